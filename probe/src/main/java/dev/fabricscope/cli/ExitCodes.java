@@ -1,0 +1,29 @@
+package dev.fabricscope.cli;
+
+/** Process exit codes, documented in {@code --help}. */
+public final class ExitCodes {
+    private ExitCodes() {
+    }
+
+    public static final int OK = 0;
+    /** Unexpected failure (a bug, an I/O error writing output). */
+    public static final int FAILURE = 1;
+    /** Bad flags or arguments. */
+    public static final int USAGE = 2;
+    /** No NVIDIA driver on this machine (a live command could not run). */
+    public static final int NO_DRIVER = 3;
+    /** An input file (snapshot, report) could not be read. */
+    public static final int BAD_INPUT = 4;
+    /** A check ran and found a failure (issue-level problem on the machine). */
+    public static final int CHECK_FAILED = 5;
+
+    public static final String HELP_FOOTER = """
+
+            Exit codes:
+              0  success
+              1  unexpected failure
+              2  usage error (unknown flag, bad value)
+              3  no NVIDIA driver found (live probe/check could not run)
+              4  input file could not be read (snapshot or report)
+              5  a live check ran and failed""";
+}

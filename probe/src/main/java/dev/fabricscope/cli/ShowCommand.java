@@ -1,0 +1,39 @@
+package dev.fabricscope.cli;
+
+import dev.fabricscope.json.Json;
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.render.SnapshotText;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code fabricscope show}: the probe's text view of a saved snapshot, report or sample. */
+@Command(name = "show", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
+        description = "Show a saved snapshot, report or bundled sample as 'probe' would.")
+public final class ShowCommand implements Callable<Integer> {
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    SnapshotSource source;
+
+    @Option(names = "--json", description = "Print the snapshot as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        MachineSnapshot s;
+        try {
+            s = source.load(spec.commandLine(), false);
+        } catch (SnapshotSource.SourceException e) {
+            spec.commandLine().getErr().println("fabricscope: " + e.getMessage());
+            return e.exitCode;
+        }
+        spec.commandLine().getOut().print(json ? Json.write(s) : SnapshotText.render(s));
+        spec.commandLine().getOut().flush();
+        return ExitCodes.OK;
+    }
+}

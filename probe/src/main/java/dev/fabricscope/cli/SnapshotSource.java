@@ -1,0 +1,55 @@
+package dev.fabricscope.cli;
+
+import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.probe.LiveProbe;
+import dev.fabricscope.samples.Samples;
+import java.nio.file.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/** {@code --snapshot FILE | --sample NAME}, shared by every command that reads a machine. */
+public final class SnapshotSource {
+
+    @Option(names = "--snapshot", paramLabel = "FILE", description = "A saved snapshot or report (JSON).")
+    Path snapshot;
+
+    @Option(names = "--sample", paramLabel = "NAME", description = "A bundled sample (see 'fabricscope samples').")
+    String sample;
+
+    /** Signals a problem already explained to the user, with the exit code to return. */
+    public static final class SourceException extends Exception {
+        public final int exitCode;
+
+        SourceException(String message, int exitCode) {
+            super(message);
+            this.exitCode = exitCode;
+        }
+    }
+
+    public boolean given() {
+        return snapshot != null || sample != null;
+    }
+
+    /** Loads the chosen machine; live probe when {@code liveAllowed} and none was chosen. */
+    public MachineSnapshot load(CommandLine cl, boolean liveAllowed) throws SourceException {
+        if (snapshot != null && sample != null) {
+            throw new SourceException("give either --snapshot or --sample, not both", ExitCodes.USAGE);
+        }
+        if (sample != null) {
+            return Samples.find(sample).orElseThrow(() -> new SourceException("unknown sample '" + sample
+                    + "'; valid: " + String.join(", ", Samples.names()), ExitCodes.USAGE)).snapshot().get();
+        }
+        if (snapshot != null) {
+            try {
+                return SnapshotIO.read(snapshot);
+            } catch (SnapshotIO.ReadException e) {
+                throw new SourceException(e.getMessage(), ExitCodes.BAD_INPUT);
+            }
+        }
+        if (!liveAllowed) {
+            throw new SourceException("give --snapshot FILE or --sample NAME", ExitCodes.USAGE);
+        }
+        return new LiveProbe(Main.argv, null).probe();
+    }
+}

@@ -1,0 +1,48 @@
+package dev.fabricscope.model;
+
+import java.util.List;
+
+/**
+ * One GPU, keyed by its PCI address (and UUID), never by an index: NVML and CUDA number devices differently.
+ *
+ * @param pci                PCI address (the key)
+ * @param uuid               {@code GPU-…}
+ * @param nvmlIndex          NVML's index (for cross-reference with nvidia-smi only)
+ * @param cudaOrdinal        CUDA's ordinal under the current {@code CUDA_VISIBLE_DEVICES}
+ * @param architecture       e.g. Hopper
+ * @param computeCapability  e.g. {@code 9.0}
+ * @param memoryTotalBytes   framebuffer size
+ * @param numaNode           host NUMA node nearest the GPU
+ * @param cpuAffinity        CPU list nearest the GPU, kernel list format
+ * @param migMode            Enabled / Disabled
+ * @param virtualizationMode None, Pass-Through, VGPU, Host VGPU, …
+ * @param nvLinkCount        links present ({@code NVML_FI_DEV_NVLINK_LINK_COUNT}) or the probed count
+ * @param nvLinks            the links that answered or failed (empty when the count is 0)
+ */
+public record Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlIndex, Reading<Integer> cudaOrdinal,
+                  Reading<String> name, Reading<String> serial, Reading<String> architecture,
+                  Reading<String> computeCapability, Reading<Integer> smCount, Reading<Long> memoryTotalBytes,
+                  Reading<Integer> numaNode, Reading<String> cpuAffinity, Reading<String> migMode,
+                  Reading<String> virtualizationMode, Reading<Boolean> persistenceMode, CudaAttributes cuda,
+                  Reading<Integer> nvLinkCount, List<NvLink> nvLinks, FabricInfo fabric) {
+
+    public Gpu {
+        nvLinks = nvLinks == null ? List.of() : List.copyOf(nvLinks);
+    }
+
+    /** Active links only. */
+    public List<NvLink> activeLinks() {
+        return nvLinks.stream().filter(l -> Boolean.TRUE.equals(l.active().value())).toList();
+    }
+
+    /** Major.minor as a number (9.0, 10.3), or NaN when unknown. */
+    public double computeCapabilityNumber() {
+        return computeCapability.isPresent() ? Double.parseDouble(computeCapability.value()) : Double.NaN;
+    }
+
+    /** Short label for tables: the name without the vendor prefix. */
+    public String shortName() {
+        String n = name.orElse("GPU");
+        return n.startsWith("NVIDIA ") ? n.substring(7) : n;
+    }
+}

@@ -1,0 +1,17 @@
+package dev.fabricscope.model;
+
+import java.util.List;
+
+/**
+ * The host the GPUs sit in.
+ *
+ * @param numaNodes NUMA nodes with their CPU lists, from {@code /sys/devices/system/node}
+ */
+public record HostInfo(Reading<String> hostname, Reading<String> os, Reading<String> kernel,
+                       Reading<String> architecture, Reading<String> cpuModel, Reading<Integer> logicalCpus,
+                       Reading<List<NumaNode>> numaNodes) {
+
+    /** @param cpus CPU list as the kernel prints it, e.g. {@code 0-55,112-167} */
+    public record NumaNode(int id, String cpus) {
+    }
+}

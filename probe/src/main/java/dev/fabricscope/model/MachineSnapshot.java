@@ -1,0 +1,59 @@
+package dev.fabricscope.model;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Everything Fabricscope knows about one machine at one moment. Immutable; JSON round-trips exactly.
+ *
+ * @param schemaVersion {@link #SCHEMA_VERSION} when written by this build
+ * @param environment   the environment variables that steer NCCL / CUDA / PyTorch / NVSHMEM / vLLM / SGLang
+ * @param gpus          sorted by PCI address
+ * @param pairs         one entry per unordered GPU pair
+ * @param findings      warnings and notes derived from the readings, worst first
+ */
+public record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host, DriverInfo driver, List<Gpu> gpus,
+                              List<NvSwitch> nvSwitches, List<GpuPair> pairs, Map<String, String> environment,
+                              List<Finding> findings) {
+
+    public static final int SCHEMA_VERSION = 1;
+
+    public MachineSnapshot {
+        gpus = gpus == null ? List.of() : List.copyOf(gpus);
+        nvSwitches = nvSwitches == null ? List.of() : List.copyOf(nvSwitches);
+        pairs = pairs == null ? List.of() : List.copyOf(pairs);
+        environment = environment == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(environment));
+        findings = findings == null ? List.of() : List.copyOf(findings);
+    }
+
+    public Optional<Gpu> gpu(PciAddress pci) {
+        return gpus.stream().filter(g -> g.pci().sameDevice(pci)).findFirst();
+    }
+
+    public Optional<GpuPair> pair(PciAddress x, PciAddress y) {
+        return pairs.stream().filter(p -> p.connects(x, y)).findFirst();
+    }
+
+    /** Display label of a GPU: {@code GPU<n>} in PCI order, as nvidia-smi numbers GPUs in the default PCI_BUS_ID order. */
+    public String label(PciAddress pci) {
+        for (int i = 0; i < gpus.size(); i++) {
+            if (gpus.get(i).pci().sameDevice(pci)) {
+                return "GPU" + i;
+            }
+        }
+        return pci.toString();
+    }
+
+    @JsonIgnore
+    public boolean isLive() {
+        return probe != null && probe.origin() == ProbeInfo.Origin.LIVE;
+    }
+
+    /** Same snapshot with other findings. */
+    public MachineSnapshot withFindings(List<Finding> newFindings) {
+        return new MachineSnapshot(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, newFindings);
+    }
+}

@@ -1,0 +1,122 @@
+package dev.fabricscope.nativeapi.nvml;
+
+import java.util.Map;
+
+/** NVML enum values and their names (nvml.h, 12.6 and 13.x headers). */
+public final class NvmlCodes {
+    private NvmlCodes() {
+    }
+
+    public static final int SUCCESS = 0;
+    public static final int ERROR_UNINITIALIZED = 1;
+    public static final int ERROR_INVALID_ARGUMENT = 2;
+    public static final int ERROR_NOT_SUPPORTED = 3;
+    public static final int ERROR_INSUFFICIENT_SIZE = 7;
+    public static final int ERROR_FUNCTION_NOT_FOUND = 13;
+    public static final int ERROR_ARGUMENT_VERSION_MISMATCH = 25;
+
+    private static final String[] RETURN_NAMES = {
+        "NVML_SUCCESS", "NVML_ERROR_UNINITIALIZED", "NVML_ERROR_INVALID_ARGUMENT", "NVML_ERROR_NOT_SUPPORTED",
+        "NVML_ERROR_NO_PERMISSION", "NVML_ERROR_ALREADY_INITIALIZED", "NVML_ERROR_NOT_FOUND",
+        "NVML_ERROR_INSUFFICIENT_SIZE", "NVML_ERROR_INSUFFICIENT_POWER", "NVML_ERROR_DRIVER_NOT_LOADED",
+        "NVML_ERROR_TIMEOUT", "NVML_ERROR_IRQ_ISSUE", "NVML_ERROR_LIBRARY_NOT_FOUND", "NVML_ERROR_FUNCTION_NOT_FOUND",
+        "NVML_ERROR_CORRUPTED_INFOROM", "NVML_ERROR_GPU_IS_LOST", "NVML_ERROR_RESET_REQUIRED",
+        "NVML_ERROR_OPERATING_SYSTEM", "NVML_ERROR_LIB_RM_VERSION_MISMATCH", "NVML_ERROR_IN_USE", "NVML_ERROR_MEMORY",
+        "NVML_ERROR_NO_DATA", "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED", "NVML_ERROR_INSUFFICIENT_RESOURCES",
+        "NVML_ERROR_FREQ_NOT_SUPPORTED", "NVML_ERROR_ARGUMENT_VERSION_MISMATCH", "NVML_ERROR_DEPRECATED",
+        "NVML_ERROR_NOT_READY", "NVML_ERROR_GPU_NOT_FOUND", "NVML_ERROR_INVALID_STATE",
+        "NVML_ERROR_RESET_TYPE_NOT_SUPPORTED"
+    };
+
+    public static String returnName(int code) {
+        if (code >= 0 && code < RETURN_NAMES.length) {
+            return RETURN_NAMES[code];
+        }
+        return code == 999 ? "NVML_ERROR_UNKNOWN" : "NVML_ERROR_" + code;
+    }
+
+    /** nvmlDeviceArchitecture_t. */
+    public static String architectureName(int arch) {
+        return switch (arch) {
+            case 2 -> "Kepler";
+            case 3 -> "Maxwell";
+            case 4 -> "Pascal";
+            case 5 -> "Volta";
+            case 6 -> "Turing";
+            case 7 -> "Ampere";
+            case 8 -> "Ada";
+            case 9 -> "Hopper";
+            case 10 -> "Blackwell";
+            case 13 -> "Rubin";
+            default -> "Unknown (" + Integer.toUnsignedString(arch) + ")";
+        };
+    }
+
+    /** nvmlGpuVirtualizationMode_t, spelled as nvidia-smi -q prints it. */
+    public static String virtualizationName(int mode) {
+        return switch (mode) {
+            case 0 -> "None";
+            case 1 -> "Pass-Through";
+            case 2 -> "VGPU";
+            case 3 -> "Host VGPU";
+            case 4 -> "Host VSGA";
+            default -> "Unknown (" + mode + ")";
+        };
+    }
+
+    /** nvmlGpuTopologyLevel_t → the {@code nvidia-smi topo -m} letter. */
+    public static String topologyLetter(int level) {
+        return switch (level) {
+            case 0 -> "PIX";   // NVML_TOPOLOGY_INTERNAL: same board; nvidia-smi has no own letter for it
+            case 10 -> "PIX";
+            case 20 -> "PXB";
+            case 30 -> "PHB";
+            case 40 -> "NODE";
+            case 50 -> "SYS";
+            default -> "?" + level;
+        };
+    }
+
+    /** nvmlGpuP2PStatus_t → the {@code nvidia-smi topo -p2p} letters. */
+    public static String p2pStatusLetter(int status) {
+        return switch (status) {
+            case 0 -> "OK";
+            case 1 -> "CNS";
+            case 2 -> "GNS";
+            case 3 -> "TNS";
+            case 4 -> "DISABLED_BY_REGKEY";
+            case 5 -> "NS";
+            default -> "U";
+        };
+    }
+
+    /** nvmlIntNvLinkDeviceType_t. */
+    public static String remoteDeviceTypeName(int type) {
+        return switch (type) {
+            case 0 -> "GPU";
+            case 1 -> "IBMNPU";
+            case 2 -> "SWITCH";
+            default -> "UNKNOWN";
+        };
+    }
+
+    public static final Map<Integer, String> FABRIC_STATES =
+            Map.of(0, "NOT_SUPPORTED", 1, "NOT_STARTED", 2, "IN_PROGRESS", 3, "COMPLETED");
+
+    public static final Map<Integer, String> FABRIC_HEALTH_SUMMARY =
+            Map.of(0, "NOT_SUPPORTED", 1, "HEALTHY", 2, "UNHEALTHY", 3, "LIMITED_CAPACITY");
+
+    /** P2P capability indices (nvmlGpuP2PCapsIndex_t). */
+    public static final int P2P_READ = 0;
+    public static final int P2P_WRITE = 1;
+    public static final int P2P_NVLINK = 2;
+    public static final int P2P_ATOMICS = 3;
+    public static final int P2P_PROP = 4;
+
+    public static final int NVLINK_CAP_P2P_SUPPORTED = 0;
+
+    /** Field ids for nvmlDeviceGetFieldValues. */
+    public static final int FI_NVLINK_LINK_COUNT = 91;
+    public static final int FI_NVLINK_GET_SPEED = 164;
+    public static final int FI_NVLINK_GET_STATE = 165;
+}

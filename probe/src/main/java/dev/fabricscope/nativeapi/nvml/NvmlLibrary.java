@@ -1,0 +1,80 @@
+package dev.fabricscope.nativeapi.nvml;
+
+import com.sun.jna.Library;
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.PointerByReference;
+
+/**
+ * Raw JNA mapping of the part of {@code libnvidia-ml.so.1} Fabricscope reads. Declarations only; exact
+ * exported (versioned) C names. Use {@link Nvml} instead: it turns every failure into a typed reading.
+ */
+public interface NvmlLibrary extends Library {
+    int nvmlInit_v2();
+
+    int nvmlShutdown();
+
+    String nvmlErrorString(int result);
+
+    int nvmlSystemGetDriverVersion(byte[] version, int length);
+
+    int nvmlSystemGetNVMLVersion(byte[] version, int length);
+
+    int nvmlSystemGetCudaDriverVersion_v2(IntByReference version);
+
+    int nvmlDeviceGetCount_v2(IntByReference count);
+
+    int nvmlDeviceGetHandleByIndex_v2(int index, PointerByReference device);
+
+    int nvmlDeviceGetName(Pointer device, byte[] name, int length);
+
+    int nvmlDeviceGetUUID(Pointer device, byte[] uuid, int length);
+
+    int nvmlDeviceGetSerial(Pointer device, byte[] serial, int length);
+
+    int nvmlDeviceGetCudaComputeCapability(Pointer device, IntByReference major, IntByReference minor);
+
+    int nvmlDeviceGetArchitecture(Pointer device, IntByReference arch);
+
+    /** {@code nvmlMemory_t}: total, free, used (3 × u64). */
+    int nvmlDeviceGetMemoryInfo(Pointer device, Memory memory);
+
+    /** {@code nvmlPciInfo_t}, 68 bytes. */
+    int nvmlDeviceGetPciInfo_v3(Pointer device, Memory pci);
+
+    int nvmlDeviceGetMigMode(Pointer device, IntByReference current, IntByReference pending);
+
+    int nvmlDeviceGetNumaNodeId(Pointer device, IntByReference node);
+
+    int nvmlDeviceGetCpuAffinity(Pointer device, int cpuSetSize, long[] cpuSet);
+
+    int nvmlDeviceGetMemoryAffinity(Pointer device, int nodeSetSize, long[] nodeSet, int scope);
+
+    int nvmlDeviceGetVirtualizationMode(Pointer device, IntByReference mode);
+
+    int nvmlDeviceGetPersistenceMode(Pointer device, IntByReference mode);
+
+    int nvmlDeviceGetNvLinkState(Pointer device, int link, IntByReference isActive);
+
+    int nvmlDeviceGetNvLinkVersion(Pointer device, int link, IntByReference version);
+
+    int nvmlDeviceGetNvLinkCapability(Pointer device, int link, int capability, IntByReference result);
+
+    int nvmlDeviceGetNvLinkRemotePciInfo_v2(Pointer device, int link, Memory pci);
+
+    int nvmlDeviceGetNvLinkRemoteDeviceType(Pointer device, int link, IntByReference type);
+
+    /** {@code nvmlFieldValue_t[count]}, 40 bytes each. */
+    int nvmlDeviceGetFieldValues(Pointer device, int count, Memory values);
+
+    int nvmlDeviceGetTopologyCommonAncestor(Pointer device1, Pointer device2, IntByReference level);
+
+    int nvmlDeviceGetP2PStatus(Pointer device1, Pointer device2, int capsIndex, IntByReference status);
+
+    /** {@code nvmlGpuFabricInfoV_t} (v2 36 bytes, v3 40 bytes, version set by the caller). */
+    int nvmlDeviceGetGpuFabricInfoV(Pointer device, Memory info);
+
+    /** {@code nvmlGpuFabricInfo_t}, 28 bytes (R525+, deprecated in 13.0). */
+    int nvmlDeviceGetGpuFabricInfo(Pointer device, Memory info);
+}

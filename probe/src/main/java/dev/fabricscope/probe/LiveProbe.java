@@ -1,0 +1,312 @@
+package dev.fabricscope.probe;
+
+import com.sun.jna.Pointer;
+import dev.fabricscope.Version;
+import dev.fabricscope.model.CudaAttributes;
+import dev.fabricscope.model.DriverInfo;
+import dev.fabricscope.model.FabricInfo;
+import dev.fabricscope.model.Gpu;
+import dev.fabricscope.model.GpuPair;
+import dev.fabricscope.model.HostInfo;
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.model.Missing;
+import dev.fabricscope.model.NcclInfo;
+import dev.fabricscope.model.NvLink;
+import dev.fabricscope.model.PciAddress;
+import dev.fabricscope.model.ProbeInfo;
+import dev.fabricscope.model.Reading;
+import dev.fabricscope.nativeapi.cuda.CudaAttribute;
+import dev.fabricscope.nativeapi.cuda.CudaDriver;
+import dev.fabricscope.nativeapi.nccl.NcclLocator;
+import dev.fabricscope.nativeapi.nvml.Nvml;
+import dev.fabricscope.nativeapi.nvml.NvmlCodes;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import jcuda.driver.CUdevice;
+
+/**
+ * Reads the machine through NVML (JNA) and the CUDA driver (JCuda) into an immutable snapshot. CUDA
+ * initialisation, the NCCL look-up and the NVML walk run concurrently; no failed call stops the others.
+ */
+public final class LiveProbe {
+
+    private final List<String> commandLine;
+    private final String ncclPath;
+    private final Map<String, String> env;
+
+    public LiveProbe(List<String> commandLine, String ncclPath) {
+        this(commandLine, ncclPath, System.getenv());
+    }
+
+    public LiveProbe(List<String> commandLine, String ncclPath, Map<String, String> env) {
+        this.commandLine = commandLine;
+        this.ncclPath = ncclPath;
+        this.env = env;
+    }
+
+    public MachineSnapshot probe() {
+        long t0 = System.nanoTime();
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        CompletableFuture<CudaDriver.Result> cudaInit = CompletableFuture.supplyAsync(CudaDriver::open);
+        CompletableFuture<NcclInfo> nccl = CompletableFuture.supplyAsync(() -> NcclLocator.locate(ncclPath, env));
+        HostProbe hostProbe = new HostProbe();
+        HostInfo host = hostProbe.probe();
+
+        Nvml.Result nvmlOpen = Nvml.open();
+        Nvml nvml = nvmlOpen.nvml();
+        try {
+            List<NvmlDevice> nvmlDevices = nvml == null ? List.of() : nvmlDevices(nvml);
+            CudaDriver.Result cudaOpen = cudaInit.join();
+            CudaDriver cuda = cudaOpen.driver();
+            Map<PciAddress, CudaDevice> cudaDevices = cuda == null ? Map.of() : cudaDevices(cuda);
+
+            DriverInfo driver = driverInfo(nvmlOpen, cudaOpen, nccl.join(), hostProbe);
+            List<Gpu> gpus = new ArrayList<>();
+            for (NvmlDevice d : nvmlDevices) {
+                gpus.add(gpu(nvml, d, cuda, cudaDevices.get(d.pci), nvmlOpen, cudaOpen));
+            }
+            for (Map.Entry<PciAddress, CudaDevice> e : cudaDevices.entrySet()) {
+                boolean known = nvmlDevices.stream().anyMatch(d -> d.pci.sameDevice(e.getKey()));
+                if (!known) {
+                    gpus.add(gpu(nvml, null, cuda, e.getValue(), nvmlOpen, cudaOpen));
+                }
+            }
+            gpus.sort(Comparator.comparing(Gpu::pci));
+            List<GpuPair> pairs = pairs(nvml, nvmlDevices, cuda, cudaDevices, gpus);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            ProbeInfo info = new ProbeInfo(Version.get(), now.toString(), commandLine, ms, ProbeInfo.Origin.LIVE, null);
+            MachineSnapshot s = new MachineSnapshot(MachineSnapshot.SCHEMA_VERSION, info, host, driver, gpus,
+                    Topology.switches(gpus), pairs, EnvironmentFilter.filter(env), List.of());
+            return s.withFindings(SnapshotAnalyzer.findings(s));
+        } finally {
+            if (nvml != null) {
+                nvml.close();
+            }
+        }
+    }
+
+    private record NvmlDevice(int index, Pointer handle, PciAddress pci) {
+    }
+
+    private record CudaDevice(int ordinal, CUdevice device) {
+    }
+
+    private static List<NvmlDevice> nvmlDevices(Nvml nvml) {
+        List<NvmlDevice> out = new ArrayList<>();
+        int n = nvml.deviceCount().orElse(0);
+        for (int i = 0; i < n; i++) {
+            Reading<Pointer> h = nvml.handle(i);
+            if (!h.isPresent()) {
+                continue;
+            }
+            Reading<PciAddress> pci = nvml.pci(h.value());
+            if (pci.isPresent()) {
+                out.add(new NvmlDevice(i, h.value(), pci.value()));
+            }
+        }
+        return out;
+    }
+
+    private static Map<PciAddress, CudaDevice> cudaDevices(CudaDriver cuda) {
+        Map<PciAddress, CudaDevice> out = new HashMap<>();
+        int n = cuda.deviceCount().orElse(0);
+        for (int i = 0; i < n; i++) {
+            Reading<CUdevice> d = cuda.device(i);
+            if (!d.isPresent()) {
+                continue;
+            }
+            Reading<PciAddress> pci = cuda.pciBusId(d.value());
+            if (pci.isPresent()) {
+                out.put(pci.value(), new CudaDevice(i, d.value()));
+            }
+        }
+        return out;
+    }
+
+    private DriverInfo driverInfo(Nvml.Result nvmlOpen, CudaDriver.Result cudaOpen, NcclInfo nccl, HostProbe host) {
+        Nvml nvml = nvmlOpen.nvml();
+        CudaDriver cuda = cudaOpen.driver();
+        DriverInfo.Status status;
+        String message = null;
+        if (!nvmlOpen.libraryLoaded() && !cudaOpen.libraryLoaded()) {
+            status = DriverInfo.Status.NOT_FOUND;
+            message = "NVIDIA driver not found: " + nvmlOpen.failure();
+        } else if (nvml == null && cuda == null) {
+            status = DriverInfo.Status.INIT_FAILED;
+            message = "NVIDIA driver present but not usable: " + nvmlOpen.failure() + "; " + cudaOpen.failure();
+        } else if (nvml == null || cuda == null) {
+            status = DriverInfo.Status.PARTIAL;
+            message = nvml == null ? "NVML unavailable: " + nvmlOpen.failure() : "CUDA driver unavailable: " + cudaOpen.failure();
+        } else {
+            status = DriverInfo.Status.OK;
+        }
+        Reading<String> nvmlMissing = Reading.unavailable(String.valueOf(nvmlOpen.failure()));
+        Reading<String> cudaMissing = Reading.unavailable(String.valueOf(cudaOpen.failure()));
+        return new DriverInfo(status, message,
+                nvml != null ? nvml.driverVersion() : nvmlMissing,
+                cuda != null ? cuda.driverVersion() : nvml != null ? nvml.cudaDriverVersion() : cudaMissing,
+                nvml != null ? nvml.nvmlVersion() : nvmlMissing,
+                nccl, host.imexChannels(),
+                cuda != null ? cuda.deviceCount() : Reading.unavailable(String.valueOf(cudaOpen.failure())));
+    }
+
+    private static <T> Reading<T> nvmlOnly(Nvml nvml, NvmlDevice d, Nvml.Result open, java.util.function.BiFunction<Nvml, Pointer, Reading<T>> f) {
+        if (nvml == null) {
+            return Reading.unavailable("NVML unavailable: " + open.failure());
+        }
+        if (d == null) {
+            return Reading.unavailable("device not visible to NVML");
+        }
+        return f.apply(nvml, d.handle);
+    }
+
+    private Gpu gpu(Nvml nvml, NvmlDevice d, CudaDriver cuda, CudaDevice c, Nvml.Result nvmlOpen, CudaDriver.Result cudaOpen) {
+        PciAddress pci = d != null ? d.pci : cuda.pciBusId(c.device).value();
+        Reading<String> cc = nvmlOnly(nvml, d, nvmlOpen, Nvml::computeCapability);
+        if (!cc.isPresent() && c != null) {
+            Reading<Integer> major = cuda.attribute(c.device, CudaAttribute.COMPUTE_CAPABILITY_MAJOR);
+            Reading<Integer> minor = cuda.attribute(c.device, CudaAttribute.COMPUTE_CAPABILITY_MINOR);
+            if (major.isPresent() && minor.isPresent()) {
+                cc = Reading.of(major.value() + "." + minor.value());
+            }
+        }
+        double ccNum = cc.isPresent() ? Double.parseDouble(cc.value()) : Double.NaN;
+        Reading<Integer> numa = nvmlOnly(nvml, d, nvmlOpen, Nvml::numaNodeId);
+        if (!numa.isPresent() && nvml != null && d != null) {
+            Reading<Integer> affinity = nvml.memoryAffinityNode(d.handle);
+            if (affinity.isPresent()) {
+                numa = affinity;
+            }
+        }
+        CudaAttributes attrs = cudaAttributes(cuda, c, cudaOpen);
+        Reading<Integer> sms = c != null ? cuda.attribute(c.device, CudaAttribute.MULTIPROCESSOR_COUNT)
+                : Reading.unavailable(cuda == null ? "CUDA unavailable: " + cudaOpen.failure() : "device not visible to CUDA (CUDA_VISIBLE_DEVICES?)");
+        LinkScan links = nvml != null && d != null ? scanLinks(nvml, d.handle, ccNum)
+                : new LinkScan(Reading.unavailable("NVML unavailable"), List.of());
+        return new Gpu(pci,
+                nvmlOnly(nvml, d, nvmlOpen, Nvml::uuid),
+                d != null ? Reading.of(d.index) : Reading.unavailable("device not visible to NVML"),
+                c != null ? Reading.of(c.ordinal) : Reading.unavailable(cuda == null ? "CUDA unavailable" : "not visible to CUDA (CUDA_VISIBLE_DEVICES?)"),
+                nvmlOnly(nvml, d, nvmlOpen, Nvml::name),
+                nvmlOnly(nvml, d, nvmlOpen, Nvml::serial),
+                nvmlOnly(nvml, d, nvmlOpen, Nvml::architecture),
+                cc, sms,
+                nvmlOnly(nvml, d, nvmlOpen, Nvml::memoryTotal),
+                numa,
+                nvmlOnly(nvml, d, nvmlOpen, Nvml::cpuAffinity),
+                nvmlOnly(nvml, d, nvmlOpen, Nvml::migMode),
+                nvmlOnly(nvml, d, nvmlOpen, Nvml::virtualizationMode),
+                nvmlOnly(nvml, d, nvmlOpen, Nvml::persistenceMode),
+                attrs, links.count, links.links,
+                fabric(nvml, d, nvmlOpen));
+    }
+
+    private static CudaAttributes cudaAttributes(CudaDriver cuda, CudaDevice c, CudaDriver.Result open) {
+        if (c == null) {
+            Reading<Boolean> none = Reading.unavailable(cuda == null ? "CUDA unavailable: " + open.failure() : "device not visible to CUDA");
+            return new CudaAttributes(none, none, none, none, none, none, Reading.unavailable("CUDA unavailable"));
+        }
+        return new CudaAttributes(
+                cuda.flag(c.device, CudaAttribute.VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED),
+                cuda.flag(c.device, CudaAttribute.HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED),
+                cuda.flag(c.device, CudaAttribute.HANDLE_TYPE_FABRIC_SUPPORTED),
+                cuda.flag(c.device, CudaAttribute.MULTICAST_SUPPORTED),
+                cuda.flag(c.device, CudaAttribute.GPU_DIRECT_RDMA_SUPPORTED),
+                cuda.flag(c.device, CudaAttribute.UNIFIED_ADDRESSING),
+                cuda.attribute(c.device, CudaAttribute.HOST_NUMA_ID));
+    }
+
+    private record LinkScan(Reading<Integer> count, List<NvLink> links) {
+    }
+
+    /**
+     * Link count from {@code NVML_FI_DEV_NVLINK_LINK_COUNT} when the driver answers, else NCCL's per-architecture
+     * maximum; an index past the device's links ({@code NVML_ERROR_INVALID_ARGUMENT}) ends the scan.
+     */
+    static LinkScan scanLinks(Nvml nvml, Pointer h, double cc) {
+        Reading<Long> fieldCount = nvml.fieldValues(h, new int[][] {{NvmlCodes.FI_NVLINK_LINK_COUNT, 0}}).get(0);
+        int limit = fieldCount.isPresent() ? fieldCount.value().intValue() : NvLinkSpecs.maxLinks(cc);
+        int generation = NvLinkSpecs.generation(cc);
+        double gbps = NvLinkSpecs.gbpsPerLinkPerDirection(cc);
+        List<NvLink> links = new ArrayList<>();
+        for (int l = 0; l < limit; l++) {
+            Reading<Boolean> active = nvml.nvLinkActive(h, l);
+            if (!active.isPresent() && Integer.valueOf(NvmlCodes.ERROR_INVALID_ARGUMENT).equals(active.missing().codeValue())) {
+                break;
+            }
+            Reading<Integer> gen = generation > 0 ? Reading.of(generation)
+                    : Reading.missing(Missing.notApplicable("no NVLink generation known for compute capability " + cc));
+            Reading<Double> bw = gbps > 0 ? Reading.of(gbps) : Reading.missing(Missing.notApplicable("no nominal bandwidth"));
+            if (Boolean.TRUE.equals(active.value())) {
+                links.add(new NvLink(l, active, nvml.nvLinkVersion(h, l), gen, nvml.nvLinkRemoteType(h, l),
+                        nvml.nvLinkRemotePci(h, l), bw));
+            } else {
+                Missing why = active.isPresent() ? Missing.notApplicable("link inactive") : active.missing();
+                links.add(new NvLink(l, active, Reading.missing(why), gen, Reading.missing(why), Reading.missing(why), bw));
+            }
+        }
+        Reading<Integer> count;
+        if (fieldCount.isPresent()) {
+            count = Reading.of(fieldCount.value().intValue());
+        } else if (links.stream().anyMatch(x -> x.active().isPresent())) {
+            count = Reading.of((int) links.stream().filter(x -> x.active().isPresent()).count());
+        } else {
+            count = Reading.missing(fieldCount.missing());
+        }
+        return new LinkScan(count, links);
+    }
+
+    private static FabricInfo fabric(Nvml nvml, NvmlDevice d, Nvml.Result open) {
+        if (nvml == null || d == null) {
+            Reading<String> none = Reading.unavailable(nvml == null ? "NVML unavailable: " + open.failure() : "not visible to NVML");
+            return new FabricInfo(none, none, none, none.map(x -> 0L), none, none.map(x -> 0L), none);
+        }
+        Reading<Nvml.FabricReading> r = nvml.fabricInfo(d.handle);
+        return FabricDecoder.decode(r);
+    }
+
+    private static List<GpuPair> pairs(Nvml nvml, List<NvmlDevice> nvmlDevices, CudaDriver cuda,
+                                       Map<PciAddress, CudaDevice> cudaDevices, List<Gpu> gpus) {
+        List<GpuPair> out = new ArrayList<>();
+        for (int i = 0; i < gpus.size(); i++) {
+            for (int j = i + 1; j < gpus.size(); j++) {
+                Gpu a = gpus.get(i);
+                Gpu b = gpus.get(j);
+                Pointer ha = handle(nvmlDevices, a.pci());
+                Pointer hb = handle(nvmlDevices, b.pci());
+                CudaDevice ca = cudaDevice(cudaDevices, a.pci());
+                CudaDevice cb = cudaDevice(cudaDevices, b.pci());
+                boolean nv = nvml != null && ha != null && hb != null;
+                boolean cu = cuda != null && ca != null && cb != null;
+                Reading<String> noNvml = Reading.unavailable("NVML unavailable for this pair");
+                Reading<String> pcie = nv ? nvml.commonAncestor(ha, hb) : noNvml;
+                Reading<Integer> nvLinks = Topology.nvLinksBetween(a, b);
+                out.add(new GpuPair(a.pci(), b.pci(), Topology.letter(nvLinks, pcie), pcie, nvLinks,
+                        nv ? nvml.p2pStatus(ha, hb, NvmlCodes.P2P_READ) : noNvml,
+                        nv ? nvml.p2pStatus(ha, hb, NvmlCodes.P2P_WRITE) : noNvml,
+                        nv ? nvml.p2pStatus(ha, hb, NvmlCodes.P2P_NVLINK) : noNvml,
+                        nv ? nvml.p2pStatus(ha, hb, NvmlCodes.P2P_ATOMICS) : noNvml,
+                        nv ? nvml.p2pStatus(ha, hb, NvmlCodes.P2P_PROP) : noNvml,
+                        cu ? cuda.canAccessPeer(ca.device, cb.device) : Reading.unavailable("CUDA unavailable for this pair"),
+                        cu ? cuda.p2pAttribute(ca.device, cb.device, CudaAttribute.P2P_PERFORMANCE_RANK) : Reading.unavailable("CUDA unavailable for this pair"),
+                        cu ? cuda.p2pAttribute(ca.device, cb.device, CudaAttribute.P2P_NATIVE_ATOMIC_SUPPORTED).map(v -> v != 0)
+                                : Reading.unavailable("CUDA unavailable for this pair")));
+            }
+        }
+        return out;
+    }
+
+    private static Pointer handle(List<NvmlDevice> devices, PciAddress pci) {
+        return devices.stream().filter(d -> d.pci.sameDevice(pci)).map(d -> d.handle).findFirst().orElse(null);
+    }
+
+    private static CudaDevice cudaDevice(Map<PciAddress, CudaDevice> devices, PciAddress pci) {
+        return devices.entrySet().stream().filter(e -> e.getKey().sameDevice(pci)).map(Map.Entry::getValue).findFirst().orElse(null);
+    }
+}

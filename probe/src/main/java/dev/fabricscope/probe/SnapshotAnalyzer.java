@@ -1,0 +1,100 @@
+package dev.fabricscope.probe;
+
+import dev.fabricscope.model.DriverInfo;
+import dev.fabricscope.model.Finding;
+import dev.fabricscope.model.Finding.Severity;
+import dev.fabricscope.model.Gpu;
+import dev.fabricscope.model.GpuPair;
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.model.Missing;
+import dev.fabricscope.model.Reading;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Derives the warnings a user should read first from a snapshot's readings. Pure. */
+public final class SnapshotAnalyzer {
+
+    private SnapshotAnalyzer() {
+    }
+
+    public static List<Finding> findings(MachineSnapshot s) {
+        List<Finding> out = new ArrayList<>();
+        DriverInfo d = s.driver();
+        if (d != null && !d.driverPresent()) {
+            out.add(new Finding(Severity.ERROR, "no-driver", d.message(), "driver"));
+        } else if (d != null && d.status() == DriverInfo.Status.PARTIAL) {
+            out.add(new Finding(Severity.WARNING, "partial-driver", d.message(), "driver"));
+        }
+        if (d != null && d.driverPresent() && s.gpus().isEmpty()) {
+            out.add(new Finding(Severity.ERROR, "no-gpu", "The driver is loaded but reports no GPU.", "driver"));
+        }
+        long models = s.gpus().stream().map(g -> g.name().orElse("?") + "/" + g.computeCapability().orElse("?")).distinct().count();
+        if (models > 1) {
+            out.add(new Finding(Severity.WARNING, "mixed-gpus", "GPUs of different models or compute capabilities: "
+                    + s.gpus().stream().map(g -> g.shortName() + " (SM " + g.computeCapability().orElse("?") + ")").distinct()
+                    .collect(Collectors.joining(", ")) + ". Frameworks read the capability of the current device only.", null));
+        }
+        for (Gpu g : s.gpus()) {
+            String who = s.label(g.pci()) + " (" + g.pci() + ")";
+            boolean passThrough = "Pass-Through".equals(g.virtualizationMode().value());
+            boolean allLinksUnsupported = !g.nvLinks().isEmpty() && g.nvLinks().stream()
+                    .allMatch(l -> !l.active().isPresent() && l.active().missing().kind() == Missing.Kind.UNSUPPORTED);
+            if (allLinksUnsupported) {
+                out.add(new Finding(Severity.WARNING, "nvlink-hidden",
+                        "NVLink state not exposed" + (passThrough ? ": GPU is in a pass-through VM" : "")
+                                + " (" + g.nvLinks().get(0).active().missing().describe() + "); NVLink and NVSwitch connectivity cannot be read.", who));
+            }
+            long active = g.activeLinks().size();
+            long inactive = g.nvLinks().stream().filter(l -> Boolean.FALSE.equals(l.active().value())).count();
+            if (active > 0 && inactive > 0) {
+                out.add(new Finding(Severity.WARNING, "nvlink-down", inactive + " of " + (active + inactive)
+                        + " NVLinks are inactive: bandwidth is reduced and NCCL may route around the GPU.", who));
+            }
+            if (g.migMode().isPresent() && g.migMode().value().startsWith("Enabled")) {
+                out.add(new Finding(Severity.WARNING, "mig-enabled", "MIG is enabled: NVLink P2P, custom all-reduce and NVLS are unavailable to MIG instances.", who));
+            }
+            if (Boolean.FALSE.equals(g.cuda().multicast().value())) {
+                out.add(new Finding(Severity.INFO, "no-multicast", "CUDA multicast not supported (attribute 132 = 0): NCCL NVLS, FlashInfer mnnvl and SGLang's fusion preflight (cuMulticastGetGranularity) will not work.", who));
+            }
+            String state = g.fabric().state().value();
+            if (state != null && !"NOT_SUPPORTED".equals(state) && !"COMPLETED".equals(state)) {
+                out.add(new Finding(Severity.WARNING, "fabric-not-ready", "GPU fabric state is " + state
+                        + ": the Fabric Manager / NVLink fabric has not finished registering this GPU; multicast and NVLS will fail until it does.", who));
+            }
+            if ("COMPLETED".equals(state) && g.fabric().status().isPresent() && !"NVML_SUCCESS".equals(g.fabric().status().value())) {
+                out.add(new Finding(Severity.ERROR, "fabric-failed", "GPU fabric registration completed with status "
+                        + g.fabric().status().value() + ".", who));
+            }
+            if (g.fabric().healthSummary().isPresent() && !"HEALTHY".equals(g.fabric().healthSummary().value())
+                    && !"NOT_SUPPORTED".equals(g.fabric().healthSummary().value())) {
+                out.add(new Finding(Severity.WARNING, "fabric-unhealthy", "GPU fabric health is " + g.fabric().healthSummary().value() + ".", who));
+            }
+            if (g.fabric().inMnnvlDomain() && Boolean.TRUE.equals(g.cuda().fabricHandles().value())
+                    && d != null && d.imexChannels().isPresent() && d.imexChannels().value().isEmpty()) {
+                out.add(new Finding(Severity.WARNING, "no-imex-channel", "GPU is in an MNNVL domain but no IMEX channel exists under /dev/nvidia-caps-imex-channels: exporting fabric handles fails with CUDA_ERROR_NOT_PERMITTED.", who));
+            }
+        }
+        for (GpuPair p : s.pairs()) {
+            Reading<Boolean> peer = p.cudaCanAccessPeer();
+            if (Boolean.FALSE.equals(peer.value())) {
+                out.add(new Finding(Severity.WARNING, "no-p2p", s.label(p.a()) + " and " + s.label(p.b())
+                        + " cannot access each other (cuDeviceCanAccessPeer = 0): custom all-reduce and P2P transports fall back to host memory.", null));
+            }
+        }
+        if (d != null && d.driverPresent() && !d.nccl().path().isPresent()) {
+            out.add(new Finding(Severity.INFO, "no-nccl", "libnccl.so.2 not found on this host: " + d.nccl().path().missing().describe(), "nccl"));
+        }
+        String cvd = s.environment().get("CUDA_VISIBLE_DEVICES");
+        if (cvd != null) {
+            out.add(new Finding(Severity.INFO, "cuda-visible-devices", "CUDA_VISIBLE_DEVICES=" + cvd + " hides GPUs from CUDA (NVML still sees all).", null));
+        }
+        if ("0".equals(s.environment().get("NCCL_NVLS_ENABLE"))) {
+            out.add(new Finding(Severity.INFO, "nvls-off", "NCCL_NVLS_ENABLE=0: NCCL NVLink SHARP is off.", null));
+        }
+        out.sort(Comparator.comparing(Finding::severity));
+        return List.copyOf(out);
+    }
+
+}
