@@ -35,9 +35,9 @@ import java.util.stream.Collectors;
  */
 public final class FabricLayout {
 
-    static final double MARGIN = 24;
-    static final double CAPTION_H = 26;
-    static final double NOTE_H = 16;
+    public static final double MARGIN = 24;
+    public static final double CAPTION_H = 26;
+    public static final double NOTE_H = 16;
     static final double GPU_W = 140;
     static final double GPU_H = 64;
     static final double GPU_GAP = 26;
@@ -583,7 +583,8 @@ public final class FabricLayout {
         return gbps > 0 ? count + "× · " + fmt(gbps) + " GB/s" : count + "×";
     }
 
-    static String nvlinkSummary(Gpu g) {
+    /** One line about a GPU's NVLinks: {@code 18/18 active, NVLink4, 450 GB/s per direction}, or why unknown. */
+    public static String nvlinkSummary(Gpu g) {
         if (g.nvLinks().isEmpty()) {
             return g.nvLinkCount().isPresent() ? "none" : g.nvLinkCount().display();
         }

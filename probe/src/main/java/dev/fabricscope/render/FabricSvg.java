@@ -40,7 +40,7 @@ public final class FabricSvg {
             sb.append("<g class=\"group\">");
             tooltip(sb, gr.title(), gr.details());
             rect(sb, gr.x(), gr.y(), gr.width(), gr.height(), 10, p.groupFill(), p.groupStroke(), 1.4, "6 4");
-            double tw = gr.title().length() * 6.3 + 14;
+            double tw = gr.title().length() * 6.9 + 14;
             rect(sb, gr.x() + 8, gr.y() + gr.height() - 23, tw, 17, 8.5, p.background(), p.groupStroke(), 1, null);
             text(sb, gr.x() + 15, gr.y() + gr.height() - 10.5, gr.title(), 11, "bold", p.groupStroke(), "start");
             sb.append("</g>\n");

@@ -1,0 +1,113 @@
+package dev.fabricscope.app;
+
+import dev.fabricscope.app.view.MainView;
+import dev.fabricscope.app.viewmodel.MainViewModel;
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.samples.Samples;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import javafx.application.Platform;
+import javafx.stage.Stage;
+
+/**
+ * {@code --bench}: cold start to first frame (JVM start → first rendered pulse after the window is shown), then
+ * opening the largest bundled sample: load + layout off the FX thread, build the shapes, and render the Fabric tab
+ * (up to the second pulse after the machine arrives). One cold run and ten warm runs; prints one line per figure.
+ */
+final class Bench {
+
+    private static final int WARM_RUNS = 10;
+
+    private final Stage stage;
+    private final MainView view;
+    private final MainViewModel vm;
+    private final AppOptions opt;
+    private final List<String> lines = new ArrayList<>();
+    private final List<Double> openMs = new ArrayList<>();
+    private long shownMillis;
+    private long openStart;
+
+    Bench(Stage stage, MainView view, MainViewModel vm, AppOptions opt) {
+        this.stage = stage;
+        this.view = view;
+        this.vm = vm;
+        this.opt = opt;
+    }
+
+    void start() {
+        shownMillis = System.currentTimeMillis();
+        long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
+        String largest = largestSample();
+        PulseScript s = new PulseScript();
+        // the first pulse renders the first frame; the next one starts after it
+        s.then(1, () -> {
+            long first = System.currentTimeMillis();
+            line("jvm start → main()", Launcher.mainEnteredMillis - jvmStart);
+            line("jvm start → Application.start()", FabricscopeApp.startEnteredMillis - jvmStart);
+            line("jvm start → window shown", shownMillis - jvmStart);
+            line("cold start: jvm start → first frame", first - jvmStart);
+            vm.probeLive();
+        });
+        s.then(() -> !vm.isBusy(), 0, () -> line("live probe in background (" + vm.statusProperty().get() + ")",
+                vm.getMachine() == null || vm.getMachine().snapshot().probe().durationMs() == null ? -1
+                        : vm.getMachine().snapshot().probe().durationMs()));
+        s.then(1, () -> view.tabs().getSelectionModel().select(1));
+        for (int i = 0; i <= WARM_RUNS; i++) {
+            int run = i;
+            String name = i % 2 == 0 ? largest : "h200-vm";
+            s.then(2, () -> {
+                openStart = System.nanoTime();
+                vm.openSample(name);
+            });
+            s.then(() -> !vm.isBusy(), 1, () -> {
+                double ms = (System.nanoTime() - openStart) / 1e6;
+                if (name.equals(largest)) {
+                    if (run == 0) {
+                        line("open + layout + draw " + largest + " (cold, first time)", ms);
+                    } else {
+                        openMs.add(ms);
+                    }
+                }
+            });
+        }
+        s.then(1, () -> {
+            openMs.sort(Comparator.naturalOrder());
+            double median = openMs.isEmpty() ? -1 : openMs.get(openMs.size() / 2);
+            line("open + layout + draw " + largest + " (warm, median of " + openMs.size() + ")", median);
+            MachineSnapshot m = vm.getMachine().snapshot();
+            lines.add(String.format(Locale.ROOT, "# %s: %d GPUs, %d NVSwitch nodes, %d pairs, %d graph nodes, %d edges; window %.0fx%.0f; Java %s, JavaFX %s, %d CPUs",
+                    largest, m.gpus().size(), m.nvSwitches().size(), m.pairs().size(), vm.getMachine().graph().nodes().size(),
+                    vm.getMachine().graph().edges().size(), stage.getWidth(), stage.getHeight(), System.getProperty("java.version"),
+                    System.getProperty("javafx.runtime.version"), Runtime.getRuntime().availableProcessors()));
+            String text = String.join("\n", lines) + "\n";
+            System.out.print(text);
+            if (opt.benchOut() != null) {
+                try {
+                    Files.writeString(opt.benchOut(), text);
+                } catch (IOException e) {
+                    System.err.println("fabricscope-app: cannot write " + opt.benchOut() + ": " + e.getMessage());
+                }
+            }
+            stage.hide();
+            Platform.exit();
+        });
+        s.start();
+    }
+
+    /** The sample with the most to draw. */
+    static String largestSample() {
+        return Samples.list().stream().max(Comparator.comparingInt(s -> {
+            MachineSnapshot m = s.snapshot().get();
+            return m.gpus().size() * 10 + m.nvSwitches().size() * 10 + m.gpus().stream().mapToInt(g -> g.nvLinks().size()).sum();
+        })).map(Samples.Sample::name).orElseThrow();
+    }
+
+    private void line(String what, double ms) {
+        lines.add(String.format(Locale.ROOT, "%-62s %8.1f ms", what, ms));
+    }
+}
