@@ -58,15 +58,20 @@ public final class LiveProbe {
         HostProbe hostProbe = new HostProbe();
         HostInfo host = hostProbe.probe();
 
+        dev.fabricscope.Trace.mark("host read");
         Nvml.Result nvmlOpen = Nvml.open();
+        dev.fabricscope.Trace.mark("nvml open");
         Nvml nvml = nvmlOpen.nvml();
         try {
             List<NvmlDevice> nvmlDevices = nvml == null ? List.of() : nvmlDevices(nvml);
+            dev.fabricscope.Trace.mark("nvml devices");
             CudaDriver.Result cudaOpen = cudaInit.join();
+            dev.fabricscope.Trace.mark("cuda init joined");
             CudaDriver cuda = cudaOpen.driver();
             Map<PciAddress, CudaDevice> cudaDevices = cuda == null ? Map.of() : cudaDevices(cuda);
 
             DriverInfo driver = driverInfo(nvmlOpen, cudaOpen, nccl.join(), hostProbe);
+            dev.fabricscope.Trace.mark("nccl joined");
             List<Gpu> gpus = new ArrayList<>();
             for (NvmlDevice d : nvmlDevices) {
                 gpus.add(gpu(nvml, d, cuda, cudaDevices.get(d.pci), nvmlOpen, cudaOpen));

@@ -37,7 +37,9 @@ public final class CudaDriver {
         int rc;
         try {
             JCudaDriver.setExceptionsEnabled(false);
+            dev.fabricscope.Trace.mark("jcuda loading");
             rc = JCudaDriver.cuInit(0);
+            dev.fabricscope.Trace.mark("cuInit returned");
         } catch (LinkageError e) {
             cached = new Result(null, false, "libcuda.so.1 not loadable: " + loaderLine(e), null);
             return cached;
