@@ -53,13 +53,13 @@ public final class LiveProbe {
     public MachineSnapshot probe() {
         long t0 = System.nanoTime();
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        CompletableFuture<CudaDriver.Result> cudaInit = CompletableFuture.supplyAsync(CudaDriver::open);
+        CompletableFuture<CudaDriver.Result> cudaInit = NativePrefetch.cuda();
         CompletableFuture<NcclInfo> nccl = CompletableFuture.supplyAsync(() -> NcclLocator.locate(ncclPath, env));
         HostProbe hostProbe = new HostProbe();
         HostInfo host = hostProbe.probe();
 
         dev.fabricscope.Trace.mark("host read");
-        Nvml.Result nvmlOpen = Nvml.open();
+        Nvml.Result nvmlOpen = NativePrefetch.takeNvml();
         dev.fabricscope.Trace.mark("nvml open");
         Nvml nvml = nvmlOpen.nvml();
         try {
