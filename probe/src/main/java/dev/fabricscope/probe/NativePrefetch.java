@@ -17,11 +17,38 @@ public final class NativePrefetch {
     }
 
     public static synchronized void start() {
+        // Plain daemon threads and anonymous classes: no fork-join pool or lambda bootstrap on the critical path.
         if (cuda == null) {
-            cuda = CompletableFuture.supplyAsync(CudaDriver::open);
+            cuda = new CompletableFuture<>();
+            daemon("fabricscope-cuda-init", new Runnable() {
+                @Override
+                public void run() {
+                    complete(cuda, CudaDriver::open);
+                }
+            });
         }
         if (nvml == null) {
-            nvml = CompletableFuture.supplyAsync(Nvml::open);
+            nvml = new CompletableFuture<>();
+            daemon("fabricscope-nvml-init", new Runnable() {
+                @Override
+                public void run() {
+                    complete(nvml, Nvml::open);
+                }
+            });
+        }
+    }
+
+    private static void daemon(String name, Runnable r) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static <T> void complete(CompletableFuture<T> f, java.util.function.Supplier<T> s) {
+        try {
+            f.complete(s.get());
+        } catch (RuntimeException | Error e) {
+            f.completeExceptionally(e);
         }
     }
 
