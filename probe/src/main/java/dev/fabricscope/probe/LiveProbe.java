@@ -15,6 +15,7 @@ import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.ProbeInfo;
 import dev.fabricscope.model.Reading;
+import dev.fabricscope.nativeapi.cuda.CudaApi;
 import dev.fabricscope.nativeapi.cuda.CudaAttribute;
 import dev.fabricscope.nativeapi.cuda.CudaDriver;
 import dev.fabricscope.nativeapi.nccl.NcclLocator;
@@ -28,7 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import jcuda.driver.CUdevice;
+import java.util.function.Supplier;
 
 /**
  * Reads the machine through NVML (JNA) and the CUDA driver (JCuda) into an immutable snapshot. CUDA
@@ -39,34 +40,46 @@ public final class LiveProbe {
     private final List<String> commandLine;
     private final String ncclPath;
     private final Map<String, String> env;
+    private final Supplier<Nvml.Result> nvmlOpener;
+    private final Supplier<CompletableFuture<CudaDriver.Result>> cudaOpener;
+    private final HostProbe hostProbe;
 
     public LiveProbe(List<String> commandLine, String ncclPath) {
-        this(commandLine, ncclPath, System.getenv());
+        this(commandLine, ncclPath, System.getenv(), NativePrefetch::takeNvml, NativePrefetch::cuda, new HostProbe());
     }
 
-    public LiveProbe(List<String> commandLine, String ncclPath, Map<String, String> env) {
+    /** With injected native back-ends (tests drive the probe with fake NVML and CUDA libraries). */
+    public LiveProbe(List<String> commandLine, String ncclPath, Map<String, String> env, Supplier<Nvml.Result> nvmlOpener,
+                     Supplier<CompletableFuture<CudaDriver.Result>> cudaOpener, HostProbe hostProbe) {
         this.commandLine = commandLine;
         this.ncclPath = ncclPath;
         this.env = env;
+        this.nvmlOpener = nvmlOpener;
+        this.cudaOpener = cudaOpener;
+        this.hostProbe = hostProbe;
     }
 
     public MachineSnapshot probe() {
         long t0 = System.nanoTime();
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        CompletableFuture<CudaDriver.Result> cudaInit = CompletableFuture.supplyAsync(CudaDriver::open);
+        CompletableFuture<CudaDriver.Result> cudaInit = cudaOpener.get();
         CompletableFuture<NcclInfo> nccl = CompletableFuture.supplyAsync(() -> NcclLocator.locate(ncclPath, env));
-        HostProbe hostProbe = new HostProbe();
         HostInfo host = hostProbe.probe();
 
-        Nvml.Result nvmlOpen = Nvml.open();
+        dev.fabricscope.Trace.mark("host read");
+        Nvml.Result nvmlOpen = nvmlOpener.get();
+        dev.fabricscope.Trace.mark("nvml open");
         Nvml nvml = nvmlOpen.nvml();
         try {
             List<NvmlDevice> nvmlDevices = nvml == null ? List.of() : nvmlDevices(nvml);
+            dev.fabricscope.Trace.mark("nvml devices");
             CudaDriver.Result cudaOpen = cudaInit.join();
-            CudaDriver cuda = cudaOpen.driver();
+            dev.fabricscope.Trace.mark("cuda init joined");
+            CudaApi cuda = cudaOpen.driver();
             Map<PciAddress, CudaDevice> cudaDevices = cuda == null ? Map.of() : cudaDevices(cuda);
 
             DriverInfo driver = driverInfo(nvmlOpen, cudaOpen, nccl.join(), hostProbe);
+            dev.fabricscope.Trace.mark("nccl joined");
             List<Gpu> gpus = new ArrayList<>();
             for (NvmlDevice d : nvmlDevices) {
                 gpus.add(gpu(nvml, d, cuda, cudaDevices.get(d.pci), nvmlOpen, cudaOpen));
@@ -94,7 +107,7 @@ public final class LiveProbe {
     private record NvmlDevice(int index, Pointer handle, PciAddress pci) {
     }
 
-    private record CudaDevice(int ordinal, CUdevice device) {
+    private record CudaDevice(int ordinal) {
     }
 
     private static List<NvmlDevice> nvmlDevices(Nvml nvml) {
@@ -113,17 +126,13 @@ public final class LiveProbe {
         return out;
     }
 
-    private static Map<PciAddress, CudaDevice> cudaDevices(CudaDriver cuda) {
+    private static Map<PciAddress, CudaDevice> cudaDevices(CudaApi cuda) {
         Map<PciAddress, CudaDevice> out = new HashMap<>();
         int n = cuda.deviceCount().orElse(0);
         for (int i = 0; i < n; i++) {
-            Reading<CUdevice> d = cuda.device(i);
-            if (!d.isPresent()) {
-                continue;
-            }
-            Reading<PciAddress> pci = cuda.pciBusId(d.value());
+            Reading<PciAddress> pci = cuda.pciBusId(i);
             if (pci.isPresent()) {
-                out.put(pci.value(), new CudaDevice(i, d.value()));
+                out.put(pci.value(), new CudaDevice(i));
             }
         }
         return out;
@@ -131,7 +140,7 @@ public final class LiveProbe {
 
     private DriverInfo driverInfo(Nvml.Result nvmlOpen, CudaDriver.Result cudaOpen, NcclInfo nccl, HostProbe host) {
         Nvml nvml = nvmlOpen.nvml();
-        CudaDriver cuda = cudaOpen.driver();
+        CudaApi cuda = cudaOpen.driver();
         DriverInfo.Status status;
         String message = null;
         if (!nvmlOpen.libraryLoaded() && !cudaOpen.libraryLoaded()) {
@@ -166,12 +175,12 @@ public final class LiveProbe {
         return f.apply(nvml, d.handle);
     }
 
-    private Gpu gpu(Nvml nvml, NvmlDevice d, CudaDriver cuda, CudaDevice c, Nvml.Result nvmlOpen, CudaDriver.Result cudaOpen) {
-        PciAddress pci = d != null ? d.pci : cuda.pciBusId(c.device).value();
+    private Gpu gpu(Nvml nvml, NvmlDevice d, CudaApi cuda, CudaDevice c, Nvml.Result nvmlOpen, CudaDriver.Result cudaOpen) {
+        PciAddress pci = d != null ? d.pci : cuda.pciBusId(c.ordinal).value();
         Reading<String> cc = nvmlOnly(nvml, d, nvmlOpen, Nvml::computeCapability);
         if (!cc.isPresent() && c != null) {
-            Reading<Integer> major = cuda.attribute(c.device, CudaAttribute.COMPUTE_CAPABILITY_MAJOR);
-            Reading<Integer> minor = cuda.attribute(c.device, CudaAttribute.COMPUTE_CAPABILITY_MINOR);
+            Reading<Integer> major = cuda.attribute(c.ordinal, CudaAttribute.COMPUTE_CAPABILITY_MAJOR);
+            Reading<Integer> minor = cuda.attribute(c.ordinal, CudaAttribute.COMPUTE_CAPABILITY_MINOR);
             if (major.isPresent() && minor.isPresent()) {
                 cc = Reading.of(major.value() + "." + minor.value());
             }
@@ -185,7 +194,7 @@ public final class LiveProbe {
             }
         }
         CudaAttributes attrs = cudaAttributes(cuda, c, cudaOpen);
-        Reading<Integer> sms = c != null ? cuda.attribute(c.device, CudaAttribute.MULTIPROCESSOR_COUNT)
+        Reading<Integer> sms = c != null ? cuda.attribute(c.ordinal, CudaAttribute.MULTIPROCESSOR_COUNT)
                 : Reading.unavailable(cuda == null ? "CUDA unavailable: " + cudaOpen.failure() : "device not visible to CUDA (CUDA_VISIBLE_DEVICES?)");
         LinkScan links = nvml != null && d != null ? scanLinks(nvml, d.handle, ccNum)
                 : new LinkScan(Reading.unavailable("NVML unavailable"), List.of());
@@ -207,19 +216,19 @@ public final class LiveProbe {
                 fabric(nvml, d, nvmlOpen));
     }
 
-    private static CudaAttributes cudaAttributes(CudaDriver cuda, CudaDevice c, CudaDriver.Result open) {
+    private static CudaAttributes cudaAttributes(CudaApi cuda, CudaDevice c, CudaDriver.Result open) {
         if (c == null) {
             Reading<Boolean> none = Reading.unavailable(cuda == null ? "CUDA unavailable: " + open.failure() : "device not visible to CUDA");
             return new CudaAttributes(none, none, none, none, none, none, Reading.unavailable("CUDA unavailable"));
         }
         return new CudaAttributes(
-                cuda.flag(c.device, CudaAttribute.VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED),
-                cuda.flag(c.device, CudaAttribute.HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED),
-                cuda.flag(c.device, CudaAttribute.HANDLE_TYPE_FABRIC_SUPPORTED),
-                cuda.flag(c.device, CudaAttribute.MULTICAST_SUPPORTED),
-                cuda.flag(c.device, CudaAttribute.GPU_DIRECT_RDMA_SUPPORTED),
-                cuda.flag(c.device, CudaAttribute.UNIFIED_ADDRESSING),
-                cuda.attribute(c.device, CudaAttribute.HOST_NUMA_ID));
+                cuda.flag(c.ordinal, CudaAttribute.VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED),
+                cuda.flag(c.ordinal, CudaAttribute.HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED),
+                cuda.flag(c.ordinal, CudaAttribute.HANDLE_TYPE_FABRIC_SUPPORTED),
+                cuda.flag(c.ordinal, CudaAttribute.MULTICAST_SUPPORTED),
+                cuda.flag(c.ordinal, CudaAttribute.GPU_DIRECT_RDMA_SUPPORTED),
+                cuda.flag(c.ordinal, CudaAttribute.UNIFIED_ADDRESSING),
+                cuda.attribute(c.ordinal, CudaAttribute.HOST_NUMA_ID));
     }
 
     private record LinkScan(Reading<Integer> count, List<NvLink> links) {
@@ -271,7 +280,7 @@ public final class LiveProbe {
         return FabricDecoder.decode(r);
     }
 
-    private static List<GpuPair> pairs(Nvml nvml, List<NvmlDevice> nvmlDevices, CudaDriver cuda,
+    private static List<GpuPair> pairs(Nvml nvml, List<NvmlDevice> nvmlDevices, CudaApi cuda,
                                        Map<PciAddress, CudaDevice> cudaDevices, List<Gpu> gpus) {
         List<GpuPair> out = new ArrayList<>();
         for (int i = 0; i < gpus.size(); i++) {
@@ -293,9 +302,9 @@ public final class LiveProbe {
                         nv ? nvml.p2pStatus(ha, hb, NvmlCodes.P2P_NVLINK) : noNvml,
                         nv ? nvml.p2pStatus(ha, hb, NvmlCodes.P2P_ATOMICS) : noNvml,
                         nv ? nvml.p2pStatus(ha, hb, NvmlCodes.P2P_PROP) : noNvml,
-                        cu ? cuda.canAccessPeer(ca.device, cb.device) : Reading.unavailable("CUDA unavailable for this pair"),
-                        cu ? cuda.p2pAttribute(ca.device, cb.device, CudaAttribute.P2P_PERFORMANCE_RANK) : Reading.unavailable("CUDA unavailable for this pair"),
-                        cu ? cuda.p2pAttribute(ca.device, cb.device, CudaAttribute.P2P_NATIVE_ATOMIC_SUPPORTED).map(v -> v != 0)
+                        cu ? cuda.canAccessPeer(ca.ordinal, cb.ordinal) : Reading.unavailable("CUDA unavailable for this pair"),
+                        cu ? cuda.p2pAttribute(ca.ordinal, cb.ordinal, CudaAttribute.P2P_PERFORMANCE_RANK) : Reading.unavailable("CUDA unavailable for this pair"),
+                        cu ? cuda.p2pAttribute(ca.ordinal, cb.ordinal, CudaAttribute.P2P_NATIVE_ATOMIC_SUPPORTED).map(v -> v != 0)
                                 : Reading.unavailable("CUDA unavailable for this pair")));
             }
         }

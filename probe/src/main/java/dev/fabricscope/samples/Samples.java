@@ -38,13 +38,13 @@ public final class Samples {
         }
     }
 
-    /** The file was saved from a live probe; bundled, it is a capture of that machine, labelled as such. */
+    /** A saved live probe, relabelled: it is a capture from a real machine now, not this machine. */
     private static MachineSnapshot asCaptured(MachineSnapshot s, String description) {
         ProbeInfo p = s.probe();
         ProbeInfo captured = new ProbeInfo(p.toolVersion(), p.probedAt(), p.commandLine(), p.durationMs(),
                 ProbeInfo.Origin.CAPTURED, description);
-        return new MachineSnapshot(s.schemaVersion(), captured, s.host(), s.driver(), s.gpus(), s.nvSwitches(), s.pairs(),
-                s.environment(), s.findings());
+        return new MachineSnapshot(s.schemaVersion(), captured, s.host(), s.driver(), s.gpus(), s.nvSwitches(),
+                s.pairs(), s.environment(), s.findings());
     }
 
     private static MachineSnapshot load(String resource) {
