@@ -82,8 +82,12 @@ public final class SyntheticMachine {
         return new SyntheticMachine(tag);
     }
 
+    /**
+     * A fact that applies to the machine but that no public source states: unknown ({@code UNAVAILABLE}, shown
+     * as "?"), not "not applicable" (shown as "N/A").
+     */
     public static <T> Reading<T> notInSpec() {
-        return Reading.missing(Missing.notApplicable(NOT_IN_SPEC));
+        return Reading.missing(Missing.unavailable(NOT_IN_SPEC));
     }
 
     // ------------------------------------------------------------------ GPU model and placement
