@@ -38,10 +38,12 @@ public final class FabricLayout {
     public static final double MARGIN = 24;
     public static final double CAPTION_H = 26;
     public static final double NOTE_H = 16;
-    static final double GPU_W = 140;
-    static final double GPU_H = 64;
-    static final double GPU_GAP = 26;
-    static final double SOCKET_GAP = 30;
+    static final double GPU_W = 136;
+    static final double GPU_H = 76;
+    static final double GPU_GAP = 22;
+    static final double SOCKET_GAP = 28;
+    static final double CPU_ONLY_W = 112;
+    static final double BAND_PX = 22;
     static final double SW_W = 128;
     static final double SW_H = 44;
     static final double SW_MIN_PITCH = 150;
@@ -94,11 +96,23 @@ public final class FabricLayout {
         List<String> notes = notes(s);
 
         // ---- CPU / NUMA nodes and the GPU order (by NUMA node, then shared PCIe switch, then PCI address)
-        Map<CpuKey, Box> cpus = cpuBoxes(s);
+        Map<CpuKey, Box> unsorted = cpuBoxes(s);
         Map<Gpu, CpuKey> gpuCpu = new LinkedHashMap<>();
         for (Gpu g : gpus) {
-            gpuCpu.put(g, cpuOf(g, cpus));
+            gpuCpu.put(g, cpuOf(g, unsorted));
         }
+        // CPU nodes in the order of their first GPU (PCI order), those without GPUs last
+        List<CpuKey> keys = new ArrayList<>(unsorted.keySet());
+        keys.sort(Comparator.comparingInt((CpuKey k) -> {
+            for (int i = 0; i < gpus.size(); i++) {
+                if (k.equals(gpuCpu.get(gpus.get(i)))) {
+                    return i;
+                }
+            }
+            return Integer.MAX_VALUE;
+        }));
+        Map<CpuKey, Box> cpus = new LinkedHashMap<>();
+        keys.forEach(k -> cpus.put(k, unsorted.get(k)));
         List<List<Gpu>> pcieGroups = pcieSwitchGroups(s);
         Map<Gpu, Integer> groupOf = new LinkedHashMap<>();
         for (int i = 0; i < pcieGroups.size(); i++) {
@@ -127,8 +141,7 @@ public final class FabricLayout {
         boolean mnnvl = gpus.stream().anyMatch(g -> g.fabric().inMnnvlDomain());
         double y = MARGIN + CAPTION_H + notes.size() * NOTE_H + 10;
         double switchTop = y;
-        double bandStep = nSwitch > 1 ? 0.34 / (nSwitch - 1) : 0;
-        double switchDrop = nSwitch > 1 ? Math.max(150, 22 / bandStep + 16) : 140;
+        double switchDrop = Math.max(150, 24 + nSwitch * BAND_PX + 70);
         double gpuTop;
         if (nSwitch > 0) {
             gpuTop = switchTop + SW_H + switchDrop;
@@ -178,7 +191,7 @@ public final class FabricLayout {
             List<Box> mine = ordered.stream().filter(g -> e.getKey().equals(gpuCpu.get(g))).map(gpuBoxes::get).toList();
             c.y = cpuTop;
             if (mine.isEmpty()) {
-                c.w = GPU_W;
+                c.w = CPU_ONLY_W;
                 c.x = gpus.isEmpty() && cpusWithGpus == 0 && cpuX == rowRight + SOCKET_GAP ? rowLeft : cpuX;
                 cpuX = c.x + c.w + SOCKET_GAP;
             } else {
@@ -226,7 +239,7 @@ public final class FabricLayout {
 
         // ---- width: at least the legend and the caption; centre the drawing
         String caption = caption(s);
-        double textWidth = Math.max(caption.length() * (CHAR_W + 0.6), notes.stream().mapToDouble(n -> n.length() * CHAR_W).max().orElse(0));
+        double textWidth = Math.max(caption.length() * 8.4, notes.stream().mapToDouble(n -> n.length() * CHAR_W).max().orElse(0));
         double contentWidth = contentRight + MARGIN;
         double width = Math.max(Math.max(MIN_WIDTH, contentWidth), Math.min(textWidth + 2 * MARGIN, 1180));
         double dx = Math.max(0, (width - contentWidth) / 2);
@@ -248,11 +261,12 @@ public final class FabricLayout {
 
         // ---- edges
         List<Edge> edges = new ArrayList<>();
+        int labelStyle = switchLabelStyle(s, switches, switchDrop);
         for (int k = 0; k < nSwitch; k++) {
             NvSwitch sw = switches.get(k);
             Box sb = switchBoxes.get(k);
             List<Gpu> attached = ordered.stream().filter(g -> sw.gpuLinks().containsKey(g.pci().toString())).toList();
-            double t = 0.14 + k * bandStep;
+            double t = (24 + k * BAND_PX) / switchDrop;
             for (int i = 0; i < attached.size(); i++) {
                 Gpu g = attached.get(i);
                 Box gb = gpuBoxes.get(g);
@@ -267,7 +281,7 @@ public final class FabricLayout {
                 d.add(new Detail("Connection", labels.get(g.pci().toString()) + " ↔ " + sw.id()));
                 d.addAll(nvlinkDetails(count, gbps, links));
                 edges.add(new Edge("nvlink:" + g.pci() + ":" + sw.id(), EdgeKind.NVLINK, gb.id, sb.id, count, gbps,
-                        nvlinkLabel(count, gbps), x1, y1, (x1 + x2) / 2, (y1 + y2) / 2, x2, y2,
+                        nvlinkLabel(count, gbps, labelStyle), x1, y1, (x1 + x2) / 2, (y1 + y2) / 2, x2, y2,
                         x1 + t * (x2 - x1), y1 + t * (y2 - y1), d));
             }
         }
@@ -293,7 +307,7 @@ public final class FabricLayout {
                 d.add(new Detail("Connection", labels.get(a.pci().toString()) + " ↔ " + labels.get(b.pci().toString()) + " (direct)"));
                 d.addAll(nvlinkDetails(dl.count, dl.gbps, dl.links));
                 edges.add(new Edge("nvlink:" + a.pci() + ":" + b.pci(), EdgeKind.NVLINK, "gpu:" + a.pci(), "gpu:" + b.pci(),
-                        dl.count, dl.gbps, nvlinkLabel(dl.count, dl.gbps), x1, y1, cx, cy, x2, y1,
+                        dl.count, dl.gbps, nvlinkLabel(dl.count, dl.gbps, FULL), x1, y1, cx, cy, x2, y1,
                         0.25 * x1 + 0.5 * cx + 0.25 * x2, 0.5 * y1 + 0.5 * cy, d));
             }
         }
@@ -337,7 +351,8 @@ public final class FabricLayout {
             double cy = y1 + 56;
             List<Detail> d = List.of(new Detail("Connection", a.title + " ↔ " + b.title),
                     new Detail("Path", "SMP interconnect between NUMA nodes (QPI/UPI, Infinity Fabric…): GPU pairs across it are SYS"));
-            edges.add(new Edge("cpu:" + i, EdgeKind.CPU_LINK, a.id, b.id, 0, 0, "SMP interconnect", x1, y1, (x1 + x2) / 2, cy,
+            String label = i == (cpuList.size() - 2) / 2 ? "SMP interconnect" : "";
+            edges.add(new Edge("cpu:" + i, EdgeKind.CPU_LINK, a.id, b.id, 0, 0, label, x1, y1, (x1 + x2) / 2, cy,
                     x2, y1, (x1 + x2) / 2, 0.5 * y1 + 0.5 * cy, d));
         }
 
@@ -360,7 +375,7 @@ public final class FabricLayout {
         List<String> cap = new ArrayList<>();
         g.computeCapability().asOptional().ifPresent(cc -> cap.add("SM " + cc));
         g.memoryTotalBytes().asOptional().ifPresent(m -> cap.add(SnapshotText.gib(m)));
-        b.caption = String.join(" · ", cap);
+        b.caption = String.join(" · ", cap) + "\n" + nvlinkBoxLine(g);
         List<Finding> mine = findingsAbout(s, g.pci());
         b.warning = mine.stream().anyMatch(f -> f.severity() != Finding.Severity.INFO);
         List<Detail> d = b.details;
@@ -446,6 +461,12 @@ public final class FabricLayout {
                 nodes.put(n, null);
             }
         }
+        List<Integer> idle = nodes.keySet().stream()
+                .filter(n -> s.gpus().stream().noneMatch(g -> n.equals(g.numaNode().value()))).toList();
+        Map<Integer, String> idleCpus = new TreeMap<>();
+        if (idle.size() > 1) {
+            idle.forEach(n -> idleCpus.put(n, nodes.remove(n)));
+        }
         for (Map.Entry<Integer, String> e : nodes.entrySet()) {
             Box b = new Box("cpu:" + e.getKey(), NodeKind.CPU, "CPU · NUMA " + e.getKey(), GPU_W, CPU_H);
             b.subtitle = e.getValue() == null ? "CPU list unknown" : e.getValue().isEmpty() ? "no CPUs (memory only)" : "CPUs " + ellipsis(e.getValue(), 30);
@@ -455,6 +476,16 @@ public final class FabricLayout {
                 b.details.add(new Detail("CPU model", model));
             }
             out.put(new CpuKey(e.getKey()), b);
+        }
+        if (!idleCpus.isEmpty()) {
+            String ids = idleCpus.keySet().stream().map(String::valueOf).collect(Collectors.joining(", "));
+            Box b = new Box("cpu:others", NodeKind.CPU, "NUMA " + ids, CPU_ONLY_W, CPU_H);
+            b.subtitle = "no GPUs attached";
+            idleCpus.forEach((id, cpus) -> b.details.add(new Detail("NUMA " + id, cpus == null || cpus.isEmpty() ? "no CPUs" : "CPUs " + cpus)));
+            if (!model.isEmpty()) {
+                b.details.add(new Detail("CPU model", model));
+            }
+            out.put(new CpuKey(-1), b);
         }
         boolean orphans = s.gpus().stream().anyMatch(g -> g.numaNode().value() == null || g.numaNode().value() < 0);
         if (out.isEmpty() || (orphans && out.size() > 1)) {
@@ -579,11 +610,64 @@ public final class FabricLayout {
         return d;
     }
 
-    static String nvlinkLabel(int count, double gbps) {
-        return gbps > 0 ? count + "× · " + fmt(gbps) + " GB/s" : count + "×";
+    static final int FULL = 0;
+    static final int NO_UNIT = 1;
+    static final int COUNT_ONLY = 2;
+
+    static String nvlinkLabel(int count, double gbps, int style) {
+        if (gbps <= 0 || style == COUNT_ONLY) {
+            return count + "×";
+        }
+        return count + "× · " + fmt(gbps) + (style == FULL ? " GB/s" : "");
+    }
+
+    /**
+     * The longest GPU-to-switch label style whose labels fit side by side in every band: in band k the labels of
+     * neighbouring GPUs are {@code (1 - t_k) × pitch} apart.
+     */
+    private static int switchLabelStyle(MachineSnapshot s, List<NvSwitch> switches, double drop) {
+        double pitch = GPU_W + GPU_GAP;
+        for (int style = FULL; style < COUNT_ONLY; style++) {
+            boolean fits = true;
+            for (int k = 0; k < switches.size() && fits; k++) {
+                double t = (24 + k * BAND_PX) / drop;
+                for (Gpu g : s.gpus()) {
+                    Integer count = switches.get(k).gpuLinks().get(g.pci().toString());
+                    if (count == null) {
+                        continue;
+                    }
+                    double gbps = switchLinks(g, switches.get(k)).stream().mapToDouble(l -> l.gbpsPerDirection().orElse(0.0)).sum();
+                    if (labelWidth(nvlinkLabel(count, gbps, style)) + 6 > (1 - t) * pitch) {
+                        fits = false;
+                        break;
+                    }
+                }
+            }
+            if (fits) {
+                return style;
+            }
+        }
+        return COUNT_ONLY;
+    }
+
+    /** Width of an edge label pill (10 px bold). */
+    static double labelWidth(String label) {
+        return label.length() * 6.1 + 12;
     }
 
     /** One line about a GPU's NVLinks: {@code 18/18 active, NVLink4, 450 GB/s per direction}, or why unknown. */
+    static String nvlinkBoxLine(Gpu g) {
+        if (g.nvLinks().isEmpty()) {
+            return g.nvLinkCount().isPresent() ? "PCIe only" : "NVLink unknown";
+        }
+        if (!Topology.linksKnown(g)) {
+            return "NVLink unknown";
+        }
+        List<NvLink> active = g.activeLinks();
+        double bw = active.stream().mapToDouble(l -> l.gbpsPerDirection().orElse(0.0)).sum();
+        return active.size() + " NVLinks" + (bw > 0 ? " · " + fmt(bw) + " GB/s" : "");
+    }
+
     public static String nvlinkSummary(Gpu g) {
         if (g.nvLinks().isEmpty()) {
             return g.nvLinkCount().isPresent() ? "none" : g.nvLinkCount().display();
@@ -629,7 +713,7 @@ public final class FabricLayout {
             d.add(new Detail("Fabric state", g.fabric().state().display()));
             d.add(new Detail("Health", g.fabric().healthSummary().isPresent() ? g.fabric().healthSummary().value() : g.fabric().healthMask().display()));
             d.add(new Detail("GPUs", ordered.subList(i, j + 1).stream().map(x -> labels.get(x.pci().toString())).collect(Collectors.joining(", "))));
-            out.add(new Group("mnnvl:" + out.size(), "MNNVL clique " + clique + " · cluster " + uuid.substring(0, Math.min(8, uuid.length())) + "…",
+            out.add(new Group("mnnvl:" + out.size(), "MNNVL clique " + clique + " · cluster " + uuid,
                     first.x - 12, first.y - 12, last.x + last.w + 12 - (first.x - 12), GPU_H + 12 + 30, d));
             i = j + 1;
         }

@@ -84,7 +84,7 @@ public final class FabricSvg {
 
     /** Estimated width of a label pill at the edge-label font size. */
     public static double labelWidth(String label) {
-        return label.length() * 6.1 + 12;
+        return FabricLayout.labelWidth(label);
     }
 
     private static void node(StringBuilder sb, Node n, FabricPalette p) {
@@ -103,7 +103,11 @@ public final class FabricSvg {
             case GPU -> {
                 text(sb, cx, n.y() + 19, n.title(), 13, "bold", p.text(), "middle");
                 text(sb, cx, n.y() + 36, n.subtitle(), 11, "normal", p.text(), "middle");
-                text(sb, cx, n.y() + 52, n.caption(), 10, "normal", p.muted(), "middle");
+                String[] cap = n.caption().split("\n", 2);
+                text(sb, cx, n.y() + 52, cap[0], 10, "normal", p.muted(), "middle");
+                if (cap.length > 1) {
+                    text(sb, cx, n.y() + 66, cap[1], 10, "normal", cap[1].contains("NVLink") && !cap[1].contains("unknown") ? p.nvlink() : p.muted(), "middle");
+                }
                 if (n.warning()) {
                     warnBadge(sb, n.x() + n.width() - 12, n.y() + 12, p);
                 }

@@ -28,12 +28,19 @@ class FabricLayoutTest {
     }
 
     @Test
-    void dgxH100EdgeLabelsCarryLinkCountAndBandwidth() {
+    void dgxH100EdgeLabelsCarryLinkCountAndBandwidthWithoutUnitOnADenseBoard() {
         FabricGraph g = FabricLayout.layout(TestMachines.dgxH100());
         Edge e = g.edge("nvlink:0000:18:00.0:NVS0").orElseThrow();
         assertEquals(5, e.links());
         assertEquals(125.0, e.gbpsPerDirection());
-        assertEquals("5× · 125 GB/s", e.label());
+        assertEquals("5× · 125", e.label());
+        assertEquals("SM 9.0 · 80 GiB\n18 NVLinks · 450 GB/s", g.node("gpu:0000:18:00.0").orElseThrow().caption());
+    }
+
+    @Test
+    void sparseSwitchEdgesCarryTheUnit() {
+        FabricGraph g = FabricLayout.layout(TestMachines.gb200Tray());
+        assertEquals(Set.of("18× · 900 GB/s"), g.edges(EdgeKind.NVLINK).stream().map(Edge::label).collect(Collectors.toSet()));
     }
 
     @Test
@@ -78,7 +85,7 @@ class FabricLayoutTest {
         assertEquals(Set.of(18), g.edges(EdgeKind.NVLINK).stream().map(Edge::links).collect(Collectors.toSet()));
         assertEquals(Set.of(900.0), g.edges(EdgeKind.NVLINK).stream().map(Edge::gbpsPerDirection).collect(Collectors.toSet()));
         assertEquals(1, g.groups().size());
-        assertTrue(g.groups().get(0).title().startsWith("MNNVL clique 32766 · cluster 7a3c1e52"), g.groups().get(0).title());
+        assertEquals("MNNVL clique 32766 · cluster 7a3c1e52-0d4b-4f8e-9b21-5c6d7e8f9a01", g.groups().get(0).title());
         assertTrue(g.notes().stream().anyMatch(n -> n.contains("pooled")), String.valueOf(g.notes()));
     }
 

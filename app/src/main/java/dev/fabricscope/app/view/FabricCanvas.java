@@ -315,7 +315,12 @@ public final class FabricCanvas extends Region {
             case GPU -> {
                 el.getChildren().addAll(centred(n.x(), n.y() + 19, n.width(), n.title(), 13, true, p.text()),
                         centred(n.x(), n.y() + 36, n.width(), n.subtitle(), 11, false, p.text()),
-                        centred(n.x(), n.y() + 52, n.width(), n.caption(), 10, false, p.muted()));
+                        centred(n.x(), n.y() + 52, n.width(), n.caption().split("\n", 2)[0], 10, false, p.muted()));
+                String[] cap = n.caption().split("\n", 2);
+                if (cap.length > 1) {
+                    el.getChildren().add(centred(n.x(), n.y() + 66, n.width(), cap[1], 10, false,
+                            cap[1].contains("NVLink") && !cap[1].contains("unknown") ? p.nvlink() : p.muted()));
+                }
                 if (n.warning()) {
                     Circle badge = new Circle(n.x() + n.width() - 12, n.y() + 12, 7, Color.web(p.warnStroke()));
                     el.getChildren().addAll(badge, centred(n.x() + n.width() - 19, n.y() + 16, 14, "!", 11, true, "#ffffff"));
