@@ -99,11 +99,11 @@ final class Bench {
         s.start();
     }
 
-    /** The sample with the most to draw. */
+    /** The sample with the most to draw: most graph nodes and edges. */
     static String largestSample() {
         return Samples.list().stream().max(Comparator.comparingInt(s -> {
-            MachineSnapshot m = s.snapshot().get();
-            return m.gpus().size() * 10 + m.nvSwitches().size() * 10 + m.gpus().stream().mapToInt(g -> g.nvLinks().size()).sum();
+            var g = dev.fabricscope.render.FabricLayout.layout(s.snapshot().get());
+            return g.nodes().size() + g.edges().size();
         })).map(Samples.Sample::name).orElseThrow();
     }
 

@@ -325,11 +325,15 @@ public final class FabricLayout {
             }
             double x2 = target.kind == NodeKind.PCIE_SWITCH ? target.cx() + (gb.cx() - target.cx()) * 0.35 : gb.cx();
             List<Detail> d = new ArrayList<>();
-            d.add(new Detail("Connection", labels.get(g.pci().toString()) + " → " + target.title + " (PCIe)"));
+            boolean c2c = target.kind == NodeKind.CPU && graceHost(s);
+            d.add(new Detail("Connection", labels.get(g.pci().toString()) + " → " + target.title + (c2c ? " (NVLink-C2C)" : " (PCIe)")));
+            if (c2c) {
+                d.add(new Detail("Path", "NVLink-C2C between the GPU and its Grace CPU (Grace Hopper / Grace Blackwell superchip), not PCIe"));
+            }
             d.add(new Detail("GPU PCI address", g.pci().toString()));
             d.add(new Detail("GPU NUMA node", g.numaNode().display()));
             d.add(new Detail("CPU affinity", g.cpuAffinity().display()));
-            edges.add(straight("pcie:" + g.pci(), EdgeKind.PCIE, gb.id, target.id, "", gb.cx(), gb.y + gb.h, x2, target.y, 0.5, d));
+            edges.add(straight("pcie:" + g.pci(), EdgeKind.PCIE, gb.id, target.id, c2c ? "C2C" : "", gb.cx(), gb.y + gb.h, x2, target.y, 0.5, d));
         }
         for (int i = 0; i < pcieBoxes.size(); i++) {
             Box pb = pcieBoxes.get(i);
@@ -368,6 +372,12 @@ public final class FabricLayout {
     }
 
     // ---- nodes
+
+    /** A Grace CPU host (or Grace superchip GPUs: GH200, GB200, GB300): the GPUs hang off NVLink-C2C, not PCIe. */
+    static boolean graceHost(MachineSnapshot s) {
+        return (s.host() != null && s.host().cpuModel().orElse("").contains("Grace"))
+                || (!s.gpus().isEmpty() && s.gpus().stream().allMatch(g -> g.name().orElse("").matches(".*\\bG[BH]\\d{3}\\b.*")));
+    }
 
     private static Box gpuBox(MachineSnapshot s, Gpu g, Map<String, String> labels) {
         Box b = new Box("gpu:" + g.pci(), NodeKind.GPU, labels.get(g.pci().toString()), GPU_W, GPU_H);

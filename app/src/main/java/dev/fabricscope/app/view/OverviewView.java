@@ -112,7 +112,7 @@ public final class OverviewView extends ScrollPane {
         }
         facts.getChildren().addAll(hostCard(s.host()), driverCard(s.driver()), ncclCard(s.driver()));
         gpus.getItems().setAll(s.gpus());
-        gpus.setPrefHeight(Math.max(120, 34 + 30 * Math.max(2, s.gpus().size())));
+        gpus.setPrefHeight(Math.max(130, 48 + 40 * Math.max(2, s.gpus().size())));
         if (s.gpus().isEmpty()) {
             gpus.setPlaceholder(new Label(s.driver() != null && !s.driver().driverPresent()
                     ? "No GPUs: " + firstLine(s.driver().message()) : "No GPUs in this snapshot"));
@@ -222,7 +222,8 @@ public final class OverviewView extends ScrollPane {
 
     private static String shortLinks(Gpu g) {
         String full = FabricLayout.nvlinkSummary(g);
-        return full.startsWith("state unknown") ? "unknown (see details)" : full;
+        return full.startsWith("state unknown") ? "unknown (hover)" : full.replace(" active", "").replace(" per direction", "")
+                .replaceAll(", NVLink\\d", "");
     }
 
     private static String yn(Reading<Boolean> r) {
