@@ -33,18 +33,13 @@ public final class FabricscopeApp extends Application {
             t.setDaemon(true);
             return t;
         });
-        AdvisorViewModel advisor = new AdvisorViewModel(Ports.advisor(), workers);
-        ChecksViewModel checks = new ChecksViewModel(Ports.checks(), workers);
-        Scene[] sceneRef = new Scene[1];
-        MainView view = new MainView(vm, advisor, checks, prefs, dark, d -> {
-            Theme.apply(sceneRef[0], d);
-            prefs.setDark(d);
-        }, url -> getHostServices().showDocument(url));
+        // the first frame is a light placeholder; the full window replaces it one pulse later
         double w = opt.size() != null ? opt.size()[0] : prefs.width(1320);
         double h = opt.size() != null ? opt.size()[1] : prefs.height(860);
-        Scene scene = new Scene(view, w, h);
-        sceneRef[0] = scene;
+        Scene scene = new Scene(placeholder(), w, h);
+        trace("scene");
         Theme.apply(scene, dark);
+        trace("theme");
         stage.titleProperty().bind(vm.titleProperty());
         stage.setScene(scene);
         stage.setMinWidth(720);
@@ -61,17 +56,62 @@ public final class FabricscopeApp extends Application {
             Platform.exit();
         });
         stage.show();
+        shownMillis = System.currentTimeMillis();
+        trace("shown");
 
-        if (opt.bench()) {
-            new Bench(stage, view, vm, opt).start();
-        } else if (opt.screenshots() != null) {
-            new Screenshots(stage, view, vm, opt).start();
-        } else if (opt.sample() != null) {
-            vm.openSample(opt.sample());
-        } else if (opt.snapshot() != null) {
-            vm.openFile(opt.snapshot());
-        } else if (!opt.noProbe()) {
-            vm.probeLive();
+        if (opt.screenshots() == null) {
+            if (opt.sample() != null && !opt.bench()) {
+                vm.openSample(opt.sample());
+            } else if (opt.snapshot() != null && !opt.bench()) {
+                vm.openFile(opt.snapshot());
+            } else if (!opt.noProbe()) {
+                vm.probeLive();
+            }
+        }
+        new PulseScript().then(1, () -> {
+            firstFrameMillis = System.currentTimeMillis();
+            trace("first frame");
+            AdvisorViewModel advisor = new AdvisorViewModel(Ports.advisor(), workers);
+            ChecksViewModel checks = new ChecksViewModel(Ports.checks(), workers);
+            MainView view = new MainView(vm, advisor, checks, prefs, dark, d -> {
+                Theme.apply(scene, d);
+                prefs.setDark(d);
+            }, url -> getHostServices().showDocument(url));
+            scene.setRoot(view);
+            Theme.apply(scene, dark);
+            trace("main view");
+            new PulseScript().then(1, () -> {
+                uiReadyMillis = System.currentTimeMillis();
+                trace("ui ready");
+                if (opt.bench()) {
+                    new Bench(stage, view, vm, opt).start();
+                } else if (opt.screenshots() != null) {
+                    new Screenshots(stage, view, vm, opt).start();
+                }
+            }).start();
+        }).start();
+    }
+
+    static volatile long shownMillis;
+    static volatile long firstFrameMillis;
+    static volatile long uiReadyMillis;
+
+    /** What the first frame shows while the window is being built. */
+    private static javafx.scene.Parent placeholder() {
+        javafx.scene.control.Label name = new javafx.scene.control.Label("Fabricscope");
+        name.getStyleClass().add("title-2");
+        javafx.scene.control.Label what = new javafx.scene.control.Label("Probing this machine…");
+        what.getStyleClass().add("text-muted");
+        javafx.scene.layout.VBox box = new javafx.scene.layout.VBox(8, name, what);
+        box.setAlignment(javafx.geometry.Pos.CENTER);
+        return box;
+    }
+
+    private static final boolean TRACE = Boolean.getBoolean("fabricscope.trace");
+
+    static void trace(String what) {
+        if (TRACE) {
+            System.err.printf("[trace] %-16s %6d ms since start()%n", what, System.currentTimeMillis() - startEnteredMillis);
         }
     }
 
