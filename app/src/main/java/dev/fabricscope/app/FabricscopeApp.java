@@ -83,6 +83,7 @@ public final class FabricscopeApp extends Application {
             new PulseScript().then(1, () -> {
                 uiReadyMillis = System.currentTimeMillis();
                 trace("ui ready");
+                workers.execute(FabricscopeApp::warmUp);
                 if (opt.bench()) {
                     new Bench(stage, view, vm, opt).start();
                 } else if (opt.screenshots() != null) {
@@ -90,6 +91,21 @@ public final class FabricscopeApp extends Application {
                 }
             }).start();
         }).start();
+    }
+
+    /**
+     * Loads and exercises the sample and layout code once on a worker while the user looks at the first screen, so
+     * that the first sample or report opened does not pay for class loading. Best effort: failures are ignored.
+     */
+    static void warmUp() {
+        try {
+            Thread.currentThread().setPriority(Thread.MIN_PRIORITY);
+            for (var s : dev.fabricscope.samples.Samples.list()) {
+                dev.fabricscope.render.FabricLayout.layout(s.snapshot().get());
+            }
+        } catch (RuntimeException e) {
+            // nothing depends on the warm-up
+        }
     }
 
     static volatile long shownMillis;

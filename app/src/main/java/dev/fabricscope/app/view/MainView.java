@@ -87,9 +87,12 @@ public final class MainView extends BorderPane {
         this.advisorVm = advisorVm;
         this.checksVm = checksVm;
         this.openLink = openLink;
-        for (var p : List.of(overview.machineProperty(), advisorVm.machineProperty(), checksVm.machineProperty())) {
+        for (var p : List.of(advisorVm.machineProperty(), checksVm.machineProperty())) {
             p.bind(vm.machineProperty());
         }
+        // a view shows the current machine when its tab is on screen; hidden tabs catch up when selected
+        overview.machineProperty().set(vm.getMachine());
+        vm.machineProperty().addListener((o, was, now) -> refreshSelected());
         tabs.getTabs().addAll(tab("Overview", overview, "tab-overview"), fabricTab, matricesTab, advisorTab, checksTab);
         tabs.getSelectionModel().selectedItemProperty().addListener((o, was, t) -> {
             if (t == fabricTab) {
@@ -101,6 +104,7 @@ public final class MainView extends BorderPane {
             } else if (t == checksTab) {
                 checksView();
             }
+            refreshSelected();
         });
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         tabs.getStyleClass().add("main-tabs");
@@ -135,16 +139,28 @@ public final class MainView extends BorderPane {
             fabric.setPalette(FabricPalette.of(dark));
             fabric.exportPng.setOnAction(e -> exportPng());
             fabric.exportSvg.setOnAction(e -> exportSvg());
-            fabric.machineProperty().bind(vm.machineProperty());
+            fabric.machineProperty().set(vm.getMachine());
             fabricTab.setContent(fabric);
         }
         return fabric;
     }
 
+    private void refreshSelected() {
+        Tab t = tabs.getSelectionModel().getSelectedItem();
+        LoadedMachine m = vm.getMachine();
+        if (t == fabricTab && fabric != null) {
+            fabric.machineProperty().set(m);
+        } else if (t == matricesTab && matrices != null) {
+            matrices.machineProperty().set(m);
+        } else if (t != null && "tab-overview".equals(t.getId())) {
+            overview.machineProperty().set(m);
+        }
+    }
+
     public MatricesView matricesView() {
         if (matrices == null) {
             matrices = new MatricesView();
-            matrices.machineProperty().bind(vm.machineProperty());
+            matrices.machineProperty().set(vm.getMachine());
             matricesTab.setContent(matrices);
         }
         return matrices;

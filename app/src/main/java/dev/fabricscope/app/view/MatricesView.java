@@ -246,9 +246,15 @@ public final class MatricesView extends ScrollPane {
         l.getStyleClass().addAll("matrix-cell", styleClass);
         l.setAlignment(Pos.CENTER);
         l.setMinSize(44, 24);
-        Tooltip t = new Tooltip(tooltip);
-        t.setShowDelay(javafx.util.Duration.millis(150));
-        l.setTooltip(t);
+        // created on first hover: a Tooltip per cell up front would cost hundreds of popup windows
+        l.setOnMouseEntered(e -> {
+            if (l.getTooltip() == null) {
+                Tooltip t = new Tooltip(tooltip);
+                t.setShowDelay(javafx.util.Duration.millis(150));
+                l.setTooltip(t);
+            }
+        });
+        l.getProperties().put("tooltip-text", tooltip);
         return l;
     }
 }

@@ -205,8 +205,11 @@ public final class OverviewView extends ScrollPane {
         gpus.getColumns().add(column("NVLinks", g -> shortLinks(g), 150));
         gpus.setRowFactory(t -> {
             TableRow<Gpu> row = new TableRow<>();
-            row.itemProperty().addListener((o, was, g) -> row.setTooltip(g == null ? null
-                    : new Tooltip(g.name().display() + "\nUUID " + g.uuid().display() + "\nNVLinks: " + nvlinkText(g))));
+            row.setOnMouseEntered(e -> {
+                Gpu g = row.getItem();
+                row.setTooltip(g == null ? null
+                        : new Tooltip(g.name().display() + "\nUUID " + g.uuid().display() + "\nNVLinks: " + nvlinkText(g)));
+            });
             return row;
         });
     }
