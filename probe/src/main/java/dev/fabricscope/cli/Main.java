@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 @Command(name = "fabricscope", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         description = "Inspect NVIDIA GPU fabrics: probe the machine, advise communication backends, check, report.",
         footer = ExitCodes.HELP_FOOTER,
-        subcommands = {ProbeCommand.class, SamplesCommand.class, ShowCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ProbeCommand.class, SamplesCommand.class, ShowCommand.class, CheckCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
