@@ -125,6 +125,7 @@ public final class AllReduceCheck {
             CheckStatus abortStatus = null;
             String abortMessage = null;
             NcclPart ncclPart = null;
+            OneShotPart oneShotPart = null;
             try {
                 long bytes = WorkspaceSizing.ceilAlign(req.maxBytes(), 16);
                 send = new long[n];
@@ -140,7 +141,8 @@ public final class AllReduceCheck {
                 }
                 if (req.oneShot()) {
                     try {
-                        oneShot = new OneShotPart().run();
+                        oneShotPart = new OneShotPart();
+                        oneShot = oneShotPart.run();
                     } catch (CheckAbortedException e) {
                         throw e;
                     } catch (RuntimeException e) {
@@ -164,6 +166,16 @@ public final class AllReduceCheck {
                     host.close();
                 }
                 s.close();
+            }
+            if (abortStatus != null) {
+                // the part that was running when the check stopped: keep what it had found
+                if (ncclPart != null && nccl == null) {
+                    nccl = new AllReduceResult.Impl("nccl", abortStatus, (ncclPart.detail == null ? "" : ncclPart.detail
+                            + "; ") + "stopped: " + abortMessage);
+                } else if (oneShotPart != null && oneShot == null) {
+                    oneShot = new AllReduceResult.Impl("oneshot", abortStatus, (oneShotPart.detail == null ? ""
+                            : oneShotPart.detail + "; ") + "stopped: " + abortMessage);
+                }
             }
             if (n == 1) {
                 notes.add("World size 1: one GPU, so NCCL's all-reduce is a local copy and the one-shot kernel reads only its "
@@ -192,7 +204,7 @@ public final class AllReduceCheck {
                 if (!anyRan) {
                     status = CheckStatus.SKIPPED;
                 }
-                long wrong = rows.stream().mapToLong(AllReduceResult.Row::wrong).sum();
+                long wrong = rows.stream().mapToLong(AllReduceResult.Row::totalWrong).sum();
                 if (wrong > 0) {
                     status = status.worse(CheckStatus.FAILED);
                 }
@@ -242,18 +254,50 @@ public final class AllReduceCheck {
             return wrong;
         }
 
-        void record(String impl, DType t, long bytes, long count, long nanos) {
+        /** Times {@code op} as nccl-tests does: warm-up, then the host clock around {@code iters} operations. */
+        long time(Runnable op, Runnable await) {
+            for (int w = 0; w < req.warmup(); w++) {
+                op.run();
+            }
+            await.run();
+            long t0 = System.nanoTime();
+            for (int it = 0; it < req.iters(); it++) {
+                op.run();
+            }
+            await.run();
+            return System.nanoTime() - t0;
+        }
+
+        /** One row; {@code inPlaceNanos}/{@code inPlaceWrong} null when there is no in-place variant. */
+        void record(String impl, DType t, long bytes, long count, long nanos, long wrong, Long inPlaceNanos, Long inPlaceWrong) {
             double seconds = nanos / 1e9 / req.iters();
             double alg = AllReduceMath.algBandwidth(bytes, seconds);
-            long wrong = wrong(t, count);
+            Double inTime = null;
+            Double inAlg = null;
+            Double inBus = null;
+            if (inPlaceNanos != null) {
+                double s2 = inPlaceNanos / 1e9 / req.iters();
+                inTime = round(s2 * 1e6, 2);
+                inAlg = round(AllReduceMath.algBandwidth(bytes, s2), 2);
+                inBus = round(AllReduceMath.busBandwidth(AllReduceMath.algBandwidth(bytes, s2), n), 2);
+            }
             rows.add(new AllReduceResult.Row(impl, t.flag, bytes, count, round(seconds * 1e6, 2), round(alg, 2),
-                    round(AllReduceMath.busBandwidth(alg, n), 2), wrong));
-            ctx.progress(String.format(Locale.ROOT, "%s %s %d B: %.2f us, %d wrong", impl, t.flag, bytes, seconds * 1e6, wrong),
-                    (double) ++stepsDone / Math.max(1, stepsTotal));
+                    round(AllReduceMath.busBandwidth(alg, n), 2), wrong, inTime, inAlg, inBus, inPlaceWrong));
+            ctx.progress(String.format(Locale.ROOT, "%s %s %d B: %.2f us, %d wrong", impl, t.flag, bytes, seconds * 1e6,
+                    wrong + (inPlaceWrong == null ? 0 : inPlaceWrong)), (double) ++stepsDone / Math.max(1, stepsTotal));
+        }
+
+        /** recv ← send on every GPU (stream-ordered), for the in-place runs. */
+        void copySendToRecv(Pointer[] streams, long bytes) {
+            for (int i = 0; i < n; i++) {
+                s.makeCurrent(i);
+                s.cuda().check("cuMemcpyAsync", s.lib().cuMemcpyAsync(recv[i], send[i], bytes, streams[i]));
+            }
         }
 
         /** The NCCL half. */
         final class NcclPart {
+            String detail;
             Nccl nccl;
             Pointer[] comms;
             Pointer[] streams;
@@ -273,7 +317,7 @@ public final class AllReduceCheck {
                 }
                 String nvls = NcclEnvironment.get("NCCL_NVLS_ENABLE");
                 NcclEnvironment.set("NCCL_NVLS_ENABLE", "0");
-                String detail = "NCCL " + nccl.version() + " from " + nccl.path() + "; NCCL_NVLS_ENABLE=0"
+                detail = "NCCL " + nccl.version() + " from " + nccl.path() + "; NCCL_NVLS_ENABLE=0"
                         + (nvls == null ? " (was unset)" : " (was " + nvls + ")");
                 NcclCollectivesLibrary lib = nccl.lib();
                 streams = new Pointer[n];
@@ -313,17 +357,15 @@ public final class AllReduceCheck {
                             }
                             ctx.checkpoint();
                             poison(bytes);
-                            for (int w = 0; w < req.warmup(); w++) {
-                                allReduce(t, count);
-                            }
+                            long outNanos = time(() -> allReduce(t, count, send), () -> await(t, bytes));
+                            long outWrong = wrong(t, count);
+                            // in place (send = recv): time on a copy of the inputs, then check one fresh operation
+                            copySendToRecv(streams, count * t.size);
+                            long inNanos = time(() -> allReduce(t, count, recv), () -> await(t, bytes));
+                            copySendToRecv(streams, count * t.size);
+                            allReduce(t, count, recv);
                             await(t, bytes);
-                            long t0 = System.nanoTime();
-                            for (int it = 0; it < req.iters(); it++) {
-                                allReduce(t, count);
-                            }
-                            await(t, bytes);
-                            long t1 = System.nanoTime();
-                            record("nccl", t, bytes, count, t1 - t0);
+                            record("nccl", t, bytes, count, outNanos, outWrong, inNanos, wrong(t, count));
                         }
                     }
                 } catch (CheckAbortedException e) {
@@ -341,11 +383,12 @@ public final class AllReduceCheck {
                 return new AllReduceResult.Impl("nccl", CheckStatus.SKIPPED, why);
             }
 
-            void allReduce(DType t, long count) {
+            /** One all-reduce on every GPU inside a group; {@code from} = send (out of place) or recv (in place). */
+            void allReduce(DType t, long count, long[] from) {
                 NcclCollectivesLibrary lib = nccl.lib();
                 check("ncclGroupStart", lib.ncclGroupStart());
                 for (int i = 0; i < n; i++) {
-                    int rc = lib.ncclAllReduce(CudaJna.devicePointer(send[i]), CudaJna.devicePointer(recv[i]), count,
+                    int rc = lib.ncclAllReduce(CudaJna.devicePointer(from[i]), CudaJna.devicePointer(recv[i]), count,
                             t.ncclType, Nccl.SUM, comms[i], streams[i]);
                     if (rc != Nccl.SUCCESS) {
                         lib.ncclGroupEnd();
@@ -410,6 +453,8 @@ public final class AllReduceCheck {
 
         /** The one-shot kernel half. */
         final class OneShotPart {
+            String detail;
+
             AllReduceResult.Impl run() {
                 for (int i = 0; i < n; i++) {
                     for (int j = 0; j < n; j++) {
@@ -463,7 +508,7 @@ public final class AllReduceCheck {
                     s.cuda().check("cuMemcpyHtoD", lib.cuMemcpyHtoD_v2(signalArrays[i], ptrs, 8L * n));
                     s.cuda().check("cuCtxSynchronize", lib.cuCtxSynchronize());
                 }
-                String detail = "oneshot_allreduce.ptx (PTX ISA 8.0, sm_70) loaded with JCuda cuModuleLoadData on " + n
+                detail = "oneshot_allreduce.ptx (PTX ISA 8.0, sm_70) loaded with JCuda cuModuleLoadData on " + n
                         + " GPU(s); " + (n == 1 ? "world size 1: reads its own buffer only" : "reads " + (n - 1)
                         + " peer buffer(s) over P2P") + "; flag barrier on entry and exit";
                 int[] epoch = {0};
@@ -489,22 +534,13 @@ public final class AllReduceCheck {
                                         epoch[0], errors[i], st[i]);
                             }
                         };
-                        for (int w = 0; w < req.warmup(); w++) {
-                            once.run();
-                        }
-                        awaitAll(k, st, t, bytes);
-                        long t0 = System.nanoTime();
-                        for (int it = 0; it < req.iters(); it++) {
-                            once.run();
-                        }
-                        awaitAll(k, st, t, bytes);
-                        long t1 = System.nanoTime();
+                        long nanos = time(once, () -> awaitAll(k, st, t, bytes));
                         String barrier = barrierError(errors);
                         if (barrier != null) {
                             return new AllReduceResult.Impl("oneshot", CheckStatus.FAILED, detail + "; " + barrier
                                     + " at " + t.flag + " " + bytes + " B");
                         }
-                        record("oneshot", t, bytes, count, t1 - t0);
+                        record("oneshot", t, bytes, count, nanos, wrong(t, count), null, null);
                     }
                 }
                 return new AllReduceResult.Impl("oneshot", CheckStatus.PASSED, detail);

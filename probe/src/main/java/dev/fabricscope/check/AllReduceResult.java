@@ -45,18 +45,27 @@ public record AllReduceResult(String check, CheckStatus status, String summary, 
     }
 
     /**
-     * One line of the nccl-tests-like table (out-of-place).
+     * One line of the nccl-tests-like table.
      *
-     * @param impl    {@code nccl} or {@code oneshot}
-     * @param dtype   bf16, fp16, fp32
-     * @param bytes   message size per rank
-     * @param count   elements
-     * @param timeUs  mean time per all-reduce, µs (host clock over the timed iterations, as nccl-tests)
-     * @param algbw   GB/s
-     * @param busbw   GB/s
-     * @param wrong   elements (over all ranks) that differ from the exact sum
+     * @param impl          {@code nccl} or {@code oneshot}
+     * @param dtype         bf16, fp16, fp32
+     * @param bytes         message size per rank
+     * @param count         elements
+     * @param timeUs        out-of-place: mean time per all-reduce, µs (host clock over the timed iterations, as nccl-tests)
+     * @param algbw         out-of-place GB/s
+     * @param busbw         out-of-place GB/s
+     * @param wrong         out-of-place: elements (over all ranks) that differ from the exact sum
+     * @param inPlaceTimeUs in-place (send buffer = receive buffer) time, or null when not run (the one-shot kernel)
+     * @param inPlaceAlgbw  in-place GB/s, or null
+     * @param inPlaceBusbw  in-place GB/s, or null
+     * @param inPlaceWrong  in-place wrong elements, or null
      */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Row(String impl, String dtype, long bytes, long count, double timeUs, double algbw, double busbw,
-                      long wrong) {
+                      long wrong, Double inPlaceTimeUs, Double inPlaceAlgbw, Double inPlaceBusbw, Long inPlaceWrong) {
+
+        public long totalWrong() {
+            return wrong + (inPlaceWrong == null ? 0 : inPlaceWrong);
+        }
     }
 }

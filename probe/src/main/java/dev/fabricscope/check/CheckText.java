@@ -192,20 +192,34 @@ public final class CheckText {
             if (rows.isEmpty()) {
                 continue;
             }
-            sb.append("#\n#                                            out-of-place\n");
-            sb.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %9s  %7s  %7s  %6s%n", "size", "count", "type",
-                    "redop", "time", "algbw", "busbw", "#wrong"));
-            sb.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %9s  %7s  %7s  %6s%n", "(B)", "(elements)", "", "",
-                    "(us)", "(GB/s)", "(GB/s)", ""));
+            boolean inPlace = rows.stream().anyMatch(x -> x.inPlaceTimeUs() != null);
+            String col = "  %9s  %7s  %7s  %6s";
+            // column titles centred over the two 37-character groups that start at 44 and 81, as nccl-tests does
+            sb.append("#\n").append(("#" + " ".repeat(55) + String.format(Locale.ROOT, "%-39s", "out-of-place")
+                    + (inPlace ? "in-place" : "")).stripTrailing()).append('\n');
+            sb.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s" + col + (inPlace ? col : "") + "%n", "size", "count",
+                    "type", "redop", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong"));
+            sb.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s" + col + (inPlace ? col : "") + "%n", "(B)",
+                    "(elements)", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", ""));
             double busSum = 0;
+            int busN = 0;
             for (AllReduceResult.Row x : rows) {
-                sb.append(String.format(Locale.ROOT, "  %10d  %12d  %8s  %6s  %9.2f  %7.2f  %7.2f  %6d%n", x.bytes(), x.count(),
+                sb.append(String.format(Locale.ROOT, "  %10d  %12d  %8s  %6s  %9.2f  %7.2f  %7.2f  %6d", x.bytes(), x.count(),
                         AllReduceMath.DType.parse(x.dtype()).ncclTestsName, "sum", x.timeUs(), x.algbw(), x.busbw(), x.wrong()));
                 busSum += x.busbw();
+                busN++;
+                if (inPlace && x.inPlaceTimeUs() != null) {
+                    sb.append(String.format(Locale.ROOT, "  %9.2f  %7.2f  %7.2f  %6d", x.inPlaceTimeUs(), x.inPlaceAlgbw(),
+                            x.inPlaceBusbw(), x.inPlaceWrong()));
+                    busSum += x.inPlaceBusbw();
+                    busN++;
+                }
+                sb.append('\n');
             }
-            sb.append(String.format(Locale.ROOT, "# Out of bounds values : %d %s%n", rows.stream()
-                    .mapToLong(AllReduceResult.Row::wrong).sum(), rows.stream().allMatch(x -> x.wrong() == 0) ? "OK" : "FAILED"));
-            sb.append(String.format(Locale.ROOT, "# Avg bus bandwidth    : %.4g%n", busSum / rows.size()));
+            long wrong = rows.stream().mapToLong(AllReduceResult.Row::totalWrong).sum();
+            sb.append(String.format(Locale.ROOT, "# Out of bounds values : %d %s%n", wrong, wrong == 0 ? "OK" : "FAILED"));
+            // as nccl-tests: the mean of every busbw figure printed (out-of-place and in-place)
+            sb.append(String.format(Locale.ROOT, "# Avg bus bandwidth    : %.4g%n", busSum / busN));
         }
         sb.append("#\n");
         footer(sb, r, r.notes());

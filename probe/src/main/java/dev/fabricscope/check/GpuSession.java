@@ -315,22 +315,30 @@ public final class GpuSession implements AutoCloseable {
                 cleanupErrors.add("GPU" + r.ordinal() + " " + r.what() + ": " + e.getMessage());
             }
         }
-        List<MemoryAudit.Gpu> gpus = new ArrayList<>();
+        Long[] after = new Long[devices.size()];
+        String[] missing = new String[devices.size()];
         for (int i = 0; i < devices.size(); i++) {
-            Reading<Long> after = usedBytes(i);
-            String missing = after.isPresent() ? (usedBefore[i] == null ? "no reading before the check" : null)
-                    : after.missing().describe();
-            gpus.add(new MemoryAudit.Gpu(devices.get(i).ordinal(), devices.get(i).pci().toString(), usedBeforeContext[i],
-                    usedBefore[i], after.orElse(null), missing));
+            Reading<Long> r = usedBytes(i);
+            after[i] = r.orElse(null);
+            missing[i] = r.isPresent() ? (usedBefore[i] == null ? "no reading before the check" : null) : r.missing().describe();
         }
-        audit = MemoryAudit.of(gpus);
+        lib.cuCtxSetCurrent(Pointer.NULL);
         for (int i = 0; i < devices.size(); i++) {
             if (contexts[i] != null) {
                 lib.cuDevicePrimaryCtxRelease_v2(devices.get(i).ordinal());
                 contexts[i] = null;
             }
         }
-        lib.cuCtxSetCurrent(Pointer.NULL);
+        List<MemoryAudit.Gpu> gpus = new ArrayList<>();
+        for (int i = 0; i < devices.size(); i++) {
+            IntByReference flags = new IntByReference();
+            IntByReference active = new IntByReference();
+            Boolean stillActive = lib.cuDevicePrimaryCtxGetState(devices.get(i).ordinal(), flags, active) == 0
+                    ? active.getValue() != 0 : null;
+            gpus.add(new MemoryAudit.Gpu(devices.get(i).ordinal(), devices.get(i).pci().toString(), usedBeforeContext[i],
+                    usedBefore[i], after[i], usedBytes(i).orElse(null), stillActive, missing[i]));
+        }
+        audit = MemoryAudit.of(gpus);
         if (nvml != null) {
             nvml.close();
         }

@@ -1,15 +1,19 @@
 package dev.fabricscope.check;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * GPU memory in use (NVML {@code nvmlDeviceGetMemoryInfo} "used") before and after a check, per GPU.
- * "Before" is read once Fabricscope's own CUDA context is open, so the context's footprint is not counted as
- * the check's; {@code beforeContextBytes} is the reading taken before that, for reference.
+ * GPU memory in use (NVML {@code nvmlDeviceGetMemoryInfo} "used", device-wide) around a check, per GPU: before
+ * Fabricscope opened its CUDA context, once the context was open (the check's baseline), after the check freed
+ * everything it allocated, and after Fabricscope released its context. The starting level is the first reading;
+ * memory is back when the last reading equals it. A primary context that stays active after Fabricscope released it
+ * is held by another user in this process — the CUDA runtime inside NCCL keeps it until the process exits.
  *
  * @param gpus     one entry per GPU the check used
  * @param returned true when every GPU is back to its starting level (within {@link #TOLERANCE_BYTES})
- * @param note     how to read the figures, or why they are missing
+ * @param note     one line: where memory is not back, and why when known
  */
 public record MemoryAudit(List<Gpu> gpus, boolean returned, String note) {
 
@@ -23,16 +27,27 @@ public record MemoryAudit(List<Gpu> gpus, boolean returned, String note) {
     /**
      * @param cudaOrdinal        CUDA device ordinal
      * @param pci                PCI address
-     * @param beforeContextBytes used before Fabricscope's context was opened, or null
-     * @param beforeBytes        used at the start of the check (context open), or null
-     * @param afterBytes         used after everything the check allocated was freed, or null
+     * @param beforeContextBytes used before Fabricscope's context was opened (the starting level), or null
+     * @param beforeBytes        used at the start of the check, context open, or null
+     * @param afterBytes         used after the check freed its memory, context still open, or null
+     * @param afterReleaseBytes  used after Fabricscope released its context, or null
+     * @param contextStillActive {@code cuDevicePrimaryCtxGetState} after the release: true = someone else holds it
      * @param missing            why a reading is missing, or null
      */
     public record Gpu(int cudaOrdinal, String pci, Long beforeContextBytes, Long beforeBytes, Long afterBytes,
-                      String missing) {
+                      Long afterReleaseBytes, Boolean contextStillActive, String missing) {
 
-        public Long deltaBytes() {
+        /** What the check's own allocations left behind, context open: after − before. */
+        public Long checkDeltaBytes() {
             return beforeBytes == null || afterBytes == null ? null : afterBytes - beforeBytes;
+        }
+
+        /** Against the starting level: after release − before context (or after − before when those are missing). */
+        public Long deltaBytes() {
+            if (beforeContextBytes != null && afterReleaseBytes != null) {
+                return afterReleaseBytes - beforeContextBytes;
+            }
+            return checkDeltaBytes();
         }
 
         public boolean returned() {
@@ -43,11 +58,24 @@ public record MemoryAudit(List<Gpu> gpus, boolean returned, String note) {
 
     public static MemoryAudit of(List<Gpu> gpus) {
         boolean all = !gpus.isEmpty() && gpus.stream().allMatch(Gpu::returned);
-        String note = gpus.isEmpty() ? "no GPU used"
-                : all ? "GPU memory back to its starting level on every GPU"
-                : "GPU memory NOT back to its starting level on: " + String.join(", ", gpus.stream()
-                        .filter(g -> !g.returned()).map(g -> "GPU" + g.cudaOrdinal() + (g.deltaBytes() == null
-                                ? " (" + g.missing() + ")" : " (" + signedMib(g.deltaBytes()) + ")")).toList());
+        String note;
+        if (gpus.isEmpty()) {
+            note = "no GPU used";
+        } else if (all) {
+            note = "GPU memory back to its starting level on every GPU";
+        } else {
+            List<String> parts = new ArrayList<>();
+            for (Gpu g : gpus) {
+                if (g.returned()) {
+                    continue;
+                }
+                parts.add("GPU" + g.cudaOrdinal() + (g.deltaBytes() == null ? " (" + g.missing() + ")"
+                        : " (" + signedMib(g.deltaBytes()) + (Boolean.TRUE.equals(g.contextStillActive())
+                        ? ", held by a CUDA context another user in this process keeps active; freed when the process exits"
+                        : "") + ")"));
+            }
+            note = "GPU memory NOT back to its starting level on: " + String.join(", ", parts);
+        }
         return new MemoryAudit(gpus, all, note);
     }
 
@@ -56,7 +84,11 @@ public record MemoryAudit(List<Gpu> gpus, boolean returned, String note) {
     }
 
     static String signedMib(long bytes) {
-        return String.format(java.util.Locale.ROOT, "%+.1f MiB", bytes / 1048576.0);
+        return String.format(Locale.ROOT, "%+.1f MiB", bytes / 1048576.0);
+    }
+
+    static String mib(Long bytes) {
+        return bytes == null ? "?" : String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
     }
 
     /** One line per GPU for text reports. */
@@ -64,20 +96,31 @@ public record MemoryAudit(List<Gpu> gpus, boolean returned, String note) {
         if (gpus.isEmpty()) {
             return List.of("GPU memory: " + note);
         }
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         for (Gpu g : gpus) {
             if (g.deltaBytes() == null) {
                 out.add("GPU memory, GPU" + g.cudaOrdinal() + ": unknown (" + g.missing() + ")");
-            } else {
-                out.add(String.format(java.util.Locale.ROOT, "GPU memory, GPU%d: %s used before, %s after (%s)%s",
-                        g.cudaOrdinal(), mib(g.beforeBytes()), mib(g.afterBytes()), signedMib(g.deltaBytes()),
-                        g.returned() ? ", back to its starting level" : ", NOT back to its starting level"));
+                continue;
             }
+            StringBuilder sb = new StringBuilder("GPU memory, GPU" + g.cudaOrdinal() + ": ");
+            if (g.beforeContextBytes() != null) {
+                sb.append(mib(g.beforeContextBytes())).append(" before, ");
+            }
+            sb.append(mib(g.beforeBytes())).append(" with Fabricscope's context open, ").append(mib(g.afterBytes()))
+                    .append(" after freeing the check's memory");
+            if (g.checkDeltaBytes() != null) {
+                sb.append(" (").append(signedMib(g.checkDeltaBytes())).append(')');
+            }
+            if (g.afterReleaseBytes() != null) {
+                sb.append(", ").append(mib(g.afterReleaseBytes())).append(" after releasing the context");
+                if (Boolean.TRUE.equals(g.contextStillActive())) {
+                    sb.append(" (the primary context stays active: another user in this process holds it)");
+                }
+            }
+            sb.append(g.returned() ? " — back to its starting level" : " — NOT back to its starting level ("
+                    + signedMib(g.deltaBytes()) + ")");
+            out.add(sb.toString());
         }
         return out;
-    }
-
-    static String mib(long bytes) {
-        return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
     }
 }

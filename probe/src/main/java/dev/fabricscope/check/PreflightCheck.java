@@ -76,11 +76,13 @@ public final class PreflightCheck {
     }
 
     /**
-     * How SGLang's f-string renders the CUresult in {@code "...: {err}"}. cuda-bindings' CUresult members print
-     * as their name (checked on the GPU machine with cuda-bindings 13: see the captured fixture's README).
+     * How SGLang's f-string renders the CUresult in {@code "...: {err}"}: cuda-bindings 13 prints an enum member as
+     * {@code <CUresult.CUDA_ERROR_NOT_SUPPORTED: 801>} (seen on the GPU machine with the same call, see the captured
+     * fixture h200-vm-2026-11-29-checks/sglang-reference.txt). Older cuda-python builds whose CUresult is a plain
+     * IntEnum print only the number on Python 3.11+.
      */
     static String sglangErrorText(String codeName, int code) {
-        return codeName;
+        return "<CUresult." + codeName + ": " + code + ">";
     }
 
     public static PreflightResult run(Request req, CheckOptions options) {
@@ -307,7 +309,8 @@ public final class PreflightCheck {
                     new CallStep(m.call() == null ? "nvmlDeviceGetGpuFabricInfoV" : m.call(), "", m.codeValue() == null ? -1
                             : m.codeValue(), m.code() == null ? "ERROR" : m.code(), null, "FlashInfer is_mnnvl_fabric_supported, part 2"));
         }
-        String detail = "NVML fabric state " + f.state().display() + ", cluster UUID " + f.clusterUuid().shortDisplay();
+        String detail = "NVML fabric state " + f.state().display() + ", cluster UUID "
+                + (f.clusterUuid().isPresent() ? f.clusterUuid().value() : "none");
         return new FabricVerdict(f.inMnnvlDomain(), detail, new CallStep(r.value().api(), "", 0, "NVML_SUCCESS",
                 "state " + f.state().display(), "FlashInfer is_mnnvl_fabric_supported, part 2"));
     }
@@ -330,6 +333,12 @@ public final class PreflightCheck {
         rc = lib.cuMemCreate(h, gran.getValue(), prop, 0);
         steps.add(step(s, "cuMemCreate", "size=" + gran.getValue() + ", requestedHandleTypes=CU_MEM_HANDLE_TYPE_FABRIC", rc,
                 rc == 0 ? "handle" : null, null));
+        if (rc == 800) {
+            return new PreflightResult.FabricCheck(steps, false, "Fabric handles unusable: cuMemCreate with "
+                    + "CU_MEM_HANDLE_TYPE_FABRIC → " + s.cuda().describe(rc) + ": this process has no IMEX channel "
+                    + "(/dev/nvidia-caps-imex-channels)" + (attribute ? ", although attribute 128 says the GPU supports "
+                    + "fabric handles" : "") + "; MNNVL / FlashInfer's fabric path would fail here.");
+        }
         if (rc != 0) {
             return new PreflightResult.FabricCheck(steps, false, "Fabric handles unusable: cuMemCreate with "
                     + "CU_MEM_HANDLE_TYPE_FABRIC fails with " + s.cuda().describe(rc)

@@ -58,6 +58,9 @@ public final class CheckCommand implements Runnable {
 
         @Option(names = "--progress", description = "Print progress events to stderr.")
         boolean progress;
+
+        @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON result to FILE (atomically).")
+        java.nio.file.Path out;
     }
 
     abstract static class Base implements Callable<Integer> {
@@ -109,7 +112,16 @@ public final class CheckCommand implements Runnable {
                     // shutting down already
                 }
             }
-            out.print(common.json ? Json.write(r) : CheckText.render(r));
+            String json = Json.write(r);
+            if (common.out != null) {
+                try {
+                    dev.fabricscope.io.SnapshotIO.writeAtomically(common.out, json);
+                } catch (java.io.IOException | RuntimeException e) {
+                    err.println("fabricscope: cannot write " + common.out + ": " + e.getMessage());
+                    return ExitCodes.FAILURE;
+                }
+            }
+            out.print(common.json ? json : CheckText.render(r));
             out.flush();
             return exitCode(r.status());
         }

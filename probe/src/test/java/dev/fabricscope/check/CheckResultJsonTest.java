@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 class CheckResultJsonTest {
 
     static MemoryAudit audit() {
-        return MemoryAudit.of(List.of(new MemoryAudit.Gpu(0, "0000:00:06.0", 0L, 524_288_000L, 524_288_000L, null),
-                new MemoryAudit.Gpu(1, "0000:00:07.0", 0L, 524_288_000L, null, "nvmlDeviceGetMemoryInfo → NVML_ERROR_UNKNOWN (999)")));
+        return MemoryAudit.of(List.of(new MemoryAudit.Gpu(0, "0000:00:06.0", 0L, 524_288_000L, 524_288_000L, 0L, false, null),
+                new MemoryAudit.Gpu(1, "0000:00:07.0", 0L, 524_288_000L, null, null, null,
+                        "nvmlDeviceGetMemoryInfo → NVML_ERROR_UNKNOWN (999)")));
     }
 
     static <T> T roundTrip(T value, Class<T> type) throws Exception {
@@ -60,8 +61,9 @@ class CheckResultJsonTest {
                 new AllReduceResult.Params(1, 8, 256L << 20, List.of("bf16", "fp32"), 5, 20),
                 new AllReduceResult.Impl("nccl", CheckStatus.PASSED, "NCCL 2.28.9"),
                 new AllReduceResult.Impl("oneshot", CheckStatus.SKIPPED, "no P2P"),
-                List.of(new AllReduceResult.Row("nccl", "bf16", 8, 4, 11.25, 0.0, 0.0, 0),
-                        new AllReduceResult.Row("nccl", "fp32", 268_435_456, 67_108_864, 120.5, 2227.68, 0.0, 0)),
+                List.of(new AllReduceResult.Row("nccl", "bf16", 8, 4, 11.25, 0.0, 0.0, 0, 10.5, 0.0, 0.0, 0L),
+                        new AllReduceResult.Row("oneshot", "fp32", 268_435_456, 67_108_864, 120.5, 2227.68, 0.0, 0, null, null,
+                                null, null)),
                 List.of("note"), audit());
         AllReduceResult back = roundTrip(r, AllReduceResult.class);
         assertEquals(67_108_864, back.rows().get(1).count());
@@ -72,13 +74,26 @@ class CheckResultJsonTest {
     }
 
     @Test
-    void memoryAuditJudgesTheDelta() {
-        MemoryAudit.Gpu same = new MemoryAudit.Gpu(0, "x", null, 1000L << 20, 1000L << 20, null);
-        MemoryAudit.Gpu leak = new MemoryAudit.Gpu(1, "y", null, 1000L << 20, 1064L << 20, null);
-        assertTrue(MemoryAudit.of(List.of(same)).returned());
-        MemoryAudit both = MemoryAudit.of(List.of(same, leak));
-        assertFalse(both.returned());
-        assertEquals("GPU memory NOT back to its starting level on: GPU1 (+64.0 MiB)", both.note());
-        assertTrue(both.lines().get(1).contains("NOT back"));
+    void memoryAuditJudgesAgainstTheStartingLevel() {
+        long mib = 1L << 20;
+        // the context's lazy resources (+2 MiB) go away with the context: back
+        MemoryAudit.Gpu lazy = new MemoryAudit.Gpu(0, "x", 0L, 1142 * mib, 1144 * mib, 0L, false, null);
+        // NCCL's CUDA runtime keeps the context: not back while the process lives
+        MemoryAudit.Gpu held = new MemoryAudit.Gpu(1, "y", 0L, 1142 * mib, 1334 * mib, 1334 * mib, true, null);
+        // no release reading: judged on the check's own delta
+        MemoryAudit.Gpu plain = new MemoryAudit.Gpu(2, "z", null, 1000 * mib, 1000 * mib, null, null, null);
+        assertTrue(lazy.returned());
+        assertEquals(2 * mib, lazy.checkDeltaBytes());
+        assertTrue(plain.returned());
+        assertFalse(held.returned());
+        assertEquals(1334 * mib, held.deltaBytes());
+        MemoryAudit all = MemoryAudit.of(List.of(lazy, held, plain));
+        assertFalse(all.returned());
+        assertEquals("GPU memory NOT back to its starting level on: GPU1 (+1334.0 MiB, held by a CUDA context another user "
+                + "in this process keeps active; freed when the process exits)", all.note());
+        assertTrue(all.lines().get(0).endsWith("0.0 MiB after releasing the context — back to its starting level"),
+                all.lines().get(0));
+        assertTrue(all.lines().get(1).contains("the primary context stays active"), all.lines().get(1));
+        assertTrue(MemoryAudit.of(List.of(lazy, plain)).returned());
     }
 }

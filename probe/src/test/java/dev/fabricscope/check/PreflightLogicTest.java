@@ -20,7 +20,7 @@ class PreflightLogicTest {
         String error = "cuMulticastGetGranularity failed for FlashInfer workspace preflight: "
                 + PreflightCheck.sglangErrorText("CUDA_ERROR_NOT_SUPPORTED", 801);
         assertEquals("SGLang would log: FlashInfer workspace preflight probe failed (cuMulticastGetGranularity failed for "
-                        + "FlashInfer workspace preflight: CUDA_ERROR_NOT_SUPPORTED). Skipping allreduce fusion.",
+                        + "FlashInfer workspace preflight: <CUresult.CUDA_ERROR_NOT_SUPPORTED: 801>). Skipping allreduce fusion.",
                 PreflightCheck.conclusion(List.of(gpu(false, error)), false, 2));
     }
 

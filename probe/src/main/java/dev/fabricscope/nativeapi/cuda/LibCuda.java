@@ -41,6 +41,8 @@ public interface LibCuda extends Library {
 
     int cuDevicePrimaryCtxRelease_v2(int device);
 
+    int cuDevicePrimaryCtxGetState(int device, IntByReference flags, IntByReference active);
+
     int cuCtxSetCurrent(Pointer ctx);
 
     int cuCtxSynchronize();
