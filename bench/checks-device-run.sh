@@ -1,6 +1,7 @@
 #!/bin/sh
 # One device call for `fabricscope check`: every check (text + JSON via --out), a forced time-out, the PyTorch
-# all-reduce over the same sizes, SGLang's preflight steps through cuda-bindings. Expects the fat jar and these
+# all-reduce over the same sizes, SGLang's preflight steps through cuda-bindings, and (test classes under
+# .device/checks/test-classes) the one-shot kernel's two-rank self-test on one GPU. Expects the fat jar and these
 # scripts under .device/checks/ and the jlink runtime under .device/runtime/. Everything lands in $OUT/checks.tgz
 # (re-packed after each step, so a time-out still returns what finished) and $OUT/summary.txt.
 set -u
@@ -30,6 +31,8 @@ step p2p 90 $J check p2p --out $W/p2p.json --progress
 step allreduce 150 $J check allreduce --out $W/allreduce.json --progress
 step allreduce-timeout 30 $J check allreduce --impl nccl --timeout 1 --out $W/allreduce-timeout.json --progress
 step torch-allreduce 150 python3 .device/checks/torch_allreduce.py --json $W/torch-allreduce.json
+step oneshot-2ranks-1gpu 150 .device/runtime/bin/java -Djna.tmpdir=/tmp/fs -Djava.io.tmpdir=/tmp/fs \
+  -cp .device/checks/fabricscope.jar:.device/checks/test-classes dev.fabricscope.check.OneShotTwoRanksOnOneGpu
 step sglang-reference 60 python3 .device/checks/sglang_preflight_reference.py $NG
 echo "end $(date -u +%FT%TZ)" >> $S
 cat $S
