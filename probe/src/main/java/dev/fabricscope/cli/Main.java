@@ -7,8 +7,7 @@ import picocli.CommandLine.Command;
 /** Entry point of the {@code fabricscope} command line. */
 @Command(name = "fabricscope", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         description = "Inspect NVIDIA GPU fabrics: probe the machine, advise communication backends, check, report.",
-        footer = ExitCodes.HELP_FOOTER,
-        subcommands = {ProbeCommand.class, SamplesCommand.class, ShowCommand.class, CheckCommand.class, CommandLine.HelpCommand.class})
+        footer = ExitCodes.HELP_FOOTER)
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -21,13 +20,56 @@ public final class Main implements Runnable {
         System.exit(run(args));
     }
 
+    /** Every subcommand, in the order help lists them. */
+    static final java.util.List<Class<?>> SUBCOMMANDS = java.util.List.of(
+            ProbeCommand.class, SamplesCommand.class, ShowCommand.class, ClusterCommand.class, CheckCommand.class,
+            CommandLine.HelpCommand.class);
+
     public static int run(String... args) {
+        dev.fabricscope.Trace.mark("main");
+        recordArgs(args);
+        if (needsLiveProbe(args)) {
+            dev.fabricscope.probe.NativePrefetch.start();
+        }
+        return commandLine(args.length > 0 ? args[0] : null).execute(args);
+    }
+
+    /** Live commands (no saved machine given): start loading the driver libraries while the arguments are parsed. */
+    static boolean needsLiveProbe(String... args) {
+        if (args.length == 0 || !java.util.Set.of("probe", "check", "advise", "report").contains(args[0])) {
+            return false;
+        }
+        for (String a : args) {
+            if (a.equals("--help") || a.equals("-h") || a.startsWith("--snapshot") || a.startsWith("--sample")
+                    || a.startsWith("--cluster") || a.startsWith("--assume")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Remembers the command line for the snapshot's provenance. */
+    static void recordArgs(String... args) {
         argv = java.util.stream.Stream.concat(java.util.stream.Stream.of("fabricscope"), java.util.Arrays.stream(args)).toList();
-        return commandLine().execute(args);
     }
 
     public static CommandLine commandLine() {
+        return commandLine(null);
+    }
+
+    /**
+     * The command line; when {@code first} names a subcommand only that one is introspected (picocli's
+     * reflection over every subcommand costs start-up time on every run), else all are.
+     */
+    static CommandLine commandLine(String first) {
         CommandLine cl = new CommandLine(new Main());
+        Class<?> only = SUBCOMMANDS.stream().filter(c -> {
+            Command a = c.getAnnotation(Command.class);
+            return a != null && a.name().equals(first) && c != CommandLine.HelpCommand.class;
+        }).findFirst().orElse(null);
+        for (Class<?> c : only != null ? java.util.List.<Class<?>>of(only) : SUBCOMMANDS) {
+            cl.addSubcommand(c);
+        }
         cl.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.FAILURE);
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();

@@ -1,6 +1,6 @@
 package dev.fabricscope.cli;
 
-import dev.fabricscope.json.Json;
+
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.probe.LiveProbe;
 import dev.fabricscope.render.SnapshotText;
@@ -29,14 +29,17 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        dev.fabricscope.Trace.mark("command parsed");
         MachineSnapshot s = new LiveProbe(Main.argv, ncclLib).probe();
-        String jsonText = json || out != null ? Json.write(s) : null;
+        dev.fabricscope.Trace.mark("probe done");
+        String jsonText = json || out != null ? dev.fabricscope.json.RecordJson.write(s) : null;
         if (out != null) {
             dev.fabricscope.io.SnapshotIO.writeAtomically(out, jsonText);
         }
         var o = spec.commandLine().getOut();
         o.print(json ? jsonText : SnapshotText.render(s));
         o.flush();
+        dev.fabricscope.Trace.mark("output written");
         if (!s.driver().driverPresent()) {
             spec.commandLine().getErr().println("fabricscope: " + s.driver().message());
             return ExitCodes.NO_DRIVER;

@@ -21,6 +21,7 @@ public final class SnapshotText {
     }
 
     public static final String TOPOLOGY_LEGEND = """
+
             Legend:
               X    = Self
               SYS  = Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)
@@ -42,6 +43,9 @@ public final class SnapshotText {
         }
         sb.append('\n').append(gpuTable(s));
         sb.append('\n').append(topologyMatrix(s)).append(TOPOLOGY_LEGEND);
+        if (s.gpus().size() > 1) {
+            sb.append('\n').append(p2pMatrix(s));
+        }
         sb.append('\n').append(nvlinkSummary(s));
         sb.append('\n').append(memoryFabric(s));
         findings(sb, s);
@@ -131,6 +135,33 @@ public final class SnapshotText {
             t.row(row);
         }
         return "Topology (as nvidia-smi topo -m):\n" + t.render();
+    }
+
+    /** NVML P2P status per pair as {@code nvidia-smi topo -p2p rwnap}: read/write/nvlink/atomics/prop. */
+    public static String p2pMatrix(MachineSnapshot s) {
+        List<Gpu> gpus = s.gpus();
+        String[] header = new String[gpus.size() + 1];
+        header[0] = "";
+        for (int i = 0; i < gpus.size(); i++) {
+            header[i + 1] = "GPU" + i;
+        }
+        TextTable t = new TextTable(header);
+        for (int i = 0; i < gpus.size(); i++) {
+            Object[] row = new Object[gpus.size() + 1];
+            row[0] = "GPU" + i;
+            for (int j = 0; j < gpus.size(); j++) {
+                if (i == j) {
+                    row[j + 1] = "X";
+                    continue;
+                }
+                GpuPair p = s.pair(gpus.get(i).pci(), gpus.get(j).pci()).orElse(null);
+                row[j + 1] = p == null ? "?" : String.join("/", p.p2pRead().shortDisplay(), p.p2pWrite().shortDisplay(),
+                        p.p2pNvlink().shortDisplay(), p.p2pAtomics().shortDisplay(), p.p2pProp().shortDisplay());
+            }
+            t.row(row);
+        }
+        return "P2P (NVML read/write/nvlink/atomics/prop, as nvidia-smi topo -p2p rwnap; OK, CNS chipset, GNS GPU, TNS topology, NS not supported):\n"
+                + t.render();
     }
 
     public static String nvlinkSummary(MachineSnapshot s) {

@@ -2,6 +2,7 @@ package dev.fabricscope.samples;
 
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.model.ProbeInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -33,8 +34,17 @@ public final class Samples {
 
     private static void captured(String name, String resource, String description) {
         if (Samples.class.getResource(resource) != null) {
-            ALL.put(name, new Sample(name, description, () -> load(resource)));
+            ALL.put(name, new Sample(name, description, () -> asCaptured(load(resource), description)));
         }
+    }
+
+    /** A saved live probe, relabelled: it is a capture from a real machine now, not this machine. */
+    private static MachineSnapshot asCaptured(MachineSnapshot s, String description) {
+        ProbeInfo p = s.probe();
+        ProbeInfo captured = new ProbeInfo(p.toolVersion(), p.probedAt(), p.commandLine(), p.durationMs(),
+                ProbeInfo.Origin.CAPTURED, description);
+        return new MachineSnapshot(s.schemaVersion(), captured, s.host(), s.driver(), s.gpus(), s.nvSwitches(),
+                s.pairs(), s.environment(), s.findings());
     }
 
     private static MachineSnapshot load(String resource) {
