@@ -96,10 +96,6 @@ public final class CheckContext {
         abortHooks.add(hook);
     }
 
-    public void removeAbortHook(Runnable hook) {
-        abortHooks.remove(hook);
-    }
-
     List<Runnable> abortHooks() {
         return abortHooks;
     }

@@ -104,7 +104,7 @@ public final class P2pCheck {
                 Double lat = kernels[i] == null ? null : latencyNs(s, kernels[i], i, i, b[i], nodes, req.latencyHops(), ctx);
                 Theoretical t = theoreticalLocal(s, i);
                 local.add(new P2pResult.Local(i, s.devices().get(i).name(), round(copy), round(2 * copy), t.gbps(),
-                        t.source(), lat, null));
+                        t.source(), lat));
             }
             for (int i = 0; i < n; i++) {
                 for (int j = 0; j < n; j++) {

@@ -47,7 +47,7 @@ public record P2pResult(String check, CheckStatus status, String summary, Params
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Local(int gpu, String name, Double copyGBps, Double readWriteGBps, Double theoreticalGBps,
-                        String theoreticalSource, Double latencyNs, String error) {
+                        String theoreticalSource, Double latencyNs) {
     }
 
     /**

@@ -48,7 +48,7 @@ class CheckResultJsonTest {
     @Test
     void p2p() throws Exception {
         P2pResult r = new P2pResult("p2p", CheckStatus.PASSED, "2 GPU(s)", new P2pResult.Params(256L << 20, 10, 100_000, 256, 256L << 20),
-                List.of(new P2pResult.Local(0, "NVIDIA H200", 2100.5, 4201.0, 4917.0, "DRAM peak", 612.3, null)),
+                List.of(new P2pResult.Local(0, "NVIDIA H200", 2100.5, 4201.0, 4917.0, "DRAM peak", 612.3)),
                 List.of(new P2pResult.Pair(0, 1, true, 380.2, 740.9, 812.5, 450.0, "NV18 × 25 GB/s", null),
                         new P2pResult.Pair(1, 0, false, null, null, null, null, "PCIe", "no P2P")),
                 List.of("note"), audit());
