@@ -53,7 +53,9 @@ class ChecksOnGpuTest {
         AllReduceResult r = AllReduceCheck.run(new AllReduceCheck.Request("all", 8, 1 << 20, List.of(DType.BF16, DType.FP32),
                 1, 3, null), options());
         assertTrue(r.status() == CheckStatus.PASSED || r.status() == CheckStatus.SKIPPED, r.summary());
-        assertTrue(r.rows().stream().allMatch(x -> x.wrong() == 0), r.summary());
-        assertTrue(r.memory().returned(), r.memory().note());
+        assertTrue(r.rows().stream().allMatch(x -> x.totalWrong() == 0), r.summary());
+        // NCCL's CUDA runtime keeps the primary context (and what it loaded) until the process exits
+        assertTrue(r.memory().returned() || r.memory().gpus().stream().allMatch(g -> Boolean.TRUE.equals(g.contextStillActive())
+                && g.checkDeltaBytes() != null && g.checkDeltaBytes() < (512L << 20)), r.memory().note());
     }
 }
