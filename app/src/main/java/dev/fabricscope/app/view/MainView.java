@@ -161,6 +161,9 @@ public final class MainView extends BorderPane {
         if (matrices == null) {
             matrices = new MatricesView();
             matrices.machineProperty().set(vm.getMachine());
+            var p2p = checksVm.resultProperty(dev.fabricscope.app.viewmodel.ChecksPort.Kind.P2P);
+            matrices.measuredProperty().bind(javafx.beans.binding.Bindings.createObjectBinding(
+                    () -> p2p.get() == null ? null : p2p.get().heatmap(), p2p));
             matricesTab.setContent(matrices);
         }
         return matrices;
