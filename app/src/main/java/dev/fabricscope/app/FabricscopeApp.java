@@ -25,9 +25,16 @@ public final class FabricscopeApp extends Application {
     public void start(Stage stage) {
         startEnteredMillis = System.currentTimeMillis();
         AppOptions opt = AppOptions.parse(getParameters().getRaw());
+        trace("options");
+        // the theme first: a Control created before it would make JavaFX load Modena as well
+        boolean darkTheme = opt.theme() != null ? "dark".equals(opt.theme()) : AppPreferences.standard().dark();
+        Theme.install(darkTheme);
+        trace("user-agent stylesheet");
         AppPreferences prefs = AppPreferences.standard();
+        trace("preferences");
         boolean dark = opt.theme() != null ? "dark".equals(opt.theme()) : prefs.dark();
         MainViewModel vm = new MainViewModel(() -> new LiveProbe(List.of("fabricscope-app"), null).probe(), prefs);
+        trace("view-model");
         ExecutorService workers = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "fabricscope-worker");
             t.setDaemon(true);
