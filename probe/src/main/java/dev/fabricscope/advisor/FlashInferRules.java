@@ -184,7 +184,7 @@ final class FlashInferRules {
                                 + (fabricForce != null ? "FABRIC handles are switched off" : fabricWhy(e))
                                 + ", so MnnvlMemory exchanges POSIX file descriptors, which only work within one host.", SRC_MNNVL);
             }
-            return Partial.ok("mnnvl", autoWhy + "The mnnvl workspace gets multicast memory on every rank"
+            return Partial.ok("mnnvl", WHEN_CREATE, autoWhy + "The mnnvl workspace gets multicast memory on every rank"
                     + (e.tpSpansNodes() ? " and FABRIC handles across the " + e.nodes() + " nodes" : "") + ".", SRC_FACTORY);
         }
         Version v = e.versions.flashinfer();
@@ -205,7 +205,7 @@ final class FlashInferRules {
                     + e.span() + " with the " + e.tpPhrase() + " group across them (SGLang and vLLM refuse trtllm across nodes for this reason; "
                     + "FlashInfer's own error text for this case was not read).", SRC_TRTLLM);
         }
-        return Partial.ok("trtllm", autoWhy + "The TRT-LLM workspace needs no multicast in this FlashInfer version"
+        return Partial.ok("trtllm", WHEN_CREATE, autoWhy + "The TRT-LLM workspace needs no multicast in this FlashInfer version"
                 + (e.confidentialCompute() ? " and uses plain IPC under Confidential Computing" : "") + ".", SRC_FACTORY);
     }
 
@@ -222,7 +222,7 @@ final class FlashInferRules {
         VerdictBuilder v = e.on(WORKSPACE_BACKEND, e.versions.flashinfer().id());
         String backend = v.value();
         if (e.cuda() && e.tp() <= 1) {
-            return v.ok().source(SRC_FACTORY).why("World size 1 (TP 1): there is nothing to all-reduce, so no workspace is needed.").build();
+            return v.ok().source(SRC_FACTORY).when(WHEN_CREATE).why("World size 1 (TP 1): there is nothing to all-reduce, so no workspace is needed.").build();
         }
         Partial p = workspace(e, backend, !"auto".equals(backend), null);
         if (!p.failed()) {

@@ -10,8 +10,8 @@ package dev.fabricscope.advisor;
 record Partial(Outcome outcome, String resolved, String errorClass, String message, String when, String why,
                SourceRef source) {
 
-    static Partial ok(String resolved, String why, SourceRef source) {
-        return new Partial(Outcome.OK, resolved, null, null, null, why, source);
+    static Partial ok(String resolved, String when, String why, SourceRef source) {
+        return new Partial(Outcome.OK, resolved, null, null, when, why, source);
     }
 
     boolean failed() {

@@ -879,7 +879,8 @@ final class SglangRules {
             return v.fallback().why("Exported as " + user + ", but SGLang overwrites it with " + env.cumem()
                     + (version(e).respectsExportedNcclEnv() ? " (from --enable-symm-mem)" : " (this version writes 0 unconditionally)") + ".").build();
         }
-        return v.ok().why(user == null ? "Not exported: SGLang sets NCCL_CUMEM_ENABLE=" + env.cumem() + " from --enable-symm-mem." : "Exported as " + user + " and kept.").build();
+        String from = version(e).respectsExportedNcclEnv() ? " from --enable-symm-mem." : " (this version writes 0 unconditionally).";
+        return v.ok().why(user == null ? "Not exported: SGLang sets NCCL_CUMEM_ENABLE=" + env.cumem() + from : "Exported as " + user + " and kept.").build();
     }
 
     private static Verdict transportVerdict(Eval e) {

@@ -127,6 +127,9 @@ final class VerdictBuilder {
             throw new IllegalStateException("verdict for " + knob.display() + " built twice");
         }
         built = true;
+        if (when == null || source == null || why == null) {
+            throw new IllegalStateException("verdict for " + knob.display() + " lacks when, why or source");
+        }
         List<String> notes = eval.close();
         String w = why == null ? "" : why.strip();
         if (!w.isEmpty()) {
