@@ -150,9 +150,10 @@ public final class Advisor {
             nodes = d.nodes();
         } else {
             nodes = facts.nodes().value();
-            String n = facts.nodes().note(FactKey.NODES);
-            if (n != null) {
-                notes.put("deployment.nodes", "nodes=" + nodes + " (--nodes not given; from " + n + ")");
+            if (facts.nodes().origin() == Fact.Origin.UNKNOWN) {
+                notes.put("deployment.nodes", "nodes=" + nodes + " (neither --nodes nor --assume nodes given)");
+            } else if (facts.nodes().origin() == Fact.Origin.ASSUMED) {
+                notes.put("deployment.nodes", "nodes=" + nodes + " (--nodes not given; from --assume nodes)");
             }
         }
         Integer gpn = facts.gpusPerNode().value();
