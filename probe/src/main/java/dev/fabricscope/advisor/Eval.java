@@ -100,6 +100,9 @@ final class Eval {
                 continue;
             }
             Fact<?> f = facts.get(k);
+            if (k == FactKey.SM && f.value() == null) {
+                continue; // only read off CUDA, where no rule needs it
+            }
             if (f.origin() == Fact.Origin.ASSUMED) {
                 whatIf.add(k.key + "=" + f.value());
             } else if (k == FactKey.PLATFORM && f.origin() == Fact.Origin.DERIVED) {

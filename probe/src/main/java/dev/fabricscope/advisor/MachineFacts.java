@@ -208,6 +208,10 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
 
     /** {@code GPU 0–7 are SM 9.0 (Hopper)} for probed GPUs, {@code the GPUs are SM 10.0 (…)} otherwise. */
     public String smPhrase() {
+        if (sm.value() == null) {
+            return "rocm".equals(platform.value()) ? "the machine has AMD (ROCm) GPUs"
+                    : "cpu".equals(platform.value()) ? "the machine has no GPUs" : "the GPUs' compute capability is unknown";
+        }
         String s = "SM " + sm.value() + " (" + architecture(sm.value()) + ")";
         if (sm.probed() && gpuLabel != null) {
             boolean one = !gpuLabel.contains("–");

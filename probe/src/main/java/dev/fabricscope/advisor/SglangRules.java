@@ -718,7 +718,7 @@ final class SglangRules {
         }
         if (ws > 2 && !e.allNvlink()) {
             return v.fallback().resolved("nccl").message(CAR_PCIE).source(new SourceRef(SRC_CAR.repo(), SRC_CAR.commit(), SRC_CAR.path(), "143-149"))
-                    .why(e.tpPhrase() + " needs every GPU pair NVLink-connected for more than two GPUs, and " + e.gpus() + " without NVLink between every pair.")
+                    .why(e.tpPhrase() + " needs every GPU pair NVLink-connected for more than two GPUs, and " + e.gpus() + " without " + (e.cuda() ? "NVLink" : "a direct xGMI link") + " between every pair.")
                     .fix("--disable-custom-all-reduce (silences the warning), or --tp 2").build();
         }
         if (e.cuda() && !e.p2p()) {

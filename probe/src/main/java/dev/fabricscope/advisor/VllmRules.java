@@ -463,7 +463,7 @@ final class VllmRules {
         if (ws > 2 && !e.allNvlink()) {
             return v.fallback().resolved(nextAfterCustom(e)).message(SglangRules.CAR_PCIE)
                     .why(e.tpPhrase() + " needs every GPU pair NVLink-connected (NVML P2P NVLINK status OK) for more than two GPUs, and " + e.gpus()
-                            + " without NVLink between every pair.")
+                            + " without " + (e.cuda() ? "NVLink" : "a direct xGMI link") + " between every pair.")
                     .fix("--disable-custom-all-reduce (silences the warning), or --tp 2").build();
         }
         if (e.cuda() && !e.p2p()) {
