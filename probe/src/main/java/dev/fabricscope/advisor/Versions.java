@@ -44,8 +44,8 @@ record Versions(SglangRules.Version sglang, VllmRules.Version vllm, FlashInferRu
                 return v;
             }
         }
-        throw new AdvisorInputException("unknown " + fw + " version '" + id + "'; valid: newest, "
-                + String.join(", ", versions.stream().map(idOf).toList()));
+        throw new AdvisorInputException("unknown " + fw + " version '" + id + "'; valid: "
+                + String.join(", ", versions.stream().map(idOf).toList()) + " (newest is the default)");
     }
 
     Map<String, String> ids() {
