@@ -151,9 +151,9 @@ public final class Advisor {
         } else {
             nodes = facts.nodes().value();
             if (facts.nodes().origin() == Fact.Origin.UNKNOWN) {
-                notes.put("deployment.nodes", "nodes=" + nodes + " (neither --nodes nor --assume nodes given)");
+                notes.put("deployment.nodes", "1 node (no --nodes)");
             } else if (facts.nodes().origin() == Fact.Origin.ASSUMED) {
-                notes.put("deployment.nodes", "nodes=" + nodes + " (--nodes not given; from --assume nodes)");
+                notes.put("deployment.nodes", nodes + " nodes (no --nodes; from --assume nodes)");
             }
         }
         Integer gpn = facts.gpusPerNode().value();
@@ -162,10 +162,10 @@ public final class Advisor {
             tp = d.tp();
         } else if (gpn != null) {
             tp = gpn * nodes;
-            notes.put("deployment.tp", "TP " + tp + " (--tp not given: every GPU of " + (nodes == 1 ? "the node" : "the " + nodes + " nodes") + ")");
+            notes.put("deployment.tp", "TP " + tp + " (no --tp: every GPU of " + (nodes == 1 ? "the node" : "the " + nodes + " nodes") + ")");
         } else {
             tp = 1;
-            notes.put("deployment.tp", "TP 1 (--tp not given and the GPU count is unknown)");
+            notes.put("deployment.tp", "TP 1 (no --tp and the GPU count is unknown)");
         }
         MachineFacts f = facts;
         int needed = (tp + nodes - 1) / nodes;

@@ -47,7 +47,8 @@ public record Fact<T>(T value, Origin origin, String detail) {
             case PROBED -> null;
             case ASSUMED -> key.key + "=" + value + " (--assume)";
             case DERIVED -> key.key + "=" + value + " (" + detail + ")";
-            case UNKNOWN -> key.key + " unknown: " + detail;
+            case UNKNOWN -> detail.contains("; taken as ") ? key.key + " unknown, taken as " + detail.substring(detail.indexOf("; taken as ") + 11)
+                    : key.key + " unknown: " + detail;
         };
     }
 

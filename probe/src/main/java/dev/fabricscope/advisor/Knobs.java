@@ -65,7 +65,8 @@ public final class Knobs {
                 throw new AdvisorInputException("invalid value '" + e.getValue() + "' for " + (flag ? "--flag " : "--env ")
                         + name + ": expected " + specs.get(0).expects());
             }
-            out.put(name, value);
+            // environment values stay as typed (frameworks parse "1" and "true" differently); flags are normalised
+            out.put(name, flag ? value : e.getValue().trim());
         }
         return out;
     }

@@ -436,6 +436,10 @@ final class SglangRules {
                     .why(resolvedWhy + " FlashInfer's create_allreduce_fusion_workspace(backend=" + backend + ") fails: " + ws.why()
                             + (forcePosix ? " (SGLang's GB200 transport workaround forces POSIX-FD handles: '" + TRANSPORT + "')" : "")
                             + " SGLang catches it, then logs '" + WORKSPACE_FAILED_GLOBAL + "' after a cross-rank sync; the normal all-reduce runs.");
+            if (forcePosix && !FlashInferRules.workspace(e, backend, true, null).failed() && withFix) {
+                return v.fix("SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT=0 (accepting the GB data-corruption risk the workaround avoids), "
+                        + "or a newer SGLang without the workaround").build();
+            }
             return fixed(v, e, withFix, requested).build();
         }
         Partial ranks = FlashInferRules.kernelRanks(e, backend);
@@ -492,6 +496,15 @@ final class SglangRules {
             }
         }
         return null;
+    }
+
+    /** One short phrase for recommendation summaries. */
+    private static String brief(Verdict f) {
+        return switch (f.outcome()) {
+            case OK -> f.resolved() != null ? "resolves to " + f.resolved() : "creates no workspace";
+            case FALLBACK -> "falls back to the normal all-reduce at warm-up";
+            case ERROR -> "fails at start-up" + (f.errorClass() != null ? " (" + f.errorClass() + ")" : "");
+        };
     }
 
     /** "resolves to trtllm" / "falls back: …" / "fails: …" for verdicts that depend on fusion. */
@@ -718,7 +731,7 @@ final class SglangRules {
         }
         if (ws > 2 && !e.allNvlink()) {
             return v.fallback().resolved("nccl").message(CAR_PCIE).source(new SourceRef(SRC_CAR.repo(), SRC_CAR.commit(), SRC_CAR.path(), "143-149"))
-                    .why(e.tpPhrase() + " needs every GPU pair NVLink-connected for more than two GPUs, and " + e.gpus() + " without " + (e.cuda() ? "NVLink" : "a direct xGMI link") + " between every pair.")
+                    .why(e.tpPhrase() + " needs every GPU pair " + (e.cuda() ? "NVLink" : "xGMI") + "-connected for more than two GPUs, and " + e.gpus() + " without " + (e.cuda() ? "NVLink" : "a direct xGMI link") + " between every pair.")
                     .fix("--disable-custom-all-reduce (silences the warning), or --tp 2").build();
         }
         if (e.cuda() && !e.p2p()) {
@@ -824,6 +837,9 @@ final class SglangRules {
         VerdictBuilder v = on(e, k).source(version(e).engineSource()).when(WHEN_ENV);
         NcclEnv env = ncclEnv(e);
         boolean on = e.bool(k);
+        if (k == SYMM_MEM && !on) {
+            return v.ok().why("Off (default): SGLang does not use NCCL symmetric memory; NCCL_NVLS_ENABLE follows --enable-nccl-nvls (see there).").build();
+        }
         String how = env.nvlsWritten() ? "SGLang exports NCCL_NVLS_ENABLE=" + env.nvls() : "SGLang keeps the exported NCCL_NVLS_ENABLE=" + env.nvls();
         Partial p = NcclRules.nvls(e, env.nvls(), how);
         if (on || !env.nvlsWritten()) {
@@ -901,7 +917,18 @@ final class SglangRules {
         List<String> flags = new ArrayList<>();
         Map<String, String> env = new LinkedHashMap<>();
         List<String> notes = new ArrayList<>();
-        Eval base = e.with(FUSION_DEPRECATED, null).with(ENFORCE_DISABLE, null).with(PURE_ALLREDUCE, null);
+        Eval base = e;
+        for (KnobSpec k : List.of(FUSION_BACKEND, FUSION_DEPRECATED, ENFORCE_DISABLE, PURE_ALLREDUCE, ALLREDUCE_ONLY, TORCH_SYMM_MEM,
+                DISABLE_CUSTOM_AR, NCCL_NVLS, SYMM_MEM, P2P_CHECK)) {
+            base = base.with(k, null);
+        }
+        for (KnobSpec k : List.of(DCP_BACKEND, DCP_REPLICATE_Q)) {
+            Verdict v = k == DCP_BACKEND ? dcpBackendVerdict(base) : dcpReplicateVerdict(base);
+            if (e.isSet(k) && v.outcome() == Outcome.ERROR) {
+                notes.add("drop " + k.display() + "=" + e.value(k) + " (" + (v.message() != null ? v.errorClass() + " at start-up" : "fails") + ")");
+                base = base.with(k, null);
+            }
+        }
         String best = e.bool(DETERMINISTIC) || e.tp() <= 1 ? null : bestFusionBackend(base);
         if (best != null) {
             flags.add("--flashinfer-allreduce-fusion-backend=" + best);
@@ -909,7 +936,7 @@ final class SglangRules {
             base = base.with(FUSION_BACKEND, best);
         } else if (e.tp() > 1 && e.cuda()) {
             Verdict f = fusionVerdict(base.with(FUSION_BACKEND, "auto"), false);
-            notes.add("no FlashInfer fusion (" + (e.bool(DETERMINISTIC) ? "deterministic inference turns it off" : "no backend works: 'auto' " + summary(f)) + ")");
+            notes.add("no FlashInfer fusion (" + (e.bool(DETERMINISTIC) ? "deterministic inference turns it off" : "no backend works here: 'auto' " + brief(f)) + ")");
             base = base.with(FUSION_BACKEND, null);
             if (pipeline(base).effective() != null && fusionVerdict(base, false).outcome() != Outcome.OK) {
                 flags.add("--enforce-disable-flashinfer-allreduce-fusion");
@@ -937,10 +964,17 @@ final class SglangRules {
                 base = base.with(DCP_BACKEND, dcpBackend);
             }
         }
+        for (Verdict v : evaluate(e)) {
+            boolean replaced = flags.stream().anyMatch(f -> f.startsWith(v.knob() + "=") || f.equals(v.knob()));
+            boolean dcpKnob = List.of(DCP_SIZE.display(), DCP_BACKEND.display(), DCP_REPLICATE_Q.display()).contains(v.knob());
+            if (v.userSet() && v.outcome() == Outcome.ERROR && !replaced && !dcpKnob) {
+                notes.add(0, "drop " + v.knob() + "=" + v.value() + " (fails at start-up)");
+            }
+        }
         List<String> left = new ArrayList<>();
         for (Verdict v : evaluate(base)) {
             if (v.outcome() == Outcome.ERROR) {
-                left.add(v.knob() + " still fails (" + (v.message() != null ? v.message() : v.why()) + ")");
+                left.add(v.knob() + "=" + v.value() + " still fails" + (v.message() != null ? " (" + v.message() + ")" : ""));
             }
         }
         String summary = (notes.isEmpty() ? "Defaults are fine." : String.join("; ", notes) + ".")

@@ -134,6 +134,7 @@ final class VerdictBuilder {
         String w = why == null ? "" : why.strip();
         if (!w.isEmpty()) {
             w = Character.toUpperCase(w.charAt(0)) + w.substring(1);
+            w = w.replace(". the ", ". The ").replace(". the GPUs", ". The GPUs");
         }
         if (!notes.isEmpty()) {
             w = (w.isEmpty() ? "" : w + (w.endsWith(".") ? " " : ". ")) + String.join(" ", notes);

@@ -462,7 +462,7 @@ final class VllmRules {
         }
         if (ws > 2 && !e.allNvlink()) {
             return v.fallback().resolved(nextAfterCustom(e)).message(SglangRules.CAR_PCIE)
-                    .why(e.tpPhrase() + " needs every GPU pair NVLink-connected (NVML P2P NVLINK status OK) for more than two GPUs, and " + e.gpus()
+                    .why(e.tpPhrase() + " needs every GPU pair " + (e.cuda() ? "NVLink-connected (NVML P2P NVLINK status OK)" : "xGMI-connected") + " for more than two GPUs, and " + e.gpus()
                             + " without " + (e.cuda() ? "NVLink" : "a direct xGMI link") + " between every pair.")
                     .fix("--disable-custom-all-reduce (silences the warning), or --tp 2").build();
         }
@@ -588,13 +588,23 @@ final class VllmRules {
         Map<String, String> env = new LinkedHashMap<>();
         List<String> notes = new ArrayList<>();
         Eval base = e.with(BACKEND, null).with(FUSE, null).with(DISABLE_CUSTOM_AR, null).with(USE_SYMM_MEM, null);
+        if (e.bool(USE_FLASHINFER) && standaloneVerdict(base).outcome() != Outcome.OK) {
+            notes.add("drop VLLM_ALLREDUCE_USE_FLASHINFER (it disables itself here)");
+            base = base.with(USE_FLASHINFER, null);
+        }
+        if (e.isSet(DCP_BACKEND) && dcpBackendVerdict(base).outcome() == Outcome.ERROR) {
+            notes.add("drop --dcp-comm-backend=" + e.value(DCP_BACKEND) + " (fails at start-up)");
+            base = base.with(DCP_BACKEND, null);
+        }
         if (passOn(base)) {
             Partial def = passResult(base);
             String best = bestBackend(base);
             if (best != null) {
-                env.put(BACKEND.name(), best);
+                if (!(def.outcome() == Outcome.OK && best.equals(def.resolved()))) {
+                    env.put(BACKEND.name(), best);
+                    base = base.with(BACKEND, best);
+                }
                 notes.add("all-reduce + RMSNorm fusion with the " + best + " workspace");
-                base = base.with(BACKEND, best);
             } else if (def.outcome() == Outcome.ERROR) {
                 flags.add(FUSE_OFF);
                 notes.add("no FlashInfer fusion (" + (def.message() != null ? def.message() : "the default fused path crashes here") + ")");
@@ -621,10 +631,17 @@ final class VllmRules {
         } else if (symm.resolved() != null) {
             notes.add(symm.resolved() + " for large messages");
         }
+        for (Verdict v : evaluate(e)) {
+            boolean handled = env.containsKey(v.knob()) || flags.stream().anyMatch(f -> f.startsWith(v.knob()) || f.contains(v.knob()))
+                    || v.knob().equals(DCP_SIZE.display()) || v.knob().equals(DCP_BACKEND.display());
+            if (v.userSet() && v.outcome() == Outcome.ERROR && !handled) {
+                notes.add(0, "drop " + v.knob() + "=" + v.value() + " (fails at start-up)");
+            }
+        }
         List<String> left = new ArrayList<>();
         for (Verdict v : evaluate(base)) {
             if (v.outcome() == Outcome.ERROR) {
-                left.add(v.knob() + " still fails (" + (v.message() != null ? v.message() : v.why()) + ")");
+                left.add(v.knob() + "=" + v.value() + " still fails" + (v.message() != null ? " (" + v.message() + ")" : ""));
             }
         }
         String summary = (notes.isEmpty() ? "Defaults are fine." : String.join("; ", notes) + ".")

@@ -79,12 +79,25 @@ public final class AdviceText {
         if (!whatIf.isEmpty()) {
             wrap(sb, "  what-if (--assume): " + String.join(", ", whatIf), "    ");
         }
+        List<String> generic = new ArrayList<>();
         for (FactKey k : FactKey.values()) {
             Fact<?> f = m.get(k);
-            boolean irrelevant = k == FactKey.NODES && d.given().contains("nodes");
-            if (!irrelevant && (f.origin() == Fact.Origin.UNKNOWN || f.origin() == Fact.Origin.DERIVED)) {
-                wrap(sb, "  " + (f.origin() == Fact.Origin.UNKNOWN ? "unknown: " : "derived: ") + k.key + " — " + f.detail(), "    ");
+            boolean irrelevant = k == FactKey.NODES && d.given().contains("nodes")
+                    || k == FactKey.SM && f.value() == null && !"cuda".equals(m.platform().value());
+            if (irrelevant || f.origin() == Fact.Origin.PROBED || f.origin() == Fact.Origin.ASSUMED) {
+                continue;
             }
+            String detail = f.detail();
+            int taken = detail.indexOf("; taken as ");
+            boolean plain = taken >= 0 && (detail.startsWith("not read") || detail.startsWith("not given") || detail.startsWith("not visible"));
+            if (f.origin() == Fact.Origin.UNKNOWN && plain) {
+                generic.add(k.key + " " + detail.substring(taken + 11));
+            } else {
+                wrap(sb, "  " + (f.origin() == Fact.Origin.UNKNOWN ? "unknown: " : "derived: ") + k.key + " — " + detail, "    ");
+            }
+        }
+        if (!generic.isEmpty()) {
+            wrap(sb, "  not known, taken as: " + String.join("; ", generic), "    ");
         }
     }
 
