@@ -22,12 +22,31 @@ public final class Main implements Runnable {
 
     /** Every subcommand, in the order help lists them. */
     static final java.util.List<Class<?>> SUBCOMMANDS = java.util.List.of(
-            ProbeCommand.class, SamplesCommand.class, ShowCommand.class, AdviseCommand.class, CommandLine.HelpCommand.class);
+            ProbeCommand.class, SamplesCommand.class, ShowCommand.class, ClusterCommand.class, CheckCommand.class,
+            AdviseCommand.class,
+            CommandLine.HelpCommand.class);
 
     public static int run(String... args) {
         dev.fabricscope.Trace.mark("main");
         recordArgs(args);
+        if (needsLiveProbe(args)) {
+            dev.fabricscope.probe.NativePrefetch.start();
+        }
         return commandLine(args.length > 0 ? args[0] : null).execute(args);
+    }
+
+    /** Live commands (no saved machine given): start loading the driver libraries while the arguments are parsed. */
+    static boolean needsLiveProbe(String... args) {
+        if (args.length == 0 || !java.util.Set.of("probe", "check", "advise", "report").contains(args[0])) {
+            return false;
+        }
+        for (String a : args) {
+            if (a.equals("--help") || a.equals("-h") || a.startsWith("--snapshot") || a.startsWith("--sample")
+                    || a.startsWith("--cluster") || a.startsWith("--assume")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Remembers the command line for the snapshot's provenance. */

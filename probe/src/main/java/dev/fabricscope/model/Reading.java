@@ -56,6 +56,10 @@ public record Reading<T>(T value, Missing missing) {
         if (value != null) {
             return String.valueOf(value);
         }
-        return missing.kind() == Missing.Kind.UNSUPPORTED ? "N/S" : "?";
+        return switch (missing.kind()) {
+            case UNSUPPORTED -> "N/S";
+            case NOT_APPLICABLE -> "N/A";
+            default -> "?";
+        };
     }
 }

@@ -15,6 +15,7 @@ import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.ProbeInfo;
 import dev.fabricscope.model.Reading;
+import dev.fabricscope.nativeapi.cuda.CudaApi;
 import dev.fabricscope.nativeapi.cuda.CudaAttribute;
 import dev.fabricscope.nativeapi.cuda.CudaDriver;
 import dev.fabricscope.nativeapi.nccl.NcclLocator;
@@ -28,7 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import jcuda.driver.CUdevice;
+import java.util.function.Supplier;
 
 /**
  * Reads the machine through NVML (JNA) and the CUDA driver (JCuda) into an immutable snapshot. CUDA
@@ -39,51 +40,60 @@ public final class LiveProbe {
     private final List<String> commandLine;
     private final String ncclPath;
     private final Map<String, String> env;
+    private final Supplier<Nvml.Result> nvmlOpener;
+    private final Supplier<CompletableFuture<CudaDriver.Result>> cudaOpener;
+    private final HostProbe hostProbe;
 
     public LiveProbe(List<String> commandLine, String ncclPath) {
-        this(commandLine, ncclPath, System.getenv());
+        this(commandLine, ncclPath, System.getenv(), NativePrefetch::takeNvml, NativePrefetch::cuda, new HostProbe());
     }
 
-    public LiveProbe(List<String> commandLine, String ncclPath, Map<String, String> env) {
+    /** With injected native back-ends (tests drive the probe with fake NVML and CUDA libraries). */
+    public LiveProbe(List<String> commandLine, String ncclPath, Map<String, String> env, Supplier<Nvml.Result> nvmlOpener,
+                     Supplier<CompletableFuture<CudaDriver.Result>> cudaOpener, HostProbe hostProbe) {
         this.commandLine = commandLine;
         this.ncclPath = ncclPath;
         this.env = env;
+        this.nvmlOpener = nvmlOpener;
+        this.cudaOpener = cudaOpener;
+        this.hostProbe = hostProbe;
     }
 
     public MachineSnapshot probe() {
         long t0 = System.nanoTime();
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        CompletableFuture<CudaDriver.Result> cudaInit = CompletableFuture.supplyAsync(CudaDriver::open);
+        CompletableFuture<CudaDriver.Result> cudaInit = cudaOpener.get();
         CompletableFuture<NcclInfo> nccl = CompletableFuture.supplyAsync(() -> NcclLocator.locate(ncclPath, env));
-        HostProbe hostProbe = new HostProbe();
         HostInfo host = hostProbe.probe();
-
         dev.fabricscope.Trace.mark("host read");
-        Nvml.Result nvmlOpen = Nvml.open();
-        dev.fabricscope.Trace.mark("nvml open");
+        Nvml.Result nvmlOpen = nvmlOpener.get();
         Nvml nvml = nvmlOpen.nvml();
         try {
+            // Everything NVML can tell is read while cuInit (the slowest step) is still running.
             List<NvmlDevice> nvmlDevices = nvml == null ? List.of() : nvmlDevices(nvml);
-            dev.fabricscope.Trace.mark("nvml devices");
+            Map<PciAddress, NvmlGpu> nvmlGpus = new HashMap<>();
+            for (NvmlDevice d : nvmlDevices) {
+                nvmlGpus.put(d.pci, readNvmlGpu(nvml, d));
+            }
+            Map<List<PciAddress>, NvmlPair> nvmlPairs = readNvmlPairs(nvml, nvmlDevices);
+            dev.fabricscope.Trace.mark("nvml read");
             CudaDriver.Result cudaOpen = cudaInit.join();
             dev.fabricscope.Trace.mark("cuda init joined");
-            CudaDriver cuda = cudaOpen.driver();
+            CudaApi cuda = cudaOpen.driver();
             Map<PciAddress, CudaDevice> cudaDevices = cuda == null ? Map.of() : cudaDevices(cuda);
-
             DriverInfo driver = driverInfo(nvmlOpen, cudaOpen, nccl.join(), hostProbe);
-            dev.fabricscope.Trace.mark("nccl joined");
             List<Gpu> gpus = new ArrayList<>();
             for (NvmlDevice d : nvmlDevices) {
-                gpus.add(gpu(nvml, d, cuda, cudaDevices.get(d.pci), nvmlOpen, cudaOpen));
+                gpus.add(gpu(d.pci, nvmlGpus.get(d.pci), cuda, cudaDevice(cudaDevices, d.pci), nvmlOpen, cudaOpen));
             }
             for (Map.Entry<PciAddress, CudaDevice> e : cudaDevices.entrySet()) {
-                boolean known = nvmlDevices.stream().anyMatch(d -> d.pci.sameDevice(e.getKey()));
-                if (!known) {
-                    gpus.add(gpu(nvml, null, cuda, e.getValue(), nvmlOpen, cudaOpen));
+                if (nvmlDevices.stream().noneMatch(d -> d.pci.sameDevice(e.getKey()))) {
+                    gpus.add(gpu(e.getKey(), null, cuda, e.getValue(), nvmlOpen, cudaOpen));
                 }
             }
             gpus.sort(Comparator.comparing(Gpu::pci));
-            List<GpuPair> pairs = pairs(nvml, nvmlDevices, cuda, cudaDevices, gpus);
+            List<GpuPair> pairs = pairs(nvmlPairs, cuda, cudaDevices, gpus);
+            dev.fabricscope.Trace.mark("cuda read");
             long ms = (System.nanoTime() - t0) / 1_000_000;
             ProbeInfo info = new ProbeInfo(Version.get(), now.toString(), commandLine, ms, ProbeInfo.Origin.LIVE, null);
             MachineSnapshot s = new MachineSnapshot(MachineSnapshot.SCHEMA_VERSION, info, host, driver, gpus,
@@ -99,7 +109,19 @@ public final class LiveProbe {
     private record NvmlDevice(int index, Pointer handle, PciAddress pci) {
     }
 
-    private record CudaDevice(int ordinal, CUdevice device) {
+    private record CudaDevice(int ordinal) {
+    }
+
+    /** What NVML says about one GPU. */
+    private record NvmlGpu(int index, Reading<String> uuid, Reading<String> name, Reading<String> serial,
+                           Reading<String> architecture, Reading<String> computeCapability, Reading<Long> memory,
+                           Reading<Integer> numa, Reading<String> cpuAffinity, Reading<String> mig, Reading<String> virt,
+                           Reading<Boolean> persistence, LinkScan links, FabricInfo fabric) {
+    }
+
+    /** What NVML says about one GPU pair. */
+    private record NvmlPair(Reading<String> pcie, Reading<String> read, Reading<String> write, Reading<String> nvlink,
+                            Reading<String> atomics, Reading<String> prop) {
     }
 
     private static List<NvmlDevice> nvmlDevices(Nvml nvml) {
@@ -118,17 +140,50 @@ public final class LiveProbe {
         return out;
     }
 
-    private static Map<PciAddress, CudaDevice> cudaDevices(CudaDriver cuda) {
+    private static NvmlGpu readNvmlGpu(Nvml nvml, NvmlDevice d) {
+        Pointer h = d.handle;
+        Reading<String> cc = nvml.computeCapability(h);
+        // The host NUMA node nearest the GPU (nvidia-smi's "NUMA Affinity"). nvmlDeviceGetNumaNodeId names the GPU's
+        // own memory node on Grace systems, so it is only the fallback.
+        Reading<Integer> numa = nvml.memoryAffinityNode(h);
+        if (!numa.isPresent()) {
+            Reading<Integer> own = nvml.numaNodeId(h);
+            if (own.isPresent()) {
+                numa = own;
+            }
+        }
+        double ccNum = cc.isPresent() ? Double.parseDouble(cc.value()) : Double.NaN;
+        return new NvmlGpu(d.index, nvml.uuid(h), nvml.name(h), nvml.serial(h), nvml.architecture(h), cc,
+                nvml.memoryTotal(h), numa, nvml.cpuAffinity(h), nvml.migMode(h), nvml.virtualizationMode(h),
+                nvml.persistenceMode(h), scanLinks(nvml, h, ccNum), FabricDecoder.decode(nvml.fabricInfo(h)));
+    }
+
+    private static Map<List<PciAddress>, NvmlPair> readNvmlPairs(Nvml nvml, List<NvmlDevice> devices) {
+        Map<List<PciAddress>, NvmlPair> out = new HashMap<>();
+        for (int i = 0; i < devices.size(); i++) {
+            for (int j = i + 1; j < devices.size(); j++) {
+                Pointer a = devices.get(i).handle;
+                Pointer b = devices.get(j).handle;
+                out.put(pairKey(devices.get(i).pci, devices.get(j).pci), new NvmlPair(nvml.commonAncestor(a, b),
+                        nvml.p2pStatus(a, b, NvmlCodes.P2P_READ), nvml.p2pStatus(a, b, NvmlCodes.P2P_WRITE),
+                        nvml.p2pStatus(a, b, NvmlCodes.P2P_NVLINK), nvml.p2pStatus(a, b, NvmlCodes.P2P_ATOMICS),
+                        nvml.p2pStatus(a, b, NvmlCodes.P2P_PROP)));
+            }
+        }
+        return out;
+    }
+
+    private static List<PciAddress> pairKey(PciAddress a, PciAddress b) {
+        return a.compareTo(b) <= 0 ? List.of(a, b) : List.of(b, a);
+    }
+
+    private static Map<PciAddress, CudaDevice> cudaDevices(CudaApi cuda) {
         Map<PciAddress, CudaDevice> out = new HashMap<>();
         int n = cuda.deviceCount().orElse(0);
         for (int i = 0; i < n; i++) {
-            Reading<CUdevice> d = cuda.device(i);
-            if (!d.isPresent()) {
-                continue;
-            }
-            Reading<PciAddress> pci = cuda.pciBusId(d.value());
+            Reading<PciAddress> pci = cuda.pciBusId(i);
             if (pci.isPresent()) {
-                out.put(pci.value(), new CudaDevice(i, d.value()));
+                out.put(pci.value(), new CudaDevice(i));
             }
         }
         return out;
@@ -136,7 +191,7 @@ public final class LiveProbe {
 
     private DriverInfo driverInfo(Nvml.Result nvmlOpen, CudaDriver.Result cudaOpen, NcclInfo nccl, HostProbe host) {
         Nvml nvml = nvmlOpen.nvml();
-        CudaDriver cuda = cudaOpen.driver();
+        CudaApi cuda = cudaOpen.driver();
         DriverInfo.Status status;
         String message = null;
         if (!nvmlOpen.libraryLoaded() && !cudaOpen.libraryLoaded()) {
@@ -161,70 +216,56 @@ public final class LiveProbe {
                 cuda != null ? cuda.deviceCount() : Reading.unavailable(String.valueOf(cudaOpen.failure())));
     }
 
-    private static <T> Reading<T> nvmlOnly(Nvml nvml, NvmlDevice d, Nvml.Result open, java.util.function.BiFunction<Nvml, Pointer, Reading<T>> f) {
-        if (nvml == null) {
-            return Reading.unavailable("NVML unavailable: " + open.failure());
+    private static <T> Reading<T> fromNvml(NvmlGpu n, Nvml.Result open, java.util.function.Function<NvmlGpu, Reading<T>> f) {
+        if (n == null) {
+            return Reading.unavailable(open.nvml() == null ? "NVML unavailable: " + open.failure() : "device not visible to NVML");
         }
-        if (d == null) {
-            return Reading.unavailable("device not visible to NVML");
-        }
-        return f.apply(nvml, d.handle);
+        return f.apply(n);
     }
 
-    private Gpu gpu(Nvml nvml, NvmlDevice d, CudaDriver cuda, CudaDevice c, Nvml.Result nvmlOpen, CudaDriver.Result cudaOpen) {
-        PciAddress pci = d != null ? d.pci : cuda.pciBusId(c.device).value();
-        Reading<String> cc = nvmlOnly(nvml, d, nvmlOpen, Nvml::computeCapability);
+    private Gpu gpu(PciAddress pci, NvmlGpu n, CudaApi cuda, CudaDevice c, Nvml.Result nvmlOpen, CudaDriver.Result cudaOpen) {
+        Reading<String> cc = fromNvml(n, nvmlOpen, NvmlGpu::computeCapability);
         if (!cc.isPresent() && c != null) {
-            Reading<Integer> major = cuda.attribute(c.device, CudaAttribute.COMPUTE_CAPABILITY_MAJOR);
-            Reading<Integer> minor = cuda.attribute(c.device, CudaAttribute.COMPUTE_CAPABILITY_MINOR);
+            Reading<Integer> major = cuda.attribute(c.ordinal, CudaAttribute.COMPUTE_CAPABILITY_MAJOR);
+            Reading<Integer> minor = cuda.attribute(c.ordinal, CudaAttribute.COMPUTE_CAPABILITY_MINOR);
             if (major.isPresent() && minor.isPresent()) {
                 cc = Reading.of(major.value() + "." + minor.value());
             }
         }
-        double ccNum = cc.isPresent() ? Double.parseDouble(cc.value()) : Double.NaN;
-        Reading<Integer> numa = nvmlOnly(nvml, d, nvmlOpen, Nvml::numaNodeId);
-        if (!numa.isPresent() && nvml != null && d != null) {
-            Reading<Integer> affinity = nvml.memoryAffinityNode(d.handle);
-            if (affinity.isPresent()) {
-                numa = affinity;
-            }
-        }
-        CudaAttributes attrs = cudaAttributes(cuda, c, cudaOpen);
-        Reading<Integer> sms = c != null ? cuda.attribute(c.device, CudaAttribute.MULTIPROCESSOR_COUNT)
-                : Reading.unavailable(cuda == null ? "CUDA unavailable: " + cudaOpen.failure() : "device not visible to CUDA (CUDA_VISIBLE_DEVICES?)");
-        LinkScan links = nvml != null && d != null ? scanLinks(nvml, d.handle, ccNum)
-                : new LinkScan(Reading.unavailable("NVML unavailable"), List.of());
+        String noCuda = cuda == null ? "CUDA unavailable: " + cudaOpen.failure() : "device not visible to CUDA (CUDA_VISIBLE_DEVICES?)";
+        Reading<Integer> sms = c != null ? cuda.attribute(c.ordinal, CudaAttribute.MULTIPROCESSOR_COUNT) : Reading.unavailable(noCuda);
+        LinkScan links = n != null ? n.links : new LinkScan(Reading.unavailable("NVML unavailable"), List.of());
+        FabricInfo fabric = n != null ? n.fabric : unavailableFabric(nvmlOpen);
         return new Gpu(pci,
-                nvmlOnly(nvml, d, nvmlOpen, Nvml::uuid),
-                d != null ? Reading.of(d.index) : Reading.unavailable("device not visible to NVML"),
-                c != null ? Reading.of(c.ordinal) : Reading.unavailable(cuda == null ? "CUDA unavailable" : "not visible to CUDA (CUDA_VISIBLE_DEVICES?)"),
-                nvmlOnly(nvml, d, nvmlOpen, Nvml::name),
-                nvmlOnly(nvml, d, nvmlOpen, Nvml::serial),
-                nvmlOnly(nvml, d, nvmlOpen, Nvml::architecture),
+                fromNvml(n, nvmlOpen, NvmlGpu::uuid),
+                n != null ? Reading.of(n.index) : Reading.unavailable("device not visible to NVML"),
+                c != null ? Reading.of(c.ordinal) : Reading.unavailable(noCuda),
+                fromNvml(n, nvmlOpen, NvmlGpu::name),
+                fromNvml(n, nvmlOpen, NvmlGpu::serial),
+                fromNvml(n, nvmlOpen, NvmlGpu::architecture),
                 cc, sms,
-                nvmlOnly(nvml, d, nvmlOpen, Nvml::memoryTotal),
-                numa,
-                nvmlOnly(nvml, d, nvmlOpen, Nvml::cpuAffinity),
-                nvmlOnly(nvml, d, nvmlOpen, Nvml::migMode),
-                nvmlOnly(nvml, d, nvmlOpen, Nvml::virtualizationMode),
-                nvmlOnly(nvml, d, nvmlOpen, Nvml::persistenceMode),
-                attrs, links.count, links.links,
-                fabric(nvml, d, nvmlOpen));
+                fromNvml(n, nvmlOpen, NvmlGpu::memory),
+                fromNvml(n, nvmlOpen, NvmlGpu::numa),
+                fromNvml(n, nvmlOpen, NvmlGpu::cpuAffinity),
+                fromNvml(n, nvmlOpen, NvmlGpu::mig),
+                fromNvml(n, nvmlOpen, NvmlGpu::virt),
+                fromNvml(n, nvmlOpen, NvmlGpu::persistence),
+                cudaAttributes(cuda, c, cudaOpen), links.count, links.links, fabric);
     }
 
-    private static CudaAttributes cudaAttributes(CudaDriver cuda, CudaDevice c, CudaDriver.Result open) {
+    private static CudaAttributes cudaAttributes(CudaApi cuda, CudaDevice c, CudaDriver.Result open) {
         if (c == null) {
             Reading<Boolean> none = Reading.unavailable(cuda == null ? "CUDA unavailable: " + open.failure() : "device not visible to CUDA");
             return new CudaAttributes(none, none, none, none, none, none, Reading.unavailable("CUDA unavailable"));
         }
         return new CudaAttributes(
-                cuda.flag(c.device, CudaAttribute.VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED),
-                cuda.flag(c.device, CudaAttribute.HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED),
-                cuda.flag(c.device, CudaAttribute.HANDLE_TYPE_FABRIC_SUPPORTED),
-                cuda.flag(c.device, CudaAttribute.MULTICAST_SUPPORTED),
-                cuda.flag(c.device, CudaAttribute.GPU_DIRECT_RDMA_SUPPORTED),
-                cuda.flag(c.device, CudaAttribute.UNIFIED_ADDRESSING),
-                cuda.attribute(c.device, CudaAttribute.HOST_NUMA_ID));
+                cuda.flag(c.ordinal, CudaAttribute.VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED),
+                cuda.flag(c.ordinal, CudaAttribute.HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED),
+                cuda.flag(c.ordinal, CudaAttribute.HANDLE_TYPE_FABRIC_SUPPORTED),
+                cuda.flag(c.ordinal, CudaAttribute.MULTICAST_SUPPORTED),
+                cuda.flag(c.ordinal, CudaAttribute.GPU_DIRECT_RDMA_SUPPORTED),
+                cuda.flag(c.ordinal, CudaAttribute.UNIFIED_ADDRESSING),
+                cuda.attribute(c.ordinal, CudaAttribute.HOST_NUMA_ID));
     }
 
     private record LinkScan(Reading<Integer> count, List<NvLink> links) {
@@ -267,48 +308,35 @@ public final class LiveProbe {
         return new LinkScan(count, links);
     }
 
-    private static FabricInfo fabric(Nvml nvml, NvmlDevice d, Nvml.Result open) {
-        if (nvml == null || d == null) {
-            Reading<String> none = Reading.unavailable(nvml == null ? "NVML unavailable: " + open.failure() : "not visible to NVML");
-            return new FabricInfo(none, none, none, none.map(x -> 0L), none, none.map(x -> 0L), none);
-        }
-        Reading<Nvml.FabricReading> r = nvml.fabricInfo(d.handle);
-        return FabricDecoder.decode(r);
+    private static FabricInfo unavailableFabric(Nvml.Result open) {
+        Reading<String> none = Reading.unavailable(open.nvml() == null ? "NVML unavailable: " + open.failure() : "not visible to NVML");
+        Reading<Long> noneL = Reading.missing(none.missing());
+        return new FabricInfo(none, none, none, noneL, none, noneL, none);
     }
 
-    private static List<GpuPair> pairs(Nvml nvml, List<NvmlDevice> nvmlDevices, CudaDriver cuda,
+    private static List<GpuPair> pairs(Map<List<PciAddress>, NvmlPair> nvmlPairs, CudaApi cuda,
                                        Map<PciAddress, CudaDevice> cudaDevices, List<Gpu> gpus) {
         List<GpuPair> out = new ArrayList<>();
+        Reading<String> noNvml = Reading.unavailable("NVML unavailable for this pair");
+        NvmlPair none = new NvmlPair(noNvml, noNvml, noNvml, noNvml, noNvml, noNvml);
         for (int i = 0; i < gpus.size(); i++) {
             for (int j = i + 1; j < gpus.size(); j++) {
                 Gpu a = gpus.get(i);
                 Gpu b = gpus.get(j);
-                Pointer ha = handle(nvmlDevices, a.pci());
-                Pointer hb = handle(nvmlDevices, b.pci());
+                NvmlPair n = nvmlPairs.getOrDefault(pairKey(a.pci(), b.pci()), none);
                 CudaDevice ca = cudaDevice(cudaDevices, a.pci());
                 CudaDevice cb = cudaDevice(cudaDevices, b.pci());
-                boolean nv = nvml != null && ha != null && hb != null;
                 boolean cu = cuda != null && ca != null && cb != null;
-                Reading<String> noNvml = Reading.unavailable("NVML unavailable for this pair");
-                Reading<String> pcie = nv ? nvml.commonAncestor(ha, hb) : noNvml;
                 Reading<Integer> nvLinks = Topology.nvLinksBetween(a, b);
-                out.add(new GpuPair(a.pci(), b.pci(), Topology.letter(nvLinks, pcie), pcie, nvLinks,
-                        nv ? nvml.p2pStatus(ha, hb, NvmlCodes.P2P_READ) : noNvml,
-                        nv ? nvml.p2pStatus(ha, hb, NvmlCodes.P2P_WRITE) : noNvml,
-                        nv ? nvml.p2pStatus(ha, hb, NvmlCodes.P2P_NVLINK) : noNvml,
-                        nv ? nvml.p2pStatus(ha, hb, NvmlCodes.P2P_ATOMICS) : noNvml,
-                        nv ? nvml.p2pStatus(ha, hb, NvmlCodes.P2P_PROP) : noNvml,
-                        cu ? cuda.canAccessPeer(ca.device, cb.device) : Reading.unavailable("CUDA unavailable for this pair"),
-                        cu ? cuda.p2pAttribute(ca.device, cb.device, CudaAttribute.P2P_PERFORMANCE_RANK) : Reading.unavailable("CUDA unavailable for this pair"),
-                        cu ? cuda.p2pAttribute(ca.device, cb.device, CudaAttribute.P2P_NATIVE_ATOMIC_SUPPORTED).map(v -> v != 0)
-                                : Reading.unavailable("CUDA unavailable for this pair")));
+                Reading<Boolean> noCuda = Reading.unavailable("CUDA unavailable for this pair");
+                out.add(new GpuPair(a.pci(), b.pci(), Topology.letter(nvLinks, n.pcie()), n.pcie(), nvLinks,
+                        n.read(), n.write(), n.nvlink(), n.atomics(), n.prop(),
+                        cu ? cuda.canAccessPeer(ca.ordinal, cb.ordinal) : noCuda,
+                        cu ? cuda.p2pAttribute(ca.ordinal, cb.ordinal, CudaAttribute.P2P_PERFORMANCE_RANK) : Reading.missing(noCuda.missing()),
+                        cu ? cuda.p2pAttribute(ca.ordinal, cb.ordinal, CudaAttribute.P2P_NATIVE_ATOMIC_SUPPORTED).map(v -> v != 0) : noCuda));
             }
         }
         return out;
-    }
-
-    private static Pointer handle(List<NvmlDevice> devices, PciAddress pci) {
-        return devices.stream().filter(d -> d.pci.sameDevice(pci)).map(d -> d.handle).findFirst().orElse(null);
     }
 
     private static CudaDevice cudaDevice(Map<PciAddress, CudaDevice> devices, PciAddress pci) {

@@ -13,7 +13,7 @@ import jcuda.driver.JCudaDriver;
  * libcuda.so.1 is absent ({@link UnsatisfiedLinkError} first, {@link NoClassDefFoundError} after), so
  * the whole class is opened once through {@link #open()} and every call answers a {@link Reading}.
  */
-public final class CudaDriver {
+public final class CudaDriver implements CudaApi {
 
     private static volatile Result cached;
 
@@ -26,7 +26,7 @@ public final class CudaDriver {
      * @param failure       why not, in one line
      * @param initCode      {@code cuInit}'s CUresult, or null when it was never called
      */
-    public record Result(CudaDriver driver, boolean libraryLoaded, String failure, Integer initCode) {
+    public record Result(CudaApi driver, boolean libraryLoaded, String failure, Integer initCode) {
     }
 
     /** Loads JCuda and calls {@code cuInit(0)}, once per JVM. */
@@ -98,12 +98,41 @@ public final class CudaDriver {
                 : Missing.error(call, name, rc));
     }
 
+    private final java.util.Map<Integer, Reading<CUdevice>> devices = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private <T> Reading<T> withDevice(int ordinal, java.util.function.Function<CUdevice, Reading<T>> f) {
+        Reading<CUdevice> d = devices.computeIfAbsent(ordinal, this::device);
+        return d.isPresent() ? f.apply(d.value()) : Reading.missing(d.missing());
+    }
+
+    @Override
+    public Reading<PciAddress> pciBusId(int ordinal) {
+        return withDevice(ordinal, this::pciBusId);
+    }
+
+    @Override
+    public Reading<Integer> attribute(int ordinal, int attribute) {
+        return withDevice(ordinal, d -> attribute(d, attribute));
+    }
+
+    @Override
+    public Reading<Boolean> canAccessPeer(int ordinal, int peerOrdinal) {
+        return withDevice(ordinal, a -> withDevice(peerOrdinal, b -> canAccessPeer(a, b)));
+    }
+
+    @Override
+    public Reading<Integer> p2pAttribute(int ordinal, int peerOrdinal, int attribute) {
+        return withDevice(ordinal, a -> withDevice(peerOrdinal, b -> p2pAttribute(a, b, attribute)));
+    }
+
     /** {@code 13000} → {@code 13.0}. */
+    @Override
     public Reading<String> driverVersion() {
         int[] v = new int[1];
         return read("cuDriverGetVersion", () -> JCudaDriver.cuDriverGetVersion(v), () -> (v[0] / 1000) + "." + (v[0] % 1000) / 10);
     }
 
+    @Override
     public Reading<Integer> deviceCount() {
         int[] n = new int[1];
         return read("cuDeviceGetCount", () -> JCudaDriver.cuDeviceGetCount(n), () -> n[0]);

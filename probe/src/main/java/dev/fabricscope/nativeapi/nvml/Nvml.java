@@ -46,6 +46,11 @@ public final class Nvml implements AutoCloseable {
         if (lib == null) {
             return new Result(null, false, why.toString());
         }
+        return initialise(lib);
+    }
+
+    /** Initialises NVML through an already loaded library (tests pass a fake one). */
+    public static Result initialise(NvmlLibrary lib) {
         int rc;
         try {
             rc = lib.nvmlInit_v2();

@@ -1,0 +1,245 @@
+package dev.fabricscope.probe;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+import com.sun.jna.ptr.PointerByReference;
+import dev.fabricscope.model.PciAddress;
+import dev.fabricscope.nativeapi.nvml.NvmlLibrary;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * An in-memory libnvidia-ml for tests: answers the way real drivers do (struct layouts from nvml.h, error codes
+ * as documented), including an old driver's missing symbols and links past the device's count.
+ */
+final class FakeNvml implements NvmlLibrary {
+
+    static final int SUCCESS = 0;
+    static final int INVALID_ARGUMENT = 2;
+    static final int NOT_SUPPORTED = 3;
+    static final int ARGUMENT_VERSION_MISMATCH = 25;
+
+    /** One NVLink: its far end. */
+    record Link(boolean active, int remoteType, String remotePci) {
+    }
+
+    static final class Dev {
+        final String pci;
+        String name = "NVIDIA H100 80GB HBM3";
+        String uuid;
+        String serial = "1650000000001";
+        int ccMajor = 9;
+        int ccMinor = 0;
+        int arch = 9;
+        final List<Link> links = new ArrayList<>();
+        boolean linkCountField = true;
+        boolean linksSupported = true;
+        int fabricState = 3;
+        byte[] clusterUuid = new byte[16];
+        int cliqueId;
+        int maxFabricVersion = 3;
+
+        Dev(String pci) {
+            this.pci = pci;
+            this.uuid = "GPU-00000000-0000-4000-8000-" + String.format("%12s", pci.replaceAll("[^0-9a-f]", "")).replace(' ', '0');
+        }
+    }
+
+    final List<Dev> devices = new ArrayList<>();
+    /** Exported symbols this "driver" lacks. */
+    final Set<String> missingSymbols;
+    String driverVersion = "580.159.04";
+
+    FakeNvml(Set<String> missingSymbols) {
+        this.missingSymbols = missingSymbols;
+    }
+
+    private void need(String symbol) {
+        if (missingSymbols.contains(symbol)) {
+            throw new UnsatisfiedLinkError("Error looking up function '" + symbol + "': undefined symbol: " + symbol);
+        }
+    }
+
+    private Dev dev(Pointer p) {
+        return devices.get((int) Pointer.nativeValue(p) - 1000);
+    }
+
+    private static int str(String v, byte[] buf) {
+        byte[] b = v.getBytes(StandardCharsets.UTF_8);
+        if (b.length + 1 > buf.length) {
+            return 7;
+        }
+        System.arraycopy(b, 0, buf, 0, b.length);
+        buf[b.length] = 0;
+        return SUCCESS;
+    }
+
+    private static void pci(Memory m, String text) {
+        PciAddress a = PciAddress.parse(text);
+        byte[] busId = a.toNvmlString().getBytes(StandardCharsets.US_ASCII);
+        m.write(0, busId, 0, Math.min(busId.length, 15));
+        m.setInt(16, a.domain());
+        m.setInt(20, a.bus());
+        m.setInt(24, a.device());
+        m.setInt(28, 0x233310de);
+        m.write(36, busId, 0, busId.length);
+        m.setByte(36 + busId.length, (byte) 0);
+    }
+
+    @Override public int nvmlInit_v2() { return SUCCESS; }
+    @Override public int nvmlShutdown() { return SUCCESS; }
+    @Override public String nvmlErrorString(int result) { return "fake error " + result; }
+    @Override public int nvmlSystemGetDriverVersion(byte[] v, int len) { return str(driverVersion, v); }
+    @Override public int nvmlSystemGetNVMLVersion(byte[] v, int len) { return str("13." + driverVersion, v); }
+    @Override public int nvmlSystemGetCudaDriverVersion_v2(IntByReference v) { v.setValue(13000); return SUCCESS; }
+    @Override public int nvmlDeviceGetCount_v2(IntByReference c) { c.setValue(devices.size()); return SUCCESS; }
+
+    @Override
+    public int nvmlDeviceGetHandleByIndex_v2(int index, PointerByReference device) {
+        if (index >= devices.size()) return INVALID_ARGUMENT;
+        device.setValue(new Pointer(1000 + index));
+        return SUCCESS;
+    }
+
+    @Override public int nvmlDeviceGetName(Pointer d, byte[] n, int l) { return str(dev(d).name, n); }
+    @Override public int nvmlDeviceGetUUID(Pointer d, byte[] u, int l) { return str(dev(d).uuid, u); }
+    @Override public int nvmlDeviceGetSerial(Pointer d, byte[] s, int l) { return dev(d).serial == null ? NOT_SUPPORTED : str(dev(d).serial, s); }
+
+    @Override
+    public int nvmlDeviceGetCudaComputeCapability(Pointer d, IntByReference major, IntByReference minor) {
+        major.setValue(dev(d).ccMajor);
+        minor.setValue(dev(d).ccMinor);
+        return SUCCESS;
+    }
+
+    @Override public int nvmlDeviceGetArchitecture(Pointer d, IntByReference a) { a.setValue(dev(d).arch); return SUCCESS; }
+
+    @Override
+    public int nvmlDeviceGetMemoryInfo(Pointer d, Memory m) {
+        m.setLong(0, 85899345920L);
+        m.setLong(8, 85000000000L);
+        m.setLong(16, 899345920L);
+        return SUCCESS;
+    }
+
+    @Override public int nvmlDeviceGetPciInfo_v3(Pointer d, Memory m) { pci(m, dev(d).pci); return SUCCESS; }
+
+    @Override
+    public int nvmlDeviceGetMigMode(Pointer d, IntByReference cur, IntByReference pending) {
+        cur.setValue(0);
+        pending.setValue(0);
+        return SUCCESS;
+    }
+
+    @Override public int nvmlDeviceGetNumaNodeId(Pointer d, IntByReference n) { need("nvmlDeviceGetNumaNodeId"); return NOT_SUPPORTED; }
+
+    @Override
+    public int nvmlDeviceGetCpuAffinity(Pointer d, int size, long[] set) {
+        set[0] = 0xFFL;
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetMemoryAffinity(Pointer d, int size, long[] set, int scope) {
+        set[0] = devices.indexOf(dev(d)) < devices.size() / 2 ? 1L : 2L;
+        return SUCCESS;
+    }
+
+    @Override public int nvmlDeviceGetVirtualizationMode(Pointer d, IntByReference m) { m.setValue(0); return SUCCESS; }
+    @Override public int nvmlDeviceGetPersistenceMode(Pointer d, IntByReference m) { m.setValue(1); return SUCCESS; }
+
+    private int link(Pointer d, int link) {
+        Dev x = dev(d);
+        if (!x.linksSupported) return NOT_SUPPORTED;
+        return link < x.links.size() ? SUCCESS : INVALID_ARGUMENT;
+    }
+
+    @Override
+    public int nvmlDeviceGetNvLinkState(Pointer d, int l, IntByReference a) {
+        int rc = link(d, l);
+        if (rc == SUCCESS) a.setValue(dev(d).links.get(l).active() ? 1 : 0);
+        return rc;
+    }
+
+    @Override
+    public int nvmlDeviceGetNvLinkVersion(Pointer d, int l, IntByReference v) {
+        int rc = link(d, l);
+        if (rc == SUCCESS) v.setValue(7);
+        return rc;
+    }
+
+    @Override
+    public int nvmlDeviceGetNvLinkCapability(Pointer d, int l, int cap, IntByReference r) {
+        int rc = link(d, l);
+        if (rc == SUCCESS) r.setValue(1);
+        return rc;
+    }
+
+    @Override
+    public int nvmlDeviceGetNvLinkRemotePciInfo_v2(Pointer d, int l, Memory m) {
+        int rc = link(d, l);
+        if (rc == SUCCESS && dev(d).links.get(l).remotePci() != null) {
+            pci(m, dev(d).links.get(l).remotePci());
+        }
+        return rc;
+    }
+
+    @Override
+    public int nvmlDeviceGetNvLinkRemoteDeviceType(Pointer d, int l, IntByReference t) {
+        int rc = link(d, l);
+        if (rc == SUCCESS) t.setValue(dev(d).links.get(l).remoteType());
+        return rc;
+    }
+
+    @Override
+    public int nvmlDeviceGetFieldValues(Pointer d, int count, Memory values) {
+        for (int i = 0; i < count; i++) {
+            long base = 40L * i;
+            int field = values.getInt(base);
+            if (field == 91 && dev(d).linkCountField) {
+                values.setInt(base + 24, 1);
+                values.setInt(base + 28, SUCCESS);
+                values.setInt(base + 32, dev(d).links.size());
+            } else {
+                values.setInt(base + 28, NOT_SUPPORTED);
+            }
+        }
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetTopologyCommonAncestor(Pointer a, Pointer b, IntByReference level) {
+        int ia = devices.indexOf(dev(a));
+        int ib = devices.indexOf(dev(b));
+        level.setValue((ia < devices.size() / 2) == (ib < devices.size() / 2) ? 40 : 50);
+        return SUCCESS;
+    }
+
+    @Override public int nvmlDeviceGetP2PStatus(Pointer a, Pointer b, int idx, IntByReference s) { s.setValue(0); return SUCCESS; }
+
+    @Override
+    public int nvmlDeviceGetGpuFabricInfoV(Pointer d, Memory info) {
+        need("nvmlDeviceGetGpuFabricInfoV");
+        int version = info.getInt(0) >>> 24;
+        if (version > dev(d).maxFabricVersion) return ARGUMENT_VERSION_MISMATCH;
+        info.write(4, dev(d).clusterUuid, 0, 16);
+        info.setInt(20, SUCCESS);
+        info.setInt(24, dev(d).cliqueId);
+        info.setByte(28, (byte) dev(d).fabricState);
+        info.setInt(32, 0x2 | 0x2 << 2);
+        if (version >= 3) info.setByte(36, (byte) 1);
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetGpuFabricInfo(Pointer d, Memory info) {
+        info.write(0, dev(d).clusterUuid, 0, 16);
+        info.setInt(16, SUCCESS);
+        info.setInt(20, dev(d).cliqueId);
+        info.setByte(24, (byte) dev(d).fabricState);
+        return SUCCESS;
+    }
+}
