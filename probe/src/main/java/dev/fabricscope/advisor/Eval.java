@@ -195,6 +195,11 @@ final class Eval {
         return facts.allNvlink().value();
     }
 
+    boolean nvlinkBridge() {
+        use(FactKey.NVLINK_BRIDGE.key);
+        return facts.nvlinkBridge().value();
+    }
+
     boolean p2p() {
         use(FactKey.P2P.key);
         return facts.p2p().value();

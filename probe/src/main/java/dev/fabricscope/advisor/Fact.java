@@ -53,7 +53,7 @@ public record Fact<T>(T value, Origin origin, String detail) {
     }
 
     /** One line for the JSON and text views: {@code probed: GPU 0–7 report …}. */
-    String provenance() {
+    public String provenance() {
         return json(origin) + ": " + detail;
     }
 

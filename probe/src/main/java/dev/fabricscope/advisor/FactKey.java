@@ -17,6 +17,7 @@ public enum FactKey {
     MNNVL_FABRIC("mnnvl-fabric", Type.BOOL, "every GPU is registered in an MNNVL fabric (NVML fabric state COMPLETED, non-zero cluster UUID)"),
     NVSWITCH("nvswitch", Type.BOOL, "the GPUs reach NVSwitches"),
     ALL_NVLINK("all-nvlink", Type.BOOL, "every GPU pair is NVLink-connected (NVML P2P NVLINK status OK)"),
+    NVLINK_BRIDGE("nvlink-bridge", Type.BOOL, "GPUs are joined by direct NVLink (bridges, e.g. H100 NVL) rather than NVSwitches"),
     P2P("p2p", Type.BOOL, "every GPU pair can access each other (cuDeviceCanAccessPeer)"),
     TORCH_CUDA("torch-cuda", Type.VERSION, "the CUDA version torch was built for (torch.version.cuda)"),
     CONFIDENTIAL_COMPUTE("confidential-compute", Type.BOOL, "NVIDIA Confidential Computing is on"),

@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
  */
 public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer> gpusPerNode, Fact<Integer> nodes,
                            Fact<Boolean> multicast, Fact<Boolean> fabricHandles, Fact<Boolean> mnnvlFabric,
-                           Fact<Boolean> nvswitch, Fact<Boolean> allNvlink, Fact<Boolean> p2p, Fact<String> torchCuda,
+                           Fact<Boolean> nvswitch, Fact<Boolean> allNvlink, Fact<Boolean> nvlinkBridge, Fact<Boolean> p2p, Fact<String> torchCuda,
                            Fact<Boolean> confidentialCompute, Fact<String> hostArch, Fact<Boolean> flashinfer,
                            Fact<String> ncclVersion, Fact<Boolean> fabricReady, String gpuLabel, String gpuName,
                            String origin) {
@@ -41,7 +41,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
         return new MachineFacts(cast(f.get(FactKey.PLATFORM)), cast(f.get(FactKey.SM)), cast(f.get(FactKey.GPUS_PER_NODE)),
                 cast(f.get(FactKey.NODES)), cast(f.get(FactKey.MULTICAST)), cast(f.get(FactKey.FABRIC_HANDLES)),
                 cast(f.get(FactKey.MNNVL_FABRIC)), cast(f.get(FactKey.NVSWITCH)), cast(f.get(FactKey.ALL_NVLINK)),
-                cast(f.get(FactKey.P2P)), cast(f.get(FactKey.TORCH_CUDA)), cast(f.get(FactKey.CONFIDENTIAL_COMPUTE)),
+                cast(f.get(FactKey.NVLINK_BRIDGE)), cast(f.get(FactKey.P2P)), cast(f.get(FactKey.TORCH_CUDA)), cast(f.get(FactKey.CONFIDENTIAL_COMPUTE)),
                 cast(f.get(FactKey.HOST_ARCH)), cast(f.get(FactKey.FLASHINFER)), cast(f.get(FactKey.NCCL_VERSION)),
                 cast(f.get(FactKey.FABRIC_READY)), p.gpuLabel, p.gpuName,
                 snapshot == null ? "--assume only" : p.origin);
@@ -117,6 +117,12 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
             f.put(FactKey.ALL_NVLINK, Fact.unknown(v, (nvl != null ? nvl.detail() : "not read") + "; taken as " + v
                     + (v ? " (NVSwitch connects every pair)" : " (no NVSwitch known)")));
         }
+        Fact<?> bridge = f.get(FactKey.NVLINK_BRIDGE);
+        if (bridge == null || bridge.value() == null) {
+            boolean v = !Boolean.TRUE.equals(f.get(FactKey.NVSWITCH).value()) && Boolean.TRUE.equals(f.get(FactKey.ALL_NVLINK).value());
+            f.put(FactKey.NVLINK_BRIDGE, Fact.unknown(v, (bridge != null ? bridge.detail() : "not read") + "; taken as " + v
+                    + (v ? " (NVLink between GPUs without NVSwitch)" : "")));
+        }
         Fact<?> p2p = f.get(FactKey.P2P);
         if (p2p == null || p2p.value() == null) {
             f.put(FactKey.P2P, Fact.unknown(true, (p2p != null ? p2p.detail() : "not read") + "; taken as true"));
@@ -162,7 +168,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
     }
 
     public MachineFacts withGpusPerNode(Fact<Integer> g) {
-        return new MachineFacts(platform, sm, g, nodes, multicast, fabricHandles, mnnvlFabric, nvswitch, allNvlink, p2p,
+        return new MachineFacts(platform, sm, g, nodes, multicast, fabricHandles, mnnvlFabric, nvswitch, allNvlink, nvlinkBridge, p2p,
                 torchCuda, confidentialCompute, hostArch, flashinfer, ncclVersion, fabricReady, gpuLabel, gpuName, origin);
     }
 
@@ -178,6 +184,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
             case MNNVL_FABRIC -> mnnvlFabric;
             case NVSWITCH -> nvswitch;
             case ALL_NVLINK -> allNvlink;
+            case NVLINK_BRIDGE -> nvlinkBridge;
             case P2P -> p2p;
             case TORCH_CUDA -> torchCuda;
             case CONFIDENTIAL_COMPUTE -> confidentialCompute;
@@ -284,6 +291,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
             f.put(FactKey.MNNVL_FABRIC, mnnvl(gpus, label));
             f.put(FactKey.FABRIC_READY, fabricReady(gpus, label));
             f.put(FactKey.NVSWITCH, nvswitch(s, gpus));
+            f.put(FactKey.NVLINK_BRIDGE, bridges(s, gpus));
             f.put(FactKey.ALL_NVLINK, pairs(s, gpus, MachineFacts::nvlinkConnected, "NVLink-connected"));
             f.put(FactKey.P2P, pairs(s, gpus, p -> p.cudaCanAccessPeer().value(), "peer-accessible (cuDeviceCanAccessPeer)"));
             return new Probed(f, label, name, origin);
@@ -367,6 +375,21 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
                 }
             }
             return Fact.probed(false, "no active NVLink ends at an NVSwitch");
+        }
+
+        private static Fact<Boolean> bridges(MachineSnapshot s, List<Gpu> gpus) {
+            if (gpus.stream().anyMatch(g -> !Topology.linksKnown(g))) {
+                return Fact.unknown(null, "NVLink state not readable");
+            }
+            for (int i = 0; i < gpus.size(); i++) {
+                for (var l : gpus.get(i).activeLinks()) {
+                    if (dev.fabricscope.model.NvLink.REMOTE_GPU.equals(l.remoteType().value())) {
+                        return Fact.probed(s.nvSwitches().isEmpty(), "GPU " + i + " has direct GPU-to-GPU NVLinks"
+                                + (s.nvSwitches().isEmpty() ? " and no NVSwitch is seen" : " besides NVSwitches"));
+                    }
+                }
+            }
+            return Fact.probed(false, "no direct GPU-to-GPU NVLink");
         }
 
         private static Fact<Boolean> pairs(MachineSnapshot s, List<Gpu> gpus, Function<GpuPair, Boolean> test, String what) {

@@ -433,7 +433,7 @@ final class SglangRules {
             String err = ws.message() != null ? ws.message() : "(exception text not recorded)";
             v.fallback().errorClass((ws.errorClass() != null ? ws.errorClass() : "Exception") + " (caught)")
                     .message(String.format(WORKSPACE_FAILED, backend, err)).when(WHEN_WARMUP).source(SRC_ENSURE)
-                    .why(resolvedWhy + " FlashInfer's create_allreduce_fusion_workspace(backend=" + backend + ") fails: " + ws.why()
+                    .why(resolvedWhy + " FlashInfer's create_allreduce_fusion_workspace(backend=" + backend + ") fails: " + Values.decap(ws.why())
                             + (forcePosix ? " (SGLang's GB200 transport workaround forces POSIX-FD handles: '" + TRANSPORT + "')" : "")
                             + " SGLang catches it, then logs '" + WORKSPACE_FAILED_GLOBAL + "' after a cross-rank sync; the normal all-reduce runs.");
             if (forcePosix && !FlashInferRules.workspace(e, backend, true, null).failed() && withFix) {

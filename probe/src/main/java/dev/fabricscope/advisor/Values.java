@@ -37,6 +37,14 @@ final class Values {
         return 0;
     }
 
+    /** A sentence to embed after a colon: first letter lower-cased unless it starts an acronym ({@code TP}, {@code GPU}). */
+    static String decap(String s) {
+        if (s == null || s.length() < 2 || !Character.isUpperCase(s.charAt(0)) || Character.isUpperCase(s.charAt(1))) {
+            return s;
+        }
+        return Character.toLowerCase(s.charAt(0)) + s.substring(1);
+    }
+
     /** Python's {@code str(list)} of ints: {@code [2, 4, 6, 8]}. */
     static String pyList(java.util.Collection<Integer> xs) {
         return xs.toString();
