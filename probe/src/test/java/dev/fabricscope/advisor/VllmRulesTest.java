@@ -127,6 +127,17 @@ class VllmRulesTest {
     }
 
     @Test
+    void bridgedPairsWithoutMulticastFallBackWithAWarning() {
+        Verdict v = machine("sm=9.0", "gpus-per-node=4", "multicast=false", "nvswitch=false", "nvlink-bridge=true").tp(2).verdict("vllm", BACKEND);
+        fallback(v, "trtllm", VllmRules.MNNVL_FALLBACK);
+        whyMentions(v, "vllm PR #48075");
+        dev.fabricscope.samples.Samples.find("h100-nvl-pairs").ifPresent(s -> {
+            Verdict fromSample = What.snapshot(s.snapshot().get()).tp(2).verdict("vllm", BACKEND);
+            assertTrue(fromSample.why().contains("vllm PR #48075"), fromSample.why());
+        });
+    }
+
+    @Test
     void flashinferVersionWhereTrtllmNeedsMulticast() {
         fallback(machine("sm=9.0", "gpus-per-node=2", "multicast=false").tp(2).version("flashinfer", "trtllm-multicast").verdict("vllm", BACKEND),
                 null, VllmRules.PASS_NO_WORKSPACE);
