@@ -27,6 +27,29 @@ public record AdviceResult(MachineFacts machine, EffectiveDeployment deployment,
         return verdicts.stream().filter(v -> v.framework().equals(framework) && v.knob().equals(knob)).findFirst();
     }
 
+    /**
+     * The document {@code advise --json} prints: machine facts keyed as {@code --assume} spells them (with
+     * provenance), the deployment, verdicts, recommendations and versions.
+     */
+    public Map<String, Object> toJsonTree() {
+        Map<String, Object> m = new java.util.LinkedHashMap<>(machine.values());
+        m.put("provenance", machine.provenance());
+        m.put("source", machine.origin());
+        if (machine.gpuName() != null) {
+            m.put("gpu", machine.gpuName());
+        }
+        Map<String, Object> root = new java.util.LinkedHashMap<>();
+        root.put("machine", m);
+        root.put("deployment", deployment);
+        root.put("verdicts", verdicts);
+        root.put("recommendations", recommendations);
+        root.put("versions", versions);
+        if (blocked != null) {
+            root.put("blocked", blocked);
+        }
+        return root;
+    }
+
     public java.util.Optional<Recommendation> recommendation(String framework) {
         return recommendations.stream().filter(r -> r.framework().equals(framework)).findFirst();
     }

@@ -71,6 +71,16 @@ public final class Advisor {
         return new AdviceResult(r.facts, r.deployment, verdicts, recs, versions.ids(), null);
     }
 
+    /** Rule-set version ids per framework, newest (the default) first, e.g. for a GUI's version picker. */
+    public static Map<String, List<String>> versions() {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        m.put("sglang", SglangRules.VERSIONS.stream().map(SglangRules.Version::id).toList());
+        m.put("vllm", VllmRules.VERSIONS.stream().map(VllmRules.Version::id).toList());
+        m.put("flashinfer", FlashInferRules.VERSIONS.stream().map(FlashInferRules.Version::id).toList());
+        m.put("nccl", NcclRules.VERSIONS.stream().map(NcclRules.Version::id).toList());
+        return m;
+    }
+
     /** Errors first, then fallbacks, then ok (stable within each group). */
     private static int severity(Verdict v) {
         return switch (v.outcome()) {
@@ -151,9 +161,9 @@ public final class Advisor {
         } else {
             nodes = facts.nodes().value();
             if (facts.nodes().origin() == Fact.Origin.UNKNOWN) {
-                notes.put("deployment.nodes", "1 node (no --nodes)");
+                notes.put("nodes", "1 node (no --nodes)");
             } else if (facts.nodes().origin() == Fact.Origin.ASSUMED) {
-                notes.put("deployment.nodes", nodes + " nodes (no --nodes; from --assume nodes)");
+                notes.put("nodes", nodes + " nodes (no --nodes; from --assume nodes)");
             }
         }
         Integer gpn = facts.gpusPerNode().value();
@@ -162,10 +172,10 @@ public final class Advisor {
             tp = d.tp();
         } else if (gpn != null) {
             tp = gpn * nodes;
-            notes.put("deployment.tp", "TP " + tp + " (no --tp: every GPU of " + (nodes == 1 ? "the node" : "the " + nodes + " nodes") + ")");
+            notes.put("tp", "TP " + tp + " (no --tp: every GPU of " + (nodes == 1 ? "the node" : "the " + nodes + " nodes") + ")");
         } else {
             tp = 1;
-            notes.put("deployment.tp", "TP 1 (no --tp and the GPU count is unknown)");
+            notes.put("tp", "TP 1 (no --tp and the GPU count is unknown)");
         }
         MachineFacts f = facts;
         int needed = (tp + nodes - 1) / nodes;

@@ -112,7 +112,7 @@ final class Eval {
             }
         }
         for (String key : List.of("deployment.tp", "deployment.nodes")) {
-            String n = dep.notes().get(key);
+            String n = dep.notes().get(key.substring("deployment.".length()));
             if (used.contains(key) && n != null) {
                 assumed.add(n);
             }

@@ -136,7 +136,7 @@ public final class AdviseCommand implements Callable<Integer> {
             }
             return usage("cannot advise: " + r.blocked());
         }
-        out.print(json ? RecordJson.write(jsonTree(r)) : AdviceText.render(r));
+        out.print(json ? RecordJson.write(r.toJsonTree()) : AdviceText.render(r));
         out.flush();
         return ExitCodes.OK;
     }
@@ -160,23 +160,6 @@ public final class AdviseCommand implements Callable<Integer> {
             m.put(item.substring(0, eq).trim(), item.substring(eq + 1).trim());
         }
         return m;
-    }
-
-    /** The JSON document: machine facts keyed as --assume spells them (with provenance), deployment, verdicts, recommendations. */
-    static Map<String, Object> jsonTree(AdviceResult r) {
-        Map<String, Object> machine = new LinkedHashMap<>(r.machine().values());
-        machine.put("provenance", r.machine().provenance());
-        machine.put("source", r.machine().origin());
-        if (r.machine().gpuName() != null) {
-            machine.put("gpu", r.machine().gpuName());
-        }
-        Map<String, Object> root = new LinkedHashMap<>();
-        root.put("machine", machine);
-        root.put("deployment", r.deployment());
-        root.put("verdicts", r.verdicts());
-        root.put("recommendations", r.recommendations());
-        root.put("versions", r.versions());
-        return root;
     }
 
     private static String knobList() {

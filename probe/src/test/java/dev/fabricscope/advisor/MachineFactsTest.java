@@ -111,7 +111,7 @@ class MachineFactsTest {
         whyMentions(v, "the snapshot shows 1 GPU; TP 2 on 1 node needs 2 per node");
         AdviceResult defaults = What.snapshot(h200vm()).advise();
         assertEquals(1, defaults.deployment().tp());
-        assertTrue(defaults.deployment().notes().get("deployment.tp").contains("no --tp"));
+        assertTrue(defaults.deployment().notes().get("tp").contains("no --tp"));
     }
 
     @Test
