@@ -450,7 +450,7 @@ final class SglangRules {
         String twoshot = "mnnvl".equals(backend) && version(e).twoshotRetry()
                 ? " (If the MNNVL workspace's TWOSHOT stage is not 32-byte aligned after 3 attempts SGLang disables fusion: '" + TWOSHOT + "'.)" : "";
         if (e.bool(DP_ATTENTION)) {
-            v.outcome(lesser).resolved(backend).when("every layer (per-call check)").source(SRC_PER_CALL)
+            v.outcome(lesser).resolved(null).when("every layer (per-call check)").source(SRC_PER_CALL)
                     .why(resolvedWhy + " The workspace is created, but apply_flashinfer_allreduce_fusion needs DP attention off, so the fused kernel is never used.");
             return fixed(v, e, withFix, requested).build();
         }

@@ -155,6 +155,13 @@ class SglangRulesTest {
     }
 
     @Test
+    void dpAttentionNeverUsesTheFusedKernel() {
+        Verdict v = node("9.0", 1).flag("flashinfer-allreduce-fusion-backend", "trtllm").flag("enable-dp-attention", "true").verdict("sglang", FUSION);
+        fallback(v, null, null);
+        whyMentions(v, "needs DP attention off");
+    }
+
+    @Test
     void trtllmKernelsExistForTwoFourEightSixteenRanks() {
         Verdict v = node("9.0", 1).tp(6).flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", FUSION);
         error(v, "RuntimeError", FlashInferRules.RANKS);
