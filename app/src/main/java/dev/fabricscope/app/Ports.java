@@ -10,7 +10,7 @@ final class Ports {
     }
 
     static AdvisorPort advisor() {
-        return AdvisorPort.notInThisBuild();
+        return new AdvisorAdapter();
     }
 
     static ChecksPort checks() {
