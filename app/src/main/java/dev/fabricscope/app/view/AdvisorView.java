@@ -72,6 +72,7 @@ public final class AdvisorView extends BorderPane {
         facts.setId("advisorFacts");
         facts.setWrapText(true);
         facts.getStyleClass().add("text-muted");
+        facts.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         vm.adviceProperty().addListener((o, was, a) -> facts.setText(a == null ? "" : describe(a)));
         facts.setText(vm.adviceProperty().get() == null ? "" : describe(vm.adviceProperty().get()));
         ScrollPane detailScroll = new ScrollPane(details);
@@ -102,6 +103,9 @@ public final class AdvisorView extends BorderPane {
         g.setHgap(8);
         g.setVgap(8);
         g.setPadding(new Insets(14));
+        javafx.scene.layout.ColumnConstraints keys = new javafx.scene.layout.ColumnConstraints();
+        keys.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        g.getColumnConstraints().add(keys);
         ComboBox<String> framework = new ComboBox<>();
         framework.getItems().add(AdvisorViewModel.ALL);
         framework.getItems().addAll(vm.frameworks());
