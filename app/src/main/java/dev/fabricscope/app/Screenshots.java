@@ -54,6 +54,11 @@ final class Screenshots {
                                 .ifPresent(n -> view.fabricView().canvas().select(n.id()));
                     }
                 });
+                s.then(() -> tab != 3 || !view.advisorView().table().getItems().isEmpty(), 2, () -> {
+                    if (tab == 3) {
+                        view.advisorView().table().getSelectionModel().select(0);
+                    }
+                });
                 s.then(6, () -> shot(dir.resolve(name + "-" + TABS[tab] + ".png")));
             }
         }

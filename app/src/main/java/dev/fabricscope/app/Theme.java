@@ -13,8 +13,16 @@ public final class Theme {
     private Theme() {
     }
 
+    /** Sets the user-agent stylesheet; call before the first Control is created. */
+    public static void install(boolean dark) {
+        String ua = dark ? new PrimerDark().getUserAgentStylesheet() : new PrimerLight().getUserAgentStylesheet();
+        if (!ua.equals(Application.getUserAgentStylesheet())) {
+            Application.setUserAgentStylesheet(ua);
+        }
+    }
+
     public static void apply(Scene scene, boolean dark) {
-        Application.setUserAgentStylesheet(dark ? new PrimerDark().getUserAgentStylesheet() : new PrimerLight().getUserAgentStylesheet());
+        install(dark);
         if (!scene.getStylesheets().contains(APP_CSS)) {
             scene.getStylesheets().add(APP_CSS);
         }

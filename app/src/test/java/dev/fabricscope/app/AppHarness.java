@@ -27,6 +27,10 @@ final class AppHarness {
     final MainView view;
 
     AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe, AdvisorPort advisorPort) {
+        this(stage, liveProbe, advisorPort, ChecksPort.notInThisBuild());
+    }
+
+    AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe, AdvisorPort advisorPort, ChecksPort checksPort) {
         prefs.clear();
         vm = new MainViewModel(liveProbe, prefs);
         var exec = Executors.newCachedThreadPool(r -> {
@@ -36,7 +40,7 @@ final class AppHarness {
         });
         advisor = new AdvisorViewModel(advisorPort, exec);
         advisor.immediateProperty().set(true);
-        checks = new ChecksViewModel(ChecksPort.notInThisBuild(), exec);
+        checks = new ChecksViewModel(checksPort, exec);
         view = new MainView(vm, advisor, checks, prefs, false, d -> { }, url -> { });
         Scene scene = new Scene(view, 1280, 820);
         Theme.apply(scene, false);

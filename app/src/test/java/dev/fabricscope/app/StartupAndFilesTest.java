@@ -48,6 +48,7 @@ class StartupAndFilesTest {
         assertEquals("Fabricscope — live machine", stage.getTitle());
         assertTrue(robot.lookup("#bannerOpenReport").tryQuery().isPresent());
         assertTrue(robot.lookup("#bannerOpenSample").tryQuery().isPresent());
+        robot.interact(() -> app.view.tabs().getSelectionModel().select(4));
         assertTrue(robot.lookup("#checksDisabledReason").queryAs(Label.class).getText().startsWith("The live checks")
                 || robot.lookup("#checksDisabledReason").queryAs(Label.class).getText().startsWith("Checks need an NVIDIA GPU"));
     }

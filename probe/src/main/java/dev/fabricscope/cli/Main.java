@@ -22,7 +22,8 @@ public final class Main implements Runnable {
 
     /** Every subcommand, in the order help lists them. */
     static final java.util.List<Class<?>> SUBCOMMANDS = java.util.List.of(
-            ProbeCommand.class, SamplesCommand.class, ShowCommand.class, ClusterCommand.class,
+            ProbeCommand.class, SamplesCommand.class, ShowCommand.class, ClusterCommand.class, CheckCommand.class,
+            AdviseCommand.class,
             CommandLine.HelpCommand.class);
 
     public static int run(String... args) {

@@ -333,7 +333,7 @@ public final class FabricLayout {
             d.add(new Detail("GPU PCI address", g.pci().toString()));
             d.add(new Detail("GPU NUMA node", g.numaNode().display()));
             d.add(new Detail("CPU affinity", g.cpuAffinity().display()));
-            edges.add(straight("pcie:" + g.pci(), EdgeKind.PCIE, gb.id, target.id, c2c ? "C2C" : "", gb.cx(), gb.y + gb.h, x2, target.y, 0.5, d));
+            edges.add(straight("host:" + g.pci(), EdgeKind.PCIE, gb.id, target.id, c2c ? "C2C" : "", gb.cx(), gb.y + gb.h, x2, target.y, 0.5, d));
         }
         for (int i = 0; i < pcieBoxes.size(); i++) {
             Box pb = pcieBoxes.get(i);
@@ -343,7 +343,7 @@ public final class FabricLayout {
                 continue;
             }
             List<Detail> d = List.of(new Detail("Connection", pb.title + " → " + cpu.title + " (PCIe)"));
-            edges.add(straight("pcie:switch" + i, EdgeKind.PCIE, pb.id, cpu.id, "", pb.cx(), pb.y + pb.h, pb.cx(), cpu.y, 0.5, d));
+            edges.add(straight("host:switch" + i, EdgeKind.PCIE, pb.id, cpu.id, "", pb.cx(), pb.y + pb.h, pb.cx(), cpu.y, 0.5, d));
         }
         List<Box> cpuList = new ArrayList<>(cpus.values());
         for (int i = 0; i + 1 < cpuList.size(); i++) {
@@ -356,7 +356,7 @@ public final class FabricLayout {
             List<Detail> d = List.of(new Detail("Connection", a.title + " ↔ " + b.title),
                     new Detail("Path", "SMP interconnect between NUMA nodes (QPI/UPI, Infinity Fabric…): GPU pairs across it are SYS"));
             String label = i == (cpuList.size() - 2) / 2 ? "SMP interconnect" : "";
-            edges.add(new Edge("cpu:" + i, EdgeKind.CPU_LINK, a.id, b.id, 0, 0, label, x1, y1, (x1 + x2) / 2, cy,
+            edges.add(new Edge("cpulink:" + i, EdgeKind.CPU_LINK, a.id, b.id, 0, 0, label, x1, y1, (x1 + x2) / 2, cy,
                     x2, y1, (x1 + x2) / 2, 0.5 * y1 + 0.5 * cy, d));
         }
 

@@ -120,7 +120,7 @@ class FabricLayoutTest {
         assertEquals(0, g.edges(EdgeKind.NVLINK).size());
         // 4 GPU→switch + 2 switch→CPU
         assertEquals(6, g.edges(EdgeKind.PCIE).size());
-        assertEquals("pcie:0", g.edge("pcie:0000:18:00.0").orElseThrow().to());
+        assertEquals("pcie:0", g.edge("host:0000:18:00.0").orElseThrow().to());
     }
 
     @Test

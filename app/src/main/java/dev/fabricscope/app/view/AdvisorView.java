@@ -68,6 +68,13 @@ public final class AdvisorView extends BorderPane {
         Label status = new Label();
         status.textProperty().bind(vm.statusProperty());
         status.getStyleClass().add("text-muted");
+        Label facts = new Label();
+        facts.setId("advisorFacts");
+        facts.setWrapText(true);
+        facts.getStyleClass().add("text-muted");
+        facts.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        vm.adviceProperty().addListener((o, was, a) -> facts.setText(a == null ? "" : describe(a)));
+        facts.setText(vm.adviceProperty().get() == null ? "" : describe(vm.adviceProperty().get()));
         ScrollPane detailScroll = new ScrollPane(details);
         detailScroll.setFitToWidth(true);
         details.setPadding(new Insets(10, 14, 10, 14));
@@ -75,9 +82,12 @@ public final class AdvisorView extends BorderPane {
         recScroll.setFitToWidth(true);
         recommendations.setPadding(new Insets(10, 14, 10, 14));
         vm.recommendations().addListener((javafx.collections.ListChangeListener<Recommendation>) c -> showRecommendations());
+        showRecommendations();
         SplitPane lower = new SplitPane(detailScroll, recScroll);
         lower.setDividerPositions(0.55);
-        SplitPane split = new SplitPane(new VBox(4, table, status), lower);
+        VBox top = new VBox(4, facts, table, status);
+        top.setPadding(new Insets(8, 8, 4, 8));
+        SplitPane split = new SplitPane(top, lower);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.55);
         VBox.setVgrow(table, Priority.ALWAYS);
@@ -93,6 +103,9 @@ public final class AdvisorView extends BorderPane {
         g.setHgap(8);
         g.setVgap(8);
         g.setPadding(new Insets(14));
+        javafx.scene.layout.ColumnConstraints keys = new javafx.scene.layout.ColumnConstraints();
+        keys.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        g.getColumnConstraints().add(keys);
         ComboBox<String> framework = new ComboBox<>();
         framework.getItems().add(AdvisorViewModel.ALL);
         framework.getItems().addAll(vm.frameworks());
@@ -184,6 +197,22 @@ public final class AdvisorView extends BorderPane {
         table.getColumns().add(col("Value", v -> v.value() + (v.userSet() ? "" : " (default)"), 140));
         table.getColumns().add(col("Resolved", v -> v.resolved() == null ? "—" : v.resolved(), 110));
         table.getColumns().add(col("When", v -> v.when() == null ? "" : v.when(), 140));
+    }
+
+    /** One paragraph: the machine facts the rules saw, what was derived for the deployment, the rule versions. */
+    static String describe(dev.fabricscope.app.viewmodel.AdvisorPort.Advice a) {
+        StringBuilder sb = new StringBuilder("Machine: ");
+        sb.append(a.machineFacts().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", ")));
+        if (!a.deploymentNotes().isEmpty()) {
+            sb.append("\nDeployment: ").append(String.join("; ", a.deploymentNotes()));
+        }
+        if (!a.versions().isEmpty()) {
+            sb.append("\nRules: ").append(a.versions().entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
+        }
+        if (a.blocked() != null) {
+            sb.append("\nNo verdicts: ").append(a.blocked());
+        }
+        return sb.toString();
     }
 
     static String icon(String outcome) {

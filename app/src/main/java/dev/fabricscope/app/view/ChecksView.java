@@ -92,28 +92,42 @@ public final class ChecksView extends ScrollPane {
         if (r == null) {
             return;
         }
-        Label summary = new Label((r.passed() ? "✔ " : "✖ ") + r.summary());
+        Label summary = new Label((r.passed() ? "✔ " : "✖ ") + r.status() + " — " + r.summary());
+        summary.setWrapText(true);
         summary.getStyleClass().add(r.passed() ? "success" : "danger");
-        TableView<List<String>> table = new TableView<>();
-        for (int i = 0; i < r.columns().size(); i++) {
-            int col = i;
-            TableColumn<List<String>, String> c = new TableColumn<>(r.columns().get(i));
-            c.setCellValueFactory(cd -> new SimpleStringProperty(col < cd.getValue().size() ? cd.getValue().get(col) : ""));
-            table.getColumns().add(c);
+        box.getChildren().add(summary);
+        for (String note : r.notes()) {
+            Label l = new Label(note);
+            l.setWrapText(true);
+            l.getStyleClass().add(note.startsWith("SGLang would log") ? "mono" : "text-muted");
+            box.getChildren().add(l);
         }
-        table.getItems().setAll(r.rows());
-        table.setPrefHeight(Math.min(420, 36 + 28 * Math.max(3, r.rows().size())));
-        box.getChildren().addAll(summary, table);
-        if (!r.series().isEmpty()) {
+        if (r.heatmap() != null) {
+            box.getChildren().add(heatmap(r.heatmap()));
+        }
+        if (!r.rows().isEmpty()) {
+            TableView<List<String>> table = new TableView<>();
+            for (int i = 0; i < r.columns().size(); i++) {
+                int col = i;
+                TableColumn<List<String>, String> c = new TableColumn<>(r.columns().get(i));
+                c.setCellValueFactory(cd -> new SimpleStringProperty(col < cd.getValue().size() ? cd.getValue().get(col) : ""));
+                table.getColumns().add(c);
+            }
+            table.getItems().setAll(r.rows());
+            table.setPrefHeight(Math.min(440, 48 + 36 * Math.max(3, r.rows().size())));
+            box.getChildren().add(table);
+        }
+        for (ChecksPort.Chart c : r.charts()) {
             NumberAxis x = new NumberAxis();
-            x.setLabel(r.xLabel() + " (log₂)");
+            x.setLabel(c.xLabel() + " (log₂)");
             x.setForceZeroInRange(false);
             NumberAxis y = new NumberAxis();
-            y.setLabel(r.yLabel());
+            y.setLabel(c.yLabel());
             LineChart<Number, Number> chart = new LineChart<>(x, y);
+            chart.setTitle(c.title());
             chart.setCreateSymbols(true);
             chart.setAnimated(false);
-            for (ChecksPort.Series s : r.series()) {
+            for (ChecksPort.Series s : c.series()) {
                 XYChart.Series<Number, Number> series = new XYChart.Series<>();
                 series.setName(s.name());
                 for (double[] p : s.points()) {
@@ -122,8 +136,58 @@ public final class ChecksView extends ScrollPane {
                 chart.getData().add(series);
             }
             chart.setPrefHeight(320);
-            VBox.setVgrow(chart, Priority.SOMETIMES);
             box.getChildren().add(chart);
         }
+    }
+
+    /** A GPU × GPU grid coloured by the measured figure relative to the largest one; tooltips give the nominal figure. */
+    public static VBox heatmap(ChecksPort.Heatmap h) {
+        javafx.scene.layout.GridPane g = new javafx.scene.layout.GridPane();
+        g.setHgap(3);
+        g.setVgap(3);
+        g.getStyleClass().add("matrix");
+        double max = 0;
+        for (Double[] row : h.values()) {
+            for (Double v : row) {
+                if (v != null) {
+                    max = Math.max(max, v);
+                }
+            }
+        }
+        int n = h.labels().size();
+        for (int j = 0; j < n; j++) {
+            Label l = new Label(h.labels().get(j));
+            l.getStyleClass().add("matrix-header");
+            g.add(l, j + 1, 0);
+        }
+        for (int i = 0; i < n; i++) {
+            Label l = new Label(h.labels().get(i));
+            l.getStyleClass().add("matrix-header");
+            g.add(l, 0, i + 1);
+            for (int j = 0; j < n; j++) {
+                Double v = h.values()[i][j];
+                Double ref = h.reference() == null ? null : h.reference()[i][j];
+                Label cell = new Label(v == null ? "—" : v >= 100 ? String.format(java.util.Locale.ROOT, "%.0f", v)
+                        : String.format(java.util.Locale.ROOT, "%.1f", v));
+                cell.getStyleClass().add("matrix-cell");
+                cell.setMinSize(58, 26);
+                cell.setAlignment(Pos.CENTER);
+                if (v != null && max > 0) {
+                    double f = v / max;
+                    cell.setStyle(String.format(java.util.Locale.ROOT, "-fx-background-color: rgba(94,148,0,%.2f);", 0.12 + 0.68 * f));
+                } else {
+                    cell.getStyleClass().add("topo-unknown");
+                }
+                cell.setTooltip(new javafx.scene.control.Tooltip(h.labels().get(i) + " → " + h.labels().get(j) + ": "
+                        + (v == null ? "not measured" : cell.getText() + " " + h.unit())
+                        + (ref == null ? "" : " (nominal " + String.format(java.util.Locale.ROOT, "%.0f", ref) + " " + h.unit() + ")")));
+                g.add(cell, j + 1, i + 1);
+            }
+        }
+        Label title = new Label(h.title());
+        title.getStyleClass().add("details-key");
+        VBox box = new VBox(6, title, g);
+        box.getStyleClass().add("heatmap");
+        return box;
     }
 }

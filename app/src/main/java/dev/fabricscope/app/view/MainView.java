@@ -22,8 +22,6 @@ import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.geometry.Side;
-import javafx.scene.Parent;
-import javafx.scene.SnapshotParameters;
 import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckMenuItem;
@@ -47,7 +45,6 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
-import javafx.scene.transform.Transform;
 import javafx.stage.FileChooser;
 import javafx.stage.Window;
 import org.controlsfx.control.StatusBar;
@@ -63,10 +60,18 @@ public final class MainView extends BorderPane {
     private final AppPreferences prefs;
     private final TabPane tabs = new TabPane();
     private final OverviewView overview = new OverviewView();
-    private final FabricView fabric = new FabricView();
-    private final MatricesView matrices = new MatricesView();
-    private final AdvisorView advisor;
-    private final ChecksView checks;
+    private final AdvisorViewModel advisorVm;
+    private final ChecksViewModel checksVm;
+    private final Consumer<String> openLink;
+    private final Tab fabricTab = tab("Fabric", null, "tab-fabric");
+    private final Tab matricesTab = tab("Matrices", null, "tab-matrices");
+    private final Tab advisorTab = tab("Advisor", null, "tab-advisor");
+    private final Tab checksTab = tab("Checks", null, "tab-checks");
+    // built on first use, so that start-up styles and lays out only the Overview
+    private FabricView fabric;
+    private MatricesView matrices;
+    private AdvisorView advisor;
+    private ChecksView checks;
     private final Menu recentMenu = new Menu("Open _Recent");
     private final CheckMenuItem darkItem = new CheckMenuItem("_Dark Theme");
     private final Consumer<Boolean> themeSwitcher;
@@ -79,18 +84,28 @@ public final class MainView extends BorderPane {
         this.dark = dark;
         this.themeSwitcher = themeSwitcher;
         getStyleClass().add("main-view");
-        advisor = new AdvisorView(advisorVm, openLink);
-        checks = new ChecksView(checksVm);
-        for (var p : List.of(overview.machineProperty(), fabric.machineProperty(), matrices.machineProperty(),
-                advisorVm.machineProperty(), checksVm.machineProperty())) {
+        this.advisorVm = advisorVm;
+        this.checksVm = checksVm;
+        this.openLink = openLink;
+        for (var p : List.of(advisorVm.machineProperty(), checksVm.machineProperty())) {
             p.bind(vm.machineProperty());
         }
-        fabric.setPalette(FabricPalette.of(dark));
-        fabric.exportPng.setOnAction(e -> exportPng());
-        fabric.exportSvg.setOnAction(e -> exportSvg());
-
-        tabs.getTabs().addAll(tab("Overview", overview, "tab-overview"), tab("Fabric", fabric, "tab-fabric"),
-                tab("Matrices", matrices, "tab-matrices"), tab("Advisor", advisor, "tab-advisor"), tab("Checks", checks, "tab-checks"));
+        // a view shows the current machine when its tab is on screen; hidden tabs catch up when selected
+        overview.machineProperty().set(vm.getMachine());
+        vm.machineProperty().addListener((o, was, now) -> refreshSelected());
+        tabs.getTabs().addAll(tab("Overview", overview, "tab-overview"), fabricTab, matricesTab, advisorTab, checksTab);
+        tabs.getSelectionModel().selectedItemProperty().addListener((o, was, t) -> {
+            if (t == fabricTab) {
+                fabricView();
+            } else if (t == matricesTab) {
+                matricesView();
+            } else if (t == advisorTab) {
+                advisorView();
+            } else if (t == checksTab) {
+                checksView();
+            }
+            refreshSelected();
+        });
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         tabs.getStyleClass().add("main-tabs");
 
@@ -119,7 +134,47 @@ public final class MainView extends BorderPane {
     }
 
     public FabricView fabricView() {
+        if (fabric == null) {
+            fabric = new FabricView();
+            fabric.setPalette(FabricPalette.of(dark));
+            fabric.exportPng.setOnAction(e -> exportPng());
+            fabric.exportSvg.setOnAction(e -> exportSvg());
+            fabric.machineProperty().set(vm.getMachine());
+            fabricTab.setContent(fabric);
+        }
         return fabric;
+    }
+
+    private void refreshSelected() {
+        Tab t = tabs.getSelectionModel().getSelectedItem();
+        LoadedMachine m = vm.getMachine();
+        if (t == fabricTab && fabric != null) {
+            fabric.machineProperty().set(m);
+        } else if (t == matricesTab && matrices != null) {
+            matrices.machineProperty().set(m);
+        } else if (t != null && "tab-overview".equals(t.getId())) {
+            overview.machineProperty().set(m);
+        }
+    }
+
+    public MatricesView matricesView() {
+        if (matrices == null) {
+            matrices = new MatricesView();
+            matrices.machineProperty().set(vm.getMachine());
+            var p2p = checksVm.resultProperty(dev.fabricscope.app.viewmodel.ChecksPort.Kind.P2P);
+            matrices.measuredProperty().bind(javafx.beans.binding.Bindings.createObjectBinding(
+                    () -> p2p.get() == null ? null : p2p.get().heatmap(), p2p));
+            matricesTab.setContent(matrices);
+        }
+        return matrices;
+    }
+
+    public ChecksView checksView() {
+        if (checks == null) {
+            checks = new ChecksView(checksVm);
+            checksTab.setContent(checks);
+        }
+        return checks;
     }
 
     public OverviewView overviewView() {
@@ -127,6 +182,10 @@ public final class MainView extends BorderPane {
     }
 
     public AdvisorView advisorView() {
+        if (advisor == null) {
+            advisor = new AdvisorView(advisorVm, openLink);
+            advisorTab.setContent(advisor);
+        }
         return advisor;
     }
 
@@ -187,7 +246,8 @@ public final class MainView extends BorderPane {
     }
 
     private void onFabric(Runnable r) {
-        tabs.getSelectionModel().select(1);
+        tabs.getSelectionModel().select(fabricTab);
+        fabricView();
         r.run();
     }
 
@@ -220,7 +280,9 @@ public final class MainView extends BorderPane {
     public void setDark(boolean d) {
         dark = d;
         darkItem.setSelected(d);
-        fabric.setPalette(FabricPalette.of(d));
+        if (fabric != null) {
+            fabric.setPalette(FabricPalette.of(d));
+        }
         themeSwitcher.accept(d);
     }
 
@@ -383,10 +445,7 @@ public final class MainView extends BorderPane {
 
     /** The graph drawn off screen at {@code scale} (2 = crisp on high-DPI screens and in documents). */
     public static WritableImage renderGraph(FabricGraph g, FabricPalette palette, double scale) {
-        Parent drawing = FabricCanvas.drawing(g, palette);
-        SnapshotParameters sp = new SnapshotParameters();
-        sp.setTransform(Transform.scale(scale, scale));
-        return drawing.snapshot(sp, null);
+        return FabricCanvas.render(g, palette, scale);
     }
 
     private interface IoAction {

@@ -28,6 +28,7 @@ public final class MatricesView extends ScrollPane {
 
     private final ObjectProperty<LoadedMachine> machine = new SimpleObjectProperty<>(this, "machine");
     private final VBox body = new VBox(12);
+    private final ObjectProperty<dev.fabricscope.app.viewmodel.ChecksPort.Heatmap> measured = new SimpleObjectProperty<>(this, "measured");
 
     /** A P2P capability shown as one grid. */
     record Capability(String title, String help, Function<GpuPair, Reading<?>> value) {
@@ -49,7 +50,13 @@ public final class MatricesView extends ScrollPane {
         body.setPadding(new Insets(18, 22, 22, 22));
         setContent(body);
         machine.addListener((o, was, now) -> show(now));
+        measured.addListener((o, was, now) -> show(machine.get()));
         show(null);
+    }
+
+    /** The P2P check's measured bandwidth, once it has run on this machine; null hides it. */
+    public ObjectProperty<dev.fabricscope.app.viewmodel.ChecksPort.Heatmap> measuredProperty() {
+        return measured;
     }
 
     public ObjectProperty<LoadedMachine> machineProperty() {
@@ -79,9 +86,17 @@ public final class MatricesView extends ScrollPane {
         for (Capability c : s.gpus().size() < 2 ? List.<Capability>of() : CAPABILITIES) {
             grids.getChildren().add(capability(s, c));
         }
-        Label measured = new Label("Measured P2P bandwidth appears in the Checks tab once the P2P check has run on the live machine.");
-        measured.getStyleClass().add("text-muted");
-        body.getChildren().addAll(p, grids, measured);
+        body.getChildren().addAll(p, grids);
+        Label measuredTitle = new Label("Measured P2P bandwidth");
+        measuredTitle.getStyleClass().addAll("title-4", "section-title");
+        body.getChildren().add(measuredTitle);
+        if (measured.get() != null) {
+            body.getChildren().add(ChecksView.heatmap(measured.get()));
+        } else {
+            Label hint = new Label("Run the P2P check in the Checks tab (live machine only) to see measured bandwidth here.");
+            hint.getStyleClass().add("text-muted");
+            body.getChildren().add(hint);
+        }
     }
 
     private static GridPane topology(MachineSnapshot s) {
@@ -246,9 +261,15 @@ public final class MatricesView extends ScrollPane {
         l.getStyleClass().addAll("matrix-cell", styleClass);
         l.setAlignment(Pos.CENTER);
         l.setMinSize(44, 24);
-        Tooltip t = new Tooltip(tooltip);
-        t.setShowDelay(javafx.util.Duration.millis(150));
-        l.setTooltip(t);
+        // created on first hover: a Tooltip per cell up front would cost hundreds of popup windows
+        l.setOnMouseEntered(e -> {
+            if (l.getTooltip() == null) {
+                Tooltip t = new Tooltip(tooltip);
+                t.setShowDelay(javafx.util.Duration.millis(150));
+                l.setTooltip(t);
+            }
+        });
+        l.getProperties().put("tooltip-text", tooltip);
         return l;
     }
 }

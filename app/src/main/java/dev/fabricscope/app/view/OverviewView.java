@@ -159,9 +159,16 @@ public final class OverviewView extends ScrollPane {
         if (h == null) {
             return card("Host", new String[][] {{"Host", "unknown"}});
         }
-        String numa = h.numaNodes().isPresent()
-                ? h.numaNodes().value().stream().map(n -> n.id() + ": " + n.cpus()).collect(Collectors.joining(" · "))
-                : h.numaNodes().display();
+        String numa = h.numaNodes().display();
+        if (h.numaNodes().isPresent()) {
+            List<HostInfo.NumaNode> all = h.numaNodes().value();
+            List<HostInfo.NumaNode> memoryOnly = all.stream().filter(n -> n.cpus() == null || n.cpus().isBlank()).toList();
+            numa = all.stream().filter(n -> !memoryOnly.contains(n)).map(n -> n.id() + ": " + n.cpus()).collect(Collectors.joining(" · "));
+            if (!memoryOnly.isEmpty()) {
+                numa += (numa.isEmpty() ? "" : " · ") + memoryOnly.size() + " without CPUs (" + memoryOnly.get(0).id()
+                        + (memoryOnly.size() > 1 ? "–" + memoryOnly.get(memoryOnly.size() - 1).id() : "") + ", e.g. GPU memory)";
+            }
+        }
         return card("Host", new String[][] {
                 {"Hostname", h.hostname().display()}, {"OS", h.os().display()}, {"Kernel", h.kernel().display()},
                 {"CPU", h.cpuModel().display() + " · " + h.logicalCpus().shortDisplay() + " logical CPUs"},
@@ -205,8 +212,11 @@ public final class OverviewView extends ScrollPane {
         gpus.getColumns().add(column("NVLinks", g -> shortLinks(g), 150));
         gpus.setRowFactory(t -> {
             TableRow<Gpu> row = new TableRow<>();
-            row.itemProperty().addListener((o, was, g) -> row.setTooltip(g == null ? null
-                    : new Tooltip(g.name().display() + "\nUUID " + g.uuid().display() + "\nNVLinks: " + nvlinkText(g))));
+            row.setOnMouseEntered(e -> {
+                Gpu g = row.getItem();
+                row.setTooltip(g == null ? null
+                        : new Tooltip(g.name().display() + "\nUUID " + g.uuid().display() + "\nNVLinks: " + nvlinkText(g)));
+            });
             return row;
         });
     }

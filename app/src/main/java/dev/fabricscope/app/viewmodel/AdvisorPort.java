@@ -12,8 +12,11 @@ import java.util.Map;
  */
 public interface AdvisorPort {
 
-    /** A planned deployment, as the {@code fabricscope advise} options spell it. */
-    record Deployment(List<String> frameworks, int tp, int nodes, int dcp, String model, Integer tokens,
+    /**
+     * A planned deployment, as the {@code fabricscope advise} options spell it; a null number is not given (the
+     * advisor derives it from the machine and says so).
+     */
+    record Deployment(List<String> frameworks, Integer tp, Integer nodes, Integer dcp, String model, Integer tokens,
                       Map<String, String> flags, Map<String, String> env, Map<String, String> assume) {
         public Deployment {
             frameworks = List.copyOf(frameworks);
@@ -23,12 +26,18 @@ public interface AdvisorPort {
         }
     }
 
-    /** The advisor's answer: verdicts (errors first), one recommendation per framework, the effective machine facts. */
-    record Advice(List<Verdict> verdicts, List<Recommendation> recommendations, Map<String, String> machineFacts) {
+    /**
+     * The advisor's answer: verdicts, one recommendation per framework, the effective machine facts and deployment
+     * (one line each), the rule-set versions applied, and why no verdict could be given (or null).
+     */
+    record Advice(List<Verdict> verdicts, List<Recommendation> recommendations, Map<String, String> machineFacts,
+                  List<String> deploymentNotes, Map<String, String> versions, String blocked) {
         public Advice {
             verdicts = List.copyOf(verdicts);
             recommendations = List.copyOf(recommendations);
-            machineFacts = Map.copyOf(machineFacts);
+            machineFacts = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(machineFacts));
+            deploymentNotes = List.copyOf(deploymentNotes);
+            versions = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(versions));
         }
     }
 

@@ -54,6 +54,7 @@ public final class AdvisorViewModel {
     private final ObservableList<Recommendation> recommendations = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(this, "status", "");
     private final ReadOnlyStringWrapper unavailable = new ReadOnlyStringWrapper(this, "unavailable");
+    private final javafx.beans.property.ReadOnlyObjectWrapper<AdvisorPort.Advice> advice = new javafx.beans.property.ReadOnlyObjectWrapper<>(this, "advice");
     private final PauseTransition debounce = new PauseTransition(Duration.millis(180));
     private Task<AdvisorPort.Advice> running;
 
@@ -89,18 +90,19 @@ public final class AdvisorViewModel {
     /** Why the advisor cannot run in this build, or null. */
     public ReadOnlyStringProperty unavailableProperty() { return unavailable.getReadOnlyProperty(); }
     public List<String> frameworks() { return port.frameworks(); }
+    /** The last answer (facts, deployment notes, versions), or null. */
+    public javafx.beans.property.ReadOnlyObjectProperty<AdvisorPort.Advice> adviceProperty() { return advice.getReadOnlyProperty(); }
     public List<String> assumeKeys() { return port.assumeKeys(); }
 
     // ---- Commands
 
     /** The deployment the inputs describe; throws {@link IllegalArgumentException} naming a malformed line. */
     public AdvisorPort.Deployment deployment() {
-        LoadedMachine m = machine.get();
-        int gpus = m == null ? 1 : Math.max(1, m.snapshot().gpus().size());
         Integer tok = tokens.get() == null || tokens.get().isBlank() ? null : parseInt("tokens", tokens.get());
         List<String> fw = ALL.equals(framework.get()) ? port.frameworks() : List.of(framework.get());
-        return new AdvisorPort.Deployment(fw, tp.get() > 0 ? tp.get() : gpus, Math.max(1, nodes.get()), Math.max(1, dcp.get()),
-                model.get() == null ? "" : model.get().strip(), tok, pairs("flag", flags.get()), pairs("env", env.get()),
+        String m = model.get() == null || model.get().isBlank() ? null : model.get().strip();
+        return new AdvisorPort.Deployment(fw, tp.get() > 0 ? tp.get() : null, Math.max(1, nodes.get()),
+                dcp.get() > 1 ? dcp.get() : null, m, tok, pairs("flag", flags.get()), pairs("env", env.get()),
                 pairs("assume", assume.get()));
     }
 
@@ -146,14 +148,15 @@ public final class AdvisorViewModel {
                 return;
             }
             AdvisorPort.Advice a = task.getValue();
+            advice.set(a);
             List<Verdict> sorted = new ArrayList<>(a.verdicts());
             sorted.sort(java.util.Comparator.comparing((Verdict v) -> rank(v.outcome())));
             verdicts.setAll(sorted);
             recommendations.setAll(a.recommendations());
             long errors = sorted.stream().filter(v -> v.outcome() == Outcome.ERROR).count();
             long fallbacks = sorted.stream().filter(v -> v.outcome() == Outcome.FALLBACK).count();
-            status.set(sorted.size() + " verdicts: " + errors + " error, " + fallbacks + " fallback, "
-                    + (sorted.size() - errors - fallbacks) + " ok");
+            status.set(a.blocked() != null ? "No verdicts: " + a.blocked() : sorted.size() + " verdicts: " + errors + " error, "
+                    + fallbacks + " fallback, " + (sorted.size() - errors - fallbacks) + " ok");
         });
         task.setOnFailed(e -> {
             if (task == running) {

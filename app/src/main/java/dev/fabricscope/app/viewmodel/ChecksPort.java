@@ -33,13 +33,30 @@ public interface ChecksPort {
     record Series(String name, List<double[]> points) {
     }
 
-    /** A finished check, rendered as a table plus optional chart series. */
-    record Result(Kind kind, boolean passed, String summary, List<String> columns, List<List<String>> rows,
-                  String xLabel, String yLabel, List<Series> series) {
+    /** A chart of series against message size (x drawn on a log₂ axis). */
+    record Chart(String title, String xLabel, String yLabel, List<Series> series) {
+        public Chart {
+            series = List.copyOf(series);
+        }
+    }
+
+    /** A GPU × GPU grid of figures (null = not measured), e.g. P2P bandwidth. */
+    record Heatmap(String title, String unit, List<String> labels, Double[][] values, Double[][] reference) {
+    }
+
+    /**
+     * A finished check, rendered as a table, notes, charts and an optional heatmap.
+     *
+     * @param status the check's own status word (PASSED, FAILED, SKIPPED, …)
+     * @param passed true when nothing failed
+     */
+    record Result(Kind kind, String status, boolean passed, String summary, List<String> columns, List<List<String>> rows,
+                  List<String> notes, List<Chart> charts, Heatmap heatmap) {
         public Result {
             columns = List.copyOf(columns);
             rows = rows.stream().map(List::copyOf).toList();
-            series = series == null ? List.of() : List.copyOf(series);
+            notes = notes == null ? List.of() : List.copyOf(notes);
+            charts = charts == null ? List.of() : List.copyOf(charts);
         }
     }
 
