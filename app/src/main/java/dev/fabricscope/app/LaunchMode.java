@@ -5,8 +5,9 @@ import java.util.Map;
 
 /**
  * What the one {@code fabricscope} launcher starts, decided from the arguments and the environment alone (no JavaFX
- * class is loaded to decide): no arguments with a display → the desktop app; {@code gui [app options]} → the desktop
- * app with options; any other argument, or no display → the command line.
+ * class is loaded to decide): no arguments with a display → the desktop app; {@code gui [app options]}, or one of the
+ * desktop app's own options first ({@code --sample NAME}, {@code --theme dark}, ...; none of them is a command-line
+ * option) → the desktop app with those options; any other argument, or no display → the command line.
  */
 enum LaunchMode {
     /** The desktop app; its arguments are {@link #guiArgs}. */
@@ -21,12 +22,17 @@ enum LaunchMode {
     /** The explicit first argument that opens the desktop app with app options (e.g. {@code gui --sample dgx-h100}). */
     static final String GUI_COMMAND = "gui";
 
+    /** The desktop app's options ({@link AppOptions}); the command line has none of them before a subcommand. */
+    static final java.util.Set<String> APP_OPTIONS = java.util.Set.of(
+            "--sample", "--snapshot", "--no-probe", "--theme", "--size", "--bench", "--screenshots");
+
     static LaunchMode choose(String[] args, Map<String, String> env, String osName) {
         boolean display = hasDisplay(env, osName);
         if (args.length == 0) {
             return display ? GUI : CLI_NO_DISPLAY;
         }
-        if (GUI_COMMAND.equals(args[0])) {
+        String first = args[0].contains("=") ? args[0].substring(0, args[0].indexOf('=')) : args[0];
+        if (GUI_COMMAND.equals(first) || APP_OPTIONS.contains(first)) {
             return display ? GUI : GUI_NO_DISPLAY;
         }
         return CLI;

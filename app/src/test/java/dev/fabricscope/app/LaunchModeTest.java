@@ -35,8 +35,8 @@ class LaunchModeTest {
     @Test
     void anySubcommandOrFlagIsTheCommandLineEvenWithADisplay() {
         for (String[] args : new String[][] {{"probe"}, {"advise", "--sample", "dgx-h100"}, {"check"}, {"report"},
-                {"diff", "a.json", "b.json"}, {"cluster"}, {"--version"}, {"--help"}, {"-h"}, {"--sample", "x"},
-                {"nonsense"}}) {
+                {"diff", "a.json", "b.json"}, {"cluster"}, {"show", "--snapshot", "r.json"}, {"--version"}, {"-V"},
+                {"--help"}, {"-h"}, {"--unknown"}, {"nonsense"}}) {
             assertEquals(LaunchMode.CLI, linux(X11, args), String.join(" ", args));
             assertEquals(LaunchMode.CLI, linux(Map.of(), args), String.join(" ", args));
         }
@@ -49,6 +49,28 @@ class LaunchModeTest {
         assertArrayEquals(new String[] {"--sample", "dgx-h100"}, LaunchMode.guiArgs(new String[] {"gui", "--sample", "dgx-h100"}));
         assertArrayEquals(new String[] {}, LaunchMode.guiArgs(new String[] {}));
         assertArrayEquals(new String[] {"--theme", "dark"}, LaunchMode.guiArgs(new String[] {"--theme", "dark"}));
+    }
+
+    @Test
+    void theDesktopAppsOwnOptionsFirstOpenTheWindowWithThem() {
+        assertEquals(LaunchMode.GUI, linux(X11, "--sample", "dgx-h100"));
+        assertEquals(LaunchMode.GUI, linux(X11, "--snapshot=report.json"));
+        assertEquals(LaunchMode.GUI, linux(X11, "--size", "1320x860", "--bench", "out.txt"));
+        assertEquals(LaunchMode.GUI_NO_DISPLAY, linux(Map.of(), "--theme", "dark"));
+        assertArrayEquals(new String[] {"--sample", "x"}, LaunchMode.guiArgs(new String[] {"--sample", "x"}));
+    }
+
+    /** Every option AppOptions parses is routed to the window, and no other (read from its source, so they cannot drift). */
+    @Test
+    void appOptionsAreExactlyTheOnesAppOptionsParses() throws java.io.IOException {
+        String source = java.nio.file.Files.readString(
+                java.nio.file.Path.of("src/main/java/dev/fabricscope/app/AppOptions.java"));
+        java.util.Set<String> parsed = new java.util.TreeSet<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("case \"(--[a-z-]+)\"").matcher(source);
+        while (m.find()) {
+            parsed.add(m.group(1));
+        }
+        assertEquals(parsed, new java.util.TreeSet<>(LaunchMode.APP_OPTIONS));
     }
 
     @Test
