@@ -20,7 +20,7 @@ import org.testfx.util.WaitForAsyncUtils;
 /** Builds the real main window around a chosen live-probe supplier and advisor, with throw-away preferences. */
 final class AppHarness {
 
-    final AppPreferences prefs = new AppPreferences(Preferences.userRoot().node("dev/fabricscope/app-test/" + System.nanoTime()));
+    final AppPreferences prefs = new AppPreferences(Preferences.userRoot().node("dev/fabricscope/app-test"));
     final MainViewModel vm;
     final AdvisorViewModel advisor;
     final ChecksViewModel checks;
