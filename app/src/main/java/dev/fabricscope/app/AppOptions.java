@@ -10,19 +10,22 @@ import java.util.List;
  * <pre>
  *   --sample NAME        open a bundled sample instead of probing
  *   --snapshot FILE      open a report or snapshot file instead of probing
+ *   --cluster DIR        open a folder of node reports (a cluster) instead of probing
  *   --no-probe           start without probing this machine
  *   --theme light|dark   override the remembered theme
  *   --size WxH           window size (overrides the remembered one)
  *   --bench [FILE]       measure start-up and opening the largest sample, print (and write) the figures, exit
- *   --screenshots DIR    write a PNG of every view for each --sample given (comma-separated), then exit
+ *   --screenshots DIR    write a PNG of every view for each --sample given (comma-separated), and of the
+ *                        cluster page for --cluster, then exit
  * </pre>
  */
-public record AppOptions(String sample, Path snapshot, boolean noProbe, String theme, double[] size, boolean bench,
+public record AppOptions(String sample, Path snapshot, Path cluster, boolean noProbe, String theme, double[] size, boolean bench,
                          Path benchOut, Path screenshots, List<String> screenshotSamples) {
 
     public static AppOptions parse(List<String> args) {
         String sample = null;
         Path snapshot = null;
+        Path cluster = null;
         boolean noProbe = false;
         String theme = null;
         double[] size = null;
@@ -44,6 +47,7 @@ public record AppOptions(String sample, Path snapshot, boolean noProbe, String t
                     }
                 }
                 case "--snapshot" -> snapshot = Path.of(v != null ? v : args.get(++i));
+                case "--cluster" -> cluster = Path.of(v != null ? v : args.get(++i));
                 case "--no-probe" -> noProbe = true;
                 case "--theme" -> theme = v != null ? v : args.get(++i);
                 case "--size" -> {
@@ -59,6 +63,6 @@ public record AppOptions(String sample, Path snapshot, boolean noProbe, String t
                 default -> System.err.println("fabricscope-app: ignoring unknown option " + a);
             }
         }
-        return new AppOptions(sample, snapshot, noProbe, theme, size, bench, benchOut, screenshots, List.copyOf(shots));
+        return new AppOptions(sample, snapshot, cluster, noProbe, theme, size, bench, benchOut, screenshots, List.copyOf(shots));
     }
 }

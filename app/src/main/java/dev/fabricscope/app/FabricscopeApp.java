@@ -71,6 +71,8 @@ public final class FabricscopeApp extends Application {
                 vm.openSample(opt.sample());
             } else if (opt.snapshot() != null && !opt.bench()) {
                 vm.openFile(opt.snapshot());
+            } else if (opt.cluster() != null && !opt.bench()) {
+                vm.openCluster(opt.cluster());
             } else if (!opt.noProbe()) {
                 vm.probeLive();
             }

@@ -13,6 +13,9 @@ import javafx.stage.Stage;
  * {@code --screenshots DIR --sample a,b,c}: the live start (no-driver banner on a machine without a driver), then
  * every tab for each sample, with the first GPU selected in the Fabric tab, written as {@code DIR/<name>-<tab>.png}
  * from the real window's scene; then the Fabric tab of the first sample in the other theme.
+ * {@code --screenshots DIR --cluster FOLDER}: the cluster page ({@code cluster-<folder>-domains.png}), with its most
+ * important difference highlighted ({@code -difference}), the fabric view of that difference's first outlier node
+ * ({@code -node-fabric}), and the cluster page in the other theme.
  */
 final class Screenshots {
 
@@ -40,8 +43,13 @@ final class Screenshots {
             return;
         }
         PulseScript s = new PulseScript();
-        s.then(2, vm::probeLive);
-        s.then(() -> !vm.isBusy(), 4, () -> shot(dir.resolve("live-overview.png")));
+        if (opt.cluster() == null || !opt.screenshotSamples().isEmpty()) {
+            s.then(2, vm::probeLive);
+            s.then(() -> !vm.isBusy(), 4, () -> shot(dir.resolve("live-overview.png")));
+        }
+        if (opt.cluster() != null) {
+            cluster(s, dir);
+        }
         for (String name : opt.screenshotSamples()) {
             s.then(2, () -> vm.openSample(name));
             for (int t = 0; t < TABS.length; t++) {
@@ -78,6 +86,44 @@ final class Screenshots {
             Platform.exit();
         });
         s.start();
+    }
+
+    private void cluster(PulseScript s, Path dir) {
+        String name = "cluster-" + opt.cluster().getFileName();
+        boolean dark = stage.getScene().getRoot().getStyleClass().contains("dark");
+        s.then(2, () -> vm.openCluster(opt.cluster()));
+        s.then(() -> !vm.isBusy(), 2, () -> {
+            if (vm.getCluster() == null) {
+                System.err.println("fabricscope-app: " + opt.cluster() + " did not open: " + vm.errorProperty().get());
+            }
+        });
+        s.then(() -> vm.getCluster() != null, 8, () -> shot(dir.resolve(name + "-domains.png")));
+        s.then(1, () -> {
+            var list = view.clusterPage().differences();
+            if (!list.getItems().isEmpty()) {
+                list.getSelectionModel().select(0);
+            }
+        });
+        s.then(8, () -> shot(dir.resolve(name + "-difference.png")));
+        s.then(1, () -> {
+            var c = vm.getCluster();
+            var hi = view.clusterViewModel().firstHighlighted();
+            String node = hi != null ? hi : c.view().readable().isEmpty() ? null : c.view().readable().get(0).name();
+            if (node != null) {
+                view.openClusterNode(node);
+            }
+        });
+        s.then(() -> !vm.isBusy() && vm.getClusterNode() != null, 8, () -> {
+            FabricGraph g = view.fabricView().graph();
+            g.nodes(FabricGraph.NodeKind.GPU).stream().findFirst().ifPresent(n -> view.fabricView().canvas().select(n.id()));
+        });
+        s.then(6, () -> shot(dir.resolve(name + "-node-fabric.png")));
+        s.then(1, () -> {
+            vm.showCluster();
+            view.setDark(!dark);
+        });
+        s.then(8, () -> shot(dir.resolve(name + "-domains-" + (dark ? "light" : "dark") + ".png")));
+        s.then(1, () -> view.setDark(dark));
     }
 
     private void shot(Path file) {

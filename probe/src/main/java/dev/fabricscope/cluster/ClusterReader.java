@@ -24,7 +24,17 @@ public final class ClusterReader {
     private ClusterReader() {
     }
 
+    /** Told after each file is read, on the reading threads: files read so far, files in all. */
+    public interface Progress {
+        void update(int read, int total);
+    }
+
     public static List<ClusterNode> read(Path dir) throws IOException {
+        return read(dir, (read, total) -> { });
+    }
+
+    /** As {@link #read(Path)}, telling {@code progress} after each file; an interrupt stops the reading. */
+    public static List<ClusterNode> read(Path dir, Progress progress) throws IOException {
         if (!Files.isDirectory(dir)) {
             throw new IOException(dir + ": not a folder");
         }
@@ -48,8 +58,13 @@ public final class ClusterReader {
         });
         try {
             List<Future<ClusterNode>> futures = new ArrayList<>();
+            java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
             for (Path f : files) {
-                futures.add(pool.submit(() -> readOne(f)));
+                futures.add(pool.submit(() -> {
+                    ClusterNode n = readOne(f);
+                    progress.update(done.incrementAndGet(), files.size());
+                    return n;
+                }));
             }
             List<ClusterNode> out = new ArrayList<>();
             for (Future<ClusterNode> f : futures) {

@@ -110,7 +110,7 @@ public final class AdvisorView extends BorderPane {
         framework.getItems().add(AdvisorViewModel.ALL);
         framework.getItems().addAll(vm.frameworks());
         framework.valueProperty().bindBidirectional(vm.frameworkProperty());
-        Spinner<Integer> nodes = spinner(1, 256, vm.nodesProperty().get());
+        Spinner<Integer> nodes = spinner(1, 65_536, vm.nodesProperty().get());
         nodes.setId("advisorNodes");
         nodes.valueProperty().addListener((o, a, b) -> vm.nodesProperty().set(b));
         vm.nodesProperty().addListener((o, a, b) -> nodes.getValueFactory().setValue(b.intValue()));

@@ -4,6 +4,8 @@ import dev.fabricscope.app.AppPreferences;
 import dev.fabricscope.app.PngWriter;
 import dev.fabricscope.app.viewmodel.AdvisorViewModel;
 import dev.fabricscope.app.viewmodel.ChecksViewModel;
+import dev.fabricscope.app.viewmodel.ClusterViewModel;
+import dev.fabricscope.app.viewmodel.LoadedCluster;
 import dev.fabricscope.app.viewmodel.LoadedMachine;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.io.SnapshotIO;
@@ -45,14 +47,16 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import javafx.stage.DirectoryChooser;
 import javafx.stage.FileChooser;
 import javafx.stage.Window;
 import org.controlsfx.control.StatusBar;
 
 /**
- * The main window's content: menus, the no-driver banner, the tabs (Overview, Fabric, Matrices, Advisor, Checks)
- * and the status bar with the background task's progress and Cancel. Binds to the view-models; holds no state of
- * its own beyond what the controls show.
+ * The main window's content: menus, the no-driver banner, the tabs (Overview, Fabric, Matrices, Advisor, Checks) or
+ * the cluster page, and the status bar with the background task's progress and Cancel. While a node of a cluster
+ * is shown, a bar above the tabs leads back to the cluster. Binds to the view-models; holds no state of its own
+ * beyond what the controls show.
  */
 public final class MainView extends BorderPane {
 
@@ -72,6 +76,9 @@ public final class MainView extends BorderPane {
     private MatricesView matrices;
     private AdvisorView advisor;
     private ChecksView checks;
+    private final ClusterViewModel clusterVm = new ClusterViewModel();
+    private ClusterPage clusterPage;
+    private final BorderPane machinePane = new BorderPane();
     private final Menu recentMenu = new Menu("Open _Recent");
     private final CheckMenuItem darkItem = new CheckMenuItem("_Dark Theme");
     private final Consumer<Boolean> themeSwitcher;
@@ -109,8 +116,13 @@ public final class MainView extends BorderPane {
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         tabs.getStyleClass().add("main-tabs");
 
+        clusterVm.clusterProperty().bind(vm.clusterProperty());
+        machinePane.setTop(clusterBar());
+        machinePane.setCenter(tabs);
         setTop(new VBox(menuBar(), banner(), errorBar()));
-        setCenter(tabs);
+        setCenter(machinePane);
+        vm.pageProperty().addListener((o, was, now) -> showPage(now));
+        showPage(vm.getPage());
         setBottom(statusBar());
         setOnDragOver(e -> {
             if (e.getDragboard().hasFiles()) {
@@ -122,11 +134,102 @@ public final class MainView extends BorderPane {
             List<File> files = e.getDragboard().getFiles();
             boolean ok = files != null && !files.isEmpty();
             if (ok) {
-                vm.openFile(files.get(0).toPath());
+                openDropped(files.get(0).toPath());
             }
             e.setDropCompleted(ok);
             e.consume();
         });
+    }
+
+    /** A dropped folder opens as a cluster, a dropped file as a report or snapshot. */
+    public void openDropped(Path p) {
+        if (p.toFile().isDirectory()) {
+            vm.openCluster(p);
+        } else {
+            vm.openFile(p);
+        }
+    }
+
+    private void showPage(MainViewModel.Page page) {
+        if (page == MainViewModel.Page.CLUSTER) {
+            setCenter(clusterPage());
+        } else {
+            setCenter(machinePane);
+        }
+    }
+
+    /** The cluster page (built on first use). */
+    public ClusterPage clusterPage() {
+        if (clusterPage == null) {
+            clusterPage = new ClusterPage(clusterVm);
+            clusterPage.setOnOpenNode(this::openClusterNode);
+            clusterPage.setOnAdvise(this::adviseCluster);
+        }
+        return clusterPage;
+    }
+
+    public ClusterViewModel clusterViewModel() {
+        return clusterVm;
+    }
+
+    /** Opens a node of the cluster on its Fabric tab. */
+    public void openClusterNode(String name) {
+        clusterPage().setCurrentNode(name);
+        vm.openClusterNode(name, () -> {
+            tabs.getSelectionModel().select(fabricTab);
+            fabricView();
+        });
+    }
+
+    /**
+     * The Advisor tab for a deployment over every readable node of the cluster, as {@code advise --cluster} does: the
+     * representative node's GPUs, the node count, and the cluster-wide facts (shared MNNVL domain, multicast and
+     * fabric handles on every node) as what-if assumptions, shown in the deployment panel.
+     */
+    public void adviseCluster() {
+        LoadedCluster c = vm.getCluster();
+        if (c == null || c.facts() == null) {
+            return;
+        }
+        var facts = c.facts();
+        clusterPage().setCurrentNode(facts.representative().name());
+        vm.openClusterNode(facts.representative().name(), () -> {
+            advisorVm.nodesProperty().set(facts.nodesUsed());
+            advisorVm.assumeProperty().set(facts.assumptions().entrySet().stream()
+                    .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining("\n")));
+            tabs.getSelectionModel().select(advisorTab);
+            advisorView();
+            vm.report("Advising over " + facts.nodesUsed() + " nodes of cluster " + c.name() + ": " + facts.summary());
+        });
+    }
+
+    /** "← Cluster NAME" and which node is shown; only while the machine shown is a node of the open cluster. */
+    private HBox clusterBar() {
+        Button back = new Button("← Back to cluster");
+        back.setId("backToCluster");
+        back.setTooltip(new javafx.scene.control.Tooltip("Back to the cluster's NVLink domains (Ctrl+6)"));
+        back.setOnAction(e -> vm.showCluster());
+        Label where = new Label();
+        where.setId("clusterNodeLabel");
+        where.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> {
+            LoadedCluster c = vm.getCluster();
+            String node = vm.getClusterNode();
+            if (c == null || node == null) {
+                return "";
+            }
+            var diffs = c.differences(node);
+            return "Node " + node + " of cluster " + c.name() + (diffs.isEmpty() ? " · matches the majority of nodes"
+                    : " · differs from most nodes in " + diffs.stream().map(d -> d.inconsistency().field())
+                            .collect(java.util.stream.Collectors.joining(", ")));
+        }, vm.clusterNodeProperty(), vm.clusterProperty()));
+        where.getStyleClass().add("cluster-bar-text");
+        HBox bar = new HBox(10, back, where);
+        bar.setAlignment(Pos.CENTER_LEFT);
+        bar.setPadding(new Insets(6, 12, 6, 12));
+        bar.getStyleClass().add("cluster-bar");
+        bar.visibleProperty().bind(vm.clusterNodeProperty().isNotNull());
+        bar.managedProperty().bind(bar.visibleProperty());
+        return bar;
     }
 
     public TabPane tabs() {
@@ -199,6 +302,7 @@ public final class MainView extends BorderPane {
 
     private MenuBar menuBar() {
         MenuItem open = item("_Open Report…", "Ctrl+O", () -> chooseAndOpen());
+        MenuItem openCluster = item("Open _Cluster Folder…", "Ctrl+Shift+F", this::chooseClusterFolder);
         Menu samples = new Menu("Open _Sample");
         for (Samples.Sample s : vm.samples()) {
             MenuItem m = new MenuItem(s.name() + " — " + s.description());
@@ -220,15 +324,21 @@ public final class MainView extends BorderPane {
             m.disableProperty().bind(vm.machineProperty().isNull());
         }
         MenuItem quit = item("_Quit", "Ctrl+Q", () -> getScene().getWindow().hide());
-        Menu file = new Menu("_File", null, open, samples, chooseSample, recentMenu, new SeparatorMenuItem(), probe, cancel,
+        Menu file = new Menu("_File", null, open, openCluster, samples, chooseSample, recentMenu, new SeparatorMenuItem(), probe, cancel,
                 new SeparatorMenuItem(), saveJson, text, png, svg, new SeparatorMenuItem(), quit);
 
         Menu view = new Menu("_View");
         String[] names = {"Overview", "Fabric", "Matrices", "Advisor", "Checks"};
         for (int i = 0; i < names.length; i++) {
             int idx = i;
-            view.getItems().add(item(names[i], "Ctrl+" + (i + 1), () -> tabs.getSelectionModel().select(idx)));
+            view.getItems().add(item(names[i], "Ctrl+" + (i + 1), () -> {
+                vm.showMachinePage();
+                tabs.getSelectionModel().select(idx);
+            }));
         }
+        MenuItem clusterItem = item("C_luster", "Ctrl+6", vm::showCluster);
+        clusterItem.disableProperty().bind(vm.clusterProperty().isNull());
+        view.getItems().add(clusterItem);
         view.getItems().add(new SeparatorMenuItem());
         view.getItems().add(item("Zoom _In", "Ctrl+Equals", () -> onFabric(fabric::zoomIn)));
         view.getItems().add(item("Zoom _Out", "Ctrl+Minus", () -> onFabric(fabric::zoomOut)));
@@ -246,6 +356,7 @@ public final class MainView extends BorderPane {
     }
 
     private void onFabric(Runnable r) {
+        vm.showMachinePage();
         tabs.getSelectionModel().select(fabricTab);
         fabricView();
         r.run();
@@ -265,7 +376,7 @@ public final class MainView extends BorderPane {
         for (Path p : vm.recentFiles()) {
             MenuItem m = new MenuItem(p.toString());
             m.setMnemonicParsing(false);
-            m.setOnAction(e -> vm.openFile(p));
+            m.setOnAction(e -> vm.openRecent(p));
             recentMenu.getItems().add(m);
         }
         if (recentMenu.getItems().isEmpty()) {
@@ -321,7 +432,7 @@ public final class MainView extends BorderPane {
         VBox box = new VBox(4, top, chips);
         box.getStyleClass().add("no-driver-banner");
         box.setPadding(new Insets(10, 16, 8, 16));
-        box.visibleProperty().bind(vm.noDriverMessageProperty().isNotNull());
+        box.visibleProperty().bind(vm.noDriverMessageProperty().isNotNull().and(vm.pageProperty().isEqualTo(MainViewModel.Page.MACHINE)));
         box.managedProperty().bind(box.visibleProperty());
         return box;
     }
@@ -345,16 +456,19 @@ public final class MainView extends BorderPane {
         StatusBar bar = new StatusBar();
         bar.setId("statusBar");
         bar.textProperty().bind(vm.statusProperty());
-        vm.busyProperty().addListener((o, was, busy) -> bar.setProgress(busy ? -1 : 0));
-        bar.setProgress(vm.isBusy() ? -1 : 0);
+        bar.progressProperty().bind(vm.progressProperty());
         Button cancel = new Button("Cancel");
         cancel.setId("cancelButton");
         cancel.visibleProperty().bind(vm.busyProperty());
         cancel.managedProperty().bind(cancel.visibleProperty());
         cancel.setOnAction(e -> vm.cancel());
         Label source = new Label();
-        source.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(
-                () -> vm.getMachine() == null ? "" : vm.getMachine().subject(), vm.machineProperty()));
+        source.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> {
+            if (vm.getPage() == MainViewModel.Page.CLUSTER && vm.getCluster() != null) {
+                return "cluster " + vm.getCluster().dir();
+            }
+            return vm.getMachine() == null ? "" : vm.getMachine().subject();
+        }, vm.machineProperty(), vm.pageProperty(), vm.clusterProperty()));
         source.getStyleClass().add("text-muted");
         Region gap = new Region();
         gap.setMinWidth(8);
@@ -395,6 +509,19 @@ public final class MainView extends BorderPane {
         File f = chooser("Open a Fabricscope report or snapshot", "Reports and snapshots (*.json)", "*.json").showOpenDialog(window());
         if (f != null) {
             vm.openFile(f.toPath());
+        }
+    }
+
+    private void chooseClusterFolder() {
+        DirectoryChooser dc = new DirectoryChooser();
+        dc.setTitle("Open a cluster folder (one report per node)");
+        Path dir = prefs.lastDirectory();
+        if (dir != null && dir.toFile().isDirectory()) {
+            dc.setInitialDirectory(dir.toFile());
+        }
+        File f = dc.showDialog(window());
+        if (f != null) {
+            vm.openCluster(f.toPath());
         }
     }
 
@@ -471,6 +598,7 @@ public final class MainView extends BorderPane {
         a.setHeaderText("Keyboard shortcuts");
         a.setContentText("""
                 Ctrl+O            Open report or snapshot
+                Ctrl+Shift+F      Open cluster folder (or drop a folder on the window)
                 Ctrl+Shift+O      Open sample
                 F5                Probe this machine again
                 Esc               Cancel the background task
@@ -479,6 +607,7 @@ public final class MainView extends BorderPane {
                 Ctrl+E            Export graph as PNG
                 Ctrl+Shift+E      Export graph as SVG
                 Ctrl+1 … Ctrl+5   Overview, Fabric, Matrices, Advisor, Checks
+                Ctrl+6            Cluster (back from a node to its cluster)
                 Ctrl+= / Ctrl+-   Zoom the graph in / out
                 Ctrl+0            Fit the graph
                 Ctrl+Shift+D      Dark theme

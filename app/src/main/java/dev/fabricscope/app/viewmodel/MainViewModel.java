@@ -1,19 +1,28 @@
 package dev.fabricscope.app.viewmodel;
 
 import dev.fabricscope.app.AppPreferences;
+import dev.fabricscope.cluster.ClusterNode;
+import dev.fabricscope.cluster.ClusterReader;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.DriverInfo;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.render.FabricLayout;
 import dev.fabricscope.samples.Samples;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyDoubleProperty;
+import javafx.beans.property.ReadOnlyDoubleWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -23,12 +32,16 @@ import javafx.collections.ObservableList;
 import javafx.concurrent.Task;
 
 /**
- * The window's state: which machine is shown, whether a background load runs, the no-driver banner, recent files.
- * Every load (live probe, file, sample) runs as a {@link Task} off the FX thread; starting a new one cancels the
- * one in flight, and a cancelled load never replaces what is shown. Properties are read-only; the command methods
- * are the only mutators and must be called on the FX thread.
+ * The window's state: which machine or cluster is shown, whether a background load runs (and how far it is), the
+ * no-driver banner, recent files. Every load (live probe, file, sample, cluster folder, a node of the cluster) runs
+ * as a {@link Task} off the FX thread; starting a new one cancels the one in flight, and a cancelled load never
+ * replaces what is shown. Properties are read-only; the command methods are the only mutators and must be called on
+ * the FX thread.
  */
 public final class MainViewModel {
+
+    /** What the window's centre shows: the machine tabs, or the cluster page. */
+    public enum Page { MACHINE, CLUSTER }
 
     private final Supplier<MachineSnapshot> liveProbe;
     private final AppPreferences prefs;
@@ -44,7 +57,11 @@ public final class MainViewModel {
     private final ReadOnlyStringWrapper noDriverMessage = new ReadOnlyStringWrapper(this, "noDriverMessage");
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error");
     private final ObservableList<Path> recentFiles = FXCollections.observableArrayList();
-    private Task<LoadedMachine> current;
+    private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(this, "progress", 0);
+    private final ReadOnlyObjectWrapper<LoadedCluster> cluster = new ReadOnlyObjectWrapper<>(this, "cluster");
+    private final ReadOnlyObjectWrapper<Page> page = new ReadOnlyObjectWrapper<>(this, "page", Page.MACHINE);
+    private final ReadOnlyStringWrapper clusterNode = new ReadOnlyStringWrapper(this, "clusterNode");
+    private Task<?> current;
 
     public MainViewModel(Supplier<MachineSnapshot> liveProbe, AppPreferences prefs) {
         this.liveProbe = liveProbe;
@@ -55,7 +72,19 @@ public final class MainViewModel {
             return t;
         });
         recentFiles.setAll(prefs.recentFiles());
-        machine.addListener((o, was, now) -> title.set(now == null ? "Fabricscope" : now.title()));
+        title.bind(Bindings.createStringBinding(this::makeTitle, machine, cluster, page, clusterNode));
+    }
+
+    private String makeTitle() {
+        LoadedCluster c = cluster.get();
+        LoadedMachine m = machine.get();
+        if (page.get() == Page.CLUSTER && c != null) {
+            return "Fabricscope — cluster " + c.name() + " (" + LoadedCluster.plural(c.view().nodes().size(), "node") + ")";
+        }
+        if (m == null) {
+            return "Fabricscope";
+        }
+        return clusterNode.get() != null && c != null ? "Fabricscope — cluster " + c.name() + " › " + m.subject() : m.title();
     }
 
     public ReadOnlyObjectProperty<LoadedMachine> machineProperty() {
@@ -73,6 +102,37 @@ public final class MainViewModel {
     /** One line about the last thing that happened. */
     public ReadOnlyStringProperty statusProperty() {
         return status.getReadOnlyProperty();
+    }
+
+    /** The background task's progress, 0–1; -1 while it cannot tell; 0 when idle. */
+    public ReadOnlyDoubleProperty progressProperty() {
+        return progress.getReadOnlyProperty();
+    }
+
+    /** The cluster folder last opened (kept while one of its nodes or another machine is shown), or null. */
+    public ReadOnlyObjectProperty<LoadedCluster> clusterProperty() {
+        return cluster.getReadOnlyProperty();
+    }
+
+    public LoadedCluster getCluster() {
+        return cluster.get();
+    }
+
+    public ReadOnlyObjectProperty<Page> pageProperty() {
+        return page.getReadOnlyProperty();
+    }
+
+    public Page getPage() {
+        return page.get();
+    }
+
+    /** The name of the cluster node whose machine views are shown, or null when the machine is not from the cluster. */
+    public ReadOnlyStringProperty clusterNodeProperty() {
+        return clusterNode.getReadOnlyProperty();
+    }
+
+    public String getClusterNode() {
+        return clusterNode.get();
     }
 
     public ReadOnlyBooleanProperty busyProperty() {
@@ -116,6 +176,69 @@ public final class MainViewModel {
                 ? m.snapshot().probe().durationMs() + " ms" : "?"));
     }
 
+    /** Opens a recent entry: a cluster folder or a report file. */
+    public Task<?> openRecent(Path path) {
+        return Files.isDirectory(path) ? openCluster(path) : openFile(path);
+    }
+
+    /**
+     * Reads a folder of node reports in the background (progress: files read), merges them into NVLink domains and
+     * differences, and shows the cluster page; remembers the folder in the recent files.
+     */
+    public Task<LoadedCluster> openCluster(Path dir) {
+        String what = "Reading cluster folder " + (dir.getFileName() == null ? dir : dir.getFileName()) + "…";
+        return start(what, r -> {
+            List<ClusterNode> nodes = ClusterReader.read(dir, (read, total) ->
+                    r.progress(read, total, String.format(java.util.Locale.ROOT, "Reading node reports: %,d of %,d…", read, total)));
+            if (nodes.isEmpty()) {
+                throw new IOException(dir + ": no node reports (*.json) in this folder");
+            }
+            r.progress(-1, 1, String.format(java.util.Locale.ROOT, "Comparing %,d nodes…", nodes.size()));
+            return LoadedCluster.of(dir, nodes);
+        }, c -> {
+            cluster.set(c);
+            clusterNode.set(null);
+            page.set(Page.CLUSTER);
+        }, c -> {
+            recentFiles.setAll(prefs.addRecent(dir));
+            return "Opened cluster " + dir + ": " + c.summary();
+        });
+    }
+
+    /**
+     * Shows the machine views of one node of the open cluster (its snapshot is already read; the fabric graph is
+     * laid out in the background), then runs {@code onShown}.
+     */
+    public Task<LoadedMachine> openClusterNode(String name, Runnable onShown) {
+        LoadedCluster c = cluster.get();
+        ClusterNode n = c == null ? null : c.node(name);
+        if (n == null || !n.ok()) {
+            throw new IllegalArgumentException("no readable node '" + name + "' in the open cluster");
+        }
+        return start("Opening node " + name + "…", r -> {
+            MachineSnapshot s = n.snapshot();
+            return new LoadedMachine(s, LoadedMachine.Source.FILE, Path.of(n.file()), null, FabricLayout.layout(s));
+        }, m -> {
+            showMachine(m);
+            clusterNode.set(name);
+            onShown.run();
+        }, m -> "Opened node " + name + " of cluster " + c.name() + " (" + n.file() + ")");
+    }
+
+    /** Back to the cluster page (keeps the machine shown for the tabs). */
+    public void showCluster() {
+        if (cluster.get() != null) {
+            page.set(Page.CLUSTER);
+        }
+    }
+
+    /** Back to the machine tabs, when a machine is loaded. */
+    public void showMachinePage() {
+        if (machine.get() != null) {
+            page.set(Page.MACHINE);
+        }
+    }
+
     /** Opens a snapshot or report file in the background; remembers it in the recent files. */
     public Task<LoadedMachine> openFile(Path file) {
         return start("Opening " + file.getFileName() + "…", () -> {
@@ -137,9 +260,9 @@ public final class MainViewModel {
         }, m -> "Opened sample " + name + " — " + Samples.find(name).map(Samples.Sample::description).orElse(""));
     }
 
-    /** Cancels the load in flight, keeping what is shown. */
+    /** Cancels the load in flight (also one not yet started), keeping what is shown. */
     public void cancel() {
-        if (current != null && current.isRunning()) {
+        if (current != null && !current.isDone()) {
             current.cancel(true);
         }
     }
@@ -160,30 +283,58 @@ public final class MainViewModel {
         executor.shutdownNow();
     }
 
-    private Task<LoadedMachine> start(String message, Callable<LoadedMachine> work,
-                                      java.util.function.Function<LoadedMachine, String> done) {
+    private void showMachine(LoadedMachine m) {
+        machine.set(m);
+        noDriverMessage.set(noDriver(m));
+        clusterNode.set(null);
+        page.set(Page.MACHINE);
+    }
+
+    /** Tells the task's progress: {@code done} of {@code total} (done &lt; 0: cannot tell), and what it does now. */
+    interface Reporter {
+        void progress(long done, long total, String message);
+    }
+
+    interface Work<T> {
+        T call(Reporter reporter) throws Exception;
+    }
+
+    private Task<LoadedMachine> start(String message, Callable<LoadedMachine> work, Function<LoadedMachine, String> done) {
+        return start(message, r -> work.call(), this::showMachine, done);
+    }
+
+    /** Runs {@code work} as the one background task; on success {@code apply} shows its result and {@code done} says so. */
+    private <T> Task<T> start(String message, Work<T> work, Consumer<T> apply, Function<T, String> done) {
         cancel();
-        Task<LoadedMachine> task = new Task<>() {
+        Task<T> task = new Task<>() {
             @Override
-            protected LoadedMachine call() throws Exception {
+            protected T call() throws Exception {
                 updateMessage(message);
-                return work.call();
+                return work.call((n, total, what) -> {
+                    updateProgress(n, total);
+                    updateMessage(what);
+                });
             }
         };
         current = task;
         busy.set(true);
-        busyMessage.set(message);
+        busyMessage.bind(task.messageProperty());
+        progress.bind(task.progressProperty());
         status.set(message);
+        task.messageProperty().addListener((o, was, now) -> {
+            if (task == current && now != null && !now.isEmpty()) {
+                status.set(now);
+            }
+        });
         task.setOnSucceeded(e -> {
             if (task != current) {
                 return;
             }
-            LoadedMachine m = task.getValue();
+            T value = task.getValue();
             finish();
             error.set(null);
-            machine.set(m);
-            noDriverMessage.set(noDriver(m));
-            status.set(done.apply(m));
+            apply.accept(value);
+            status.set(done.apply(value));
         });
         task.setOnFailed(e -> {
             if (task != current) {
@@ -191,8 +342,8 @@ public final class MainViewModel {
             }
             finish();
             Throwable t = task.getException();
-            String why = t instanceof SnapshotIO.ReadException || t instanceof IllegalArgumentException
-                    ? t.getMessage() : t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + firstLine(t.getMessage()));
+            String why = t instanceof SnapshotIO.ReadException || t instanceof IllegalArgumentException || t instanceof IOException
+                    ? firstLine(t.getMessage()) : t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + firstLine(t.getMessage()));
             error.set(why);
             status.set("Failed: " + why);
         });
@@ -209,7 +360,10 @@ public final class MainViewModel {
 
     private void finish() {
         busy.set(false);
+        busyMessage.unbind();
         busyMessage.set("");
+        progress.unbind();
+        progress.set(0);
         current = null;
     }
 
@@ -227,6 +381,6 @@ public final class MainViewModel {
     }
 
     private static String firstLine(String s) {
-        return s.lines().findFirst().orElse("");
+        return s == null ? "unknown error" : s.lines().findFirst().orElse("");
     }
 }

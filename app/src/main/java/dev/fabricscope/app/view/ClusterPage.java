@@ -1,0 +1,500 @@
+package dev.fabricscope.app.view;
+
+import dev.fabricscope.app.viewmodel.ClusterViewModel;
+import dev.fabricscope.app.viewmodel.ClusterViewModel.Group;
+import dev.fabricscope.app.viewmodel.LoadedCluster;
+import dev.fabricscope.cluster.ClusterNode;
+import dev.fabricscope.cluster.Inconsistency;
+import dev.fabricscope.model.MachineSnapshot;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import javafx.beans.binding.Bindings;
+import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.Hyperlink;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.OverrunStyle;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TextField;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.util.Duration;
+
+/**
+ * The cluster page: a header (folder, counts), a toolbar (name filter, outliers only, advise for the cluster), the
+ * nodes as tiles grouped by NVLink domain, and beside them the differences between nodes (most important first;
+ * selecting one highlights its outlier nodes) and the files that could not be read.
+ *
+ * <p>Scales to thousands of nodes: the tiles live in a virtualised {@link ListView} whose rows are domain headers
+ * and rows of tiles; only the rows on screen exist as scene-graph nodes, and cells reuse their tiles.
+ */
+public final class ClusterPage extends BorderPane {
+
+    static final double TILE_WIDTH = 204;
+    static final double TILE_GAP = 8;
+
+    /** A row of the tile list: a domain header, or up to {@code perRow} node tiles. */
+    sealed interface Row permits Header, Tiles {
+    }
+
+    record Header(Group group) implements Row {
+    }
+
+    record Tiles(List<ClusterNode> nodes) implements Row {
+    }
+
+    private final ClusterViewModel vm;
+    private final ListView<Row> grid = new ListView<>();
+    private final ListView<Inconsistency> differences = new ListView<>();
+    private final ListView<ClusterNode> unreadable = new ListView<>();
+    private final Label title = new Label();
+    private final Label path = new Label();
+    private final Label counts = new Label();
+    private final Label factsLine = new Label();
+    private final Label differencesTitle = new Label();
+    private final Label unreadableTitle = new Label();
+    private final VBox unreadableBox;
+    private final Button advise = new Button("Advise for this cluster…");
+    private Consumer<String> onOpenNode = n -> { };
+    private int perRow = -1;
+    private String currentNode;
+
+    public ClusterPage(ClusterViewModel vm) {
+        this.vm = vm;
+        getStyleClass().add("cluster-page");
+        setId("clusterPage");
+
+        title.getStyleClass().add("title-3");
+        title.setId("clusterTitle");
+        path.getStyleClass().add("text-muted");
+        path.setTextOverrun(OverrunStyle.LEADING_ELLIPSIS);
+        counts.setId("clusterCounts");
+        counts.getStyleClass().add("cluster-counts");
+        factsLine.getStyleClass().add("text-muted");
+        factsLine.setWrapText(true);
+        factsLine.setMinHeight(Region.USE_PREF_SIZE);
+        HBox titleRow = new HBox(12, title, path);
+        titleRow.setAlignment(Pos.BASELINE_LEFT);
+        HBox.setHgrow(path, Priority.ALWAYS);
+        VBox header = new VBox(4, titleRow, counts, factsLine, toolbar());
+        header.setPadding(new Insets(14, 18, 8, 18));
+        header.getStyleClass().add("cluster-header");
+        setTop(header);
+
+        grid.setId("clusterGrid");
+        grid.getStyleClass().addAll("cluster-grid", "edge-to-edge");
+        grid.setFocusTraversable(false);
+        grid.setCellFactory(l -> new RowCell());
+        grid.setPlaceholder(new Label("No node matches the filter."));
+        grid.widthProperty().addListener((o, was, w) -> relayout(false));
+
+        differences.setId("differencesList");
+        differences.getStyleClass().add("differences-list");
+        differences.setCellFactory(l -> new DifferenceCell());
+        Label noDiff = new Label("No differences between nodes in driver, CUDA, GPUs, NVLink, fabric, MIG, multicast, NCCL or environment.");
+        noDiff.setWrapText(true);
+        noDiff.getStyleClass().add("text-muted");
+        noDiff.setPadding(new Insets(12));
+        differences.setPlaceholder(noDiff);
+        differences.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> vm.highlightedProperty().set(now));
+        vm.highlightedProperty().addListener((o, was, now) -> {
+            if (now == null) {
+                differences.getSelectionModel().clearSelection();
+            }
+            grid.refresh();
+            scrollTo(vm.firstHighlighted());
+        });
+        differencesTitle.getStyleClass().addAll("title-4", "section-title");
+        Hyperlink clear = new Hyperlink("Clear highlight");
+        clear.setId("clearHighlight");
+        clear.visibleProperty().bind(vm.highlightedProperty().isNotNull());
+        clear.setOnAction(e -> vm.highlightedProperty().set(null));
+        Label diffHint = new Label("Most important first. Select one to highlight its nodes.");
+        diffHint.getStyleClass().add("text-muted");
+        diffHint.setWrapText(true);
+        HBox diffTitleRow = new HBox(8, differencesTitle, clear);
+        diffTitleRow.setAlignment(Pos.BASELINE_LEFT);
+        VBox diffBox = new VBox(4, diffTitleRow, diffHint, differences);
+        VBox.setVgrow(differences, Priority.ALWAYS);
+
+        unreadable.setId("unreadableList");
+        unreadable.setCellFactory(l -> new UnreadableCell());
+        unreadable.setPrefHeight(150);
+        unreadableTitle.getStyleClass().addAll("title-4", "section-title");
+        unreadableBox = new VBox(4, unreadableTitle, unreadable);
+        unreadableBox.managedProperty().bind(unreadableBox.visibleProperty());
+
+        VBox side = new VBox(8, diffBox, unreadableBox);
+        VBox.setVgrow(diffBox, Priority.ALWAYS);
+        side.setPadding(new Insets(0, 12, 10, 12));
+        side.getStyleClass().add("cluster-side");
+        side.setMinWidth(260);
+
+        SplitPane split = new SplitPane(grid, side);
+        split.setDividerPositions(0.66);
+        SplitPane.setResizableWithParent(side, false);
+        setCenter(split);
+
+        vm.groupsProperty().addListener((o, was, now) -> relayout(true));
+        vm.clusterProperty().addListener((o, was, now) -> show(now));
+        show(vm.clusterProperty().get());
+    }
+
+    private HBox toolbar() {
+        TextField filter = new TextField();
+        filter.setId("clusterFilter");
+        filter.setPromptText("Filter nodes by name");
+        filter.setPrefColumnCount(18);
+        filter.textProperty().bindBidirectional(vm.filterProperty());
+        ToggleButton outliers = new ToggleButton("Outliers only");
+        outliers.setId("outliersOnly");
+        outliers.setTooltip(new Tooltip("List only the nodes that differ from the majority in some fact"));
+        outliers.selectedProperty().bindBidirectional(vm.outliersOnlyProperty());
+        Label listed = new Label();
+        listed.setId("clusterListed");
+        listed.getStyleClass().add("text-muted");
+        listed.textProperty().bind(Bindings.createStringBinding(() -> {
+            LoadedCluster c = vm.clusterProperty().get();
+            return c == null ? "" : String.format(java.util.Locale.ROOT, "%,d of %,d nodes listed · click a node to open its fabric view",
+                    vm.listedProperty().get(), c.view().readable().size());
+        }, vm.listedProperty(), vm.clusterProperty()));
+        advise.setId("adviseCluster");
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        HBox bar = new HBox(8, filter, outliers, listed, spacer, advise);
+        bar.setAlignment(Pos.CENTER_LEFT);
+        bar.setPadding(new Insets(6, 0, 0, 0));
+        return bar;
+    }
+
+    /** What a click on a node tile does (the main view opens the node's fabric view). */
+    public void setOnOpenNode(Consumer<String> action) {
+        onOpenNode = action;
+    }
+
+    /** What "Advise for this cluster…" does. */
+    public void setOnAdvise(Runnable action) {
+        advise.setOnAction(e -> action.run());
+    }
+
+    /** Marks the node whose machine views were opened last, and scrolls to it. */
+    public void setCurrentNode(String node) {
+        currentNode = node;
+        grid.refresh();
+        scrollTo(node);
+    }
+
+    public ListView<Row> grid() {
+        return grid;
+    }
+
+    public ListView<Inconsistency> differences() {
+        return differences;
+    }
+
+    public ListView<ClusterNode> unreadable() {
+        return unreadable;
+    }
+
+    private void show(LoadedCluster c) {
+        currentNode = null;
+        if (c == null) {
+            title.setText("No cluster open");
+            path.setText("");
+            counts.setText("");
+            factsLine.setText("");
+            differences.getItems().clear();
+            unreadable.getItems().clear();
+            unreadableBox.setVisible(false);
+            advise.setDisable(true);
+            return;
+        }
+        title.setText("Cluster " + c.name());
+        path.setText(c.dir().toString());
+        counts.setText(c.summary());
+        factsLine.setText(c.facts() != null ? "Advisor view of the cluster: " + withoutFolder(c.facts().summary(), c.dir())
+                : c.factsProblem());
+        advise.setDisable(c.facts() == null);
+        advise.setTooltip(c.facts() == null ? null : new Tooltip("Opens the Advisor tab for a deployment over all "
+                + c.facts().nodesUsed() + " nodes: GPUs as on " + c.facts().representative().name() + ", with "
+                + c.facts().assumptions().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "))));
+        differencesTitle.setText("Differences between nodes (" + c.view().inconsistencies().size() + ")");
+        differences.getItems().setAll(c.view().inconsistencies());
+        List<ClusterNode> bad = c.view().unreadable();
+        unreadable.getItems().setAll(bad);
+        unreadableTitle.setText("Unreadable files (" + bad.size() + ")");
+        unreadableBox.setVisible(!bad.isEmpty());
+        relayout(true);
+    }
+
+    private static String withoutFolder(String summary, Path dir) {
+        String prefix = dir + ": ";
+        return summary.startsWith(prefix) ? summary.substring(prefix.length()) : summary;
+    }
+
+    /** Rebuilds the rows when the groups change or when the width fits another number of tiles per row. */
+    private void relayout(boolean groupsChanged) {
+        double w = grid.getWidth();
+        int fits = w <= 0 ? 4 : Math.max(1, (int) ((w - 34 + TILE_GAP) / (TILE_WIDTH + TILE_GAP)));
+        if (!groupsChanged && fits == perRow) {
+            return;
+        }
+        perRow = fits;
+        List<Row> rows = new ArrayList<>();
+        for (Group g : vm.groups()) {
+            rows.add(new Header(g));
+            List<ClusterNode> nodes = g.nodes();
+            for (int i = 0; i < nodes.size(); i += perRow) {
+                rows.add(new Tiles(nodes.subList(i, Math.min(nodes.size(), i + perRow))));
+            }
+        }
+        grid.getItems().setAll(rows);
+    }
+
+    private void scrollTo(String node) {
+        if (node == null) {
+            return;
+        }
+        List<Row> rows = grid.getItems();
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.get(i) instanceof Tiles t && t.nodes().stream().anyMatch(n -> n.name().equals(node))) {
+                int row = i;
+                // the header above the first row of a group stays in view
+                grid.scrollTo(row > 0 && rows.get(row - 1) instanceof Header ? row - 1 : row);
+                return;
+            }
+        }
+    }
+
+    // ---- cells
+
+    /** A domain header or a row of tiles; keeps its tiles between uses. */
+    private final class RowCell extends ListCell<Row> {
+        private final Label groupTitle = new Label();
+        private final Label groupDetail = new Label();
+        private final Label groupBadge = new Label();
+        private final VBox headerBox;
+        private final HBox tileBox = new HBox(TILE_GAP);
+        private final List<NodeTile> tiles = new ArrayList<>();
+
+        RowCell() {
+            getStyleClass().add("cluster-row");
+            groupTitle.getStyleClass().add("domain-title");
+            groupDetail.getStyleClass().addAll("text-muted", "domain-detail");
+            groupBadge.getStyleClass().addAll("badge", "badge-error");
+            groupBadge.managedProperty().bind(groupBadge.visibleProperty());
+            HBox top = new HBox(10, groupTitle, groupBadge);
+            top.setAlignment(Pos.CENTER_LEFT);
+            headerBox = new VBox(2, top, groupDetail);
+            headerBox.getStyleClass().add("domain-header");
+            tileBox.getStyleClass().add("tile-row");
+        }
+
+        @Override
+        protected void updateItem(Row row, boolean empty) {
+            super.updateItem(row, empty);
+            setText(null);
+            if (empty || row == null) {
+                setGraphic(null);
+                return;
+            }
+            if (row instanceof Header h) {
+                Group g = h.group();
+                groupTitle.setText(g.title());
+                groupDetail.setText(g.detail() + (g.nodes().size() < g.nodesInAll()
+                        ? " · " + g.nodes().size() + " listed" : ""));
+                groupBadge.setText(g.outliers() == 1 ? "1 outlier" : g.outliers() + " outliers");
+                groupBadge.setVisible(g.outliers() > 0);
+                setGraphic(headerBox);
+            } else if (row instanceof Tiles t) {
+                LoadedCluster c = vm.clusterProperty().get();
+                while (tiles.size() < t.nodes().size()) {
+                    NodeTile tile = new NodeTile();
+                    tiles.add(tile);
+                }
+                tileBox.getChildren().setAll(tiles.subList(0, t.nodes().size()));
+                for (int i = 0; i < t.nodes().size(); i++) {
+                    ClusterNode n = t.nodes().get(i);
+                    tiles.get(i).show(n, c.differences(n.name()), vm.isHighlighted(n.name()), n.name().equals(currentNode));
+                }
+                setGraphic(tileBox);
+            }
+        }
+    }
+
+    /** One node: its name, its GPUs (or how it differs), a badge with its number of differences. */
+    private final class NodeTile extends Button {
+        private final Label name = new Label();
+        private final Label line = new Label();
+        private final Label badge = new Label();
+        private final Tooltip tip = new Tooltip();
+        private String node;
+
+        NodeTile() {
+            getStyleClass().add("node-tile");
+            name.getStyleClass().add("node-name");
+            line.getStyleClass().add("node-line");
+            badge.getStyleClass().addAll("badge", "badge-error", "node-badge");
+            badge.managedProperty().bind(badge.visibleProperty());
+            Region spacer = new Region();
+            HBox.setHgrow(spacer, Priority.ALWAYS);
+            HBox top = new HBox(6, name, spacer, badge);
+            top.setAlignment(Pos.CENTER_LEFT);
+            VBox box = new VBox(2, top, line);
+            box.setMinWidth(0);
+            setGraphic(box);
+            setMinWidth(TILE_WIDTH);
+            setPrefWidth(TILE_WIDTH);
+            setMaxWidth(TILE_WIDTH);
+            setAlignment(Pos.CENTER_LEFT);
+            tip.setShowDelay(Duration.millis(400));
+            tip.setShowDuration(Duration.seconds(30));
+            setTooltip(tip);
+            setOnAction(e -> {
+                if (node != null) {
+                    onOpenNode.accept(node);
+                }
+            });
+        }
+
+        void show(ClusterNode n, List<LoadedCluster.Difference> diffs, boolean highlighted, boolean current) {
+            node = n.name();
+            setId("node-" + n.name());
+            name.setText(n.name());
+            MachineSnapshot s = n.snapshot();
+            String gpus = ClusterViewModel.gpuLine(s);
+            if (diffs.isEmpty()) {
+                line.setText(gpus);
+            } else {
+                LoadedCluster.Difference d = diffs.get(0);
+                line.setText(d.inconsistency().field() + ": " + d.value());
+            }
+            badge.setText(String.valueOf(diffs.size()));
+            badge.setVisible(!diffs.isEmpty());
+            toggle("node-outlier", !diffs.isEmpty());
+            toggle("node-highlight", highlighted);
+            toggle("node-current", current);
+            StringBuilder t = new StringBuilder(n.name()).append('\n').append(gpus).append(" · driver ")
+                    .append(s.driver().driverVersion().shortDisplay()).append('\n').append(n.file());
+            if (!diffs.isEmpty()) {
+                t.append("\n\nDiffers from most nodes in:");
+                diffs.forEach(d -> t.append("\n• ").append(d.describe()));
+            }
+            t.append("\n\nClick to open its fabric view.");
+            tip.setText(t.toString());
+        }
+
+        private void toggle(String cls, boolean on) {
+            if (on && !getStyleClass().contains(cls)) {
+                getStyleClass().add(cls);
+            } else if (!on) {
+                getStyleClass().remove(cls);
+            }
+        }
+    }
+
+    /** A difference: what, how many nodes, the majority value, the other values and their nodes. */
+    private static final class DifferenceCell extends ListCell<Inconsistency> {
+        private final Label badge = new Label();
+        private final Label field = new Label();
+        private final Label majority = new Label();
+        private final Label others = new Label();
+        private final VBox box;
+
+        DifferenceCell() {
+            badge.getStyleClass().add("badge");
+            badge.setMinWidth(Region.USE_PREF_SIZE);
+            field.getStyleClass().add("difference-field");
+            field.setWrapText(true);
+            majority.getStyleClass().add("text-muted");
+            majority.setWrapText(true);
+            others.setWrapText(true);
+            others.getStyleClass().add("difference-values");
+            HBox top = new HBox(8, badge, field);
+            top.setAlignment(Pos.CENTER_LEFT);
+            box = new VBox(3, top, majority, others);
+            box.setPadding(new Insets(4, 2, 4, 2));
+            box.setMinWidth(0);
+            box.setPrefWidth(1);
+        }
+
+        @Override
+        protected void updateItem(Inconsistency d, boolean empty) {
+            super.updateItem(d, empty);
+            setText(null);
+            if (empty || d == null) {
+                setGraphic(null);
+                return;
+            }
+            boolean env = d.field().startsWith("environment ");
+            badge.getStyleClass().removeAll("badge-error", "badge-warning");
+            badge.getStyleClass().add(env ? "badge-warning" : "badge-error");
+            badge.setText(d.outliers().size() == 1 ? "1 node" : String.format(java.util.Locale.ROOT, "%,d nodes", d.outliers().size()));
+            field.setText(d.field() + ("cluster".equals(d.scope()) ? "" : " (in " + d.scope() + ")"));
+            int most = d.byValue().getOrDefault(d.majority(), List.of()).size();
+            majority.setText("Most nodes (" + most + "): " + d.majority());
+            StringBuilder sb = new StringBuilder();
+            int shown = 0;
+            for (Map.Entry<String, List<String>> e : d.byValue().entrySet()) {
+                if (e.getKey().equals(d.majority())) {
+                    continue;
+                }
+                if (shown == 4) {
+                    sb.append("\n… and ").append(d.byValue().size() - 1 - shown).append(" more values");
+                    break;
+                }
+                sb.append(shown == 0 ? "" : "\n").append(e.getKey()).append(": ").append(names(e.getValue(), 6));
+                shown++;
+            }
+            others.setText(sb.toString());
+            setGraphic(box);
+        }
+
+        static String names(List<String> names, int max) {
+            return names.size() <= max ? String.join(", ", names)
+                    : String.join(", ", names.subList(0, max)) + ", … (" + names.size() + " in all)";
+        }
+    }
+
+    /** An unreadable file and why. */
+    private static final class UnreadableCell extends ListCell<ClusterNode> {
+        private final Label file = new Label();
+        private final Label why = new Label();
+        private final VBox box = new VBox(2, file, why);
+
+        UnreadableCell() {
+            file.getStyleClass().add("difference-field");
+            why.getStyleClass().addAll("text-muted", "unreadable-reason");
+            why.setWrapText(true);
+            box.setMinWidth(0);
+            box.setPrefWidth(1);
+        }
+
+        @Override
+        protected void updateItem(ClusterNode n, boolean empty) {
+            super.updateItem(n, empty);
+            setText(null);
+            if (empty || n == null) {
+                setGraphic(null);
+                return;
+            }
+            Path p = Path.of(n.file());
+            file.setText(p.getFileName() == null ? n.file() : p.getFileName().toString());
+            why.setText(n.error());
+            setGraphic(box);
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package dev.fabricscope.app.viewmodel;
+
+import dev.fabricscope.cluster.ClusterNode;
+import dev.fabricscope.cluster.Inconsistency;
+import dev.fabricscope.cluster.NvlinkDomain;
+import dev.fabricscope.model.MachineSnapshot;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import javafx.beans.Observable;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+
+/**
+ * The cluster page's state: which nodes are listed (name filter, outliers only), grouped by NVLink domain, and which
+ * difference is highlighted on the node tiles. Pure FX-thread state over an immutable {@link LoadedCluster}; the
+ * grouping is linear in the node count.
+ */
+public final class ClusterViewModel {
+
+    /**
+     * Nodes listed together: one multi-node (MNNVL) NVLink domain, or all nodes that are each their own domain.
+     *
+     * @param domainId    the NVLink domain id, or null for the single-node group
+     * @param nodes       the nodes listed (after the filter), sorted by name
+     * @param nodesInAll  the group's nodes before the filter
+     * @param outliers    listed nodes that differ from the majority in some fact
+     */
+    public record Group(String domainId, String title, String detail, List<ClusterNode> nodes, int nodesInAll, int gpus,
+                        int outliers) {
+        public boolean mnnvl() {
+            return domainId != null;
+        }
+    }
+
+    private final ObjectProperty<LoadedCluster> cluster = new SimpleObjectProperty<>(this, "cluster");
+    private final StringProperty filter = new SimpleStringProperty(this, "filter", "");
+    private final BooleanProperty outliersOnly = new SimpleBooleanProperty(this, "outliersOnly");
+    private final ObjectProperty<Inconsistency> highlighted = new SimpleObjectProperty<>(this, "highlighted");
+    private final ReadOnlyObjectWrapper<List<Group>> groups = new ReadOnlyObjectWrapper<>(this, "groups", List.of());
+    private final ReadOnlyIntegerWrapper listed = new ReadOnlyIntegerWrapper(this, "listed");
+    private Set<String> highlightedNodes = Set.of();
+
+    public ClusterViewModel() {
+        for (Observable o : List.of(cluster, filter, outliersOnly)) {
+            o.addListener(x -> regroup());
+        }
+        cluster.addListener((o, was, now) -> highlighted.set(null));
+        highlighted.addListener((o, was, now) -> highlightedNodes = now == null ? Set.of() : new HashSet<>(now.outliers()));
+    }
+
+    public ObjectProperty<LoadedCluster> clusterProperty() { return cluster; }
+    /** Lists only nodes whose name contains this (any case). */
+    public StringProperty filterProperty() { return filter; }
+    /** Lists only nodes that differ from the majority in some fact. */
+    public BooleanProperty outliersOnlyProperty() { return outliersOnly; }
+    /** The difference whose outlier nodes are highlighted, or null. */
+    public ObjectProperty<Inconsistency> highlightedProperty() { return highlighted; }
+    public ReadOnlyObjectProperty<List<Group>> groupsProperty() { return groups.getReadOnlyProperty(); }
+    public List<Group> groups() { return groups.get(); }
+    /** How many nodes the groups list. */
+    public ReadOnlyIntegerProperty listedProperty() { return listed.getReadOnlyProperty(); }
+
+    /** Whether {@code node} is an outlier of the highlighted difference. */
+    public boolean isHighlighted(String node) {
+        return highlightedNodes.contains(node);
+    }
+
+    /** The first listed node among the highlighted difference's outliers, or null. */
+    public String firstHighlighted() {
+        for (Group g : groups.get()) {
+            for (ClusterNode n : g.nodes()) {
+                if (highlightedNodes.contains(n.name())) {
+                    return n.name();
+                }
+            }
+        }
+        return null;
+    }
+
+    private void regroup() {
+        LoadedCluster c = cluster.get();
+        if (c == null) {
+            groups.set(List.of());
+            listed.set(0);
+            return;
+        }
+        String f = filter.get() == null ? "" : filter.get().strip().toLowerCase(Locale.ROOT);
+        boolean onlyOutliers = outliersOnly.get();
+        List<Group> out = new ArrayList<>();
+        List<ClusterNode> singles = new ArrayList<>();
+        int singlesInAll = 0;
+        int singleGpus = 0;
+        int n = 0;
+        int mnnvlIndex = 0;
+        for (NvlinkDomain d : c.view().domains()) {
+            boolean mnnvl = d.clusterUuid() != null;
+            List<ClusterNode> shown = new ArrayList<>();
+            for (String name : d.nodes()) {
+                ClusterNode node = c.node(name);
+                if (node != null && (f.isEmpty() || name.toLowerCase(Locale.ROOT).contains(f))
+                        && (!onlyOutliers || !c.differences(name).isEmpty())) {
+                    shown.add(node);
+                }
+            }
+            if (mnnvl) {
+                mnnvlIndex++;
+                if (!shown.isEmpty()) {
+                    out.add(new Group(d.id(), "NVLink domain " + mnnvlIndex + " · multi-node NVLink (MNNVL)",
+                            "fabric cluster " + d.clusterUuid() + " · clique " + d.cliqueId() + " · "
+                                    + LoadedCluster.plural(d.nodes().size(), "node") + " · " + LoadedCluster.plural(d.gpus(), "GPU"),
+                            List.copyOf(shown), d.nodes().size(), d.gpus(), outliers(c, shown)));
+                    n += shown.size();
+                }
+            } else {
+                singles.addAll(shown);
+                singlesInAll += d.nodes().size();
+                singleGpus += d.gpus();
+            }
+        }
+        if (!singles.isEmpty()) {
+            singles.sort(java.util.Comparator.comparing(ClusterNode::name));
+            out.add(new Group(null, "Single-node NVLink domains",
+                    "no multi-node NVLink fabric: each node is an NVLink domain of its own · "
+                            + LoadedCluster.plural(singlesInAll, "node") + " · " + LoadedCluster.plural(singleGpus, "GPU"),
+                    List.copyOf(singles), singlesInAll, singleGpus, outliers(c, singles)));
+            n += singles.size();
+        }
+        groups.set(List.copyOf(out));
+        listed.set(n);
+    }
+
+    private static int outliers(LoadedCluster c, List<ClusterNode> nodes) {
+        return (int) nodes.stream().filter(x -> !c.differences(x.name()).isEmpty()).count();
+    }
+
+    /** "4 × GB200" or "8 × H100 80GB HBM3": a node's GPUs in a few words; "no GPUs" when it has none. */
+    public static String gpuLine(MachineSnapshot s) {
+        if (s.gpus().isEmpty()) {
+            return "no GPUs";
+        }
+        Set<String> models = new java.util.TreeSet<>();
+        s.gpus().forEach(g -> models.add(g.name().orElse("unknown GPU").replaceFirst("^NVIDIA ", "")));
+        return s.gpus().size() + " × " + String.join(" + ", models);
+    }
+}

@@ -1,0 +1,94 @@
+package dev.fabricscope.app.viewmodel;
+
+import dev.fabricscope.cluster.ClusterAnalysis;
+import dev.fabricscope.cluster.ClusterFacts;
+import dev.fabricscope.cluster.ClusterNode;
+import dev.fabricscope.cluster.ClusterView;
+import dev.fabricscope.cluster.Inconsistency;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A cluster folder on screen: the merged view ({@link ClusterAnalysis}), each node's differences from the majority,
+ * and the cluster's facts for the advisor ({@link ClusterFacts}). Built off the FX thread; immutable.
+ *
+ * @param facts        null when no node report is readable
+ * @param factsProblem why {@code facts} is null, or null
+ */
+public record LoadedCluster(Path dir, ClusterView view, Map<String, ClusterNode> nodesByName,
+                            Map<String, List<Difference>> differencesByNode, ClusterFacts facts, String factsProblem, int gpus) {
+
+    /**
+     * How one node differs from the majority of the cluster in one fact.
+     *
+     * @param value the node's own value
+     */
+    public record Difference(Inconsistency inconsistency, String value) {
+        /** "driver version 550.54.15 (most nodes: 570.86.15)". */
+        public String describe() {
+            return inconsistency.field() + " " + value + " (most nodes: " + inconsistency.majority() + ")";
+        }
+    }
+
+    public LoadedCluster {
+        nodesByName = Collections.unmodifiableMap(nodesByName);
+        differencesByNode = Collections.unmodifiableMap(differencesByNode);
+    }
+
+    /** Merges the nodes read from {@code dir}. */
+    public static LoadedCluster of(Path dir, List<ClusterNode> nodes) {
+        ClusterView v = ClusterAnalysis.analyse(dir.toString(), nodes);
+        Map<String, ClusterNode> byName = new LinkedHashMap<>();
+        v.nodes().forEach(n -> byName.put(n.name(), n));
+        Map<String, List<Difference>> diffs = new HashMap<>();
+        for (Inconsistency i : v.inconsistencies()) {
+            i.byValue().forEach((value, names) -> {
+                if (!value.equals(i.majority())) {
+                    names.forEach(n -> diffs.computeIfAbsent(n, k -> new ArrayList<>()).add(new Difference(i, value)));
+                }
+            });
+        }
+        diffs.replaceAll((k, l) -> List.copyOf(l));
+        ClusterFacts facts = null;
+        String problem = null;
+        try {
+            facts = ClusterFacts.of(v, null);
+        } catch (IllegalArgumentException e) {
+            problem = e.getMessage();
+        }
+        int gpus = v.readable().stream().mapToInt(n -> n.snapshot().gpus().size()).sum();
+        return new LoadedCluster(dir, v, byName, diffs, facts, problem, gpus);
+    }
+
+    /** The folder's name, for titles. */
+    public String name() {
+        Path f = dir.getFileName();
+        return f == null ? dir.toString() : f.toString();
+    }
+
+    public ClusterNode node(String name) {
+        return nodesByName.get(name);
+    }
+
+    /** Where {@code node} differs from the majority, most important first; empty for a node that matches. */
+    public List<Difference> differences(String node) {
+        return differencesByNode.getOrDefault(node, List.of());
+    }
+
+    /** "21 nodes · 88 GPUs · 3 NVLink domains · 1 difference · 1 unreadable file". */
+    public String summary() {
+        int unreadable = view.unreadable().size();
+        return plural(view.readable().size(), "node") + " · " + plural(gpus, "GPU") + " · "
+                + plural(view.domains().size(), "NVLink domain") + " · " + plural(view.inconsistencies().size(), "difference")
+                + (unreadable == 0 ? "" : " · " + plural(unreadable, "unreadable file"));
+    }
+
+    static String plural(int n, String what) {
+        return String.format(java.util.Locale.ROOT, "%,d %s%s", n, what, n == 1 ? "" : "s");
+    }
+}
