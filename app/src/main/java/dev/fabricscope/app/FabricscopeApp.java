@@ -48,6 +48,8 @@ public final class FabricscopeApp extends Application {
         Theme.apply(scene, dark);
         trace("theme");
         stage.titleProperty().bind(vm.titleProperty());
+        AppIcons.apply(stage);
+        trace("icons");
         stage.setScene(scene);
         stage.setMinWidth(720);
         stage.setMinHeight(480);

@@ -15,7 +15,8 @@ import javafx.stage.Stage;
  * from the real window's scene; then the Fabric tab of the first sample in the other theme.
  * {@code --screenshots DIR --cluster FOLDER}: the cluster page ({@code cluster-<folder>-domains.png}), with its most
  * important difference highlighted ({@code -difference}), the fabric view of that difference's first outlier node
- * ({@code -node-fabric}), and the cluster page in the other theme.
+ * ({@code -node-fabric}), the Advisor tab for a deployment over the whole cluster ({@code -advisor}), and the
+ * cluster page in the other theme.
  */
 final class Screenshots {
 
@@ -118,6 +119,10 @@ final class Screenshots {
             g.nodes(FabricGraph.NodeKind.GPU).stream().findFirst().ifPresent(n -> view.fabricView().canvas().select(n.id()));
         });
         s.then(6, () -> shot(dir.resolve(name + "-node-fabric.png")));
+        s.then(1, view::adviseCluster);
+        s.then(() -> !vm.isBusy() && !view.advisorView().table().getItems().isEmpty(), 4,
+                () -> view.advisorView().table().getSelectionModel().select(0));
+        s.then(6, () -> shot(dir.resolve(name + "-advisor.png")));
         s.then(1, () -> {
             vm.showCluster();
             view.setDark(!dark);

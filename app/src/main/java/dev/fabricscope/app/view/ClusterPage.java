@@ -43,8 +43,11 @@ import javafx.util.Duration;
  */
 public final class ClusterPage extends BorderPane {
 
-    static final double TILE_WIDTH = 204;
+    /** Tiles are at least this wide, and share the rest of a row's width. */
+    static final double TILE_MIN_WIDTH = 216;
     static final double TILE_GAP = 8;
+    /** The list cell's left and right padding plus room for the vertical scroll bar. */
+    static final double ROW_INSETS = 28 + 16;
 
     /** A row of the tile list: a domain header, or up to {@code perRow} node tiles. */
     sealed interface Row permits Header, Tiles {
@@ -70,6 +73,7 @@ public final class ClusterPage extends BorderPane {
     private final Button advise = new Button("Advise for this cluster…");
     private Consumer<String> onOpenNode = n -> { };
     private int perRow = -1;
+    private double tileWidth = TILE_MIN_WIDTH;
     private String currentNode;
 
     public ClusterPage(ClusterViewModel vm) {
@@ -103,7 +107,7 @@ public final class ClusterPage extends BorderPane {
 
         differences.setId("differencesList");
         differences.getStyleClass().add("differences-list");
-        differences.setCellFactory(l -> new DifferenceCell());
+        differences.setCellFactory(l -> new DifferenceCell(l));
         Label noDiff = new Label("No differences between nodes in driver, CUDA, GPUs, NVLink, fabric, MIG, multicast, NCCL or environment.");
         noDiff.setWrapText(true);
         noDiff.getStyleClass().add("text-muted");
@@ -131,7 +135,7 @@ public final class ClusterPage extends BorderPane {
         VBox.setVgrow(differences, Priority.ALWAYS);
 
         unreadable.setId("unreadableList");
-        unreadable.setCellFactory(l -> new UnreadableCell());
+        unreadable.setCellFactory(l -> new UnreadableCell(l));
         unreadable.setPrefHeight(150);
         unreadableTitle.getStyleClass().addAll("title-4", "section-title");
         unreadableBox = new VBox(4, unreadableTitle, unreadable);
@@ -247,8 +251,13 @@ public final class ClusterPage extends BorderPane {
 
     /** Rebuilds the rows when the groups change or when the width fits another number of tiles per row. */
     private void relayout(boolean groupsChanged) {
-        double w = grid.getWidth();
-        int fits = w <= 0 ? 4 : Math.max(1, (int) ((w - 34 + TILE_GAP) / (TILE_WIDTH + TILE_GAP)));
+        double room = grid.getWidth() - ROW_INSETS;
+        int fits = room <= 0 ? 4 : Math.max(1, (int) ((room + TILE_GAP) / (TILE_MIN_WIDTH + TILE_GAP)));
+        double width = room <= 0 ? TILE_MIN_WIDTH : Math.max(TILE_MIN_WIDTH, Math.floor((room - TILE_GAP * (fits - 1)) / fits));
+        if (width != tileWidth) {
+            tileWidth = width;
+            grid.refresh();
+        }
         if (!groupsChanged && fits == perRow) {
             return;
         }
@@ -356,9 +365,6 @@ public final class ClusterPage extends BorderPane {
             VBox box = new VBox(2, top, line);
             box.setMinWidth(0);
             setGraphic(box);
-            setMinWidth(TILE_WIDTH);
-            setPrefWidth(TILE_WIDTH);
-            setMaxWidth(TILE_WIDTH);
             setAlignment(Pos.CENTER_LEFT);
             tip.setShowDelay(Duration.millis(400));
             tip.setShowDuration(Duration.seconds(30));
@@ -372,6 +378,9 @@ public final class ClusterPage extends BorderPane {
 
         void show(ClusterNode n, List<LoadedCluster.Difference> diffs, boolean highlighted, boolean current) {
             node = n.name();
+            setMinWidth(tileWidth);
+            setPrefWidth(tileWidth);
+            setMaxWidth(tileWidth);
             setId("node-" + n.name());
             name.setText(n.name());
             MachineSnapshot s = n.snapshot();
@@ -414,7 +423,7 @@ public final class ClusterPage extends BorderPane {
         private final Label others = new Label();
         private final VBox box;
 
-        DifferenceCell() {
+        DifferenceCell(ListView<Inconsistency> list) {
             badge.getStyleClass().add("badge");
             badge.setMinWidth(Region.USE_PREF_SIZE);
             field.getStyleClass().add("difference-field");
@@ -427,8 +436,8 @@ public final class ClusterPage extends BorderPane {
             top.setAlignment(Pos.CENTER_LEFT);
             box = new VBox(3, top, majority, others);
             box.setPadding(new Insets(4, 2, 4, 2));
-            box.setMinWidth(0);
-            box.setPrefWidth(1);
+            fitWidth(majority, list);
+            fitWidth(others, list);
         }
 
         @Override
@@ -469,18 +478,28 @@ public final class ClusterPage extends BorderPane {
         }
     }
 
+    /**
+     * Makes a wrapping label in a list cell as wide as the list, so that the cell's height counts its wrapped lines
+     * (a cell asks its content for its height without a width).
+     */
+    private static void fitWidth(Label label, ListView<?> list) {
+        label.setMinWidth(0);
+        label.prefWidthProperty().bind(list.widthProperty().subtract(ROW_INSETS));
+        label.setMaxWidth(Region.USE_PREF_SIZE);
+        label.setMinHeight(Region.USE_PREF_SIZE);
+    }
+
     /** An unreadable file and why. */
     private static final class UnreadableCell extends ListCell<ClusterNode> {
         private final Label file = new Label();
         private final Label why = new Label();
         private final VBox box = new VBox(2, file, why);
 
-        UnreadableCell() {
+        UnreadableCell(ListView<ClusterNode> list) {
             file.getStyleClass().add("difference-field");
             why.getStyleClass().addAll("text-muted", "unreadable-reason");
             why.setWrapText(true);
-            box.setMinWidth(0);
-            box.setPrefWidth(1);
+            fitWidth(why, list);
         }
 
         @Override
