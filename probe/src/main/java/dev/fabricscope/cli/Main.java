@@ -22,7 +22,10 @@ public final class Main implements Runnable {
 
     /** Every subcommand, in the order help lists them. */
     static final java.util.List<Class<?>> SUBCOMMANDS = java.util.List.of(
-            ProbeCommand.class, SamplesCommand.class, ShowCommand.class, CommandLine.HelpCommand.class);
+            ProbeCommand.class, SamplesCommand.class, ShowCommand.class,
+            ReportCommand.class,
+            DiffCommand.class,
+            CommandLine.HelpCommand.class);
 
     public static int run(String... args) {
         dev.fabricscope.Trace.mark("main");

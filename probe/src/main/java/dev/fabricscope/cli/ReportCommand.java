@@ -1,0 +1,140 @@
+package dev.fabricscope.cli;
+
+import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.report.HtmlReport;
+import dev.fabricscope.report.MarkdownReport;
+import dev.fabricscope.report.Redactor;
+import dev.fabricscope.report.Report;
+import dev.fabricscope.report.ReportAdvice;
+import dev.fabricscope.report.ReportChecks;
+import dev.fabricscope.report.ReportIO;
+import dev.fabricscope.report.Reports;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code fabricscope report}: a diagnostic report for a bug ticket, as JSON, Markdown or HTML. */
+@Command(name = "report", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
+        description = {"Make a diagnostic report: the machine, the advisor's verdicts for a deployment and any live check "
+                + "results. JSON is the canonical form (docs/report-schema.md); Markdown is paste-ready for a GitHub "
+                + "issue; HTML is one self-contained file with the fabric graph.",
+            "Without --snapshot, --sample or --from, this machine is probed."})
+public final class ReportCommand implements Callable<Integer> {
+
+    /** Output formats. */
+    public enum Format { json, md, html }
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    SnapshotSource source;
+
+    @Option(names = "--from", paramLabel = "REPORT",
+            description = "Re-render a saved JSON report as it was (no probing, advising or checks): to change its format or redact it.")
+    Path from;
+
+    @Option(names = "--with-checks", description = "Run the live checks on this machine's GPUs and include their results.")
+    boolean withChecks;
+
+    @Option(names = "--format", paramLabel = "FORMAT",
+            description = "json, md or html. Default: from the --out file's extension (.json, .md, .html), else json.")
+    Format format;
+
+    @Option(names = "--redact", description = "Replace host names, serials, UUIDs, user names in paths, IP and MAC addresses with stable pseudonyms.")
+    boolean redact;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "Write the report to FILE (atomically) instead of standard output.")
+    Path out;
+
+    @Override
+    public Integer call() {
+        var err = spec.commandLine().getErr();
+        Report report;
+        boolean noDriver = false;
+        try {
+            if (from != null) {
+                if (source.given() || withChecks) {
+                    err.println("fabricscope: --from re-renders a saved report; it cannot be combined with --snapshot, --sample or --with-checks");
+                    return ExitCodes.USAGE;
+                }
+                report = ReportIO.read(from);
+            } else {
+                MachineSnapshot s = source.load(spec.commandLine(), true);
+                noDriver = s.isLive() && !s.driver().driverPresent();
+                report = Reports.create(s, advise(s), checks(s), Main.argv, Instant.now());
+            }
+        } catch (SnapshotSource.SourceException e) {
+            err.println("fabricscope: " + e.getMessage());
+            return e.exitCode;
+        } catch (SnapshotIO.ReadException e) {
+            err.println("fabricscope: " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        }
+        if (redact) {
+            report = Redactor.redact(report);
+        }
+        Format f = format != null ? format : fromExtension(out);
+        String text = switch (f) {
+            case json -> ReportIO.toJson(report);
+            case md -> MarkdownReport.render(report);
+            case html -> HtmlReport.render(report);
+        };
+        if (out != null) {
+            try {
+                ReportIO.write(out, text);
+            } catch (IOException e) {
+                err.println("fabricscope: cannot write " + out + ": " + SnapshotIO.oneLineSafe(String.valueOf(e.getMessage())));
+                return ExitCodes.FAILURE;
+            }
+            spec.commandLine().getOut().println("Report written to " + out + " (" + f + ", " + text.length() + " characters; "
+                    + report.redaction().describe() + ")");
+        } else {
+            spec.commandLine().getOut().print(text);
+        }
+        spec.commandLine().getOut().flush();
+        if (noDriver) {
+            err.println("fabricscope: " + report.snapshot().driver().message());
+            return ExitCodes.NO_DRIVER;
+        }
+        return ExitCodes.OK;
+    }
+
+    static Format fromExtension(Path out) {
+        if (out == null) {
+            return Format.json;
+        }
+        String name = out.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (name.endsWith(".md") || name.endsWith(".markdown")) {
+            return Format.md;
+        }
+        if (name.endsWith(".html") || name.endsWith(".htm")) {
+            return Format.html;
+        }
+        return Format.json;
+    }
+
+    private ReportAdvice advise(MachineSnapshot s) {
+        return ReportAdvice.none("the advisor is not part of this build yet");
+    }
+
+    private ReportChecks checks(MachineSnapshot s) {
+        if (!withChecks) {
+            return ReportChecks.notRequested();
+        }
+        if (!s.isLive()) {
+            return ReportChecks.skipped("live checks run on this machine's GPUs; a saved snapshot or sample cannot be checked");
+        }
+        if (!s.driver().driverPresent()) {
+            return ReportChecks.skipped("no NVIDIA driver on this machine: " + s.driver().message());
+        }
+        return ReportChecks.skipped("live checks are not part of this build yet");
+    }
+}
