@@ -85,9 +85,11 @@ public final class RecordValidator {
         }
     }
 
+    private static final java.util.Map<Class<?>, RecordComponent[]> COMPONENTS = new java.util.concurrent.ConcurrentHashMap<>();
+
     private static void record(Record r, String path, int depth) throws Invalid {
         String type = r.getClass().getSimpleName();
-        for (RecordComponent c : r.getClass().getRecordComponents()) {
+        for (RecordComponent c : COMPONENTS.computeIfAbsent(r.getClass(), Class::getRecordComponents)) {
             Object v;
             try {
                 v = c.getAccessor().invoke(r);

@@ -53,16 +53,41 @@ public final class HostProbe {
     private Reading<String> cpuModel() {
         Path p = root.resolve("proc/cpuinfo");
         try {
+            String implementer = null;
+            String part = null;
             for (String line : Files.readAllLines(p, StandardCharsets.UTF_8)) {
-                // x86: "model name"; Arm (Grace): no model name, but "CPU part"
+                // x86: "model name"; Arm (Grace): no model name, but "CPU implementer" and "CPU part"
                 if (line.startsWith("model name")) {
                     return Reading.of(line.substring(line.indexOf(':') + 1).trim());
                 }
+                if (line.startsWith("CPU implementer") && implementer == null) {
+                    implementer = line.substring(line.indexOf(':') + 1).trim();
+                }
+                if (line.startsWith("CPU part") && part == null) {
+                    part = line.substring(line.indexOf(':') + 1).trim();
+                }
+            }
+            if (implementer != null && part != null) {
+                return Reading.of(armCpuName(implementer, part));
             }
             return Reading.missing(Missing.notApplicable("/proc/cpuinfo names no CPU model"));
         } catch (IOException e) {
             return Reading.missing(new Missing(Missing.Kind.ERROR, "read /proc/cpuinfo", null, null, e.toString()));
         }
+    }
+
+    /** Arm cores by MIDR implementer/part (Arm's TRM numbers); Grace is Neoverse-V2. */
+    static String armCpuName(String implementer, String part) {
+        String name = switch (implementer.toLowerCase() + "/" + part.toLowerCase()) {
+            case "0x41/0xd4f" -> "Arm Neoverse-V2 (NVIDIA Grace)";
+            case "0x41/0xd40" -> "Arm Neoverse-V1";
+            case "0x41/0xd0c" -> "Arm Neoverse-N1";
+            case "0x41/0xd49" -> "Arm Neoverse-N2";
+            case "0x41/0xd8e" -> "Arm Neoverse-N3";
+            case "0x41/0xd84" -> "Arm Neoverse-V3";
+            default -> null;
+        };
+        return name != null ? name : "Arm CPU (implementer " + implementer + ", part " + part + ")";
     }
 
     private Reading<Integer> logicalCpus() {

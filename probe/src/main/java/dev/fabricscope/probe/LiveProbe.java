@@ -143,11 +143,13 @@ public final class LiveProbe {
     private static NvmlGpu readNvmlGpu(Nvml nvml, NvmlDevice d) {
         Pointer h = d.handle;
         Reading<String> cc = nvml.computeCapability(h);
-        Reading<Integer> numa = nvml.numaNodeId(h);
+        // The host NUMA node nearest the GPU (nvidia-smi's "NUMA Affinity"). nvmlDeviceGetNumaNodeId names the GPU's
+        // own memory node on Grace systems, so it is only the fallback.
+        Reading<Integer> numa = nvml.memoryAffinityNode(h);
         if (!numa.isPresent()) {
-            Reading<Integer> affinity = nvml.memoryAffinityNode(h);
-            if (affinity.isPresent()) {
-                numa = affinity;
+            Reading<Integer> own = nvml.numaNodeId(h);
+            if (own.isPresent()) {
+                numa = own;
             }
         }
         double ccNum = cc.isPresent() ? Double.parseDouble(cc.value()) : Double.NaN;

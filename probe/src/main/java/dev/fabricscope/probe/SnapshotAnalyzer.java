@@ -41,7 +41,8 @@ public final class SnapshotAnalyzer {
             boolean passThrough = "Pass-Through".equals(g.virtualizationMode().value());
             boolean allLinksUnsupported = !g.nvLinks().isEmpty() && g.nvLinks().stream()
                     .allMatch(l -> !l.active().isPresent() && l.active().missing().kind() == Missing.Kind.UNSUPPORTED);
-            if (allLinksUnsupported) {
+            boolean archHasNvLink = NvLinkSpecs.generation(g.computeCapabilityNumber()) > 0;
+            if (allLinksUnsupported && archHasNvLink) {
                 out.add(new Finding(Severity.WARNING, "nvlink-hidden",
                         "NVLink state not exposed" + (passThrough ? ": GPU is in a pass-through VM" : "")
                                 + " (" + g.nvLinks().get(0).active().missing().describe() + "); NVLink and NVSwitch connectivity cannot be read.", who));

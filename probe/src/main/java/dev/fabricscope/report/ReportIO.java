@@ -1,20 +1,21 @@
 package dev.fabricscope.report;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.fabricscope.io.RecordValidator;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.io.SnapshotIO.ReadException;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Reads and writes reports. Reading treats the file as untrusted, as {@link SnapshotIO} does (size, nesting, UTF-8,
- * versions, types, required fields), and accepts a bare snapshot too: it becomes a report with no verdicts or checks,
- * so {@code diff} and the GUI open either.
+ * versions, types, required fields) and with the same one-line errors, and accepts a bare snapshot too: it becomes a
+ * report with no verdicts or checks, so {@code diff} and the GUI open either.
  */
 public final class ReportIO {
 
@@ -22,55 +23,88 @@ public final class ReportIO {
     }
 
     public static Report read(Path file) throws ReadException {
-        return parse(SnapshotIO.readText(file), file.toString());
+        byte[] bytes = SnapshotIO.readBytes(file);
+        SnapshotIO.checkUtf8(bytes, file.toString());
+        return parse(bytes, file.toString());
     }
 
     public static Report parse(String text, String where) throws ReadException {
-        JsonNode root = SnapshotIO.readTree(text, where);
-        if (!root.has("snapshot") && !root.has("format") && !root.has("reportVersion")) {
-            MachineSnapshot s = SnapshotIO.snapshot(root, where, "$");
+        return parse(text.getBytes(StandardCharsets.UTF_8), where);
+    }
+
+    /** The report fields other than the snapshot (bound separately, by {@link SnapshotIO}). */
+    private record Envelope(String format, Integer reportVersion, String toolVersion, String createdAt,
+                            List<String> commandLine, ReportAdvice advice, ReportChecks checks, Redaction redaction) {
+    }
+
+    public static Report parse(byte[] json, String where) throws ReadException {
+        MachineSnapshot s = SnapshotIO.parse(json, where); // JSON syntax, nesting, snapshot version and content
+        Object[] envelope = scanEnvelope(json, where);
+        if (envelope == null) {
             return Reports.fromSnapshot(s);
         }
-        JsonNode format = root.get("format");
-        if (format != null && !(format.isTextual() && Report.FORMAT.equals(format.asText()))) {
-            throw new ReadException(where + ": at $.format: expected \"" + Report.FORMAT + "\"; not a Fabricscope report");
+        Object format = envelope[0];
+        Object version = envelope[1];
+        if (format != null && !Report.FORMAT.equals(format)) {
+            throw new ReadException(where + ": at $.format: not \"" + Report.FORMAT + "\"; not a Fabricscope report");
         }
-        JsonNode version = root.get("reportVersion");
-        if (version == null || !version.isInt()) {
-            throw new ReadException(where + ": at $.reportVersion: missing or not an integer; not a Fabricscope report");
+        if (!(version instanceof Integer v)) {
+            throw new ReadException(where + ": at $.reportVersion: missing or not an integer");
         }
-        if (version.asInt() > Report.REPORT_VERSION) {
-            throw new ReadException(where + ": reportVersion " + version.asInt() + " is newer than this Fabricscope reads ("
+        if (v > Report.REPORT_VERSION) {
+            throw new ReadException(where + ": reportVersion " + v + " is newer than this Fabricscope reads ("
                     + Report.REPORT_VERSION + "); update Fabricscope");
         }
-        if (version.asInt() < 1) {
-            throw new ReadException(where + ": at $.reportVersion: " + version.asInt() + " is not a known version");
+        if (v < 1) {
+            throw new ReadException(where + ": at $.reportVersion: " + v + " is not a known version");
         }
-        JsonNode snap = root.get("snapshot");
-        if (snap == null || !snap.isObject()) {
-            throw new ReadException(where + ": at $.snapshot: missing or not an object");
-        }
-        MachineSnapshot s = SnapshotIO.snapshot(snap, where, "$.snapshot");
-        ObjectNode rest = Json.mapper().createObjectNode();
-        root.fields().forEachRemaining(e -> {
-            if (!e.getKey().equals("snapshot")) {
-                rest.set(e.getKey(), e.getValue());
-            }
-        });
-        Report r;
+        Envelope e;
         try {
-            r = Json.mapper().treeToValue(rest, Report.class);
-        } catch (JsonProcessingException | IllegalArgumentException e) {
-            throw new ReadException(where + ": " + SnapshotIO.oneLine(e));
+            e = Json.mapper().readValue(json, Envelope.class);
+        } catch (IOException | RuntimeException x) {
+            throw new ReadException(where + ": " + SnapshotIO.oneLine(x));
         }
-        r = new Report(Report.FORMAT, r.reportVersion(), r.toolVersion(), r.createdAt(), r.commandLine(), s, r.advice(),
-                r.checks(), r.redaction());
+        Report r = new Report(Report.FORMAT, v, e.toolVersion(), e.createdAt(), e.commandLine(), s, e.advice(), e.checks(),
+                e.redaction());
         try {
             RecordValidator.validate(r, "$");
-        } catch (RecordValidator.Invalid e) {
-            throw new ReadException(where + ": " + e.getMessage());
+        } catch (RecordValidator.Invalid x) {
+            throw new ReadException(where + ": " + x.getMessage());
         }
         return r;
+    }
+
+    /**
+     * The top-level {@code format} and {@code reportVersion} (as String / Integer, or another type's name), or null
+     * for a bare snapshot (a file with neither and no {@code snapshot} member).
+     */
+    private static Object[] scanEnvelope(byte[] json, String where) throws ReadException {
+        Object format = null;
+        Object version = null;
+        boolean report = false;
+        try (JsonParser p = Json.mapper().getFactory().createParser(json)) {
+            p.nextToken();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken t = p.nextToken();
+                switch (name) {
+                    case "format" -> {
+                        report = true;
+                        format = t == JsonToken.VALUE_STRING ? p.getText() : t.name();
+                    }
+                    case "reportVersion" -> {
+                        report = true;
+                        version = t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT ? p.getIntValue() : t.name();
+                    }
+                    case "snapshot" -> report = true;
+                    default -> { }
+                }
+                p.skipChildren();
+            }
+        } catch (IOException x) {
+            throw new ReadException(where + ": not valid JSON: " + SnapshotIO.oneLine(x));
+        }
+        return report ? new Object[] {format, version} : null;
     }
 
     /** The canonical JSON text, with a trailing newline. */

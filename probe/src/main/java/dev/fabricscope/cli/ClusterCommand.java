@@ -1,0 +1,143 @@
+package dev.fabricscope.cli;
+
+import dev.fabricscope.cluster.ClusterAnalysis;
+import dev.fabricscope.cluster.ClusterReader;
+import dev.fabricscope.cluster.ClusterView;
+import dev.fabricscope.cluster.CollectResult;
+import dev.fabricscope.cluster.NodeCollector;
+import dev.fabricscope.cluster.PdshCollector;
+import dev.fabricscope.cluster.SlurmCollector;
+import dev.fabricscope.json.Json;
+import dev.fabricscope.render.ClusterText;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code fabricscope cluster collect|show}: probe every node through Slurm or pdsh, then merge the reports. */
+@Command(name = "cluster", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
+        description = "Probe every node of a cluster through Slurm or pdsh, and merge a folder of node reports.",
+        subcommands = {ClusterCommand.Collect.class, ClusterCommand.Show.class})
+public final class ClusterCommand implements Runnable {
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Reads and merges a cluster folder, or explains in one line why it cannot. */
+    static ClusterView load(Path dir) throws IOException {
+        return ClusterAnalysis.analyse(dir.toString(), ClusterReader.read(dir));
+    }
+
+    @Command(name = "collect", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
+            description = "Run the headless probe once per node (srun, one task per node; or pdsh) and keep one report per node in DIR.")
+    static final class Collect implements Callable<Integer> {
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        static final class Launcher {
+            @Option(names = "--slurm", required = true, description = "Run through Slurm's srun.")
+            boolean slurm;
+            @Option(names = "--pdsh", required = true, paramLabel = "HOSTS", description = "Run through pdsh on HOSTS (pdsh host list syntax).")
+            String pdsh;
+        }
+
+        @ArgGroup(exclusive = true, multiplicity = "1")
+        Launcher launcher;
+
+        @Option(names = "--nodes", paramLabel = "N", description = "Slurm: number of nodes (default: all of --nodelist, else Slurm's default).")
+        Integer nodes;
+
+        @Option(names = "--nodelist", paramLabel = "LIST", description = "Slurm: node list, e.g. gpu[01-18].")
+        String nodelist;
+
+        @Option(names = "--partition", paramLabel = "P", description = "Slurm partition.")
+        String partition;
+
+        @Option(names = "--out", required = true, paramLabel = "DIR", description = "Folder for the per-node reports.")
+        Path out;
+
+        @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "120", description = "Per-node probe timeout (default ${DEFAULT-VALUE}).")
+        int timeout;
+
+        @Option(names = "--remote-command", paramLabel = "CMD",
+                description = "What to run on each node (default: this Java and this jar, 'probe --json'), e.g. '/opt/fabricscope/bin/fabricscope probe --json'.")
+        String remoteCommand;
+
+        @Option(names = "--json", description = "Print the collect summary as JSON.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            var err = spec.commandLine().getErr();
+            if (nodes != null && nodes < 1 || timeout < 1) {
+                err.println("fabricscope: --nodes and --timeout must be at least 1");
+                return ExitCodes.USAGE;
+            }
+            if (launcher.pdsh != null && (nodes != null || nodelist != null || partition != null)) {
+                err.println("fabricscope: --nodes, --nodelist and --partition apply to --slurm; give pdsh its hosts with --pdsh HOSTS");
+                return ExitCodes.USAGE;
+            }
+            List<String> remote = remoteCommand != null ? Arrays.asList(remoteCommand.trim().split("\\s+"))
+                    : NodeCollector.defaultRemoteCommand();
+            NodeCollector c = launcher.slurm
+                    ? new SlurmCollector(out, remote, timeout, nodes, nodelist, partition, System.getenv().getOrDefault("FABRICSCOPE_SRUN", "srun"))
+                    : new PdshCollector(out, remote, timeout, launcher.pdsh, System.getenv().getOrDefault("FABRICSCOPE_PDSH", "pdsh"));
+            CollectResult r;
+            try {
+                r = c.collect();
+            } catch (IOException e) {
+                err.println("fabricscope: " + e.getMessage());
+                return ExitCodes.FAILURE;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                err.println("fabricscope: interrupted");
+                return ExitCodes.FAILURE;
+            }
+            spec.commandLine().getOut().print(json ? Json.write(r) : ClusterText.render(r, out.toString()));
+            spec.commandLine().getOut().flush();
+            return r.okCount() == r.nodes().size() ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+        }
+    }
+
+    @Command(name = "show", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
+            description = "Merge a folder of node reports: NVLink domains, GPUs per domain, and what differs between nodes.")
+    static final class Show implements Callable<Integer> {
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        @Parameters(paramLabel = "DIR", description = "Folder of per-node reports or snapshots (*.json).")
+        Path dir;
+
+        @Option(names = "--json", description = "Print the merged view as JSON.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            ClusterView v;
+            try {
+                v = load(dir);
+            } catch (IOException e) {
+                spec.commandLine().getErr().println("fabricscope: " + e.getMessage());
+                return ExitCodes.BAD_INPUT;
+            }
+            if (v.readable().isEmpty()) {
+                spec.commandLine().getErr().println("fabricscope: " + dir + ": no readable node report (" + v.unreadable().size() + " unreadable)");
+                return ExitCodes.BAD_INPUT;
+            }
+            spec.commandLine().getOut().print(json ? Json.write(v) : ClusterText.render(v));
+            spec.commandLine().getOut().flush();
+            return ExitCodes.OK;
+        }
+    }
+}

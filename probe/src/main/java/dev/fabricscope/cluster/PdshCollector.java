@@ -1,0 +1,100 @@
+package dev.fabricscope.cluster;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code pdsh -w HOSTS -S …}: for clusters without Slurm. pdsh prefixes every output line with {@code host: };
+ * the lines are split back into one report per host.
+ */
+public final class PdshCollector extends NodeCollector {
+
+    private final String hosts;
+    private final String pdsh;
+
+    public PdshCollector(Path outDir, List<String> remoteCommand, int timeoutSeconds, String hosts, String pdshExecutable) {
+        super(outDir, remoteCommand, timeoutSeconds);
+        this.hosts = hosts;
+        this.pdsh = pdshExecutable;
+    }
+
+    public List<String> command() {
+        List<String> cmd = new ArrayList<>(List.of(pdsh, "-S", "-w", hosts, "-u", String.valueOf(timeoutSeconds + 30)));
+        // pdsh hands the remote side one string: quote each argument for the remote shell.
+        StringBuilder remote = new StringBuilder();
+        for (String a : wrapped()) {
+            remote.append(remote.length() == 0 ? "" : " ").append('\'').append(a.replace("'", "'\\''")).append('\'');
+        }
+        cmd.add(remote.toString());
+        return cmd;
+    }
+
+    /** Splits pdsh's {@code host: line} stream into per-host text. */
+    static Map<String, StringBuilder> demux(String text) {
+        Map<String, StringBuilder> out = new LinkedHashMap<>();
+        for (String line : text.split("\n", -1)) {
+            int colon = line.indexOf(": ");
+            if (colon <= 0) {
+                continue;
+            }
+            out.computeIfAbsent(line.substring(0, colon), k -> new StringBuilder()).append(line.substring(colon + 2)).append('\n');
+        }
+        return out;
+    }
+
+    @Override
+    public CollectResult collect() throws IOException, InterruptedException {
+        Files.createDirectories(outDir);
+        long t0 = System.nanoTime();
+        String started = now();
+        List<String> cmd = command();
+        Path out = Files.createTempFile("fabricscope-pdsh", ".out");
+        Path err = Files.createTempFile("fabricscope-pdsh", ".err");
+        try {
+            run(cmd, out, err, timeoutSeconds + 120L);
+            Map<String, StringBuilder> stdout = demux(read(out));
+            Map<String, StringBuilder> stderr = demux(read(err));
+            List<String> hostsSeen = new ArrayList<>(stdout.keySet());
+            stderr.keySet().stream().filter(h -> !h.startsWith("pdsh@") && !hostsSeen.contains(h)).forEach(hostsSeen::add);
+            // pdsh's own errors: "pdsh@me: host: ssh exited with exit code 255"
+            Map<String, String> pdshErrors = new LinkedHashMap<>();
+            for (String line : read(err).split("\n")) {
+                if (line.startsWith("pdsh@")) {
+                    String rest = line.substring(line.indexOf(": ") + 2);
+                    int c = rest.indexOf(": ");
+                    if (c > 0) {
+                        pdshErrors.put(rest.substring(0, c), rest.substring(c + 2));
+                        if (!hostsSeen.contains(rest.substring(0, c))) {
+                            hostsSeen.add(rest.substring(0, c));
+                        }
+                    }
+                }
+            }
+            List<CollectResult.NodeOutcome> outcomes = new ArrayList<>();
+            for (String host : hostsSeen) {
+                Path json = outDir.resolve(host.replaceAll("[^A-Za-z0-9._-]", "_") + ".json");
+                StringBuilder body = stdout.get(host);
+                if (body != null) {
+                    Files.writeString(json, body, StandardCharsets.UTF_8);
+                }
+                String e = stderr.getOrDefault(host, new StringBuilder()) + (pdshErrors.containsKey(host) ? pdshErrors.get(host) + "\n" : "");
+                outcomes.add(judge(host, json, e));
+            }
+            if (outcomes.isEmpty()) {
+                throw new IOException("pdsh reached no host: " + read(err).lines().reduce((a, b) -> b).orElse("(no message)"));
+            }
+            CollectResult r = new CollectResult("pdsh", cmd, started, (System.nanoTime() - t0) / 1_000_000, outcomes);
+            writeManifest(r);
+            return r;
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+}

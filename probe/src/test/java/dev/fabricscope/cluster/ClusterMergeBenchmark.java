@@ -1,0 +1,48 @@
+package dev.fabricscope.cluster;
+
+import dev.fabricscope.model.MachineSnapshot;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Locale;
+
+/**
+ * Benchmark: merge N node reports (synthetic DGX H100 nodes, 8 GPUs × 18 links each) with {@code cluster show}'s
+ * code path, cold and warm. Run with {@code bench/cluster-merge-bench.sh [N] [RUNS]}.
+ */
+public final class ClusterMergeBenchmark {
+    private ClusterMergeBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+        int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        Path dir = Files.createTempDirectory("fabricscope-cluster-bench");
+        MachineSnapshot base = ClusterFixtures.sample("dgx-h100");
+        long bytes = 0;
+        for (int i = 0; i < n; i++) {
+            MachineSnapshot node = ClusterFixtures.node(base, String.format(Locale.ROOT, "node%04d", i), i);
+            if (i % 97 == 0) {
+                node = ClusterFixtures.withDriver(node, "550.54.15");
+            }
+            ClusterFixtures.write(dir, node, String.format(Locale.ROOT, "node%04d.json", i));
+            bytes += Files.size(dir.resolve(String.format(Locale.ROOT, "node%04d.json", i)));
+        }
+        System.out.printf(Locale.ROOT, "%d node reports, %.1f MB, %d cores%n", n, bytes / 1e6, Runtime.getRuntime().availableProcessors());
+        long[] ms = new long[runs];
+        for (int r = 0; r < runs; r++) {
+            long t0 = System.nanoTime();
+            ClusterView v = ClusterAnalysis.analyse(dir.toString(), ClusterReader.read(dir));
+            ms[r] = (System.nanoTime() - t0) / 1_000_000;
+            System.out.printf(Locale.ROOT, "run %d: %d ms (%d nodes, %d domains, %d differences)%n", r + 1, ms[r],
+                    v.readable().size(), v.domains().size(), v.inconsistencies().size());
+        }
+        long[] sorted = ms.clone();
+        Arrays.sort(sorted);
+        System.out.printf(Locale.ROOT, "first (cold JVM) %d ms, median %d ms%n", ms[0], sorted[runs / 2]);
+        try (var files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
