@@ -128,7 +128,7 @@ public final class Escape {
         StringBuilder sb = new StringBuilder();
         for (byte b : url.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
             int c = b & 0xff;
-            if (c < 0x80 && (Character.isLetterOrDigit(c) || "-._~/:#@!$&+,;=%?".indexOf(c) >= 0) && c != '&') {
+            if (c < 0x80 && (Character.isLetterOrDigit(c) || "-._~/:#!$+,;=%?".indexOf(c) >= 0)) {
                 sb.append((char) c);
             } else {
                 sb.append('%').append(String.format("%02X", c));

@@ -364,7 +364,7 @@ public final class HtmlReport {
             dd("Why", v.why());
             dd("Fix", v.fix());
             if (v.source() != null) {
-                String url = Escape.url(v.source().url());
+                String url = ReportView.sourceUrl(v.source());
                 h.append("<dt>Source</dt><dd>");
                 if (url != null) {
                     h.append("<a href=\"").append(Escape.html(url)).append("\">").append(e(v.source().toString())).append("</a>");

@@ -389,7 +389,7 @@ public final class MarkdownReport {
             line(sb, "Why", v.why());
             line(sb, "Fix", v.fix());
             if (v.source() != null) {
-                String url = Escape.url(v.source().url());
+                String url = ReportView.sourceUrl(v.source());
                 String text = md(v.source().toString(), 400);
                 sb.append("- Source: ").append(url == null ? text : "[" + text + "](" + url + ")").append('\n');
             }

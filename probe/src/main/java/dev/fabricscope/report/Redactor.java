@@ -232,8 +232,12 @@ public final class Redactor {
 
     /** Replaces every pattern identifier in {@code s}, registering new ones (each pattern sees the previous one's output). */
     private String patterns(String s, boolean versionField) {
-        s = each(s, GPU_UUID, m -> gpuUuidOrPrefix(m.group()));
-        s = each(s, UUID, m -> {
+        boolean dash = s.indexOf('-') >= 0;
+        boolean colon = s.indexOf(':') >= 0;
+        if (dash && (s.contains("GPU-") || s.contains("MIG-"))) {
+            s = each(s, GPU_UUID, m -> gpuUuidOrPrefix(m.group()));
+        }
+        s = !dash ? s : each(s, UUID, m -> {
             String v = m.group().toLowerCase(Locale.ROOT);
             if (FabricInfo.ZERO_UUID.equals(v)) {
                 return m.group();
@@ -241,18 +245,20 @@ public final class Redactor {
             Map<String, String> clusters = pseudonyms.getOrDefault(Kind.CLUSTER_UUID, Map.of());
             return clusters.containsKey(v) ? clusters.get(v) : field(Kind.UUID, v);
         });
-        s = each(s, MAC, m -> {
+        s = !dash && !colon ? s : each(s, MAC, m -> {
             String v = m.group().toLowerCase(Locale.ROOT).replace('-', ':');
             return v.matches("[0:]+") ? m.group() : field(Kind.MAC_ADDRESS, v);
         });
-        s = each(s, IPV6, m -> ipv6(m.group()));
-        if (!versionField) {
+        s = !colon ? s : each(s, IPV6, m -> ipv6(m.group()));
+        if (!versionField && s.indexOf('.') >= 0) {
             s = each(s, IPV4, m -> {
                 String v = m.group();
                 return v.startsWith("127.") || v.equals("0.0.0.0") || v.equals("255.255.255.255") ? v : field(Kind.IP_ADDRESS, v);
             });
         }
-        s = each(s, HOME_PATH, m -> m.group(1) + field(Kind.USER_NAME, m.group(2)));
+        if (s.contains("/home/") || s.contains("/Users/") || s.contains("/u/") || s.contains("\\Users\\")) {
+            s = each(s, HOME_PATH, m -> m.group(1) + field(Kind.USER_NAME, m.group(2)));
+        }
         return s;
     }
 

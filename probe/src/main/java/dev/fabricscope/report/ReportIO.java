@@ -23,9 +23,7 @@ public final class ReportIO {
     }
 
     public static Report read(Path file) throws ReadException {
-        byte[] bytes = SnapshotIO.readBytes(file);
-        SnapshotIO.checkUtf8(bytes, file.toString());
-        return parse(bytes, file.toString());
+        return parse(SnapshotIO.readBytes(file), file.toString());
     }
 
     public static Report parse(String text, String where) throws ReadException {
@@ -37,7 +35,12 @@ public final class ReportIO {
                             List<String> commandLine, ReportAdvice advice, ReportChecks checks, Redaction redaction) {
     }
 
+    /** Reads a report or snapshot from untrusted bytes; every failure is a one-line {@link ReadException}. */
     public static Report parse(byte[] json, String where) throws ReadException {
+        if (json.length > SnapshotIO.MAX_BYTES) {
+            throw new ReadException(where + ": " + json.length + " bytes, over the " + SnapshotIO.MAX_BYTES + "-byte limit");
+        }
+        SnapshotIO.checkUtf8(json, where);
         MachineSnapshot s = SnapshotIO.parse(json, where); // JSON syntax, nesting, snapshot version and content
         Object[] envelope = scanEnvelope(json, where);
         if (envelope == null) {
@@ -67,7 +70,10 @@ public final class ReportIO {
         Report r = new Report(Report.FORMAT, v, e.toolVersion(), e.createdAt(), e.commandLine(), s, e.advice(), e.checks(),
                 e.redaction());
         try {
-            RecordValidator.validate(r, "$");
+            RecordValidator.validate(r.commandLine(), "$.commandLine");
+            RecordValidator.validate(r.advice(), "$.advice");
+            RecordValidator.validate(r.checks(), "$.checks");
+            RecordValidator.validate(r.redaction(), "$.redaction");
         } catch (RecordValidator.Invalid x) {
             throw new ReadException(where + ": " + x.getMessage());
         }

@@ -18,6 +18,19 @@ final class ReportView {
         return Optional.empty();
     }
 
+    private static final java.util.regex.Pattern REPO = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}");
+    private static final java.util.regex.Pattern PATH = java.util.regex.Pattern.compile("[A-Za-z0-9_./+-]{1,300}");
+
+    /** A link to the rule's source on GitHub, only when repo, commit and path look like what they are; else null. */
+    static String sourceUrl(dev.fabricscope.advisor.SourceRef src) {
+        if (src == null || src.repo() == null || src.path() == null || src.commit() == null
+                || !REPO.matcher(src.repo()).matches() || !src.commit().matches("[0-9a-f]{40}")
+                || !PATH.matcher(src.path()).matches() || src.path().contains("..")) {
+            return null;
+        }
+        return Escape.url(src.url());
+    }
+
     /** {@code (default: X)} or the user's value. */
     static String value(Verdict v) {
         if (v.value() == null) {
