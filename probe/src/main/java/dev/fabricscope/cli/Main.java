@@ -22,7 +22,7 @@ public final class Main implements Runnable {
 
     /** Every subcommand, in the order help lists them. */
     static final java.util.List<Class<?>> SUBCOMMANDS = java.util.List.of(
-            ProbeCommand.class, SamplesCommand.class, ShowCommand.class, ClusterCommand.class,
+            ProbeCommand.class, SamplesCommand.class, ShowCommand.class, ClusterCommand.class, CheckCommand.class,
             ReportCommand.class,
             DiffCommand.class,
             CommandLine.HelpCommand.class);

@@ -1,0 +1,13 @@
+package dev.fabricscope.check;
+
+/** What every live check answers: a status, one summary line, and the GPU memory audit. */
+public interface CheckResult {
+    /** {@code preflight}, {@code p2p} or {@code allreduce}. */
+    String check();
+
+    CheckStatus status();
+
+    String summary();
+
+    MemoryAudit memory();
+}

@@ -1,0 +1,228 @@
+package dev.fabricscope.check;
+
+import dev.fabricscope.render.TextTable;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/** Plain-text rendering of check results (the CLI's default output). */
+public final class CheckText {
+
+    private CheckText() {
+    }
+
+    public static String render(CheckResult r) {
+        if (r instanceof PreflightResult p) {
+            return preflight(p);
+        }
+        if (r instanceof P2pResult p) {
+            return p2p(p);
+        }
+        if (r instanceof AllReduceResult a) {
+            return allReduce(a);
+        }
+        throw new IllegalArgumentException("unknown result " + r.getClass());
+    }
+
+    private static void footer(StringBuilder sb, CheckResult r, List<String> notes) {
+        for (String n : notes) {
+            sb.append("Note: ").append(n).append('\n');
+        }
+        if (r.memory() != null) {
+            for (String line : r.memory().lines()) {
+                sb.append(line).append('\n');
+            }
+        }
+        sb.append("Status: ").append(r.status()).append(" — ").append(r.summary()).append('\n');
+    }
+
+    // --- preflight -------------------------------------------------------------------------------------------
+
+    static String preflight(PreflightResult r) {
+        StringBuilder sb = new StringBuilder();
+        PreflightResult.Params p = r.params();
+        sb.append("SGLang FlashInfer workspace preflight");
+        if (p != null) {
+            sb.append(String.format(Locale.ROOT, " — world size %d, max tokens %d, hidden %d, %s, %d local GPU(s)",
+                    p.worldSize(), p.maxTokens(), p.hidden(), p.dtype(), p.localGpus()));
+        }
+        sb.append('\n');
+        for (PreflightResult.Gpu g : r.gpus()) {
+            sb.append('\n').append("GPU").append(g.cudaOrdinal()).append("  ").append(g.name()).append("  ").append(g.pci()).append('\n');
+            sb.append("  handle type: ").append(g.handleType()).append(" (").append(g.handleTypeReason()).append(")\n");
+            sb.append("  buffers:");
+            for (WorkspaceSizing.Buffer b : g.buffers()) {
+                sb.append(' ').append(b.name()).append(' ').append(b.logicalBytes()).append(" B → ").append(b.roundedBytes()).append(" B;");
+            }
+            sb.setLength(sb.length() - 1);
+            sb.append('\n');
+            int k = 1;
+            for (CallStep s : g.steps()) {
+                sb.append(String.format(Locale.ROOT, "  %2d. %s%n", k++, s.describe()));
+            }
+            if (!g.allocationSizes().isEmpty()) {
+                sb.append("  allocation sizes: ").append(g.allocationSizes()).append('\n');
+            }
+            sb.append("  local probe: ").append(g.localOk() ? "OK" : "FAIL").append(g.probeError() == null ? ""
+                    : " — RuntimeError: " + g.probeError()).append('\n');
+            if (g.withoutMulticastOk() != null) {
+                sb.append("  beyond SGLang: the same cuMemCreate sequence without the multicast rounding (SGLang PR #32330's "
+                        + "proposal) ").append(g.withoutMulticastOk() ? "succeeds" : "fails").append(":\n");
+                for (CallStep s : g.withoutMulticastSteps()) {
+                    sb.append("      ").append(s.describe()).append('\n');
+                }
+            }
+            if (g.fabric() != null) {
+                sb.append("  fabric handles:\n");
+                for (CallStep s : g.fabric().steps()) {
+                    sb.append("      ").append(s.describe()).append('\n');
+                }
+                sb.append("      → ").append(g.fabric().verdict()).append('\n');
+            }
+        }
+        sb.append('\n');
+        if (r.vote() != null) {
+            sb.append("Vote (AND over ranks): ").append(r.vote()).append('\n');
+        }
+        if (!r.frameworkLog().isEmpty()) {
+            sb.append("SGLang would log:\n");
+            for (String line : r.frameworkLog()) {
+                sb.append("  ").append(line).append('\n');
+            }
+        }
+        sb.append("Result: ").append(r.conclusion()).append('\n');
+        footer(sb, r, r.notes());
+        return sb.toString();
+    }
+
+    // --- p2p -------------------------------------------------------------------------------------------------
+
+    static String p2p(P2pResult r) {
+        StringBuilder sb = new StringBuilder();
+        P2pResult.Params p = r.params();
+        sb.append("P2P matrix");
+        if (p != null) {
+            sb.append(String.format(Locale.ROOT, " — cuMemcpyAsync %d MiB × %d, pointer chase %d hops", p.bufferBytes() >> 20,
+                    p.repetitions(), p.latencyHops()));
+        }
+        sb.append("\n\nDevice-local (GB/s = 1e9 B/s):\n");
+        TextTable t = new TextTable("GPU", "Name", "copy GB/s", "read+write GB/s", "peak GB/s", "% of peak", "latency ns");
+        for (P2pResult.Local l : r.local()) {
+            t.row("GPU" + l.gpu(), l.name(), num(l.copyGBps()), num(l.readWriteGBps()), num(l.theoreticalGBps()),
+                    l.readWriteGBps() != null && l.theoreticalGBps() != null
+                            ? String.format(Locale.ROOT, "%.0f%%", 100 * l.readWriteGBps() / l.theoreticalGBps()) : "-",
+                    num(l.latencyNs()));
+        }
+        sb.append(t.render());
+        for (P2pResult.Local l : r.local()) {
+            if (l.theoreticalSource() != null) {
+                sb.append("  GPU").append(l.gpu()).append(" peak: ").append(l.theoreticalSource()).append('\n');
+            }
+        }
+        int n = r.local().size();
+        if (n > 1) {
+            sb.append('\n').append(matrix("Peer access (cuDeviceCanAccessPeer, row = source)", r, n,
+                    pr -> pr.access() ? "yes" : "no"));
+            sb.append(matrix("Unidirectional copy GB/s (row = source, written to column)", r, n, pr -> num(pr.uniGBps())));
+            sb.append(matrix("Bidirectional copy GB/s (both directions at once, summed)", r, n, pr -> num(pr.bidiGBps())));
+            sb.append(matrix("Latency ns (row's SM reading column's memory)", r, n, pr -> num(pr.latencyNs())));
+            sb.append(matrix("Theoretical GB/s per direction (from the snapshot)", r, n, pr -> num(pr.theoreticalUniGBps())));
+            Map<String, String> sources = new TreeMap<>();
+            for (P2pResult.Pair pr : r.pairs()) {
+                sources.put("GPU" + pr.src() + "→GPU" + pr.dst(), pr.theoreticalSource()
+                        + (pr.note() == null ? "" : "; " + pr.note()));
+            }
+            sources.forEach((k, v) -> sb.append("  ").append(k).append(": ").append(v).append('\n'));
+        }
+        sb.append('\n');
+        footer(sb, r, r.notes());
+        return sb.toString();
+    }
+
+    private static String matrix(String title, P2pResult r, int n, Function<P2pResult.Pair, String> cell) {
+        String[] header = new String[n + 1];
+        header[0] = "";
+        for (int j = 0; j < n; j++) {
+            header[j + 1] = "GPU" + j;
+        }
+        TextTable t = new TextTable(header);
+        for (int i = 0; i < n; i++) {
+            Object[] row = new Object[n + 1];
+            row[0] = "GPU" + i;
+            for (int j = 0; j < n; j++) {
+                if (i == j) {
+                    row[j + 1] = "X";
+                    continue;
+                }
+                final int src = i;
+                final int dst = j;
+                row[j + 1] = r.pairs().stream().filter(pr -> pr.src() == src && pr.dst() == dst).findFirst()
+                        .map(cell).orElse("-");
+            }
+            t.row(row);
+        }
+        return title + ":\n" + t.render() + "\n";
+    }
+
+    static String num(Double v) {
+        if (v == null) {
+            return "-";
+        }
+        return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    // --- all-reduce ------------------------------------------------------------------------------------------
+
+    static String allReduce(AllReduceResult r) {
+        StringBuilder sb = new StringBuilder();
+        AllReduceResult.Params p = r.params();
+        if (p != null) {
+            sb.append(String.format(Locale.ROOT, "# fabricscope check allreduce: world size %d, %d .. %d bytes ×2, %s, "
+                    + "warm-up %d, iters %d%n", p.worldSize(), p.minBytes(), p.maxBytes(), String.join(" ", p.dtypes()),
+                    p.warmup(), p.iters()));
+        }
+        for (AllReduceResult.Impl impl : new AllReduceResult.Impl[] {r.nccl(), r.oneShot()}) {
+            if (impl == null) {
+                continue;
+            }
+            sb.append("#\n# ").append(impl.name()).append(": ").append(impl.status()).append(" — ").append(impl.detail()).append('\n');
+            List<AllReduceResult.Row> rows = r.rows().stream().filter(x -> x.impl().equals(impl.name())).toList();
+            if (rows.isEmpty()) {
+                continue;
+            }
+            boolean inPlace = rows.stream().anyMatch(x -> x.inPlaceTimeUs() != null);
+            String col = "  %9s  %7s  %7s  %6s";
+            // column titles centred over the two 37-character groups that start at 44 and 81, as nccl-tests does
+            sb.append("#\n").append(("#" + " ".repeat(55) + String.format(Locale.ROOT, "%-39s", "out-of-place")
+                    + (inPlace ? "in-place" : "")).stripTrailing()).append('\n');
+            sb.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s" + col + (inPlace ? col : "") + "%n", "size", "count",
+                    "type", "redop", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong"));
+            sb.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s" + col + (inPlace ? col : "") + "%n", "(B)",
+                    "(elements)", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", ""));
+            double busSum = 0;
+            int busN = 0;
+            for (AllReduceResult.Row x : rows) {
+                sb.append(String.format(Locale.ROOT, "  %10d  %12d  %8s  %6s  %9.2f  %7.2f  %7.2f  %6d", x.bytes(), x.count(),
+                        AllReduceMath.DType.parse(x.dtype()).ncclTestsName, "sum", x.timeUs(), x.algbw(), x.busbw(), x.wrong()));
+                busSum += x.busbw();
+                busN++;
+                if (inPlace && x.inPlaceTimeUs() != null) {
+                    sb.append(String.format(Locale.ROOT, "  %9.2f  %7.2f  %7.2f  %6d", x.inPlaceTimeUs(), x.inPlaceAlgbw(),
+                            x.inPlaceBusbw(), x.inPlaceWrong()));
+                    busSum += x.inPlaceBusbw();
+                    busN++;
+                }
+                sb.append('\n');
+            }
+            long wrong = rows.stream().mapToLong(AllReduceResult.Row::totalWrong).sum();
+            sb.append(String.format(Locale.ROOT, "# Out of bounds values : %d %s%n", wrong, wrong == 0 ? "OK" : "FAILED"));
+            // as nccl-tests: the mean of every busbw figure printed (out-of-place and in-place)
+            sb.append(String.format(Locale.ROOT, "# Avg bus bandwidth    : %.4g%n", busSum / busN));
+        }
+        sb.append("#\n");
+        footer(sb, r, r.notes());
+        return sb.toString();
+    }
+}

@@ -1,0 +1,330 @@
+package dev.fabricscope.cli;
+
+import dev.fabricscope.check.AllReduceCheck;
+import dev.fabricscope.check.AllReduceMath;
+import dev.fabricscope.check.AllReduceResult;
+import dev.fabricscope.check.CheckControl;
+import dev.fabricscope.check.CheckListener;
+import dev.fabricscope.check.CheckOptions;
+import dev.fabricscope.check.CheckResult;
+import dev.fabricscope.check.CheckStatus;
+import dev.fabricscope.check.CheckText;
+import dev.fabricscope.check.MemoryAudit;
+import dev.fabricscope.check.P2pCheck;
+import dev.fabricscope.check.P2pResult;
+import dev.fabricscope.check.PreflightCheck;
+import dev.fabricscope.check.PreflightResult;
+import dev.fabricscope.json.Json;
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.nativeapi.cuda.CudaJna;
+import dev.fabricscope.probe.LiveProbe;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code fabricscope check preflight|p2p|allreduce}: live checks on this machine's GPUs. */
+@Command(name = "check", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
+        description = "Run live checks on the local GPUs: SGLang's FlashInfer workspace preflight, the P2P matrix, "
+                + "all-reduce smoke tests (NCCL and a one-shot P2P kernel).",
+        subcommands = {CheckCommand.Preflight.class, CheckCommand.P2p.class, CheckCommand.AllReduce.class})
+public final class CheckCommand implements Runnable {
+
+    /** Where the commands learn whether a driver is there (replaced in tests). */
+    static volatile Supplier<CudaJna.Result> driverProbe = CudaJna::open;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Options every check takes. */
+    static final class Common {
+        @Option(names = "--json", description = "Print the result as JSON.")
+        boolean json;
+
+        @Option(names = "--timeout", paramLabel = "SECONDS", description = "Time limit; a hung collective is aborted.")
+        Integer timeoutSeconds;
+
+        @Option(names = "--progress", description = "Print progress events to stderr.")
+        boolean progress;
+
+        @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON result to FILE (atomically).")
+        java.nio.file.Path out;
+    }
+
+    abstract static class Base implements Callable<Integer> {
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Mixin
+        Common common = new Common();
+
+        abstract String name();
+
+        abstract Duration defaultTimeout();
+
+        abstract CheckResult noDriver(String message);
+
+        abstract CheckResult runCheck(CheckOptions options);
+
+        @Override
+        public Integer call() {
+            var out = spec.commandLine().getOut();
+            var err = spec.commandLine().getErr();
+            CudaJna.Result driver = driverProbe.get();
+            if (driver.cuda() == null && driver.noDriver()) {
+                String message = "no NVIDIA driver: " + driver.failure();
+                if (common.json) {
+                    out.print(Json.write(noDriver(message)));
+                    out.flush();
+                }
+                err.println("fabricscope: check " + name() + " skipped — " + message);
+                err.flush();
+                return ExitCodes.NO_DRIVER;
+            }
+            Duration timeout = common.timeoutSeconds == null ? defaultTimeout() : Duration.ofSeconds(common.timeoutSeconds);
+            CheckListener listener = common.progress ? e -> {
+                err.println(String.format(Locale.ROOT, "[%s] %s%s", e.check(), e.message(),
+                        e.fraction() >= 0 ? String.format(Locale.ROOT, " (%.0f%%)", 100 * e.fraction()) : ""));
+                err.flush();
+            } : CheckListener.NONE;
+            CheckControl control = new CheckControl();
+            Thread hook = new Thread(control::cancel);
+            Runtime.getRuntime().addShutdownHook(hook);
+            CheckResult r;
+            try {
+                r = runCheck(new CheckOptions(timeout, listener, control));
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException ignored) {
+                    // shutting down already
+                }
+            }
+            String json = Json.write(r);
+            if (common.out != null) {
+                try {
+                    dev.fabricscope.io.SnapshotIO.writeAtomically(common.out, json);
+                } catch (java.io.IOException | RuntimeException e) {
+                    err.println("fabricscope: cannot write " + common.out + ": " + e.getMessage());
+                    return ExitCodes.FAILURE;
+                }
+            }
+            out.print(common.json ? json : CheckText.render(r));
+            out.flush();
+            return exitCode(r.status());
+        }
+    }
+
+    static int exitCode(CheckStatus s) {
+        return switch (s) {
+            case PASSED, SKIPPED -> ExitCodes.OK;
+            case FAILED, TIMED_OUT, CANCELLED -> ExitCodes.CHECK_FAILED;
+            case ERROR -> ExitCodes.FAILURE;
+        };
+    }
+
+    @Command(name = "preflight", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
+            description = "Run SGLang's FlashInfer workspace preflight (granularity queries, multicast granularity, "
+                    + "cuMemCreate sequence) on every local GPU, plus the fabric-handle export check.")
+    static final class Preflight extends Base {
+        @Option(names = "--world-size", paramLabel = "N", description = "Tensor-parallel world size (default: local GPUs).")
+        Integer worldSize;
+
+        @Option(names = "--max-tokens", paramLabel = "N", defaultValue = "2048",
+                description = "max_token_num (SGLang: FUSE_ALLREDUCE_MAX_BATCH_SIZE = ${DEFAULT-VALUE}).")
+        long maxTokens;
+
+        @Option(names = "--hidden", paramLabel = "N", defaultValue = "4096", description = "The model's hidden size (default ${DEFAULT-VALUE}).")
+        long hidden;
+
+        @Option(names = "--dtype", paramLabel = "bf16|fp16|fp32", defaultValue = "bf16", description = "Model dtype (default ${DEFAULT-VALUE}).")
+        String dtype;
+
+        @Override
+        String name() {
+            return PreflightCheck.NAME;
+        }
+
+        @Override
+        Duration defaultTimeout() {
+            return PreflightCheck.DEFAULT_TIMEOUT;
+        }
+
+        @Override
+        CheckResult noDriver(String message) {
+            return new PreflightResult(PreflightCheck.NAME, CheckStatus.SKIPPED, message, null, List.of(), null, List.of(),
+                    message, List.of(), MemoryAudit.none("no GPU used"));
+        }
+
+        @Override
+        CheckResult runCheck(CheckOptions options) {
+            return PreflightCheck.run(request(), options);
+        }
+
+        PreflightCheck.Request request() {
+            try {
+                return new PreflightCheck.Request(worldSize, maxTokens, hidden, dtype);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+
+        @Override
+        public Integer call() {
+            request();
+            return super.call();
+        }
+    }
+
+    @Command(name = "p2p", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
+            description = "Peer access, copy bandwidth (uni- and bidirectional) and latency for every GPU pair, "
+                    + "device-local figures per GPU, next to the theoretical link bandwidth.")
+    static final class P2p extends Base {
+        @Option(names = "--buffer", paramLabel = "BYTES", defaultValue = "256M", converter = SizeConverter.class,
+                description = "Bytes per copy (default ${DEFAULT-VALUE}).")
+        long buffer;
+
+        @Option(names = "--reps", paramLabel = "N", defaultValue = "10", description = "Timed copies per figure (default ${DEFAULT-VALUE}).")
+        int reps;
+
+        @Option(names = "--hops", paramLabel = "N", defaultValue = "100000", description = "Pointer-chase hops per latency figure.")
+        long hops;
+
+        @Override
+        String name() {
+            return P2pCheck.NAME;
+        }
+
+        @Override
+        Duration defaultTimeout() {
+            return P2pCheck.DEFAULT_TIMEOUT;
+        }
+
+        @Override
+        CheckResult noDriver(String message) {
+            return new P2pResult(P2pCheck.NAME, CheckStatus.SKIPPED, message, null, List.of(), List.of(), List.of(),
+                    MemoryAudit.none("no GPU used"));
+        }
+
+        @Override
+        CheckResult runCheck(CheckOptions options) {
+            MachineSnapshot snapshot = new LiveProbe(Main.argv, null).probe();
+            return P2pCheck.run(request(), snapshot, options);
+        }
+
+        P2pCheck.Request request() {
+            try {
+                return new P2pCheck.Request(buffer, reps, hops);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+
+        @Override
+        public Integer call() {
+            request();
+            return super.call();
+        }
+    }
+
+    @Command(name = "allreduce", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
+            description = "All-reduce over all local GPUs: NCCL (ncclCommInitAll) and the one-shot P2P kernel, sizes swept "
+                    + "like nccl-tests, results checked against exact sums.")
+    static final class AllReduce extends Base {
+        @Option(names = "--impl", paramLabel = "nccl|oneshot|all", defaultValue = "all", description = "Which implementation (default ${DEFAULT-VALUE}).")
+        String impl;
+
+        @Option(names = {"--min-bytes", "-b"}, paramLabel = "B", defaultValue = "8", converter = SizeConverter.class,
+                description = "First size, suffixes K/M/G allowed (default ${DEFAULT-VALUE}).")
+        long minBytes;
+
+        @Option(names = {"--max-bytes", "-e"}, paramLabel = "B", defaultValue = "256M", converter = SizeConverter.class,
+                description = "Last size (default ${DEFAULT-VALUE}); sizes double from the first.")
+        long maxBytes;
+
+        @Option(names = "--dtype", paramLabel = "bf16|fp16|fp32", split = ",", defaultValue = "bf16,fp32",
+                description = "Data types, comma-separated or repeated (default ${DEFAULT-VALUE}).")
+        List<String> dtypes;
+
+        @Option(names = {"--iters", "-n"}, paramLabel = "N", defaultValue = "20", description = "Timed iterations per size (default ${DEFAULT-VALUE}).")
+        int iters;
+
+        @Option(names = {"--warmup", "-w"}, paramLabel = "N", defaultValue = "5", description = "Warm-up iterations per size (default ${DEFAULT-VALUE}).")
+        int warmup;
+
+        @Option(names = "--nccl-lib", paramLabel = "PATH", description = "libnccl.so.2 to use instead of the one found on the search path.")
+        String ncclLib;
+
+        @Override
+        String name() {
+            return AllReduceCheck.NAME;
+        }
+
+        @Override
+        Duration defaultTimeout() {
+            return AllReduceCheck.DEFAULT_TIMEOUT;
+        }
+
+        @Override
+        CheckResult noDriver(String message) {
+            return new AllReduceResult(AllReduceCheck.NAME, CheckStatus.SKIPPED, message, null, null, null, List.of(),
+                    List.of(), MemoryAudit.none("no GPU used"));
+        }
+
+        @Override
+        CheckResult runCheck(CheckOptions options) {
+            return AllReduceCheck.run(request(), options);
+        }
+
+        AllReduceCheck.Request request() {
+            try {
+                List<AllReduceMath.DType> types = dtypes.stream().map(String::trim).map(AllReduceMath.DType::parse).distinct().toList();
+                return new AllReduceCheck.Request(impl, minBytes, maxBytes, types, warmup, iters, ncclLib);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+
+        @Override
+        public Integer call() {
+            request();
+            return super.call();
+        }
+    }
+
+    /** {@code 8}, {@code 64K}, {@code 256M}, {@code 1G} (binary multiples, as nccl-tests reads them). */
+    static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
+        private static final Pattern FORM = Pattern.compile("^(\\d+)([kKmMgG]?)[bB]?$");
+
+        @Override
+        public Long convert(String value) {
+            Matcher m = FORM.matcher(value.trim());
+            if (!m.matches()) {
+                throw new CommandLine.TypeConversionException("not a size: '" + value + "' (e.g. 8, 64K, 256M, 1G)");
+            }
+            long v = Long.parseLong(m.group(1));
+            int shift = switch (m.group(2).toUpperCase(Locale.ROOT)) {
+                case "K" -> 10;
+                case "M" -> 20;
+                case "G" -> 30;
+                default -> 0;
+            };
+            if (v > (Long.MAX_VALUE >> shift)) {
+                throw new CommandLine.TypeConversionException("size too large: " + value);
+            }
+            return v << shift;
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package dev.fabricscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fabricscope.json.Json;
+import dev.fabricscope.nativeapi.cuda.CudaJna;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class CheckCommandTest {
+
+    private Supplier<CudaJna.Result> saved;
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @BeforeEach
+    void noDriver() {
+        saved = CheckCommand.driverProbe;
+        CheckCommand.driverProbe = () -> new CudaJna.Result(null, false,
+                "libcuda.so.1 not loadable: libcuda.so.1: cannot open shared object file: No such file or directory", null);
+    }
+
+    @AfterEach
+    void restore() {
+        CheckCommand.driverProbe = saved;
+    }
+
+    int run(String... args) {
+        var cl = Main.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    @Test
+    void everyCheckSkipsWithExitThreeWithoutADriver() {
+        for (String check : new String[] {"preflight", "p2p", "allreduce"}) {
+            out.getBuffer().setLength(0);
+            err.getBuffer().setLength(0);
+            assertEquals(ExitCodes.NO_DRIVER, run("check", check), check);
+            assertEquals("fabricscope: check " + check + " skipped — no NVIDIA driver: libcuda.so.1 not loadable: "
+                    + "libcuda.so.1: cannot open shared object file: No such file or directory", err.toString().strip());
+            assertEquals("", out.toString());
+        }
+    }
+
+    @Test
+    void jsonStillGetsARecord() throws Exception {
+        assertEquals(ExitCodes.NO_DRIVER, run("check", "allreduce", "--json"));
+        JsonNode n = Json.mapper().readTree(out.toString());
+        assertEquals("allreduce", n.get("check").asText());
+        assertEquals("SKIPPED", n.get("status").asText());
+        assertTrue(n.get("summary").asText().startsWith("no NVIDIA driver"));
+    }
+
+    @Test
+    void badOptionsAreUsageErrorsBeforeAnyNativeCall() {
+        CheckCommand.driverProbe = () -> {
+            throw new AssertionError("must not probe the driver for bad options");
+        };
+        assertEquals(ExitCodes.USAGE, run("check", "allreduce", "--dtype", "int8"));
+        assertTrue(err.toString().contains("unknown dtype 'int8'"), err.toString());
+        assertEquals(ExitCodes.USAGE, run("check", "allreduce", "--impl", "mpi"));
+        assertEquals(ExitCodes.USAGE, run("check", "allreduce", "-b", "1K", "-e", "8"));
+        assertEquals(ExitCodes.USAGE, run("check", "preflight", "--world-size", "0"));
+        assertEquals(ExitCodes.USAGE, run("check", "preflight", "--dtype", "fp8"));
+        assertEquals(ExitCodes.USAGE, run("check", "p2p", "--buffer", "12X"));
+    }
+
+    @Test
+    void sizesTakeBinarySuffixes() {
+        CheckCommand.SizeConverter c = new CheckCommand.SizeConverter();
+        assertEquals(8L, c.convert("8"));
+        assertEquals(65_536L, c.convert("64K"));
+        assertEquals(268_435_456L, c.convert("256M"));
+        assertEquals(1L << 30, c.convert("1G"));
+    }
+
+    @Test
+    void statusesMapToExitCodes() {
+        assertEquals(ExitCodes.OK, CheckCommand.exitCode(dev.fabricscope.check.CheckStatus.PASSED));
+        assertEquals(ExitCodes.CHECK_FAILED, CheckCommand.exitCode(dev.fabricscope.check.CheckStatus.FAILED));
+        assertEquals(ExitCodes.CHECK_FAILED, CheckCommand.exitCode(dev.fabricscope.check.CheckStatus.TIMED_OUT));
+        assertEquals(ExitCodes.FAILURE, CheckCommand.exitCode(dev.fabricscope.check.CheckStatus.ERROR));
+    }
+
+    @Test
+    void realNoDriverPath() {
+        CheckCommand.driverProbe = saved;
+        Assumptions.assumeTrue(CudaJna.open().noDriver(), "this machine has an NVIDIA driver");
+        assertEquals(ExitCodes.NO_DRIVER, run("check", "preflight"));
+        assertTrue(err.toString().contains("skipped — no NVIDIA driver"), err.toString());
+    }
+}
