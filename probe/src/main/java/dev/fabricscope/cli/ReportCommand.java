@@ -1,6 +1,10 @@
 package dev.fabricscope.cli;
 
+import dev.fabricscope.check.CheckControl;
+import dev.fabricscope.check.CheckListener;
+import dev.fabricscope.check.CheckStatus;
 import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.report.LiveChecks;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.report.HtmlReport;
 import dev.fabricscope.report.MarkdownReport;
@@ -104,7 +108,8 @@ public final class ReportCommand implements Callable<Integer> {
             err.println("fabricscope: " + report.snapshot().driver().message());
             return ExitCodes.NO_DRIVER;
         }
-        return ExitCodes.OK;
+        CheckStatus worst = from == null ? LiveChecks.worst(report.checks()) : null;
+        return worst == null ? ExitCodes.OK : CheckCommand.exitCode(worst);
     }
 
     static Format fromExtension(Path out) {
@@ -129,12 +134,29 @@ public final class ReportCommand implements Callable<Integer> {
         if (!withChecks) {
             return ReportChecks.notRequested();
         }
-        if (!s.isLive()) {
-            return ReportChecks.skipped("live checks run on this machine's GPUs; a saved snapshot or sample cannot be checked");
+        String why = LiveChecks.cannotRun(s);
+        var err = spec.commandLine().getErr();
+        if (why != null) {
+            err.println("fabricscope: checks skipped — " + why);
+            err.flush();
+            return ReportChecks.skipped(why);
         }
-        if (!s.driver().driverPresent()) {
-            return ReportChecks.skipped("no NVIDIA driver on this machine: " + s.driver().message());
+        CheckListener progress = e -> {
+            err.println(String.format(Locale.ROOT, "[%s] %s%s", e.check(), e.message(),
+                    e.fraction() >= 0 ? String.format(Locale.ROOT, " (%.0f%%)", 100 * e.fraction()) : ""));
+            err.flush();
+        };
+        CheckControl control = new CheckControl();
+        Thread hook = new Thread(control::cancel);
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return LiveChecks.run(s, null, progress, control);
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException ignored) {
+                // shutting down already
+            }
         }
-        return ReportChecks.skipped("live checks are not part of this build yet");
     }
 }

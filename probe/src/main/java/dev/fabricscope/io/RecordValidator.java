@@ -24,7 +24,9 @@ public final class RecordValidator {
             "Verdict.value", "Verdict.resolved", "Verdict.errorClass", "Verdict.message", "Verdict.when",
             "Verdict.why", "Verdict.fix", "Verdict.source", "Verdict.version",
             "SourceRef.commit", "SourceRef.line", "Recommendation.summary",
-            "Report.toolVersion", "Report.createdAt", "ReportAdvice.blocked", "ReportAdvice.deployment",
+            "Report.toolVersion", "Report.createdAt",
+            "Bound.format", "Bound.toolVersion", "Bound.createdAt", "Bound.commandLine", "Bound.advice", "Bound.checks",
+            "Bound.redaction", "ReportAdvice.blocked", "ReportAdvice.deployment",
             "ReportChecks.skipped", "Entry.summary", "Entry.result",
             "EffectiveDeployment.model", "EffectiveDeployment.tokens");
 
@@ -87,9 +89,17 @@ public final class RecordValidator {
 
     private static final java.util.Map<Class<?>, RecordComponent[]> COMPONENTS = new java.util.concurrent.ConcurrentHashMap<>();
 
+    private static RecordComponent[] components(Class<?> type) {
+        RecordComponent[] cs = type.getRecordComponents();
+        for (RecordComponent c : cs) {
+            c.getAccessor().trySetAccessible(); // private records (a reader's binding shapes) are validated too
+        }
+        return cs;
+    }
+
     private static void record(Record r, String path, int depth) throws Invalid {
         String type = r.getClass().getSimpleName();
-        for (RecordComponent c : COMPONENTS.computeIfAbsent(r.getClass(), Class::getRecordComponents)) {
+        for (RecordComponent c : COMPONENTS.computeIfAbsent(r.getClass(), RecordValidator::components)) {
             Object v;
             try {
                 v = c.getAccessor().invoke(r);

@@ -30,9 +30,9 @@ public final class ReportIO {
         return parse(text.getBytes(StandardCharsets.UTF_8), where);
     }
 
-    /** The report fields other than the snapshot (bound separately, by {@link SnapshotIO}). */
-    private record Envelope(String format, Integer reportVersion, String toolVersion, String createdAt,
-                            List<String> commandLine, ReportAdvice advice, ReportChecks checks, Redaction redaction) {
+    /** A report as bound in one pass; checked, then made a {@link Report}. */
+    private record Bound(String format, Integer reportVersion, String toolVersion, String createdAt, List<String> commandLine,
+                         MachineSnapshot snapshot, ReportAdvice advice, ReportChecks checks, Redaction redaction) {
     }
 
     /** Reads a report or snapshot from untrusted bytes; every failure is a one-line {@link ReadException}. */
@@ -41,18 +41,15 @@ public final class ReportIO {
             throw new ReadException(where + ": " + json.length + " bytes, over the " + SnapshotIO.MAX_BYTES + "-byte limit");
         }
         SnapshotIO.checkUtf8(json, where);
-        MachineSnapshot s = SnapshotIO.parse(json, where); // JSON syntax, nesting, snapshot version and content
-        Object[] envelope = scanEnvelope(json, where);
-        if (envelope == null) {
-            return Reports.fromSnapshot(s);
+        Envelope env = scanEnvelope(json, where);
+        if (!env.report()) {
+            return Reports.fromSnapshot(SnapshotIO.parse(json, where)); // a bare snapshot: its own checks
         }
-        Object format = envelope[0];
-        Object version = envelope[1];
-        if (format != null && !Report.FORMAT.equals(format)) {
+        if (env.format() != null && !Report.FORMAT.equals(env.format())) {
             throw new ReadException(where + ": at $.format: not \"" + Report.FORMAT + "\"; not a Fabricscope report");
         }
-        if (!(version instanceof Integer v)) {
-            throw new ReadException(where + ": at $.reportVersion: missing or not an integer");
+        if (!(env.reportVersion() instanceof Integer v)) {
+            throw new ReadException(where + ": at $.reportVersion: missing or not an integer; not a Fabricscope report");
         }
         if (v > Report.REPORT_VERSION) {
             throw new ReadException(where + ": reportVersion " + v + " is newer than this Fabricscope reads ("
@@ -61,35 +58,54 @@ public final class ReportIO {
         if (v < 1) {
             throw new ReadException(where + ": at $.reportVersion: " + v + " is not a known version");
         }
-        Envelope e;
+        if (!env.snapshotObject()) {
+            throw new ReadException(where + ": at $.snapshot: missing or not an object");
+        }
+        Integer sv = env.schemaVersion();
+        if (sv == null) {
+            throw new ReadException(where + ": at $.snapshot.schemaVersion: missing or not an integer");
+        }
+        if (sv > MachineSnapshot.SCHEMA_VERSION) {
+            throw new ReadException(where + ": schemaVersion " + sv + " is newer than this Fabricscope reads ("
+                    + MachineSnapshot.SCHEMA_VERSION + "); update Fabricscope");
+        }
+        if (sv < 1) {
+            throw new ReadException(where + ": schemaVersion " + sv + " is not a known version");
+        }
+        Bound b;
         try {
-            e = Json.mapper().readValue(json, Envelope.class);
+            b = Json.mapper().readValue(json, Bound.class);
         } catch (IOException | RuntimeException x) {
             throw new ReadException(where + ": " + SnapshotIO.oneLine(x));
         }
-        Report r = new Report(Report.FORMAT, v, e.toolVersion(), e.createdAt(), e.commandLine(), s, e.advice(), e.checks(),
-                e.redaction());
         try {
-            RecordValidator.validate(r.commandLine(), "$.commandLine");
-            RecordValidator.validate(r.advice(), "$.advice");
-            RecordValidator.validate(r.checks(), "$.checks");
-            RecordValidator.validate(r.redaction(), "$.redaction");
+            RecordValidator.validate(b, "$");
         } catch (RecordValidator.Invalid x) {
             throw new ReadException(where + ": " + x.getMessage());
         }
-        return r;
+        return new Report(Report.FORMAT, v, b.toolVersion(), b.createdAt(), b.commandLine(), b.snapshot(), b.advice(),
+                b.checks(), b.redaction());
+    }
+
+    /** What a streaming pass over the top level finds. */
+    private record Envelope(boolean report, Object format, Object reportVersion, boolean snapshotObject, Integer schemaVersion) {
     }
 
     /**
-     * The top-level {@code format} and {@code reportVersion} (as String / Integer, or another type's name), or null
-     * for a bare snapshot (a file with neither and no {@code snapshot} member).
+     * The top-level {@code format} and {@code reportVersion} (as String / Integer, or another token's name) and the
+     * snapshot's {@code schemaVersion}; {@code report} false for a bare snapshot (none of format, reportVersion,
+     * snapshot). Also rejects trailing content and anything that is not one JSON object.
      */
-    private static Object[] scanEnvelope(byte[] json, String where) throws ReadException {
+    private static Envelope scanEnvelope(byte[] json, String where) throws ReadException {
         Object format = null;
         Object version = null;
         boolean report = false;
+        boolean snapshotObject = false;
+        Integer schemaVersion = null;
         try (JsonParser p = Json.mapper().getFactory().createParser(json)) {
-            p.nextToken();
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new ReadException(where + ": expected a JSON object at the top level");
+            }
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 JsonToken t = p.nextToken();
@@ -102,15 +118,33 @@ public final class ReportIO {
                         report = true;
                         version = t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT ? p.getIntValue() : t.name();
                     }
-                    case "snapshot" -> report = true;
+                    case "snapshot" -> {
+                        report = true;
+                        if (t == JsonToken.START_OBJECT) {
+                            snapshotObject = true;
+                            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                                String inner = p.currentName();
+                                JsonToken it = p.nextToken();
+                                if (inner.equals("schemaVersion") && it == JsonToken.VALUE_NUMBER_INT
+                                        && p.getNumberType() == JsonParser.NumberType.INT) {
+                                    schemaVersion = p.getIntValue();
+                                } else {
+                                    p.skipChildren();
+                                }
+                            }
+                        }
+                    }
                     default -> { }
                 }
                 p.skipChildren();
             }
+            if (p.nextToken() != null) {
+                throw new ReadException(where + ": not valid JSON: trailing content after the top-level object");
+            }
         } catch (IOException x) {
             throw new ReadException(where + ": not valid JSON: " + SnapshotIO.oneLine(x));
         }
-        return report ? new Object[] {format, version} : null;
+        return new Envelope(report, format, version, snapshotObject, schemaVersion);
     }
 
     /** The canonical JSON text, with a trailing newline. */
