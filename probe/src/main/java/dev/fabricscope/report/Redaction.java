@@ -65,7 +65,7 @@ public record Redaction(boolean applied, List<Replaced> kinds) {
         }
     }
 
-    /** {@code host names, serial numbers} or {@code nothing identifying was found}. */
+    /** {@code redacted: host names (1), serial numbers (8)}, or that nothing was found, or {@code not redacted}. */
     public String describe() {
         if (!applied) {
             return "not redacted";
@@ -73,6 +73,6 @@ public record Redaction(boolean applied, List<Replaced> kinds) {
         if (kinds.isEmpty()) {
             return "redacted; no identifiers were found";
         }
-        return "redacted: " + String.join(", ", kinds.stream().map(r -> r.values() + " " + r.kind().label()).toList());
+        return "redacted: " + String.join(", ", kinds.stream().map(r -> r.kind().label() + " (" + r.values() + ")").toList());
     }
 }
