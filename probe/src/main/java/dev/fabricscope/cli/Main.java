@@ -23,6 +23,7 @@ public final class Main implements Runnable {
     /** Every subcommand, in the order help lists them. */
     static final java.util.List<Class<?>> SUBCOMMANDS = java.util.List.of(
             ProbeCommand.class, SamplesCommand.class, ShowCommand.class, ClusterCommand.class, CheckCommand.class,
+            AdviseCommand.class,
             ReportCommand.class,
             DiffCommand.class,
             CommandLine.HelpCommand.class);

@@ -1,0 +1,194 @@
+package dev.fabricscope.advisor;
+
+import dev.fabricscope.model.MachineSnapshot;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The backend advisor: for a machine and a planned deployment, what every SGLang, vLLM, FlashInfer and NCCL
+ * all-reduce knob does, and the fastest valid settings. Pure: no I/O, no native calls, safe to call on every
+ * change of a GUI panel.
+ */
+public final class Advisor {
+
+    private Advisor() {
+    }
+
+    /**
+     * Advises for {@code snapshot} (null: from {@code options.assume()} alone).
+     *
+     * @throws AdvisorInputException for an unknown or invalid flag, env, assume key, framework or version
+     */
+    public static AdviceResult advise(MachineSnapshot snapshot, Deployment deployment, Options options) throws AdvisorInputException {
+        Options o = options == null ? Options.defaults() : options;
+        Deployment d = deployment == null ? Deployment.defaults() : deployment;
+        List<String> frameworks = frameworks(o.frameworks());
+        Versions versions = Versions.resolve(o.versions());
+        Map<String, String> flags = Knobs.flags(d.flags());
+        Map<String, String> env = Knobs.env(d.env());
+        checkDeployment(d);
+        boolean gpusSeen = snapshot != null && snapshot.driver() != null && snapshot.driver().driverPresent() && !snapshot.gpus().isEmpty();
+        // a snapshot without GPUs (this laptop, say) says nothing about the machine the assumptions describe
+        MachineFacts facts = !gpusSeen && !o.assume().isEmpty() ? MachineFacts.derive(null, o.assume()) : MachineFacts.derive(snapshot, o.assume());
+        String blocked = facts.insufficient();
+        if (blocked != null) {
+            return new AdviceResult(facts, null, List.of(), List.of(), versions.ids(), blocked);
+        }
+        Integer dcpFlag = dcpFromFlags(flags, d.dcp());
+        Map<String, String> deploymentFlags = new LinkedHashMap<>(flags);
+        deploymentFlags.remove("dcp-size");
+        deploymentFlags.remove("decode-context-parallel-size");
+        Resolved r = resolve(facts, d, dcpFlag, deploymentFlags, env);
+        Eval e = new Eval(r.facts, r.deployment, versions);
+        List<Verdict> verdicts = new ArrayList<>();
+        List<Recommendation> recs = new ArrayList<>();
+        for (String fw : frameworks) {
+            switch (fw) {
+                case "sglang" -> {
+                    verdicts.addAll(SglangRules.evaluate(e));
+                    recs.add(SglangRules.recommend(e));
+                }
+                case "vllm" -> {
+                    verdicts.addAll(VllmRules.evaluate(e));
+                    recs.add(VllmRules.recommend(e));
+                }
+                case "flashinfer" -> {
+                    verdicts.addAll(FlashInferRules.evaluate(e));
+                    recs.add(FlashInferRules.recommend(e));
+                }
+                default -> {
+                    verdicts.addAll(NcclRules.evaluate(e));
+                    recs.add(NcclRules.recommend(e));
+                }
+            }
+        }
+        verdicts.sort(Comparator.comparingInt((Verdict v) -> frameworks.indexOf(v.framework())).thenComparing(Advisor::severity));
+        return new AdviceResult(r.facts, r.deployment, verdicts, recs, versions.ids(), null);
+    }
+
+    /** Rule-set version ids per framework, newest (the default) first, e.g. for a GUI's version picker. */
+    public static Map<String, List<String>> versions() {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        m.put("sglang", SglangRules.VERSIONS.stream().map(SglangRules.Version::id).toList());
+        m.put("vllm", VllmRules.VERSIONS.stream().map(VllmRules.Version::id).toList());
+        m.put("flashinfer", FlashInferRules.VERSIONS.stream().map(FlashInferRules.Version::id).toList());
+        m.put("nccl", NcclRules.VERSIONS.stream().map(NcclRules.Version::id).toList());
+        return m;
+    }
+
+    /** Errors first, then fallbacks, then ok (stable within each group). */
+    private static int severity(Verdict v) {
+        return switch (v.outcome()) {
+            case ERROR -> 0;
+            case FALLBACK -> 1;
+            case OK -> 2;
+        };
+    }
+
+    private static List<String> frameworks(List<String> requested) throws AdvisorInputException {
+        if (requested.isEmpty()) {
+            return Options.FRAMEWORKS;
+        }
+        Set<String> want = new HashSet<>();
+        for (String f : requested) {
+            if (!Options.FRAMEWORKS.contains(f)) {
+                throw new AdvisorInputException("unknown framework '" + f + "'; valid: " + String.join(", ", Options.FRAMEWORKS));
+            }
+            want.add(f);
+        }
+        return Options.FRAMEWORKS.stream().filter(want::contains).toList();
+    }
+
+    private static void checkDeployment(Deployment d) throws AdvisorInputException {
+        if (d.tp() != null && d.tp() < 1) {
+            throw new AdvisorInputException("--tp must be at least 1, got " + d.tp());
+        }
+        if (d.nodes() != null && d.nodes() < 1) {
+            throw new AdvisorInputException("--nodes must be at least 1, got " + d.nodes());
+        }
+        if (d.tokens() != null && d.tokens() < 1) {
+            throw new AdvisorInputException("--tokens must be at least 1, got " + d.tokens());
+        }
+    }
+
+    /** {@code --flag dcp-size=N} / {@code decode-context-parallel-size=N} as aliases of {@code --dcp}. */
+    private static Integer dcpFromFlags(Map<String, String> flags, Integer dcp) throws AdvisorInputException {
+        Integer result = dcp;
+        for (String alias : List.of("dcp-size", "decode-context-parallel-size")) {
+            String v = flags.get(alias);
+            if (v == null) {
+                continue;
+            }
+            int n = Integer.parseInt(v);
+            if (result != null && result != n) {
+                throw new AdvisorInputException("--flag " + alias + "=" + n + " contradicts the DCP size " + result);
+            }
+            result = n;
+        }
+        return result;
+    }
+
+    private record Resolved(MachineFacts facts, EffectiveDeployment deployment) {
+    }
+
+    /** Fills what the user did not give from the machine, raising GPUs per node when TP needs more (and saying so). */
+    private static Resolved resolve(MachineFacts facts, Deployment d, Integer dcp, Map<String, String> flags, Map<String, String> env) {
+        Map<String, String> notes = new LinkedHashMap<>();
+        Set<String> given = new HashSet<>();
+        if (d.tp() != null) {
+            given.add("tp");
+        }
+        if (d.nodes() != null) {
+            given.add("nodes");
+        }
+        if (dcp != null) {
+            given.add("dcp");
+        }
+        if (d.model() != null) {
+            given.add("model");
+        }
+        if (d.tokens() != null) {
+            given.add("tokens");
+        }
+        int nodes;
+        if (d.nodes() != null) {
+            nodes = d.nodes();
+        } else {
+            nodes = facts.nodes().value();
+            if (facts.nodes().origin() == Fact.Origin.UNKNOWN) {
+                notes.put("nodes", "1 node (no --nodes)");
+            } else if (facts.nodes().origin() == Fact.Origin.ASSUMED) {
+                notes.put("nodes", nodes + " nodes (no --nodes; from --assume nodes)");
+            }
+        }
+        Integer gpn = facts.gpusPerNode().value();
+        int tp;
+        if (d.tp() != null) {
+            tp = d.tp();
+        } else if (gpn != null) {
+            tp = gpn * nodes;
+            notes.put("tp", "TP " + tp + " (no --tp: every GPU of " + (nodes == 1 ? "the node" : "the " + nodes + " nodes") + ")");
+        } else {
+            tp = 1;
+            notes.put("tp", "TP 1 (no --tp and the GPU count is unknown)");
+        }
+        MachineFacts f = facts;
+        int needed = (tp + nodes - 1) / nodes;
+        if (gpn == null) {
+            f = facts.withGpusPerNode(Fact.derived(needed, "no GPU count known; TP " + tp + " over " + nodes + (nodes == 1 ? " node" : " nodes")));
+            gpn = needed;
+        } else if (needed > gpn) {
+            String label = facts.gpuLabel() != null ? facts.gpuLabel().replace("GPU 0–", "GPU 0 to ") : "the GPUs";
+            f = facts.withGpusPerNode(Fact.derived(needed, "the snapshot shows " + gpn + " GPU" + (gpn == 1 ? "" : "s") + "; TP " + tp + " on "
+                    + nodes + (nodes == 1 ? " node" : " nodes") + " needs " + needed + " per node, assumed to be like " + label));
+            gpn = needed;
+        }
+        EffectiveDeployment dep = new EffectiveDeployment(tp, nodes, gpn, dcp == null ? 1 : dcp, d.model(), d.tokens(), flags, env, notes, given);
+        return new Resolved(f, dep);
+    }
+}

@@ -1,0 +1,145 @@
+package dev.fabricscope.advisor;
+
+import java.util.List;
+
+/** Builds one {@link Verdict}; {@link #build()} adds the assumptions behind the facts it read to {@code why}. */
+final class VerdictBuilder {
+
+    private final Eval eval;
+    private final KnobSpec knob;
+    private final String version;
+    private String value;
+    private final boolean userSet;
+    private Outcome outcome = Outcome.OK;
+    private String resolved;
+    private String errorClass;
+    private String message;
+    private String when;
+    private String why;
+    private String fix;
+    private SourceRef source;
+    private boolean built;
+
+    VerdictBuilder(Eval eval, KnobSpec knob, String version) {
+        this.eval = eval;
+        this.knob = knob;
+        this.version = version;
+        String v = eval.value(knob);
+        this.userSet = v != null;
+        this.value = v != null ? v : knob.defaultValue();
+    }
+
+    boolean userSet() {
+        return userSet;
+    }
+
+    String value() {
+        return value;
+    }
+
+    /** Overrides the shown value (e.g. a default that depends on the version or optimisation level). */
+    VerdictBuilder value(String v) {
+        this.value = v;
+        return this;
+    }
+
+    VerdictBuilder ok() {
+        outcome = Outcome.OK;
+        errorClass = null;
+        return this;
+    }
+
+    VerdictBuilder fallback() {
+        outcome = Outcome.FALLBACK;
+        return this;
+    }
+
+    VerdictBuilder error(String errorClass) {
+        outcome = Outcome.ERROR;
+        this.errorClass = errorClass;
+        return this;
+    }
+
+    VerdictBuilder outcome(Outcome o) {
+        outcome = o;
+        return this;
+    }
+
+    VerdictBuilder errorClass(String c) {
+        errorClass = c;
+        return this;
+    }
+
+    VerdictBuilder resolved(String r) {
+        resolved = r;
+        return this;
+    }
+
+    VerdictBuilder message(String m) {
+        message = m;
+        return this;
+    }
+
+    VerdictBuilder when(String w) {
+        when = w;
+        return this;
+    }
+
+    VerdictBuilder why(String w) {
+        why = w;
+        return this;
+    }
+
+    VerdictBuilder fix(String f) {
+        fix = f;
+        return this;
+    }
+
+    VerdictBuilder source(SourceRef s) {
+        source = s;
+        return this;
+    }
+
+    /** Copies outcome, resolved, error class, message and when from another verdict. */
+    VerdictBuilder like(Verdict v) {
+        outcome = v.outcome();
+        resolved = v.resolved();
+        errorClass = v.errorClass();
+        message = v.message();
+        when = v.when();
+        return this;
+    }
+
+    /** Takes outcome, resolved, error class, message, when, why and source from a shared rule result. */
+    VerdictBuilder apply(Partial p) {
+        outcome = p.outcome();
+        resolved = p.resolved();
+        errorClass = p.errorClass();
+        message = p.message();
+        when = p.when();
+        why = p.why();
+        source = p.source();
+        return this;
+    }
+
+    Verdict build() {
+        if (built) {
+            throw new IllegalStateException("verdict for " + knob.display() + " built twice");
+        }
+        built = true;
+        if (when == null || source == null || why == null) {
+            throw new IllegalStateException("verdict for " + knob.display() + " lacks when, why or source");
+        }
+        List<String> notes = eval.close();
+        String w = why == null ? "" : why.strip();
+        if (!w.isEmpty()) {
+            w = Character.toUpperCase(w.charAt(0)) + w.substring(1);
+            w = w.replace(". the ", ". The ").replace(". the GPUs", ". The GPUs");
+        }
+        if (!notes.isEmpty()) {
+            w = (w.isEmpty() ? "" : w + (w.endsWith(".") ? " " : ". ")) + String.join(" ", notes);
+        }
+        return new Verdict(knob.framework(), knob.display(), value, userSet, outcome, resolved, errorClass, message,
+                when, w.isEmpty() ? null : w, fix, source, version);
+    }
+}

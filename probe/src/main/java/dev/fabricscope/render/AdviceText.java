@@ -1,0 +1,178 @@
+package dev.fabricscope.render;
+
+import dev.fabricscope.advisor.AdviceResult;
+import dev.fabricscope.advisor.EffectiveDeployment;
+import dev.fabricscope.advisor.Fact;
+import dev.fabricscope.advisor.FactKey;
+import dev.fabricscope.advisor.MachineFacts;
+import dev.fabricscope.advisor.Outcome;
+import dev.fabricscope.advisor.Recommendation;
+import dev.fabricscope.advisor.Verdict;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The human text view of advice: machine and deployment, then per framework a table (errors first) and details. */
+public final class AdviceText {
+
+    private static final int WIDTH = 110;
+    private static final Map<String, String> NAMES = Map.of("sglang", "SGLang", "vllm", "vLLM", "flashinfer", "FlashInfer", "nccl", "NCCL");
+
+    private AdviceText() {
+    }
+
+    public static String render(AdviceResult r) {
+        StringBuilder sb = new StringBuilder();
+        EffectiveDeployment d = r.deployment();
+        machine(sb, r.machine(), d);
+        sb.append("Deployment: ").append(d.summary()).append('\n');
+        for (String note : d.notes().values()) {
+            wrap(sb, "  derived: " + note, "    ");
+        }
+        if (!d.flags().isEmpty() || !d.env().isEmpty()) {
+            List<String> given = new ArrayList<>();
+            d.flags().forEach((k, v) -> given.add("--flag " + k + "=" + v));
+            d.env().forEach((k, v) -> given.add("--env " + k + "=" + v));
+            wrap(sb, "  settings: " + String.join(" ", given), "    ");
+        }
+        sb.append("Rules: ").append(r.versions().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey(java.util.Comparator.comparingInt(List.of("sglang", "vllm", "flashinfer", "nccl")::indexOf)))
+                .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(" · ")))
+                .append("  (--framework-version NAME=VERSION selects older behaviour)\n");
+        Map<String, List<Verdict>> byFw = new LinkedHashMap<>();
+        for (Verdict v : r.verdicts()) {
+            byFw.computeIfAbsent(v.framework(), k -> new ArrayList<>()).add(v);
+        }
+        for (Map.Entry<String, List<Verdict>> e : byFw.entrySet()) {
+            framework(sb, e.getKey(), e.getValue(), r.recommendation(e.getKey()).orElse(null));
+        }
+        return sb.toString();
+    }
+
+    private static void machine(StringBuilder sb, MachineFacts m, EffectiveDeployment d) {
+        String head = m.smPhrase() + (m.gpuName() != null ? " · " + m.gpuName() : "") + " · " + m.origin();
+        sb.append("Machine: ").append(head).append('\n');
+        List<String> facts = new ArrayList<>();
+        facts.add("platform " + m.platform().value());
+        facts.add(m.gpusPerNode().value() == null ? "GPUs per node unknown" : m.gpusPerNode().value() + " GPU" + (m.gpusPerNode().value() == 1 ? "" : "s") + " per node");
+        if (m.nodes().origin() == Fact.Origin.ASSUMED) {
+            facts.add(m.nodes().value() + (m.nodes().value() == 1 ? " node" : " nodes"));
+        }
+        facts.add("NVSwitch " + yn(m.nvswitch()));
+        facts.add("all-NVLink " + yn(m.allNvlink()));
+        facts.add("P2P " + yn(m.p2p()));
+        facts.add("multicast " + yn(m.multicast()));
+        facts.add("fabric handles " + yn(m.fabricHandles()));
+        facts.add("MNNVL fabric " + yn(m.mnnvlFabric()));
+        if (m.ncclVersion().value() != null) {
+            facts.add("NCCL " + m.ncclVersion().value());
+        }
+        wrap(sb, "  " + String.join(" · ", facts), "  ");
+        List<String> whatIf = new ArrayList<>();
+        for (FactKey k : FactKey.values()) {
+            if (m.get(k).origin() == Fact.Origin.ASSUMED) {
+                whatIf.add(k.key + "=" + m.get(k).value());
+            }
+        }
+        if (!whatIf.isEmpty()) {
+            wrap(sb, "  what-if (--assume): " + String.join(", ", whatIf), "    ");
+        }
+        List<String> generic = new ArrayList<>();
+        for (FactKey k : FactKey.values()) {
+            Fact<?> f = m.get(k);
+            boolean irrelevant = k == FactKey.NODES && d.given().contains("nodes")
+                    || k == FactKey.SM && f.value() == null && !"cuda".equals(m.platform().value());
+            if (irrelevant || f.origin() == Fact.Origin.PROBED || f.origin() == Fact.Origin.ASSUMED) {
+                continue;
+            }
+            String detail = f.detail();
+            int taken = detail.indexOf("; taken as ");
+            boolean plain = taken >= 0 && (detail.startsWith("not read") || detail.startsWith("not given") || detail.startsWith("not visible"));
+            if (f.origin() == Fact.Origin.UNKNOWN && plain) {
+                generic.add(k.key + " " + detail.substring(taken + 11));
+            } else {
+                wrap(sb, "  " + (f.origin() == Fact.Origin.UNKNOWN ? "unknown: " : "derived: ") + k.key + " — " + detail, "    ");
+            }
+        }
+        if (!generic.isEmpty()) {
+            wrap(sb, "  not known, taken as: " + String.join("; ", generic), "    ");
+        }
+    }
+
+    private static String yn(Fact<Boolean> f) {
+        String v = Boolean.TRUE.equals(f.value()) ? "yes" : "no";
+        return f.origin() == Fact.Origin.UNKNOWN ? v + "?" : v;
+    }
+
+    private static void framework(StringBuilder sb, String fw, List<Verdict> verdicts, Recommendation rec) {
+        sb.append('\n').append(NAMES.getOrDefault(fw, fw)).append(" (rules: ").append(verdicts.get(0).version()).append(")\n");
+        TextTable t = new TextTable("  OUTCOME", "KNOB", "VALUE", "RESOLVED");
+        for (Verdict v : verdicts) {
+            t.row("  " + v.outcome().json(), v.knob(), v.value(), v.resolved() == null ? "—" : v.resolved());
+        }
+        sb.append(t.render());
+        for (Verdict v : verdicts) {
+            if (v.outcome() != Outcome.OK || v.message() != null || v.userSet()) {
+                details(sb, v);
+            }
+        }
+        if (rec != null) {
+            sb.append('\n');
+            String set = rec.flags().stream().collect(Collectors.joining(" "));
+            String env = rec.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
+            String cmd = (env.isEmpty() ? "" : env + " ") + set;
+            wrap(sb, "  Recommended: " + (cmd.isBlank() ? "(no changes)" : cmd.strip()), "    ");
+            wrap(sb, "    " + rec.summary(), "    ");
+        }
+    }
+
+    private static void details(StringBuilder sb, Verdict v) {
+        sb.append('\n');
+        boolean saysDefault = v.userSet() || v.value() == null || v.value().contains("default") || v.value().contains("auto-enabled");
+        wrap(sb, "  " + v.outcome().json().toUpperCase() + "  " + v.knob() + "=" + v.value() + (saysDefault ? "" : " (default)")
+                + (v.resolved() != null ? "  → " + v.resolved() : ""), "    ");
+        if (v.message() != null) {
+            wrap(sb, "    says:   " + (v.errorClass() != null ? v.errorClass() + ": " : "") + v.message(), "            ");
+        } else if (v.errorClass() != null) {
+            wrap(sb, "    raises: " + v.errorClass(), "            ");
+        }
+        if (v.when() != null) {
+            wrap(sb, "    when:   " + v.when(), "            ");
+        }
+        if (v.why() != null) {
+            wrap(sb, "    why:    " + v.why(), "            ");
+        }
+        if (v.fix() != null) {
+            wrap(sb, "    fix:    " + v.fix(), "            ");
+        }
+        if (v.source() != null) {
+            wrap(sb, "    source: " + v.source(), "            ");
+        }
+    }
+
+    /** Appends {@code text} wrapped at {@link #WIDTH} on spaces, continuation lines indented by {@code indent}. */
+    static void wrap(StringBuilder sb, String text, String indent) {
+        String rest = text;
+        boolean first = true;
+        while (true) {
+            String line = first ? rest : indent + rest;
+            if (line.length() <= WIDTH) {
+                sb.append(line).append('\n');
+                return;
+            }
+            int cut = line.lastIndexOf(' ', WIDTH);
+            if (cut <= indent.length() + 10) {
+                cut = line.indexOf(' ', WIDTH);
+                if (cut < 0) {
+                    sb.append(line).append('\n');
+                    return;
+                }
+            }
+            sb.append(line, 0, cut).append('\n');
+            rest = line.substring(cut + 1).stripLeading();
+            first = false;
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package dev.fabricscope.advisor;
+
+import static dev.fabricscope.advisor.What.fallback;
+import static dev.fabricscope.advisor.What.ok;
+import static dev.fabricscope.advisor.What.whyMentions;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.samples.Samples;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Effective machine facts from snapshots and --assume, and how unknown facts reach the verdicts. */
+class MachineFactsTest {
+
+    static MachineSnapshot h200vm() {
+        return Samples.find("h200-vm").orElseThrow().snapshot().get();
+    }
+
+    @Test
+    void capturedH200VmFacts() throws Exception {
+        MachineFacts f = MachineFacts.derive(h200vm(), Map.of());
+        assertEquals("cuda", f.platform().value());
+        assertEquals("9.0", f.sm().value());
+        assertTrue(f.sm().probed());
+        assertEquals(1, f.gpusPerNode().value());
+        assertEquals(false, f.multicast().value());
+        assertTrue(f.multicast().probed());
+        assertEquals(true, f.fabricHandles().value());
+        assertEquals(false, f.mnnvlFabric().value());
+        assertTrue(f.mnnvlFabric().probed());
+        assertEquals(Fact.Origin.UNKNOWN, f.nvswitch().origin(), "NVLink hidden in the VM");
+        assertTrue(f.nvswitch().detail().contains("NVML_ERROR_NOT_SUPPORTED"), f.nvswitch().detail());
+        assertEquals(Fact.Origin.UNKNOWN, f.p2p().origin(), "one GPU: no pair");
+        assertEquals(Fact.Origin.UNKNOWN, f.torchCuda().origin());
+        assertEquals("2.28.9", f.ncclVersion().value());
+        assertEquals("x86_64", f.hostArch().value());
+        assertEquals("GPU 0 is SM 9.0 (Hopper)", f.smPhrase());
+        assertNull(f.insufficient());
+    }
+
+    @Test
+    void syntheticHgxBoardFacts() throws Exception {
+        MachineFacts f = MachineFacts.derive(SyntheticMachines.board(8, "9.0", true, true, true, "COMPLETED"), Map.of());
+        assertEquals(8, f.gpusPerNode().value());
+        assertEquals(true, f.nvswitch().value());
+        assertEquals(true, f.allNvlink().value());
+        assertEquals(true, f.p2p().value());
+        assertEquals(true, f.multicast().value());
+        assertEquals(false, f.mnnvlFabric().value(), "zero cluster UUID");
+        assertTrue(f.allNvlink().probed() && f.p2p().probed() && f.nvswitch().probed());
+        assertEquals("GPU 0–7 are SM 9.0 (Hopper)", f.smPhrase());
+
+        MachineFacts pcie = MachineFacts.derive(SyntheticMachines.board(4, "8.9", false, false, false, "NOT_SUPPORTED"), Map.of());
+        assertEquals(false, pcie.nvswitch().value());
+        assertTrue(pcie.nvswitch().probed());
+        assertEquals(false, pcie.allNvlink().value());
+        assertEquals(false, pcie.p2p().value());
+        assertTrue(pcie.p2p().detail().contains("GPU 0 and GPU 1"), pcie.p2p().detail());
+    }
+
+    @Test
+    void fabricNotReadyIsRead() throws Exception {
+        MachineFacts f = MachineFacts.derive(SyntheticMachines.board(8, "9.0", true, true, true, "IN_PROGRESS"), Map.of());
+        assertEquals(false, f.fabricReady().value());
+        Verdict v = What.snapshot(SyntheticMachines.board(8, "9.0", true, true, true, "IN_PROGRESS")).verdict("nccl", "NCCL_NVLS_ENABLE");
+        assertEquals(Outcome.ERROR, v.outcome());
+        assertEquals(NcclRules.FABRIC_NOT_READY, v.message());
+    }
+
+    @Test
+    void assumptionsOverrideTheSnapshot() throws Exception {
+        MachineFacts f = MachineFacts.derive(h200vm(), Map.of("multicast", "true", "sm", "10.0", "gpus-per-node", "8"));
+        assertEquals(true, f.multicast().value());
+        assertEquals(Fact.Origin.ASSUMED, f.multicast().origin());
+        assertEquals("the GPUs are SM 10.0 (Blackwell, B200/GB200 class)", f.smPhrase());
+        assertEquals(8, f.gpusPerNode().value());
+    }
+
+    @Test
+    void badAssumptionsNameTheValidOnes() {
+        AdvisorInputException e = assertThrows(AdvisorInputException.class, () -> MachineFacts.derive(null, Map.of("cores", "8")));
+        assertTrue(e.getMessage().contains("unknown --assume key 'cores'"), e.getMessage());
+        assertTrue(e.getMessage().contains("sm, platform, nodes, gpus-per-node, multicast, fabric-handles"), e.getMessage());
+        assertTrue(assertThrows(AdvisorInputException.class, () -> MachineFacts.derive(null, Map.of("sm", "hopper"))).getMessage().contains("9.0"));
+        assertTrue(assertThrows(AdvisorInputException.class, () -> MachineFacts.derive(null, Map.of("multicast", "maybe"))).getMessage().contains("true or false"));
+        assertTrue(assertThrows(AdvisorInputException.class, () -> MachineFacts.derive(null, Map.of("platform", "tpu"))).getMessage().contains("cuda, rocm, cpu"));
+    }
+
+    @Test
+    void withoutFactsTheAdvisorIsBlocked() throws Exception {
+        AdviceResult r = Advisor.advise(null, Deployment.defaults(), Options.defaults());
+        assertNotNull(r.blocked());
+        assertTrue(r.verdicts().isEmpty());
+        assertNull(Advisor.advise(null, Deployment.defaults(), Options.defaults().withAssume("platform", "cpu")).blocked());
+        assertNull(Advisor.advise(null, Deployment.defaults(), Options.defaults().withAssume("sm", "9.0")).blocked());
+        assertNotNull(Advisor.advise(null, Deployment.defaults(), Options.defaults().withAssume("platform", "cuda")).blocked());
+    }
+
+    @Test
+    void tpBeyondTheSnapshotRaisesGpusPerNodeAndSaysSo() throws Exception {
+        AdviceResult r = What.snapshot(h200vm()).tp(2).advise();
+        assertEquals(2, r.deployment().gpusPerNode());
+        assertEquals(Fact.Origin.DERIVED, r.machine().gpusPerNode().origin());
+        Verdict v = r.verdict("sglang", "--disable-custom-all-reduce").orElseThrow();
+        whyMentions(v, "the snapshot shows 1 GPU; TP 2 on 1 node needs 2 per node");
+        AdviceResult defaults = What.snapshot(h200vm()).advise();
+        assertEquals(1, defaults.deployment().tp());
+        assertTrue(defaults.deployment().notes().get("tp").contains("no --tp"));
+    }
+
+    @Test
+    void capturedH200SkipsSglangFusionAfterThePreflight() {
+        // the captured machine reports multicast 0: SGLang resolves trtllm, then its preflight votes fusion off
+        Verdict auto = What.snapshot(h200vm()).tp(2).model("DeepseekV3ForCausalLM").verdict("sglang", "--flashinfer-allreduce-fusion-backend");
+        fallback(auto, null, SglangRules.PREFLIGHT_VOTE);
+        whyMentions(auto, "GPU 0 is SM 9.0 (Hopper)", "'auto' picks trtllm", "attribute 132 = 0");
+        fallback(What.snapshot(h200vm()).tp(8).flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", "--flashinfer-allreduce-fusion-backend"),
+                null, SglangRules.PREFLIGHT_VOTE);
+        // and vLLM retries with trtllm
+        fallback(What.snapshot(h200vm()).tp(2).verdict("vllm", "VLLM_FLASHINFER_ALLREDUCE_BACKEND"), "trtllm", VllmRules.MNNVL_FALLBACK);
+        ok(What.snapshot(h200vm()).verdict("sglang", "--flashinfer-allreduce-fusion-backend"), null);
+    }
+
+    @Test
+    void everyVerdictOnEverySampleIsComplete() throws Exception {
+        for (Samples.Sample s : Samples.list()) {
+            MachineSnapshot snap = s.snapshot().get();
+            AdviceResult r = Advisor.advise(snap, Deployment.defaults(), Options.defaults());
+            if (r.blocked() != null) {
+                continue;
+            }
+            assertFalse(r.verdicts().isEmpty(), s.name());
+            for (Verdict v : r.verdicts()) {
+                assertNotNull(v.when(), s.name() + " " + v);
+                assertNotNull(v.why(), s.name() + " " + v);
+                assertNotNull(v.source(), s.name() + " " + v);
+                if (v.outcome() == Outcome.ERROR) {
+                    assertNotNull(v.fix(), s.name() + " " + v);
+                }
+            }
+            assertEquals(4, r.recommendations().size(), s.name());
+        }
+    }
+}

@@ -1,0 +1,333 @@
+package dev.fabricscope.advisor;
+
+import static dev.fabricscope.advisor.What.error;
+import static dev.fabricscope.advisor.What.fallback;
+import static dev.fabricscope.advisor.What.machine;
+import static dev.fabricscope.advisor.What.ok;
+import static dev.fabricscope.advisor.What.whyMentions;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** SGLang rules at their boundaries (backend-rules.md §1 and the §6 matrix). */
+class SglangRulesTest {
+
+    static final String FUSION = "--flashinfer-allreduce-fusion-backend";
+
+    /** A node of {@code sm} GPUs with NVSwitch, multicast and (for multi-node mnnvl) an MNNVL fabric. */
+    static What node(String sm, int nodes) {
+        return machine("sm=" + sm, "gpus-per-node=8", "multicast=true", "nvswitch=true", "all-nvlink=true", "p2p=true",
+                "fabric-handles=true", "mnnvl-fabric=true", "torch-cuda=12.8").tp(8 * nodes).nodes(nodes);
+    }
+
+    /** §6 matrix: value × GPU × nodes → resolved backend or the ValueError text. */
+    @ParameterizedTest(name = "SM {0}, {1} node(s), {2} → {3}")
+    @CsvSource({
+            "9.0,  1, auto,   trtllm",
+            "9.0,  1, trtllm, trtllm",
+            "9.0,  1, mnnvl,  mnnvl",
+            "9.0,  2, auto,   FlashInfer allreduce fusion does not support multi-node on non-Blackwell systems.",
+            "9.0,  2, trtllm, FlashInfer allreduce fusion trtllm backend supports single-node only.",
+            "9.0,  2, mnnvl,  'FlashInfer allreduce fusion mnnvl backend requires a Blackwell system, or SM90 single-node.'",
+            "10.0, 1, auto,   mnnvl",
+            "10.0, 1, trtllm, trtllm",
+            "10.0, 1, mnnvl,  mnnvl",
+            "10.0, 2, auto,   mnnvl",
+            "10.0, 2, trtllm, FlashInfer allreduce fusion trtllm backend supports single-node only.",
+            "10.0, 2, mnnvl,  mnnvl",
+            "10.3, 1, auto,   mnnvl",
+            "10.3, 2, auto,   mnnvl",
+            "10.3, 2, trtllm, FlashInfer allreduce fusion trtllm backend supports single-node only.",
+            "11.0, 1, auto,   FlashInfer allreduce fusion requires SM90 or SM10X NVIDIA GPUs.",
+            "11.0, 1, trtllm, FlashInfer allreduce fusion requires SM90 or SM10X NVIDIA GPUs.",
+            "12.0, 1, auto,   FlashInfer allreduce fusion requires SM90 or SM10X NVIDIA GPUs.",
+            "12.0, 2, mnnvl,  FlashInfer allreduce fusion requires SM90 or SM10X NVIDIA GPUs.",
+            "8.9,  1, trtllm, FlashInfer allreduce fusion requires SM90 or SM10X NVIDIA GPUs.",
+            "8.0,  2, auto,   FlashInfer allreduce fusion requires SM90 or SM10X NVIDIA GPUs.",
+    })
+    void fusionMatrix(String sm, int nodes, String value, String expected) {
+        Verdict v = node(sm, nodes).flag("flashinfer-allreduce-fusion-backend", value).verdict("sglang", FUSION);
+        if (expected.startsWith("FlashInfer")) {
+            error(v, "ValueError", expected);
+            assertTrue(v.when().startsWith("model-runner warm-up"), v.when());
+        } else {
+            ok(v, expected);
+        }
+    }
+
+    @Test
+    void torchCudaGatesThePredicates() {
+        error(node("10.0", 1).assume("torch-cuda=12.6").flag("flashinfer-allreduce-fusion-backend", "auto").verdict("sglang", FUSION),
+                "ValueError", SglangRules.R1);
+        error(node("9.0", 1).assume("torch-cuda=12.2").flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", FUSION),
+                "ValueError", SglangRules.R1);
+        ok(node("9.0", 1).assume("torch-cuda=12.3").flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", FUSION), "trtllm");
+        Verdict v = node("10.0", 1).assume("torch-cuda=12.6").flag("flashinfer-allreduce-fusion-backend", "auto").verdict("sglang", FUSION);
+        whyMentions(v, "torch is built for CUDA 12.6 (< 12.8)");
+    }
+
+    @Test
+    void unknownTorchCudaIsStatedInWhy() {
+        Verdict v = machine("sm=9.0", "gpus-per-node=8", "multicast=true").tp(8).flag("flashinfer-allreduce-fusion-backend", "trtllm")
+                .verdict("sglang", FUSION);
+        ok(v, "trtllm");
+        whyMentions(v, "torch-cuda unknown", "taken as new enough", "What-if: sm=9.0");
+    }
+
+    @Test
+    void autoEnableByArchitecture() {
+        Verdict v = node("9.0", 1).model("DeepseekV3ForCausalLM").verdict("sglang", FUSION);
+        ok(v, "trtllm");
+        assertEquals("Auto-enabling FlashInfer AllReduce Fusion on SM90/SM10X for DeepseekV3ForCausalLM", v.message());
+        assertEquals("auto (auto-enabled)", v.value());
+        ok(node("10.0", 2).model("Qwen3MoeForCausalLM").verdict("sglang", FUSION), "mnnvl");
+        // SM90 multi-node: auto-enable does not fire, and nothing errors (unlike an explicit auto)
+        Verdict multi = node("9.0", 2).model("DeepseekV3ForCausalLM").verdict("sglang", FUSION);
+        ok(multi, null);
+        assertNull(multi.message());
+        whyMentions(multi, "requires one node unless the GPUs are SM10x");
+        // not on the list, TP 1, DP attention, MoE all-to-all, SM120
+        whyMentions(node("9.0", 1).model("LlamaForCausalLM").verdict("sglang", FUSION), "not in SGLang's auto-enable list");
+        whyMentions(node("9.0", 1).tp(1).model("DeepseekV3ForCausalLM").verdict("sglang", FUSION), "TP is 1");
+        whyMentions(node("9.0", 1).model("DeepseekV3ForCausalLM").flag("enable-dp-attention", "true").verdict("sglang", FUSION), "DP attention is on");
+        whyMentions(node("9.0", 1).model("DeepseekV3ForCausalLM").flag("moe-a2a-backend", "deepep").verdict("sglang", FUSION), "deepep");
+        ok(node("12.0", 1).model("DeepseekV3ForCausalLM").verdict("sglang", FUSION), null);
+        whyMentions(node("9.0", 1).verdict("sglang", FUSION), "no --model was given");
+    }
+
+    @Test
+    void olderAutoEnableListLacksNewerArchitectures() {
+        ok(node("9.0", 1).model("Qwen4ExpForConditionalGeneration").verdict("sglang", FUSION), "trtllm");
+        Verdict older = node("9.0", 1).model("Qwen4ExpForConditionalGeneration").version("sglang", "older").verdict("sglang", FUSION);
+        ok(older, null);
+        assertEquals("older", older.version());
+    }
+
+    @Test
+    void enforceDisableWinsAndSuppressesTheArchitectureError() {
+        What w = machine(What.PCIE_SM120).tp(4).flag("flashinfer-allreduce-fusion-backend", "trtllm").flag("enforce-disable-flashinfer-allreduce-fusion", "true");
+        Verdict enforce = w.verdict("sglang", "--enforce-disable-flashinfer-allreduce-fusion");
+        ok(enforce, null);
+        assertEquals(SglangRules.ENFORCE_MSG, enforce.message());
+        whyMentions(enforce, SglangRules.R1, "never fires");
+        fallback(w.verdict("sglang", FUSION), null, SglangRules.ENFORCE_MSG);
+    }
+
+    @Test
+    void deterministicInferenceTurnsFusionOff() {
+        What w = node("9.0", 1).flag("flashinfer-allreduce-fusion-backend", "trtllm").flag("enable-deterministic-inference", "true");
+        fallback(w.verdict("sglang", FUSION), null, SglangRules.DETERMINISTIC_MSG);
+        assertEquals(SglangRules.DETERMINISTIC_MSG, w.verdict("sglang", "--enable-deterministic-inference").message());
+        assertNull(node("9.0", 1).flag("enable-deterministic-inference", "true").verdict("sglang", "--enable-deterministic-inference").message());
+    }
+
+    @Test
+    void deprecatedFlagBecomesAuto() {
+        Verdict v = node("9.0", 1).flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", "--enable-flashinfer-allreduce-fusion");
+        ok(v, "trtllm");
+        assertEquals(SglangRules.DEPRECATED_MSG, v.message());
+        Verdict multi = node("9.0", 2).flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", "--enable-flashinfer-allreduce-fusion");
+        error(multi, "ValueError", SglangRules.R2);
+        ok(node("9.0", 1).flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", FUSION), "trtllm");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"trtllm", "auto", "mnnvl"})
+    void noMulticastMeansPreflightSkipsFusion(String value) {
+        Verdict v = machine("sm=9.0", "gpus-per-node=2", "multicast=false", "nvswitch=false", "all-nvlink=false", "torch-cuda=12.8")
+                .tp(2).flag("flashinfer-allreduce-fusion-backend", value).verdict("sglang", FUSION);
+        fallback(v, null, SglangRules.PREFLIGHT_VOTE);
+        assertEquals("RuntimeError (caught)", v.errorClass());
+        whyMentions(v, "cuMulticastGetGranularity failed for FlashInfer workspace preflight");
+    }
+
+    @Test
+    void perBatchTokenLimit() {
+        ok(node("9.0", 1).tokens(2048).flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", FUSION), "trtllm");
+        Verdict big = node("9.0", 1).tokens(2049).flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", FUSION);
+        fallback(big, "trtllm", null);
+        whyMentions(big, "FUSE_ALLREDUCE_MAX_BATCH_SIZE = 2048");
+    }
+
+    @Test
+    void dpAttentionNeverUsesTheFusedKernel() {
+        Verdict v = node("9.0", 1).flag("flashinfer-allreduce-fusion-backend", "trtllm").flag("enable-dp-attention", "true").verdict("sglang", FUSION);
+        fallback(v, null, null);
+        whyMentions(v, "needs DP attention off");
+    }
+
+    @Test
+    void trtllmKernelsExistForTwoFourEightSixteenRanks() {
+        Verdict v = node("9.0", 1).tp(6).flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", FUSION);
+        error(v, "RuntimeError", FlashInferRules.RANKS);
+        ok(node("9.0", 1).tp(4).flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", FUSION), "trtllm");
+    }
+
+    @Test
+    void multiNodeMnnvlWithoutFabricDisablesFusion() {
+        Verdict v = node("10.0", 2).assume("fabric-handles=false", "mnnvl-fabric=false").flag("flashinfer-allreduce-fusion-backend", "mnnvl")
+                .verdict("sglang", FUSION);
+        assertEquals(Outcome.FALLBACK, v.outcome());
+        assertTrue(v.message().startsWith("Failed to initialize FlashInfer workspace (backend=mnnvl): [MnnvlMemory] POSIX fd exchange"), v.message());
+        assertTrue(v.message().endsWith("Disabling flashinfer allreduce fusion permanently."), v.message());
+    }
+
+    @Test
+    void olderVersionTransportWorkaroundForcesPosixFdOnAarch64Blackwell() {
+        What gb = machine(What.GB200_NVL).tp(8).nodes(2).flag("flashinfer-allreduce-fusion-backend", "mnnvl");
+        ok(gb.verdict("sglang", FUSION), "mnnvl");
+        What older = machine(What.GB200_NVL).tp(8).nodes(2).flag("flashinfer-allreduce-fusion-backend", "mnnvl").version("sglang", "older");
+        Verdict v = older.verdict("sglang", FUSION);
+        assertEquals(Outcome.FALLBACK, v.outcome());
+        whyMentions(v, "transport workaround");
+        fallback(older.verdict("sglang", "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT"), "POSIX FD", SglangRules.TRANSPORT);
+        assertTrue(gb.advise().verdict("sglang", "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT").isEmpty(), "newest has no such knob");
+    }
+
+    @Test
+    void rocmAndCpuSkipFusionSilently() {
+        Verdict rocm = machine("platform=rocm", "gpus-per-node=8").tp(8).flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", FUSION);
+        fallback(rocm, null, null);
+        whyMentions(rocm, "is_flashinfer_available() requires CUDA");
+        fallback(machine("platform=cpu").tp(2).flag("flashinfer-allreduce-fusion-backend", "auto").verdict("sglang", FUSION), null, null);
+        ok(machine("platform=rocm", "gpus-per-node=8").tp(8).verdict("sglang", FUSION), null);
+    }
+
+    @Test
+    void pureAllreduceFlagIsRejectedByArgparse() {
+        error(node("10.0", 1).flag("enable-flashinfer-pure-allreduce", "true").verdict("sglang", "--enable-flashinfer-pure-allreduce"),
+                "SystemExit (argparse)", SglangRules.PURE_UNRECOGNIZED);
+        ok(node("10.0", 1).verdict("sglang", "--enable-flashinfer-pure-allreduce"), null);
+    }
+
+    @Test
+    void allreduceOnlyNeedsTheFusionWorkspace() {
+        ok(node("10.0", 1).flag("flashinfer-allreduce-fusion-backend", "mnnvl").flag("enable-flashinfer-allreduce-only", "true")
+                .verdict("sglang", "--enable-flashinfer-allreduce-only"), "FlashInfer kAllReduce (mnnvl workspace)");
+        Verdict none = node("10.0", 1).flag("enable-flashinfer-allreduce-only", "true").verdict("sglang", "--enable-flashinfer-allreduce-only");
+        assertEquals(Outcome.FALLBACK, none.outcome());
+    }
+
+    // ---- DCP (§1.4)
+
+    @Test
+    void dcpValidationInOrder() {
+        error(node("9.0", 1).dcp(0).verdict("sglang", "--dcp-size"), "ValueError",
+                "Decode context parallel size (--dcp-size / --decode-context-parallel-size) must be >= 1, but got dcp_size=0.");
+        ok(node("9.0", 1).dcp(1).verdict("sglang", "--dcp-size"), null);
+        error(node("9.0", 1).dcp(1).flag("dcp-comm-backend", "fi_a2a").verdict("sglang", "--dcp-comm-backend"), "ValueError",
+                String.format(SglangRules.DCP2, "fi_a2a", 1));
+        error(machine("platform=rocm", "gpus-per-node=8").tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a").verdict("sglang", "--dcp-comm-backend"),
+                "ValueError", SglangRules.DCP3);
+        ok(node("9.0", 1).dcp(2).flag("dcp-comm-backend", "a2a").verdict("sglang", "--dcp-comm-backend"), "a2a");
+        error(node("9.0", 1).dcp(2).flag("dcp-replicate-q-proj", "true").verdict("sglang", "--dcp-replicate-q-proj"), "ValueError",
+                "--dcp-replicate-q-proj only applies to the a2a/fi_a2a DCP communication backend (it removes the head-dim Q all-gather); got --dcp-comm-backend=ag_rs.");
+        ok(node("9.0", 1).dcp(2).flag("dcp-comm-backend", "a2a").flag("dcp-replicate-q-proj", "true").verdict("sglang", "--dcp-replicate-q-proj"),
+                "replicated Q projection");
+    }
+
+    @Test
+    void fiA2aNeedsMnnvlFabricAtWarmup() {
+        Verdict hgx = machine(What.HGX_H100).tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a").verdict("sglang", "--dcp-comm-backend");
+        error(hgx, "RuntimeError", SglangRules.FI_A2A_FABRIC);
+        assertTrue(hgx.when().startsWith("model-runner warm-up"));
+        ok(machine(What.GB200_NVL).tp(4).dcp(2).flag("dcp-comm-backend", "fi_a2a").verdict("sglang", "--dcp-comm-backend"), "fi_a2a");
+        error(machine("sm=8.0", "gpus-per-node=8", "fabric-handles=true", "mnnvl-fabric=true").tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a")
+                .verdict("sglang", "--dcp-comm-backend"), "ImportError", SglangRules.FI_A2A_IMPORT);
+    }
+
+    // ---- custom all-reduce (§1.5)
+
+    @ParameterizedTest(name = "TP {0}")
+    @CsvSource({"1, ok", "2, ok", "3, fallback", "4, ok", "5, fallback", "6, ok", "8, ok", "16, fallback"})
+    void customAllReduceWorldSizes(int tp, String outcome) {
+        Verdict v = machine(What.HGX_H100).assume("gpus-per-node=16").tp(tp).verdict("sglang", "--disable-custom-all-reduce");
+        assertEquals(outcome, v.outcome().json(), v::toString);
+        if (v.outcome() == Outcome.FALLBACK) {
+            assertEquals(String.format(SglangRules.CAR_WORLD, tp, "[2, 4, 6, 8]"), v.message());
+            assertEquals("nccl", v.resolved());
+        } else if (tp > 1) {
+            assertEquals("custom", v.resolved());
+        }
+    }
+
+    @Test
+    void customAllReduceConnectivity() {
+        fallback(machine(What.HGX_H100).tp(16).nodes(2).verdict("sglang", "--disable-custom-all-reduce"), "nccl", SglangRules.CAR_SPANS);
+        ok(machine(What.HGX_H100).tp(8).nodes(2).verdict("sglang", "--disable-custom-all-reduce"), "custom");
+        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(4).verdict("sglang", "--disable-custom-all-reduce"), "nccl", SglangRules.CAR_PCIE);
+        ok(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(2).verdict("sglang", "--disable-custom-all-reduce"), "custom");
+        // no P2P: only --enable-p2p-check finds out
+        Verdict assumed = machine("sm=8.9", "gpus-per-node=2", "p2p=false").tp(2).verdict("sglang", "--disable-custom-all-reduce");
+        ok(assumed, "custom");
+        whyMentions(assumed, "skips the P2P test");
+        fallback(machine("sm=8.9", "gpus-per-node=2", "p2p=false").tp(2).flag("enable-p2p-check", "true").verdict("sglang", "--disable-custom-all-reduce"),
+                "nccl", SglangRules.CAR_P2P);
+        fallback(machine("platform=cpu").tp(2).verdict("sglang", "--disable-custom-all-reduce"), "torch.distributed (gloo)", null);
+        ok(machine("platform=rocm", "gpus-per-node=8", "all-nvlink=true", "p2p=false").tp(8).verdict("sglang", "--disable-custom-all-reduce"), "custom");
+    }
+
+    // ---- torch symmetric memory (§1.6)
+
+    @Test
+    void torchSymmMemBoundaries() {
+        String k = "--enable-torch-symm-mem";
+        ok(node("9.0", 1).flag("enable-torch-symm-mem", "true").verdict("sglang", k), "torch symmetric memory (multimem)");
+        ok(node("10.0", 1).tp(4).flag("enable-torch-symm-mem", "true").verdict("sglang", k), "torch symmetric memory (two-shot)");
+        error(node("8.0", 1).flag("enable-torch-symm-mem", "true").verdict("sglang", k), "RuntimeError",
+                "TorchSymmMemCommunicator: Device capability 8 not supported, communicator is not available.");
+        error(node("9.0", 1).tp(3).flag("enable-torch-symm-mem", "true").verdict("sglang", k), "RuntimeError",
+                "TorchSymmMemCommunicator: World size 3 not supported, communicator is not available.");
+        error(node("9.0", 1).assume("multicast=false").flag("enable-torch-symm-mem", "true").verdict("sglang", k), "RuntimeError",
+                SglangRules.TSM_MULTICAST);
+        error(node("9.0", 1).env("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1").flag("enable-torch-symm-mem", "true").verdict("sglang", k), "RuntimeError",
+                SglangRules.TSM_MULTICAST);
+        error(node("12.0", 1).flag("enable-torch-symm-mem", "true").verdict("sglang", k), "KeyError", null);
+        // older copies catch the constructor error
+        fallback(node("9.0", 1).tp(3).flag("enable-torch-symm-mem", "true").version("sglang", "older").verdict("sglang", k), "nccl",
+                "Failed to initialize TorchSymmMemCommunicator: TorchSymmMemCommunicator: World size 3 not supported, communicator is not available.");
+    }
+
+    // ---- NCCL environment (§1.7)
+
+    @Test
+    void sglangTurnsNvlsOffByDefault() {
+        Verdict v = machine(What.HGX_H100).tp(8).verdict("sglang", "--enable-nccl-nvls");
+        fallback(v, "NVLS disabled", null);
+        assertEquals("--enable-nccl-nvls", v.fix());
+        ok(machine(What.HGX_H100).tp(8).flag("enable-nccl-nvls", "true").verdict("sglang", "--enable-nccl-nvls"), "NVLS");
+        ok(machine("sm=8.0", "gpus-per-node=8", "nvswitch=true", "multicast=false").tp(8).verdict("sglang", "--enable-nccl-nvls"), "NVLS disabled");
+        assertEquals("NCCL_NVLS_ENABLE=0", machine(What.HGX_H100).tp(8).verdict("sglang", "NCCL_NVLS_ENABLE").resolved());
+    }
+
+    @Test
+    void exportedNvlsIsKeptByNewerAndOverwrittenByOlderSglang() {
+        What newer = machine(What.HGX_H100).tp(8).env("NCCL_NVLS_ENABLE", "1");
+        ok(newer.verdict("sglang", "NCCL_NVLS_ENABLE"), "NCCL_NVLS_ENABLE=1");
+        ok(newer.verdict("sglang", "--enable-nccl-nvls"), "NVLS");
+        What older = machine(What.HGX_H100).tp(8).env("NCCL_NVLS_ENABLE", "1").version("sglang", "older");
+        fallback(older.verdict("sglang", "NCCL_NVLS_ENABLE"), "NCCL_NVLS_ENABLE=0", null);
+        assertEquals(Outcome.FALLBACK, machine(What.HGX_H100).tp(8).env("NCCL_CUMEM_ENABLE", "1").version("sglang", "older")
+                .verdict("sglang", "NCCL_CUMEM_ENABLE").outcome());
+        ok(machine(What.HGX_H100).tp(8).flag("enable-symm-mem", "true").verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=1");
+    }
+
+    @Test
+    void recommendationIsValidatedAgainstTheRules() {
+        Recommendation h100 = machine(What.HGX_H100).tp(8).advise().recommendation("sglang").orElseThrow();
+        assertTrue(h100.flags().contains("--flashinfer-allreduce-fusion-backend=trtllm"), h100.toString());
+        assertTrue(h100.flags().contains("--enable-nccl-nvls"), h100.toString());
+        Recommendation b200 = machine(What.GB200_NVL).tp(8).nodes(2).advise().recommendation("sglang").orElseThrow();
+        assertTrue(b200.flags().contains("--flashinfer-allreduce-fusion-backend=mnnvl"), b200.toString());
+        assertTrue(b200.flags().contains("--disable-custom-all-reduce"), b200.toString());
+        Recommendation sm120 = machine(What.PCIE_SM120).tp(4).advise().recommendation("sglang").orElseThrow();
+        assertTrue(sm120.flags().stream().noneMatch(f -> f.startsWith("--flashinfer-allreduce-fusion-backend")), sm120.toString());
+        Recommendation h200multi = machine(What.HGX_H100).tp(16).nodes(2).model("DeepseekV3ForCausalLM").advise().recommendation("sglang").orElseThrow();
+        assertTrue(h200multi.flags().stream().noneMatch(f -> f.startsWith("--flashinfer-allreduce-fusion-backend")), h200multi.toString());
+    }
+}

@@ -1,0 +1,234 @@
+package dev.fabricscope.advisor;
+
+import static dev.fabricscope.advisor.What.error;
+import static dev.fabricscope.advisor.What.fallback;
+import static dev.fabricscope.advisor.What.machine;
+import static dev.fabricscope.advisor.What.ok;
+import static dev.fabricscope.advisor.What.whyMentions;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** vLLM rules at their boundaries (backend-rules.md §2 and the §6 table). */
+class VllmRulesTest {
+
+    static final String FUSE = "fuse_allreduce_rms";
+    static final String BACKEND = "VLLM_FLASHINFER_ALLREDUCE_BACKEND";
+
+    static What node(String sm, int gpus) {
+        return machine("sm=" + sm, "gpus-per-node=" + gpus, "multicast=true", "nvswitch=true", "all-nvlink=true", "p2p=true",
+                "fabric-handles=true", "mnnvl-fabric=true", "torch-cuda=12.8");
+    }
+
+    /** Default -O2 pass state and size-table entry per capability × world size. */
+    @ParameterizedTest(name = "SM {0} TP {1} → {2}")
+    @CsvSource({
+            "9.0,  2,  mnnvl",
+            "9.0,  4,  mnnvl",
+            "9.0,  8,  mnnvl",
+            "9.0,  6,  table",
+            "9.0,  16, table",
+            "10.0, 2,  mnnvl",
+            "10.0, 8,  mnnvl",
+            "10.0, 16, mnnvl",
+            "10.0, 6,  table",
+            "10.3, 16, mnnvl",
+            "11.0, 2,  off",
+            "12.0, 2,  off",
+            "12.0, 8,  off",
+            "8.9,  2,  off",
+            "9.0,  1,  off",
+    })
+    void defaultPassAndSizeTable(String sm, int tp, String expected) {
+        Verdict v = node(sm, Math.max(tp, 8)).tp(tp).verdict("vllm", FUSE);
+        switch (expected) {
+            case "off" -> {
+                ok(v, null);
+                assertTrue(v.value().startsWith("false (default at -O2)"), v.value());
+            }
+            case "table" -> fallback(v, null, "Flashinfer allreduce fusion is not supported for world size " + tp + " or max size is not provided");
+            default -> {
+                ok(v, expected);
+                assertEquals("Initialized FlashInfer Allreduce norm fusion workspace with backend=mnnvl", v.message());
+            }
+        }
+    }
+
+    @Test
+    void olderPassConfigRejectsWorldSize16() {
+        fallback(node("10.0", 16).tp(16).version("vllm", "older").verdict("vllm", FUSE), null,
+                "Flashinfer allreduce fusion is not supported for world size 16 or max size is not provided");
+    }
+
+    @Test
+    void forcingThePassOnSm120HitsTheTable() {
+        Verdict v = node("12.0", 2).tp(2).flag("fuse_allreduce_rms", "true").verdict("vllm", FUSE);
+        fallback(v, null, "Flashinfer allreduce fusion is not supported for world size 2 or max size is not provided");
+        whyMentions(v, "no entry for capability 120");
+    }
+
+    @Test
+    void optimizationLevelAndBatchInvarianceTurnTheDefaultOff() {
+        ok(node("9.0", 8).tp(8).flag("optimization-level", "1").verdict("vllm", FUSE), null);
+        ok(node("9.0", 8).tp(8).flag("optimization-level", "O3").verdict("vllm", FUSE), "mnnvl");
+        whyMentions(node("9.0", 8).tp(8).env("VLLM_BATCH_INVARIANT", "1").verdict("vllm", FUSE), "VLLM_BATCH_INVARIANT=1");
+        whyMentions(machine("platform=rocm", "gpus-per-node=8").tp(8).verdict("vllm", FUSE), "AITER");
+    }
+
+    @Test
+    void newestAutoIsMnnvlWithTrtllmRetry() {
+        Verdict v = machine("sm=9.0", "gpus-per-node=2", "multicast=false", "nvswitch=false", "all-nvlink=false").tp(2).verdict("vllm", BACKEND);
+        fallback(v, "trtllm", VllmRules.MNNVL_FALLBACK);
+        whyMentions(v, "Failed to initialize FlashInfer All Reduce workspace: [SymmDeviceMemory] Device does not support multicasting.. This is expected on GPUs without NVSwitch");
+        assertEquals("VLLM_FLASHINFER_ALLREDUCE_BACKEND=trtllm", v.fix());
+        // the pass itself still fuses
+        ok(machine("sm=9.0", "gpus-per-node=2", "multicast=false", "nvswitch=false", "all-nvlink=false").tp(2).verdict("vllm", FUSE), "trtllm");
+    }
+
+    @Test
+    void olderAutoIsTrtllmOnOneNodeAndMnnvlAcross() {
+        Verdict one = node("9.0", 8).tp(8).version("vllm", "older").verdict("vllm", BACKEND);
+        ok(one, "trtllm");
+        assertEquals("trtllm (default)", one.value());
+        What older = node("9.0", 8).tp(8).version("vllm", "older").env(BACKEND, "auto");
+        assertEquals("Auto-selected flashinfer allreduce backend: trtllm", older.verdict("vllm", BACKEND).message());
+        ok(node("10.0", 4).tp(8).nodes(2).version("vllm", "older").env(BACKEND, "auto").verdict("vllm", BACKEND), "mnnvl");
+        // older default trtllm across nodes: start-up error
+        error(node("10.0", 4).tp(8).nodes(2).version("vllm", "older").verdict("vllm", FUSE), "ValueError", VllmRules.TRTLLM_MULTI);
+        // older: a failed workspace just disables the pass (no retry)
+        fallback(machine("sm=9.0", "gpus-per-node=2", "multicast=false").tp(2).version("vllm", "older").env(BACKEND, "mnnvl").verdict("vllm", BACKEND),
+                null, VllmRules.PASS_NO_WORKSPACE);
+    }
+
+    @Test
+    void multiNode() {
+        error(node("10.0", 4).tp(8).nodes(2).env(BACKEND, "trtllm").verdict("vllm", BACKEND), "ValueError", VllmRules.TRTLLM_MULTI);
+        ok(node("10.0", 4).tp(8).nodes(2).verdict("vllm", BACKEND), "mnnvl");
+        Verdict noFabric = node("10.0", 4).assume("fabric-handles=false", "mnnvl-fabric=false").tp(8).nodes(2).verdict("vllm", BACKEND);
+        fallback(noFabric, null, VllmRules.PASS_NO_WORKSPACE);
+        whyMentions(noFabric, "POSIX fd exchange");
+        assertEquals("-cc.pass_config.fuse_allreduce_rms=False (no FlashInfer backend fuses here)", noFabric.fix());
+    }
+
+    @Test
+    void bridgedNvlinkWithoutNvswitchCrashesInGraphCapture() {
+        Verdict v = machine("sm=9.0", "gpus-per-node=2", "multicast=true", "nvswitch=false", "all-nvlink=true").tp(2).verdict("vllm", BACKEND);
+        assertEquals(Outcome.ERROR, v.outcome());
+        assertNull(v.message());
+        assertEquals("CUDA-graph capture", v.when());
+        assertTrue(v.fix().startsWith("-cc.pass_config.fuse_allreduce_rms=False"), v.fix());
+        Recommendation r = machine("sm=9.0", "gpus-per-node=2", "multicast=true", "nvswitch=false", "all-nvlink=true").tp(2).advise()
+                .recommendation("vllm").orElseThrow();
+        assertTrue(r.env().containsValue("trtllm") || r.flags().contains("-cc.pass_config.fuse_allreduce_rms=False"), r.toString());
+    }
+
+    @Test
+    void bridgedPairsWithoutMulticastFallBackWithAWarning() {
+        Verdict v = machine("sm=9.0", "gpus-per-node=4", "multicast=false", "nvswitch=false", "nvlink-bridge=true").tp(2).verdict("vllm", BACKEND);
+        fallback(v, "trtllm", VllmRules.MNNVL_FALLBACK);
+        whyMentions(v, "vllm PR #48075");
+        dev.fabricscope.samples.Samples.find("h100-nvl-pairs").ifPresent(s -> {
+            Verdict fromSample = What.snapshot(s.snapshot().get()).tp(2).verdict("vllm", BACKEND);
+            assertTrue(fromSample.why().contains("vllm PR #48075"), fromSample.why());
+        });
+    }
+
+    @Test
+    void flashinferVersionWhereTrtllmNeedsMulticast() {
+        fallback(machine("sm=9.0", "gpus-per-node=2", "multicast=false").tp(2).version("flashinfer", "trtllm-multicast").verdict("vllm", BACKEND),
+                null, VllmRules.PASS_NO_WORKSPACE);
+    }
+
+    @Test
+    void backendUnusedWhenThePassIsOff() {
+        ok(node("12.0", 2).tp(2).verdict("vllm", BACKEND), null);
+        Verdict set = node("12.0", 2).tp(2).env(BACKEND, "mnnvl").verdict("vllm", BACKEND);
+        fallback(set, null, null);
+        whyMentions(set, "Not used");
+    }
+
+    @Test
+    void standaloneFlashInferAllReduce() {
+        String k = "VLLM_ALLREDUCE_USE_FLASHINFER";
+        ok(node("9.0", 8).tp(8).env(k, "1").verdict("vllm", k), "flashinfer");
+        fallback(node("9.0", 8).tp(6).env(k, "1").verdict("vllm", k), null, "FlashInfer All Reduce is disabled because it is not supported for world_size=6.");
+        fallback(node("12.0", 2).tp(2).env(k, "1").verdict("vllm", k), null, "FlashInfer All Reduce is disabled because it is not supported for world_size=2.");
+        fallback(machine("platform=rocm", "gpus-per-node=8").tp(8).env(k, "1").verdict("vllm", k), null, VllmRules.FIAR_CUDA);
+        ok(node("9.0", 8).tp(8).verdict("vllm", k), null);
+    }
+
+    @ParameterizedTest(name = "SM {0} TP {1} multicast {2} → {3}")
+    @CsvSource({
+            "9.0,  4, true,  symm_mem (multimem)",
+            "9.0,  2, true,  symm_mem (two-shot)",
+            "10.0, 4, true,  symm_mem (two-shot)",
+            "10.0, 8, true,  symm_mem (multimem)",
+            "10.3, 6, true,  symm_mem (multimem)",
+            "12.0, 2, true,  'SymmMemCommunicator: Device capability 12.0 not supported, communicator is not available.'",
+            "8.9,  2, false, 'SymmMemCommunicator: Device capability 8.9 not supported, communicator is not available.'",
+            "9.0,  3, true,  'SymmMemCommunicator: World size 3 not supported, communicator is not available.'",
+            "9.0,  16, true, 'SymmMemCommunicator: World size 16 not supported, communicator is not available.'",
+            "9.0,  8, false, SymmMemCommunicator: symmetric memory multicast operations are not supported.",
+    })
+    void symmetricMemory(String sm, int tp, boolean multicast, String expected) {
+        Verdict v = machine("sm=" + sm, "gpus-per-node=16", "multicast=" + multicast, "nvswitch=true", "all-nvlink=true").tp(tp)
+                .verdict("vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM");
+        if (expected.startsWith("symm_mem")) {
+            ok(v, expected);
+        } else {
+            fallback(v, "pynccl", expected);
+        }
+    }
+
+    @Test
+    void symmetricMemoryOffSwitches() {
+        fallback(node("9.0", 8).tp(8).env("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1").verdict("vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM"), "pynccl", VllmRules.SYMM_MULTICAST);
+        fallback(node("9.0", 8).tp(8).env("VLLM_BATCH_INVARIANT", "1").verdict("vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM"), "pynccl", null);
+        fallback(machine("platform=rocm", "gpus-per-node=8").tp(8).verdict("vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM"), "pynccl", VllmRules.SYMM_UNAVAILABLE);
+        ok(node("9.0", 8).tp(8).env("VLLM_ALLREDUCE_USE_SYMM_MEM", "0").verdict("vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM"), null);
+    }
+
+    @Test
+    void customAllReduce() {
+        String k = "--disable-custom-all-reduce";
+        ok(node("9.0", 8).tp(8).verdict("vllm", k), "custom");
+        fallback(node("9.0", 8).tp(16).nodes(2).verdict("vllm", k), "pynccl", SglangRules.CAR_SPANS);
+        fallback(node("9.0", 8).tp(3).verdict("vllm", k), "pynccl", String.format(SglangRules.CAR_WORLD, 3, "[2, 4, 6, 8]"));
+        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(8).verdict("vllm", k), "pynccl", SglangRules.CAR_PCIE);
+        fallback(node("9.0", 8).assume("p2p=false").tp(8).verdict("vllm", k), "symm_mem", SglangRules.CAR_P2P);
+        fallback(node("9.0", 8).tp(8).env("VLLM_BATCH_INVARIANT", "1").verdict("vllm", k), "pynccl", null);
+        fallback(machine("platform=cpu").tp(2).verdict("vllm", k), "torch.distributed (gloo)", VllmRules.CAR_PLATFORM);
+        ok(machine("platform=rocm", "gpus-per-node=8", "all-nvlink=true", "p2p=false").tp(8).verdict("vllm", k), "custom");
+    }
+
+    @Test
+    void decodeContextParallel() {
+        error(node("9.0", 8).tp(8).dcp(3).verdict("vllm", "--decode-context-parallel-size"), "ValueError", "tp_size=8 must be divisible by dcp_size=3.");
+        error(node("9.0", 8).tp(8).dcp(3).version("vllm", "older").verdict("vllm", "--decode-context-parallel-size"), "ValueError",
+                "tp_size=8 must be divisible bydcp_size=3.");
+        ok(node("9.0", 8).tp(8).dcp(4).verdict("vllm", "--decode-context-parallel-size"), null);
+        error(node("9.0", 8).tp(4).dcp(3).flag("prefill-context-parallel-size", "2").verdict("vllm", "--decode-context-parallel-size"), "ValueError",
+                VllmRules.PCP_DCP);
+        ok(node("9.0", 8).tp(4).dcp(8).flag("prefill-context-parallel-size", "2").verdict("vllm", "--decode-context-parallel-size"), null);
+        error(node("9.0", 8).tp(8).dcp(1).flag("dcp-comm-backend", "a2a").verdict("vllm", "--dcp-comm-backend"), "ValueError", VllmRules.DCP_A2A);
+        ok(node("9.0", 8).tp(8).dcp(2).flag("dcp-comm-backend", "a2a").verdict("vllm", "--dcp-comm-backend"), "a2a");
+        error(node("9.0", 8).tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a").verdict("vllm", "--dcp-comm-backend"), "pydantic ValidationError", null);
+    }
+
+    @Test
+    void recommendations() {
+        Recommendation h100 = node("9.0", 8).tp(8).advise().recommendation("vllm").orElseThrow();
+        assertTrue(h100.env().isEmpty() && h100.flags().isEmpty(), "auto already fuses with mnnvl: " + h100);
+        assertTrue(h100.summary().contains("fusion with the mnnvl workspace"), h100.summary());
+        Recommendation noMc = machine("sm=9.0", "gpus-per-node=2", "multicast=false", "nvswitch=false").tp(2).advise().recommendation("vllm").orElseThrow();
+        assertEquals("trtllm", noMc.env().get(BACKEND), noMc.toString());
+        assertEquals("0", noMc.env().get("VLLM_ALLREDUCE_USE_SYMM_MEM"), noMc.toString());
+        Recommendation older = node("10.0", 4).tp(8).nodes(2).version("vllm", "older").advise().recommendation("vllm").orElseThrow();
+        assertEquals("mnnvl", older.env().get(BACKEND), older.toString());
+        assertTrue(older.flags().contains("--disable-custom-all-reduce"), older.toString());
+    }
+}

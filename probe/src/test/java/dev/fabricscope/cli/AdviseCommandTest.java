@@ -1,0 +1,204 @@
+package dev.fabricscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fabricscope.json.Json;
+import dev.fabricscope.samples.Samples;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The 'advise' command line: contract, usage errors, no-driver behaviour, samples, text and JSON output. */
+class AdviseCommandTest {
+
+    static final String[] HGX = {"--assume", "sm=9.0", "--assume", "gpus-per-node=8", "--assume", "nvswitch=true", "--assume", "multicast=true",
+            "--assume", "all-nvlink=true"};
+
+    @BeforeAll
+    static void noLiveMachine() {
+        AdviseTestSupport.useNoDriverMachine();
+    }
+
+    @AfterAll
+    static void restore() {
+        AdviseTestSupport.restoreLiveProbe();
+    }
+
+    static CliTest.Run advise(String... args) {
+        List<String> a = new ArrayList<>(List.of("advise"));
+        a.addAll(List.of(args));
+        return CliTest.run(a.toArray(String[]::new));
+    }
+
+    static String[] hgx(String... more) {
+        List<String> a = new ArrayList<>(List.of(HGX));
+        a.addAll(List.of(more));
+        return a.toArray(String[]::new);
+    }
+
+    @Test
+    void mainHelpListsAdvise() {
+        assertTrue(CliTest.run("--help").out().contains("  advise "));
+    }
+
+    @Test
+    void unknownNamesAreUsageErrorsNamingTheValidOnes() {
+        CliTest.Run flag = advise(hgx("--flag", "flashinfer-fusion=auto"));
+        assertEquals(ExitCodes.USAGE, flag.code());
+        assertTrue(flag.err().contains("unknown flag 'flashinfer-fusion'; valid: "), flag.err());
+        assertTrue(flag.err().contains("flashinfer-allreduce-fusion-backend") && flag.err().contains("fuse_allreduce_rms"), flag.err());
+        CliTest.Run env = advise(hgx("--env", "VLLM_FOO=1"));
+        assertEquals(ExitCodes.USAGE, env.code());
+        assertTrue(env.err().contains("unknown env 'VLLM_FOO'; valid: ") && env.err().contains("VLLM_FLASHINFER_ALLREDUCE_BACKEND"), env.err());
+        CliTest.Run assume = advise("--assume", "gpu=h100");
+        assertEquals(ExitCodes.USAGE, assume.code());
+        assertTrue(assume.err().contains("unknown --assume key 'gpu'; valid: sm, platform, nodes, gpus-per-node, multicast"), assume.err());
+        assertTrue(assume.err().contains("torch-cuda") && assume.err().contains("confidential-compute"), assume.err());
+        CliTest.Run value = advise(hgx("--flag", "flashinfer-allreduce-fusion-backend=nccl"));
+        assertEquals(ExitCodes.USAGE, value.code());
+        assertTrue(value.err().contains("expected auto, trtllm, mnnvl"), value.err());
+        assertEquals(ExitCodes.USAGE, advise(hgx("--flag", "enable-nccl-nvls")).code());
+        CliTest.Run fw = advise(hgx("--framework", "tensorrt"));
+        assertEquals(ExitCodes.USAGE, fw.code());
+        assertTrue(fw.err().contains("valid: sglang, vllm, flashinfer, nccl"), fw.err());
+        CliTest.Run ver = advise(hgx("--framework-version", "vllm=0.11"));
+        assertEquals(ExitCodes.USAGE, ver.code());
+        assertTrue(ver.err().contains("unknown vllm version '0.11'; valid: newest, older (newest is the default)"), ver.err());
+        assertEquals(ExitCodes.USAGE, advise(hgx("--tp", "0")).code());
+        assertEquals(ExitCodes.USAGE, advise(hgx("--tp", "two")).code());
+        for (CliTest.Run r : List.of(flag, env, assume, value, fw, ver)) {
+            assertFalse(r.err().contains("Exception"), r.err());
+        }
+    }
+
+    @Test
+    void noDriverWithoutAssumptionsExits3AndSuggestsSampleOrAssume() {
+        CliTest.Run r = advise();
+        assertEquals(ExitCodes.NO_DRIVER, r.code(), r.err());
+        assertTrue(r.err().startsWith("fabricscope: no NVIDIA driver"), r.err());
+        assertTrue(r.err().contains("--sample") && r.err().contains("--assume sm="), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertEquals(ExitCodes.NO_DRIVER, advise("--tp", "8", "--assume", "multicast=true").code(), "multicast alone is not enough");
+    }
+
+    @Test
+    void noDriverWithEnoughAssumptionsAdvises() {
+        CliTest.Run r = advise(hgx("--tp", "8"));
+        assertEquals(ExitCodes.OK, r.code(), r.err());
+        assertTrue(r.out().contains("Machine: the GPUs are SM 9.0 (Hopper) · --assume only"), r.out());
+        assertEquals(ExitCodes.OK, advise("--assume", "platform=cpu").code());
+    }
+
+    @Test
+    void textIsGroupedByFrameworkWithErrorsFirst() {
+        CliTest.Run r = advise(hgx("--tp", "16", "--nodes", "2", "--flag", "flashinfer-allreduce-fusion-backend=trtllm", "--flag", "dcp-comm-backend=a2a"));
+        assertEquals(ExitCodes.OK, r.code(), r.err());
+        String out = r.out();
+        int sglang = out.indexOf("\nSGLang (rules: newest)");
+        int vllm = out.indexOf("\nvLLM (rules: newest)");
+        int fi = out.indexOf("\nFlashInfer (rules: newest)");
+        int nccl = out.indexOf("\nNCCL (rules: newest)");
+        assertTrue(sglang > 0 && sglang < vllm && vllm < fi && fi < nccl, out);
+        String sg = out.substring(sglang, vllm);
+        List<String> rows = sg.lines().filter(l -> l.matches("^  (error|fallback|ok) +\\S.*")).toList();
+        assertTrue(rows.get(0).startsWith("  error"), rows.toString());
+        int lastError = -1;
+        int firstOk = rows.size();
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.get(i).startsWith("  error")) {
+                lastError = i;
+            }
+            if (rows.get(i).startsWith("  ok") && i < firstOk) {
+                firstOk = i;
+            }
+        }
+        assertTrue(lastError < firstOk, rows.toString());
+        assertTrue(sg.contains("says:   ValueError: FlashInfer allreduce fusion trtllm backend supports single-node only."), sg);
+        assertTrue(sg.contains("why:    The deployment spans 2 nodes"), sg);
+        assertTrue(sg.contains("Recommended: "), sg);
+        out.lines().forEach(l -> assertTrue(l.length() <= 160 || l.contains("source:") || l.contains("@"), "long line: " + l));
+    }
+
+    @Test
+    void jsonFollowsTheContract() throws Exception {
+        CliTest.Run r = advise(hgx("--tp", "8", "--json", "--framework", "sglang", "--framework", "nccl"));
+        assertEquals(ExitCodes.OK, r.code(), r.err());
+        JsonNode root = Json.mapper().readTree(r.out());
+        for (String k : List.of("machine", "deployment", "verdicts", "recommendations")) {
+            assertTrue(root.has(k), k);
+        }
+        assertEquals("9.0", root.get("machine").get("sm").asText());
+        assertEquals(8, root.get("machine").get("gpus-per-node").asInt());
+        assertEquals("assumed: --assume sm=9.0", root.get("machine").get("provenance").get("sm").asText());
+        assertEquals(8, root.get("deployment").get("tp").asInt());
+        for (JsonNode v : root.get("verdicts")) {
+            assertTrue(List.of("sglang", "nccl").contains(v.get("framework").asText()), v.toString());
+            assertTrue(List.of("ok", "fallback", "error").contains(v.get("outcome").asText()), v.toString());
+            for (String f : List.of("framework", "knob", "value", "outcome", "when", "why", "source")) {
+                assertTrue(v.has(f), f + " missing in " + v);
+            }
+            assertTrue(v.get("source").has("repo") && v.get("source").has("path"), v.toString());
+        }
+        assertEquals(2, root.get("recommendations").size());
+        JsonNode nvls = null;
+        for (JsonNode v : root.get("verdicts")) {
+            if (v.get("knob").asText().equals("--enable-nccl-nvls")) {
+                nvls = v;
+            }
+        }
+        assertEquals("fallback", nvls.get("outcome").asText());
+        assertEquals("--enable-nccl-nvls", nvls.get("fix").asText());
+    }
+
+    @Test
+    void everySampleIsAdvisedWithDefaults() {
+        assertFalse(Samples.list().isEmpty());
+        for (Samples.Sample s : Samples.list()) {
+            for (boolean json : List.of(false, true)) {
+                CliTest.Run r = json ? advise("--sample", s.name(), "--json") : advise("--sample", s.name());
+                assertTrue(r.code() == ExitCodes.OK || r.code() == ExitCodes.NO_DRIVER, s.name() + ": " + r.code() + " " + r.err());
+                assertFalse(r.err().contains("internal error"), s.name() + ": " + r.err());
+                if (r.code() == ExitCodes.OK) {
+                    assertTrue(r.out().contains(json ? "\"verdicts\"" : "SGLang (rules:"), s.name());
+                }
+            }
+        }
+    }
+
+    @Test
+    void capturedH200ShowsSglangSkippingFusionAfterThePreflight() throws Exception {
+        CliTest.Run r = advise("--sample", "h200-vm", "--tp", "2", "--model", "DeepseekV3ForCausalLM", "--json");
+        assertEquals(ExitCodes.OK, r.code(), r.err());
+        JsonNode root = Json.mapper().readTree(r.out());
+        assertEquals(false, root.get("machine").get("multicast").asBoolean());
+        assertTrue(root.get("machine").get("provenance").get("multicast").asText().startsWith("probed: GPU 0 reports CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 0"));
+        JsonNode fusion = null;
+        for (JsonNode v : root.get("verdicts")) {
+            if (v.get("framework").asText().equals("sglang") && v.get("knob").asText().equals("--flashinfer-allreduce-fusion-backend")) {
+                fusion = v;
+            }
+        }
+        assertEquals("fallback", fusion.get("outcome").asText());
+        assertTrue(fusion.get("message").asText().contains("FlashInfer workspace preflight: cuMemCreate probe failed on at least one rank."));
+        assertTrue(fusion.get("why").asText().contains("GPU 0 is SM 9.0 (Hopper)"), fusion.toString());
+        CliTest.Run text = advise("--sample", "h200-vm", "--tp", "2", "--flag", "flashinfer-allreduce-fusion-backend=trtllm");
+        assertTrue(text.out().contains("FALLBACK  --flashinfer-allreduce-fusion-backend=trtllm"), text.out());
+    }
+
+    @Test
+    void snapshotFileAndListKnobs() {
+        CliTest.Run r = advise("--snapshot", "src/test/resources/captured/h200-vm-2026-11-29/probe.json", "--tp", "2", "--framework", "vllm");
+        assertEquals(ExitCodes.OK, r.code(), r.err());
+        assertTrue(r.out().contains("Machine: GPU 0 is SM 9.0 (Hopper) · NVIDIA H200 · live probe"), r.out());
+        assertEquals(ExitCodes.BAD_INPUT, advise("--snapshot", "no/such/file.json").code());
+        CliTest.Run list = advise("--list-knobs");
+        assertEquals(ExitCodes.OK, list.code());
+        assertTrue(list.out().contains("VLLM_FLASHINFER_ALLREDUCE_BACKEND") && list.out().contains("sglang=older: ")
+                && list.out().contains("confidential-compute: "), list.out());
+    }
+}
