@@ -1,5 +1,9 @@
 package dev.fabricscope.cli;
 
+import dev.fabricscope.advisor.Advisor;
+import dev.fabricscope.advisor.AdvisorInputException;
+import dev.fabricscope.advisor.Deployment;
+import dev.fabricscope.advisor.Options;
 import dev.fabricscope.check.CheckControl;
 import dev.fabricscope.check.CheckListener;
 import dev.fabricscope.check.CheckStatus;
@@ -26,7 +30,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code fabricscope report}: a diagnostic report for a bug ticket, as JSON, Markdown or HTML. */
 @Command(name = "report", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
-        description = {"Make a diagnostic report: the machine, the advisor's verdicts for a deployment and any live check "
+        sortOptions = false,
+        description = {"Make a diagnostic report: the machine, the advisor's verdicts for a deployment (the options of 'advise') and any live check "
                 + "results. JSON is the canonical form (docs/report-schema.md); Markdown is paste-ready for a GitHub "
                 + "issue; HTML is one self-contained file with the fabric graph.",
             "Without --snapshot, --sample or --from, this machine is probed."})
@@ -40,6 +45,9 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Mixin
     SnapshotSource source;
+
+    @Mixin
+    DeploymentOptions deployment;
 
     @Option(names = "--from", paramLabel = "REPORT",
             description = "Re-render a saved JSON report as it was (no probing, advising or checks): to change its format or redact it.")
@@ -65,15 +73,30 @@ public final class ReportCommand implements Callable<Integer> {
         boolean noDriver = false;
         try {
             if (from != null) {
-                if (source.given() || withChecks) {
-                    err.println("fabricscope: --from re-renders a saved report; it cannot be combined with --snapshot, --sample or --with-checks");
+                if (source.given() || withChecks || deployment.given()) {
+                    err.println("fabricscope: --from re-renders a saved report as it was; it cannot be combined with --snapshot, "
+                            + "--sample, --with-checks or deployment options");
                     return ExitCodes.USAGE;
                 }
                 report = ReportIO.read(from);
             } else {
+                Deployment d;
+                Options o;
+                try {
+                    d = deployment.deployment();
+                    o = deployment.options();
+                } catch (AdvisorInputException e) {
+                    return usage(e.getMessage());
+                }
                 MachineSnapshot s = source.load(spec.commandLine(), true);
                 noDriver = s.isLive() && !s.driver().driverPresent();
-                report = Reports.create(s, advise(s), checks(s), Main.argv, Instant.now());
+                ReportAdvice advice;
+                try {
+                    advice = ReportAdvice.of(Advisor.advise(s, d, o), d, o);
+                } catch (AdvisorInputException e) {
+                    return usage(e.getMessage());
+                }
+                report = Reports.create(s, advice, checks(s, advice), Main.argv, Instant.now());
             }
         } catch (SnapshotSource.SourceException e) {
             err.println("fabricscope: " + e.getMessage());
@@ -126,11 +149,15 @@ public final class ReportCommand implements Callable<Integer> {
         return Format.json;
     }
 
-    private ReportAdvice advise(MachineSnapshot s) {
-        return ReportAdvice.none("the advisor is not part of this build yet");
+    private int usage(String message) {
+        var err = spec.commandLine().getErr();
+        err.println("fabricscope: " + message);
+        err.println("Try 'fabricscope report --help' or 'fabricscope advise --list-knobs'.");
+        err.flush();
+        return ExitCodes.USAGE;
     }
 
-    private ReportChecks checks(MachineSnapshot s) {
+    private ReportChecks checks(MachineSnapshot s, ReportAdvice advice) {
         if (!withChecks) {
             return ReportChecks.notRequested();
         }
@@ -150,7 +177,8 @@ public final class ReportCommand implements Callable<Integer> {
         Thread hook = new Thread(control::cancel);
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            return LiveChecks.run(s, null, progress, control);
+            Integer tp = advice.deployment() == null ? null : advice.deployment().tp();
+            return LiveChecks.run(s, tp != null && tp <= s.gpus().size() ? tp : null, progress, control);
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);

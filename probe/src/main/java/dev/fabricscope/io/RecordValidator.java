@@ -26,7 +26,8 @@ public final class RecordValidator {
             "SourceRef.commit", "SourceRef.line", "Recommendation.summary",
             "Report.toolVersion", "Report.createdAt",
             "Bound.format", "Bound.toolVersion", "Bound.createdAt", "Bound.commandLine", "Bound.advice", "Bound.checks",
-            "Bound.redaction", "ReportAdvice.blocked", "ReportAdvice.deployment",
+            "Bound.redaction", "ReportAdvice.blocked", "ReportAdvice.deployment", "ReportAdvice.requested", "ReportAdvice.options",
+            "Deployment.tp", "Deployment.nodes", "Deployment.dcp", "Deployment.model", "Deployment.tokens",
             "ReportChecks.skipped", "Entry.summary", "Entry.result",
             "EffectiveDeployment.model", "EffectiveDeployment.tokens");
 

@@ -63,6 +63,7 @@ public final class HtmlReport {
         p2p();
         nvlinks();
         fabricTable();
+        adviceInputs();
         verdictDetails();
         checkDetails();
         environment();
@@ -344,6 +345,24 @@ public final class HtmlReport {
                     g.fabric().healthSummary().isPresent() ? g.fabric().healthSummary().value() : g.fabric().healthMask().shortDisplay());
         }
         closeDetails(true);
+    }
+
+    private void adviceInputs() {
+        List<String[]> rows = ReportView.adviceInputs(r.advice());
+        if (rows.isEmpty()) {
+            return;
+        }
+        openDetails("What the advice was computed for");
+        h.append("<dl>\n");
+        for (String[] x : rows) {
+            if (x[0].equals("Reproduce")) {
+                h.append("<dt>Reproduce</dt><dd><code>").append(e(x[1])).append("</code></dd>\n");
+            } else {
+                dd(x[0], x[1]);
+            }
+        }
+        h.append("</dl>\n");
+        closeDetails(false);
     }
 
     private void verdictDetails() {

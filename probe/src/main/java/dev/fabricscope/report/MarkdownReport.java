@@ -80,6 +80,7 @@ public final class MarkdownReport {
         blocks.add(p2p());
         blocks.add(nvlinks());
         blocks.add(fabricTable());
+        blocks.add(adviceInputs());
         blocks.add(verdictDetails());
         blocks.add(checkDetails());
         blocks.add(environment());
@@ -375,6 +376,17 @@ public final class MarkdownReport {
         return details("memory sharing and fabric", 5, "Memory sharing, multicast and MNNVL fabric",
                 "| GPU | VMM | POSIX FD | Fabric handles | Multicast | GPUDirect RDMA | Fabric state | Status | Clique | Cluster UUID | Health |\n"
                         + "|---|---|---|---|---|---|---|---|---|---|---|\n", rows);
+    }
+
+    private Block adviceInputs() {
+        List<String> rows = new ArrayList<>();
+        for (String[] x : ReportView.adviceInputs(r.advice())) {
+            rows.add(x[0].equals("Reproduce") ? "| Reproduce | see below |\n" : cells(x[0], x[1]));
+        }
+        String again = ReportView.reproduce(r.advice());
+        String tail = again == null ? "" : "\nSame verdicts again (with this report saved as REPORT.json):\n\n" + Escape.mdFence(Escape.cut(again, 4_000), "sh");
+        Block b = details("advice inputs", 8, "What the advice was computed for", "| | |\n|---|---|\n", rows);
+        return new Block(b.name(), b.priority(), b.head(), b.rows(), tail + b.tail());
     }
 
     private Block verdictDetails() {

@@ -44,7 +44,7 @@ class MarkdownReportTest {
             many.add(new Verdict("nccl", "NCCL_SYNTHETIC_" + i, "1", true, i % 3 == 0 ? Outcome.ERROR : Outcome.OK, null, null,
                     "synthetic message " + "m".repeat(200), "init", "synthetic reason " + "w".repeat(300), null, null, null));
         }
-        Report r = Reports.create(ReportFixtures.sample("dgx-h100"), new ReportAdvice(many, List.of(), Map.of(), null),
+        Report r = Reports.create(ReportFixtures.sample("dgx-h100"), ReportAdvice.of(many, List.of(), Map.of()),
                 ReportFixtures.checks(), List.of("fabricscope"), ReportFixtures.WHEN);
         String md = MarkdownReport.render(r);
         assertTrue(md.length() <= MarkdownReport.GITHUB_LIMIT, "length " + md.length());

@@ -81,7 +81,7 @@ class RedactorTest {
         result.put("host", HOST).put("gpu", uuid).put("mac", MAC.toUpperCase()).put("cluster", CLUSTER.toUpperCase());
         ReportChecks checks = new ReportChecks(true, null, List.of(new ReportChecks.Entry("p2p", "PASSED",
                 "synthetic: ran on " + HOST.substring(0, HOST.indexOf('.')), result)));
-        return Reports.create(snap, new ReportAdvice(verdicts, ReportFixtures.recommendations(), Map.of(), null), checks,
+        return Reports.create(snap, ReportAdvice.of(verdicts, ReportFixtures.recommendations(), Map.of()), checks,
                 List.of("fabricscope", "report", "--out", "/home/" + USER + "/r.json"), ReportFixtures.WHEN);
     }
 

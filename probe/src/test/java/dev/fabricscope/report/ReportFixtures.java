@@ -56,7 +56,7 @@ final class ReportFixtures {
 
     /** A sample machine with synthetic verdicts, a recommendation and a check result. */
     static Report report(String sample) {
-        return Reports.create(sample(sample), new ReportAdvice(verdicts(), recommendations(), Map.of("sglang", "0.0-test"), null),
+        return Reports.create(sample(sample), ReportAdvice.of(verdicts(), recommendations(), Map.of("sglang", "0.0-test")),
                 checks(), List.of("fabricscope", "report", "--sample", sample), WHEN);
     }
 
