@@ -14,6 +14,8 @@ import dev.fabricscope.probe.LiveProbe;
 import dev.fabricscope.render.AdviceText;
 import dev.fabricscope.render.TextTable;
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
@@ -42,6 +44,10 @@ public final class AdviseCommand implements Callable<Integer> {
     @Mixin
     SnapshotSource source;
 
+    @Option(names = "--cluster", paramLabel = "DIR",
+            description = "A folder of node reports ('fabricscope cluster collect'): advise a deployment over those nodes (their count, whether they share one NVLink domain).")
+    java.nio.file.Path cluster;
+
     @Mixin
     DeploymentOptions deployment;
 
@@ -69,7 +75,33 @@ public final class AdviseCommand implements Callable<Integer> {
             return usage(e.getMessage());
         }
         MachineSnapshot snapshot;
-        if (source.given()) {
+        String clusterLine = null;
+        if (cluster != null) {
+            if (source.given()) {
+                return usage("give either --cluster or --snapshot/--sample, not both");
+            }
+            dev.fabricscope.cluster.ClusterFacts cf;
+            try {
+                dev.fabricscope.cluster.ClusterView view = ClusterCommand.load(cluster);
+                Integer nodes = d.nodes();
+                if (nodes != null && (nodes < 1 || nodes > view.readable().size())) {
+                    return usage("--nodes " + nodes + " but the cluster folder has " + view.readable().size() + " readable node report(s)");
+                }
+                cf = dev.fabricscope.cluster.ClusterFacts.of(view, nodes);
+            } catch (java.io.IOException | IllegalArgumentException e) {
+                err.println("fabricscope: " + e.getMessage());
+                err.flush();
+                return ExitCodes.BAD_INPUT;
+            }
+            snapshot = cf.representative().snapshot();
+            Map<String, String> merged = new LinkedHashMap<>(cf.assumptions());
+            merged.putAll(o.assume());
+            o = new Options(o.frameworks(), o.versions(), merged);
+            if (d.nodes() == null) {
+                d = d.withNodes(cf.nodesUsed());
+            }
+            clusterLine = "Cluster: " + cf.summary();
+        } else if (source.given()) {
             try {
                 snapshot = source.load(spec.commandLine(), false);
             } catch (SnapshotSource.SourceException e) {
@@ -98,7 +130,15 @@ public final class AdviseCommand implements Callable<Integer> {
             }
             return usage("cannot advise: " + r.blocked());
         }
-        out.print(json ? RecordJson.write(r.toJsonTree()) : AdviceText.render(r));
+        if (json) {
+            Map<String, Object> tree = new LinkedHashMap<>(r.toJsonTree());
+            if (clusterLine != null) {
+                tree.put("cluster", clusterLine.substring("Cluster: ".length()));
+            }
+            out.print(RecordJson.write(tree));
+        } else {
+            out.print((clusterLine != null ? clusterLine + "\n" : "") + AdviceText.render(r));
+        }
         out.flush();
         return ExitCodes.OK;
     }

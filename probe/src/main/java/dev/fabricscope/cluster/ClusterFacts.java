@@ -1,0 +1,59 @@
+package dev.fabricscope.cluster;
+
+import dev.fabricscope.model.Gpu;
+import dev.fabricscope.model.MachineSnapshot;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a multi-node deployment over a cluster folder means for the advisor: one representative node (the
+ * advisor's per-node facts), and cluster-level facts given as assumptions: the node count, whether the nodes
+ * used share one MNNVL NVLink domain, and whether every node has multicast and fabric handles.
+ *
+ * @param representative the node whose GPUs stand for all (the most common GPU model)
+ * @param nodesUsed      nodes the deployment spans
+ * @param assumptions    advisor {@code --assume} keys → values, derived from all nodes
+ * @param summary        one line for the user
+ */
+public record ClusterFacts(ClusterNode representative, int nodesUsed, Map<String, String> assumptions, String summary) {
+
+    /**
+     * @param requestedNodes {@code --nodes} of the deployment, or null for every readable node
+     */
+    public static ClusterFacts of(ClusterView v, Integer requestedNodes) {
+        List<ClusterNode> ok = v.readable();
+        if (ok.isEmpty()) {
+            throw new IllegalArgumentException(v.directory() + ": no readable node report");
+        }
+        Map<String, Long> models = new LinkedHashMap<>();
+        ok.forEach(n -> models.merge(model(n.snapshot()), 1L, Long::sum));
+        String common = models.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElseThrow();
+        ClusterNode rep = ok.stream().filter(n -> model(n.snapshot()).equals(common)).findFirst().orElseThrow();
+        int used = requestedNodes != null ? requestedNodes : ok.size();
+        NvlinkDomain biggest = v.domains().stream().filter(d -> d.clusterUuid() != null)
+                .max(Comparator.comparingInt(d -> d.nodes().size())).orElse(null);
+        boolean oneDomain = biggest != null && biggest.nodes().size() >= used;
+        boolean multicast = ok.stream().allMatch(n -> all(n.snapshot(), g -> Boolean.TRUE.equals(g.cuda().multicast().value())));
+        boolean fabric = ok.stream().allMatch(n -> all(n.snapshot(), g -> Boolean.TRUE.equals(g.cuda().fabricHandles().value())));
+        Map<String, String> a = new LinkedHashMap<>();
+        a.put("nodes", String.valueOf(used));
+        a.put("mnnvl-fabric", String.valueOf(oneDomain));
+        a.put("multicast", String.valueOf(multicast));
+        a.put("fabric-handles", String.valueOf(fabric));
+        String summary = String.format("%s: %d readable node(s) in %d NVLink domain(s); the deployment spans %d node(s)%s; "
+                        + "GPUs as on %s (%s%s)", v.directory(), ok.size(), v.domains().size(), used,
+                oneDomain ? " inside one MNNVL domain (" + biggest.id() + ")" : used > 1 ? " across NVLink domains (no shared MNNVL fabric)" : "",
+                rep.name(), common, models.size() > 1 ? "; other models present: " + String.join(", ", models.keySet()) : "");
+        return new ClusterFacts(rep, used, a, summary);
+    }
+
+    private static String model(MachineSnapshot s) {
+        return s.gpus().isEmpty() ? "(no GPUs)" : s.gpus().get(0).name().orElse("?") + " SM " + s.gpus().get(0).computeCapability().orElse("?");
+    }
+
+    private static boolean all(MachineSnapshot s, java.util.function.Predicate<Gpu> p) {
+        return !s.gpus().isEmpty() && s.gpus().stream().allMatch(p);
+    }
+}
