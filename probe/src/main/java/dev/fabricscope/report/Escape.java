@@ -81,6 +81,37 @@ public final class Escape {
         return sb.toString();
     }
 
+    /** Longest run without a break opportunity in {@link #htmlBreakable}. */
+    static final int RUN = 24;
+
+    /**
+     * HTML element content, cut to {@code max}, with a {@code <wbr>} every {@value #RUN} characters of a run without
+     * spaces or hyphens, so a long token wraps instead of widening its table.
+     */
+    public static String htmlBreakable(String s, int max) {
+        String v = visible(cut(s, max), true);
+        StringBuilder sb = new StringBuilder(v.length() + 16);
+        int run = 0;
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (Character.isWhitespace(c) || c == '-') {
+                run = 0;
+            } else if (++run > RUN && !Character.isLowSurrogate(c)) {
+                sb.append("<wbr>");
+                run = 1;
+            }
+            switch (c) {
+                case '&' -> sb.append("&amp;");
+                case '<' -> sb.append("&lt;");
+                case '>' -> sb.append("&gt;");
+                case '"' -> sb.append("&quot;");
+                case '\'' -> sb.append("&#39;");
+                default -> sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
     /** HTML text, cut to {@code max} characters first. */
     public static String html(String s, int max) {
         return html(cut(s, max));

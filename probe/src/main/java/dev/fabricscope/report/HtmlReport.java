@@ -39,8 +39,9 @@ public final class HtmlReport {
         return new HtmlReport(r).build();
     }
 
+    /** Element content: escaped, cut, with break opportunities in long unbroken runs. */
     private static String e(String v) {
-        return Escape.html(v, MAX_VALUE);
+        return Escape.htmlBreakable(v, MAX_VALUE);
     }
 
     private String build() {
@@ -48,7 +49,7 @@ public final class HtmlReport {
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
                 .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-                .append("<meta name=\"generator\" content=\"Fabricscope ").append(e(r.toolVersion())).append("\">\n")
+                .append("<meta name=\"generator\" content=\"Fabricscope ").append(Escape.html(r.toolVersion(), 100)).append("\">\n")
                 .append("<title>").append(Escape.html(title, 300)).append("</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n");
         header();
         summary();
@@ -151,7 +152,7 @@ public final class HtmlReport {
                 String t = p == null ? "?" : p.topology().shortDisplay();
                 h.append("<td class=\"").append(topologyClass(t)).append("\"");
                 if (p != null && !p.topology().isPresent()) {
-                    h.append(" title=\"").append(e(p.topology().missing().describe())).append("\"");
+                    h.append(" title=\"").append(Escape.html(p.topology().missing().describe(), 500)).append("\"");
                 }
                 h.append('>').append(Escape.html(t, 12)).append("</td>");
             }
@@ -182,9 +183,9 @@ public final class HtmlReport {
             h.append("<p>").append(e(a.blocked() == null ? "No verdicts." : "No verdicts: " + a.blocked())).append("</p>\n</section>\n");
             return;
         }
-        h.append("<table>\n<tr><th>Framework</th><th>Knob</th><th>Value</th><th>Outcome</th><th>Why</th></tr>\n");
+        h.append("<table class=\"verdicts\">\n<thead><tr><th>Framework</th><th>Knob</th><th>Value</th><th>Outcome</th><th>Why</th></tr></thead>\n");
         for (Verdict v : ReportFacts.worstFirst(a.verdicts())) {
-            h.append("<tr class=\"").append(v.outcome().json()).append("\"><td>").append(e(v.framework())).append("</td><td><code>")
+            h.append("<tr class=\"").append(v.outcome().json()).append("\"><td class=\"nw\">").append(Escape.html(v.framework(), 40)).append("</td><td><code>")
                     .append(e(v.knob())).append("</code></td><td><code>").append(e(ReportView.value(v))).append("</code></td><td class=\"outcome\">")
                     .append(e(ReportView.outcome(v))).append("</td><td>").append(e(v.why())).append("</td></tr>\n");
         }
@@ -217,7 +218,7 @@ public final class HtmlReport {
             h.append("<p>").append(e(ReportFacts.checks(c))).append("</p>\n</section>\n");
             return;
         }
-        h.append("<table>\n<tr><th>Check</th><th>Status</th><th>Summary</th></tr>\n");
+        h.append("<table>\n<thead><tr><th>Check</th><th>Status</th><th>Summary</th></tr></thead>\n");
         for (ReportChecks.Entry x : c.results()) {
             h.append("<tr class=\"").append(statusClass(x.status())).append("\"><td>").append(e(x.check())).append("</td><td class=\"outcome\">")
                     .append(e(x.status())).append("</td><td>").append(e(x.summary())).append("</td></tr>\n");
@@ -237,7 +238,7 @@ public final class HtmlReport {
         if (s.findings().isEmpty()) {
             return;
         }
-        h.append("<section>\n<h2>Findings</h2>\n<table>\n<tr><th>Severity</th><th>Code</th><th>About</th><th>Finding</th></tr>\n");
+        h.append("<section>\n<h2>Findings</h2>\n<table>\n<thead><tr><th>Severity</th><th>Code</th><th>About</th><th>Finding</th></tr></thead>\n");
         for (Finding x : s.findings()) {
             String cls = switch (x.severity()) {
                 case ERROR -> "error";
@@ -260,11 +261,11 @@ public final class HtmlReport {
     private void openDetails(String summary, String... headers) {
         h.append("<details open>\n<summary>").append(e(summary)).append("</summary>\n");
         if (headers.length > 0) {
-            h.append("<table>\n<tr>");
+            h.append("<table>\n<thead><tr>");
             for (String x : headers) {
                 h.append("<th>").append(x).append("</th>");
             }
-            h.append("</tr>\n");
+            h.append("</tr></thead>\n");
         }
     }
 
@@ -321,7 +322,7 @@ public final class HtmlReport {
             }
             h.append("</ul>\n");
         }
-        h.append("<table>\n<tr><th>GPU</th><th>Link</th><th>Active</th><th>Generation</th><th>Far end</th><th>Far-end PCI</th><th>GB/s per direction</th></tr>\n");
+        h.append("<table>\n<thead><tr><th>GPU</th><th>Link</th><th>Active</th><th>Generation</th><th>Far end</th><th>Far-end PCI</th><th>GB/s per direction</th></tr></thead>\n");
         for (int i = 0; i < s.gpus().size(); i++) {
             Gpu g = s.gpus().get(i);
             h.append("<tr class=\"group\"><td>GPU").append(i).append("</td><td colspan=\"6\">").append(e(ReportFacts.linkState(g))).append("</td></tr>\n");
@@ -451,7 +452,8 @@ public final class HtmlReport {
                     --err:#cf222e; --errbg:#ffebe9; --head:#f6f8fa; }
             * { box-sizing: border-box; }
             body { font: 14px/1.45 "DejaVu Sans", "Segoe UI", Helvetica, Arial, sans-serif; color: var(--fg); margin: 24px auto;
-                   max-width: 1200px; padding: 0 16px; overflow-wrap: anywhere; }
+                   max-width: 1200px; padding: 0 16px; overflow-wrap: break-word; }
+            .nw { white-space: nowrap; }
             h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 24px 0 8px; border-bottom: 1px solid var(--line); }
             h3 { font-size: 15px; margin: 14px 0 6px; } h4 { font-size: 14px; margin: 10px 0 4px; }
             .sub { margin: 0; font-size: 15px; } .desc { color: var(--muted); margin: 4px 0; }
@@ -467,6 +469,7 @@ public final class HtmlReport {
             tr.fallback td.outcome, tr.fallback td:first-child { color: var(--warn); font-weight: bold; }
             tr.error td.outcome, tr.error td:first-child { color: var(--err); font-weight: bold; }
             tr.group td { background: var(--head); font-weight: bold; }
+            table.verdicts td:nth-child(3) { min-width: 7em; } table.verdicts td:nth-child(4) { min-width: 8em; }
             .key li.error { color: var(--err); } .key li.fallback { color: var(--warn); }
             .verdict { border-left: 4px solid var(--line); padding-left: 10px; margin: 8px 0; }
             .verdict.ok { border-color: var(--ok); } .verdict.fallback { border-color: var(--warn); } .verdict.error { border-color: var(--err); }
@@ -478,12 +481,12 @@ public final class HtmlReport {
             details { margin: 6px 0 10px; } summary { font-weight: bold; cursor: default; }
             footer { margin-top: 28px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--line); padding-top: 6px; }
             @media print {
-              @page { margin: 12mm; }
+              @page { size: A4 landscape; margin: 10mm; }
               body { margin: 0; max-width: none; font-size: 10pt; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-              h2, h3, h4, summary { break-after: avoid; } tr, .verdict, figure, dl { break-inside: avoid; }
+              h2, h3, h4, summary { break-after: avoid; } tr, .verdict, figure, dl, table.matrix { break-inside: avoid; }
               summary { list-style: none; } summary::-webkit-details-marker { display: none; }
               a { color: inherit; text-decoration: none; }
-              table { font-size: 9pt; }
+              table { font-size: 8.5pt; } thead { display: table-header-group; }
             }
             """;
 }

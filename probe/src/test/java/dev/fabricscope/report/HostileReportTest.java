@@ -18,7 +18,7 @@ class HostileReportTest {
 
     private static final Set<String> HTML_TAGS = Set.of("html", "head", "meta", "title", "style", "body", "header", "h1", "h2",
             "h3", "h4", "p", "section", "dl", "dt", "dd", "ul", "li", "b", "code", "table", "tr", "th", "td", "small", "details",
-            "summary", "pre", "div", "a", "footer", "figure",
+            "summary", "pre", "div", "a", "footer", "figure", "thead", "wbr",
             // the fabric graph's SVG
             "svg", "g", "rect", "text", "path", "line", "circle", "tspan", "defs", "marker", "polygon", "polyline", "desc");
     private static final Set<String> MD_TAGS = Set.of("details", "summary", "sub");
