@@ -74,7 +74,7 @@ class HostileReportTest {
             assertEquals(1, count(lower, "<style"), "only the report's own style element");
             assertEquals(count(lower, "<details"), count(lower, "</details>"));
             assertEquals(count(lower, "<table"), count(lower, "</table>"));
-            assertTrue(r.redaction().applied() || html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"), "hostile text shown, escaped");
+            assertTrue(r.redaction().applied() || html.replace("<wbr>", "").contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"), "hostile text shown, escaped");
             assertTrue(html.contains("[" ) && html.contains("more characters]"), "long values cut and say so");
             assertTrue(html.length() < 5_000_000, "bounded: " + html.length());
         }

@@ -98,7 +98,7 @@ class RedactorTest {
         Map<String, String> outputs = new LinkedHashMap<>();
         outputs.put("json", ReportIO.toJson(red));
         outputs.put("markdown", MarkdownReport.render(red));
-        outputs.put("html", HtmlReport.render(red));
+        outputs.put("html", HtmlReport.render(red).replace("<wbr>", ""));
         outputs.put("diff", DiffText.render(ReportDiffer.compare(red, "a", red, "b")));
         outputs.put("diff json", Json.write(ReportDiffer.compare(Redactor.redact(ReportFixtures.report("h200-vm")), "a", red, "b")));
         for (String id : identifiers(original)) {
@@ -172,7 +172,7 @@ class RedactorTest {
         Report original = ReportFixtures.report("h200-vm");
         Report red = Redactor.redact(original);
         Gpu g = original.snapshot().gpus().get(0);
-        for (String out : List.of(ReportIO.toJson(red), MarkdownReport.render(red), HtmlReport.render(red))) {
+        for (String out : List.of(ReportIO.toJson(red), MarkdownReport.render(red), HtmlReport.render(red).replace("<wbr>", ""))) {
             assertFalse(out.contains(g.uuid().value()), "GPU UUID");
             assertFalse(out.contains(g.uuid().value().substring(4)), "GPU UUID body");
             assertFalse(out.contains(g.serial().value()), "serial");
