@@ -322,14 +322,12 @@ public final class HtmlReport {
             }
             h.append("</ul>\n");
         }
-        h.append("<table>\n<thead><tr><th>GPU</th><th>Link</th><th>Active</th><th>Generation</th><th>Far end</th><th>Far-end PCI</th><th>GB/s per direction</th></tr></thead>\n");
+        h.append("<table>\n<thead><tr><th>GPU</th><th>Links</th><th>Active</th><th>Generation</th><th>Far end</th><th>Far-end PCI</th><th>GB/s per direction</th></tr></thead>\n");
         for (int i = 0; i < s.gpus().size(); i++) {
             Gpu g = s.gpus().get(i);
             h.append("<tr class=\"group\"><td>GPU").append(i).append("</td><td colspan=\"6\">").append(e(ReportFacts.linkState(g))).append("</td></tr>\n");
-            for (NvLink l : g.nvLinks()) {
-                row(null, "", String.valueOf(l.index()), ReportFacts.yn(l.active()), l.generation().shortDisplay(), l.remoteType().shortDisplay(),
-                        l.remotePci().shortDisplay(), l.gbpsPerDirection().isPresent()
-                                ? String.format(Locale.ROOT, "%.1f", l.gbpsPerDirection().value()) : l.gbpsPerDirection().shortDisplay());
+            for (String[] grp : ReportFacts.linkGroups(g)) {
+                row(null, "", grp[0], grp[1], grp[2], grp[3], grp[4], grp[5]);
             }
         }
         closeDetails(true);

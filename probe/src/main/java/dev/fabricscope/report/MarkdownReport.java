@@ -347,10 +347,9 @@ public final class MarkdownReport {
         List<String> rows = new ArrayList<>();
         for (int i = 0; i < s.gpus().size(); i++) {
             Gpu g = s.gpus().get(i);
-            rows.add(cells("GPU" + i, "", ReportFacts.linkState(g), "", "", ""));
-            for (NvLink l : g.nvLinks()) {
-                rows.add(cells("", String.valueOf(l.index()), ReportFacts.yn(l.active()), l.generation().shortDisplay(),
-                        l.remoteType().shortDisplay(), l.remotePci().shortDisplay()));
+            rows.add(cells("GPU" + i, "", ReportFacts.linkState(g), "", "", "", ""));
+            for (String[] grp : ReportFacts.linkGroups(g)) {
+                rows.add(cells("", grp[0], grp[1], grp[2], grp[3], grp[4], grp[5]));
             }
         }
         StringBuilder sw = new StringBuilder();
@@ -360,7 +359,7 @@ public final class MarkdownReport {
         }
         return details("NVLinks", 7, "NVLinks and NVSwitches",
                 (sw.length() == 0 ? "No NVSwitches seen.\n\n" : "NVSwitches:\n\n" + sw + "\n")
-                        + "| GPU | Link | Active | Generation | Far end | Far-end PCI |\n|---|---|---|---|---|---|\n", rows);
+                        + "| GPU | Links | Active | Generation | Far end | Far-end PCI | GB/s per direction |\n|---|---|---|---|---|---|---|\n", rows);
     }
 
     private Block fabricTable() {

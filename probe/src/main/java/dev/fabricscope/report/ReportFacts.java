@@ -257,38 +257,71 @@ public final class ReportFacts {
         return String.join(" · ", parts);
     }
 
-    /** Every reading the machine did not give, as {@code (where, why)}, for the details. */
+    /**
+     * Every reading the machine did not give, as {@code (where, kind, why)}; the same absence on several links of a
+     * GPU is one row ({@code GPU0 links 0–17 active}).
+     */
     public List<String[]> unreadable() {
-        List<String[]> out = new ArrayList<>();
-        collect(out, "host", s.host(), 0);
-        collect(out, "driver", s.driver(), 0);
+        Map<String, String[]> rows = new LinkedHashMap<>();
+        Map<String, List<Integer>> links = new HashMap<>();
+        collect(rows, links, "host", s.host(), 0);
+        collect(rows, links, "driver", s.driver(), 0);
         for (int i = 0; i < s.gpus().size(); i++) {
-            collect(out, "GPU" + i, s.gpus().get(i), 0);
+            Gpu g = s.gpus().get(i);
+            collect(rows, links, "GPU" + i, g, 0);
+            for (NvLink l : g.nvLinks()) {
+                for (var c : NvLink.class.getRecordComponents()) {
+                    if (component(l, c) instanceof Reading<?> r && !r.isPresent()) {
+                        String kind = r.missing().kind().name().toLowerCase(Locale.ROOT);
+                        String key = "GPU" + i + "\u0000" + c.getName() + "\u0000" + kind + "\u0000" + r.missing().describe();
+                        rows.putIfAbsent(key, new String[] {"GPU" + i + " " + c.getName(), kind, r.missing().describe()});
+                        links.computeIfAbsent(key, k -> new ArrayList<>()).add(l.index());
+                    }
+                }
+            }
         }
         for (int i = 0; i < s.gpus().size(); i++) {
             for (int j = i + 1; j < s.gpus().size(); j++) {
                 GpuPair p = pair(i, j);
                 if (p != null) {
-                    collect(out, "GPU" + i + "–GPU" + j, p, 0);
+                    collect(rows, links, "GPU" + i + "–GPU" + j, p, 0);
                 }
             }
         }
+        List<String[]> out = new ArrayList<>();
+        rows.forEach((key, row) -> {
+            List<Integer> idx = links.get(key);
+            if (idx != null) {
+                String[] parts = row[0].split(" ", 2);
+                row = new String[] {parts[0] + (idx.size() == 1 ? " link " : " links ") + ranges(idx) + " " + parts[1], row[1], row[2]};
+            }
+            out.add(row);
+        });
         return out;
     }
 
-    private static void collect(List<String[]> out, String where, Object o, int depth) {
-        if (o == null || depth > 6) {
+    /** {@code 0–5, 7, 9–17}. */
+    public static String ranges(List<Integer> values) {
+        List<Integer> v = new ArrayList<>(new java.util.TreeSet<>(values));
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < v.size(); i++) {
+            int start = v.get(i);
+            int end = start;
+            while (i + 1 < v.size() && v.get(i + 1) == end + 1) {
+                end = v.get(++i);
+            }
+            sb.append(sb.length() == 0 ? "" : ", ").append(start).append(end == start ? "" : "–" + end);
+        }
+        return sb.toString();
+    }
+
+    private static void collect(Map<String, String[]> out, Map<String, List<Integer>> links, String where, Object o, int depth) {
+        if (o == null || depth > 6 || o instanceof NvLink) {
             return;
         }
         if (o instanceof Reading<?> r) {
             if (!r.isPresent()) {
-                out.add(new String[] {where, r.missing().kind().name().toLowerCase(Locale.ROOT), r.missing().describe()});
-            }
-            return;
-        }
-        if (o instanceof NvLink l) {
-            for (var c : NvLink.class.getRecordComponents()) {
-                collect(out, where + " link " + l.index() + " " + c.getName(), component(o, c), depth + 1);
+                out.put(where + "\u0000" + out.size(), new String[] {where, r.missing().kind().name().toLowerCase(Locale.ROOT), r.missing().describe()});
             }
             return;
         }
@@ -297,13 +330,44 @@ public final class ReportFacts {
                 if (c.getType() == dev.fabricscope.model.PciAddress.class) {
                     continue;
                 }
-                collect(out, where + "." + c.getName(), component(o, c), depth + 1);
+                collect(out, links, where + "." + c.getName(), component(o, c), depth + 1);
             }
         } else if (o instanceof List<?> list) {
             for (Object e : list) {
-                collect(out, where, e, depth + 1);
+                collect(out, links, where, e, depth + 1);
             }
         }
+    }
+
+    /**
+     * A GPU's links in runs of consecutive links with the same facts: {@code (links, active, generation, far end,
+     * far-end PCI, GB/s per direction)}.
+     */
+    public static List<String[]> linkGroups(Gpu g) {
+        List<String[]> out = new ArrayList<>();
+        List<Integer> run = new ArrayList<>();
+        String[] last = null;
+        for (NvLink l : g.nvLinks()) {
+            String[] facts = {yn(l.active()), l.generation().shortDisplay(), l.remoteType().shortDisplay(), l.remotePci().shortDisplay(),
+                l.gbpsPerDirection().isPresent() ? String.format(Locale.ROOT, "%.1f", l.gbpsPerDirection().value()) : l.gbpsPerDirection().shortDisplay()};
+            if (last != null && !java.util.Arrays.equals(last, facts)) {
+                out.add(group(run, last));
+                run = new ArrayList<>();
+            }
+            run.add(l.index());
+            last = facts;
+        }
+        if (last != null) {
+            out.add(group(run, last));
+        }
+        return out;
+    }
+
+    private static String[] group(List<Integer> run, String[] facts) {
+        String[] row = new String[facts.length + 1];
+        row[0] = ranges(run);
+        System.arraycopy(facts, 0, row, 1, facts.length);
+        return row;
     }
 
     private static Object component(Object o, java.lang.reflect.RecordComponent c) {
