@@ -43,7 +43,7 @@ public final class Main implements Runnable {
             return false;
         }
         for (String a : args) {
-            if (a.equals("--help") || a.equals("-h") || a.startsWith("--snapshot") || a.startsWith("--sample")
+            if (a.equals("--help") || a.equals("-h") || a.startsWith("--snapshot") || a.startsWith("--sample") || a.startsWith("--from")
                     || a.startsWith("--cluster") || a.startsWith("--assume")) {
                 return false;
             }
