@@ -1,0 +1,64 @@
+package dev.fabricscope.app;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Command-line options of the desktop app.
+ *
+ * <pre>
+ *   --sample NAME        open a bundled sample instead of probing
+ *   --snapshot FILE      open a report or snapshot file instead of probing
+ *   --no-probe           start without probing this machine
+ *   --theme light|dark   override the remembered theme
+ *   --size WxH           window size (overrides the remembered one)
+ *   --bench [FILE]       measure start-up and opening the largest sample, print (and write) the figures, exit
+ *   --screenshots DIR    write a PNG of every view for each --sample given (comma-separated), then exit
+ * </pre>
+ */
+public record AppOptions(String sample, Path snapshot, boolean noProbe, String theme, double[] size, boolean bench,
+                         Path benchOut, Path screenshots, List<String> screenshotSamples) {
+
+    public static AppOptions parse(List<String> args) {
+        String sample = null;
+        Path snapshot = null;
+        boolean noProbe = false;
+        String theme = null;
+        double[] size = null;
+        boolean bench = false;
+        Path benchOut = null;
+        Path screenshots = null;
+        List<String> shots = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String v = a.contains("=") ? a.substring(a.indexOf('=') + 1) : null;
+            String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+            boolean hasNext = i + 1 < args.size() && !args.get(i + 1).startsWith("--");
+            switch (name) {
+                case "--sample" -> {
+                    sample = v != null ? v : hasNext ? args.get(++i) : null;
+                    if (sample != null) {
+                        shots.addAll(List.of(sample.split(",")));
+                        sample = shots.get(0);
+                    }
+                }
+                case "--snapshot" -> snapshot = Path.of(v != null ? v : args.get(++i));
+                case "--no-probe" -> noProbe = true;
+                case "--theme" -> theme = v != null ? v : args.get(++i);
+                case "--size" -> {
+                    String[] wh = (v != null ? v : args.get(++i)).split("x");
+                    size = new double[] {Double.parseDouble(wh[0]), Double.parseDouble(wh[1])};
+                }
+                case "--bench" -> {
+                    bench = true;
+                    String out = v != null ? v : hasNext ? args.get(++i) : null;
+                    benchOut = out == null ? null : Path.of(out);
+                }
+                case "--screenshots" -> screenshots = Path.of(v != null ? v : args.get(++i));
+                default -> System.err.println("fabricscope-app: ignoring unknown option " + a);
+            }
+        }
+        return new AppOptions(sample, snapshot, noProbe, theme, size, bench, benchOut, screenshots, List.copyOf(shots));
+    }
+}

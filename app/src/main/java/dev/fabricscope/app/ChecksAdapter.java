@@ -1,0 +1,170 @@
+package dev.fabricscope.app;
+
+import dev.fabricscope.app.viewmodel.ChecksPort;
+import dev.fabricscope.check.AllReduceCheck;
+import dev.fabricscope.check.AllReduceResult;
+import dev.fabricscope.check.CallStep;
+import dev.fabricscope.check.CheckControl;
+import dev.fabricscope.check.CheckEvent;
+import dev.fabricscope.check.CheckOptions;
+import dev.fabricscope.check.CheckResult;
+import dev.fabricscope.check.CheckStatus;
+import dev.fabricscope.check.P2pCheck;
+import dev.fabricscope.check.P2pResult;
+import dev.fabricscope.check.PreflightCheck;
+import dev.fabricscope.check.PreflightResult;
+import dev.fabricscope.model.MachineSnapshot;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Runs the probe module's live checks ({@code dev.fabricscope.check}) for the Checks tab with their default
+ * requests and time limits, and turns their results into tables, charts and a heatmap. Cancellation: the check's
+ * runner treats an interrupt of the calling thread as cancel, and the {@code cancelled} flag is polled as well.
+ */
+final class ChecksAdapter implements ChecksPort {
+
+    @Override
+    public String unavailableReason() {
+        return null;
+    }
+
+    @Override
+    public Result run(Kind kind, MachineSnapshot machine, Progress progress, BooleanSupplier cancelled) {
+        CheckControl control = new CheckControl();
+        CheckOptions options = new CheckOptions(switch (kind) {
+            case PREFLIGHT -> PreflightCheck.DEFAULT_TIMEOUT;
+            case P2P -> P2pCheck.DEFAULT_TIMEOUT;
+            case ALLREDUCE -> AllReduceCheck.DEFAULT_TIMEOUT;
+        }, (CheckEvent e) -> {
+            if (cancelled.getAsBoolean()) {
+                control.cancel();
+            }
+            progress.update(e.fraction(), e.message());
+        }, control);
+        return switch (kind) {
+            case PREFLIGHT -> preflight(PreflightCheck.run(PreflightCheck.Request.defaults(), options));
+            case P2P -> p2p(P2pCheck.run(P2pCheck.Request.defaults(), machine, options));
+            case ALLREDUCE -> allReduce(AllReduceCheck.run(AllReduceCheck.Request.defaults(), options));
+        };
+    }
+
+    private static boolean passed(CheckResult r) {
+        return r.status() == CheckStatus.PASSED;
+    }
+
+    private static List<String> memory(CheckResult r, List<String> notes) {
+        List<String> out = new ArrayList<>(notes);
+        if (r.memory() != null) {
+            out.add("GPU memory " + (r.memory().returned() ? "back to its starting level" : "NOT back to its starting level")
+                    + (r.memory().note() == null ? "" : ": " + r.memory().note()));
+        }
+        return out;
+    }
+
+    static Result preflight(PreflightResult r) {
+        List<List<String>> rows = new ArrayList<>();
+        for (PreflightResult.Gpu g : r.gpus()) {
+            String gpu = "GPU" + g.cudaOrdinal() + " " + g.pci();
+            for (CallStep s : g.steps()) {
+                rows.add(List.of(gpu, s.describe(), s.ok() ? "ok" : "FAILED", s.note() == null ? "" : s.note()));
+            }
+            if (g.fabric() != null) {
+                for (CallStep s : g.fabric().steps()) {
+                    rows.add(List.of(gpu + " (fabric)", s.describe(), s.ok() ? "ok" : "FAILED", s.note() == null ? "" : s.note()));
+                }
+            }
+            rows.add(List.of(gpu, "local vote", g.localOk() ? "PROCEED" : "SKIP", g.probeError() == null ? "" : g.probeError()));
+        }
+        List<String> notes = new ArrayList<>();
+        r.frameworkLog().forEach(l -> notes.add("SGLang would log: " + l));
+        if (r.conclusion() != null) {
+            notes.add(r.conclusion());
+        }
+        notes.addAll(r.notes());
+        return new Result(Kind.PREFLIGHT, r.status().name(), passed(r), r.summary(), List.of("GPU", "Call", "Result", "Meaning"),
+                rows, memory(r, notes), List.of(), null);
+    }
+
+    static Result p2p(P2pResult r) {
+        List<List<String>> rows = new ArrayList<>();
+        for (P2pResult.Local l : r.local()) {
+            rows.add(List.of("GPU" + l.gpu() + " (local)", "", num(l.copyGBps()), "", num(l.latencyNs()),
+                    num(l.theoreticalGBps()), l.theoreticalSource() == null ? "" : l.theoreticalSource()));
+        }
+        int n = 0;
+        for (P2pResult.Pair p : r.pairs()) {
+            n = Math.max(n, Math.max(p.src(), p.dst()) + 1);
+            rows.add(List.of("GPU" + p.src() + " → GPU" + p.dst(), p.access() ? "yes" : "no", num(p.uniGBps()), num(p.bidiGBps()),
+                    num(p.latencyNs()), num(p.theoreticalUniGBps()), p.note() != null ? p.note()
+                            : p.theoreticalSource() == null ? "" : p.theoreticalSource()));
+        }
+        for (P2pResult.Local l : r.local()) {
+            n = Math.max(n, l.gpu() + 1);
+        }
+        Heatmap heat = null;
+        if (n > 0) {
+            Double[][] v = new Double[n][n];
+            Double[][] ref = new Double[n][n];
+            for (P2pResult.Local l : r.local()) {
+                v[l.gpu()][l.gpu()] = l.copyGBps();
+                ref[l.gpu()][l.gpu()] = l.theoreticalGBps();
+            }
+            for (P2pResult.Pair p : r.pairs()) {
+                v[p.src()][p.dst()] = p.uniGBps();
+                ref[p.src()][p.dst()] = p.theoreticalUniGBps();
+            }
+            List<String> labels = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                labels.add("GPU" + i);
+            }
+            heat = new Heatmap("Measured copy bandwidth, GB/s (row → column; diagonal: within the GPU)", "GB/s", labels, v, ref);
+        }
+        return new Result(Kind.P2P, r.status().name(), passed(r), r.summary(),
+                List.of("Pair", "Access", "Uni GB/s", "Bidi GB/s", "Latency ns", "Nominal GB/s", "Note"), rows,
+                memory(r, r.notes()), List.of(), heat);
+    }
+
+    static Result allReduce(AllReduceResult r) {
+        List<List<String>> rows = new ArrayList<>();
+        Map<String, List<double[]>> busbw = new LinkedHashMap<>();
+        Map<String, List<double[]>> latency = new LinkedHashMap<>();
+        for (AllReduceResult.Row row : r.rows()) {
+            rows.add(List.of(row.impl(), row.dtype(), String.valueOf(row.bytes()), String.valueOf(row.count()),
+                    num(row.timeUs()), num(row.algbw()), num(row.busbw()), String.valueOf(row.wrong()),
+                    num(row.inPlaceTimeUs()), num(row.inPlaceBusbw()), row.inPlaceWrong() == null ? "" : String.valueOf(row.inPlaceWrong())));
+            String key = row.impl() + " " + row.dtype();
+            busbw.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {row.bytes(), row.busbw()});
+            latency.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {row.bytes(), row.timeUs()});
+        }
+        List<String> notes = new ArrayList<>();
+        if (r.nccl() != null) {
+            notes.add("NCCL: " + r.nccl().status() + " — " + r.nccl().detail());
+        }
+        if (r.oneShot() != null) {
+            notes.add("One-shot kernel: " + r.oneShot().status() + " — " + r.oneShot().detail());
+        }
+        notes.addAll(r.notes());
+        List<Chart> charts = rows.isEmpty() ? List.of() : List.of(
+                new Chart("Bus bandwidth", "message size (bytes)", "busbw GB/s", series(busbw)),
+                new Chart("Time per all-reduce", "message size (bytes)", "µs", series(latency)));
+        return new Result(Kind.ALLREDUCE, r.status().name(), passed(r), r.summary(),
+                List.of("impl", "type", "size (B)", "count", "time µs", "algbw", "busbw", "#wrong", "in-place µs", "in-place busbw", "#wrong"),
+                rows, memory(r, notes), charts, null);
+    }
+
+    private static List<Series> series(Map<String, List<double[]>> m) {
+        return m.entrySet().stream().map(e -> new Series(e.getKey(), e.getValue())).toList();
+    }
+
+    static String num(Double d) {
+        if (d == null) {
+            return "";
+        }
+        return d >= 100 ? String.format(Locale.ROOT, "%.0f", d) : String.format(Locale.ROOT, "%.2f", d);
+    }
+}

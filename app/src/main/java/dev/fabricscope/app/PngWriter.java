@@ -1,0 +1,36 @@
+package dev.fabricscope.app;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import javafx.scene.image.Image;
+import javafx.scene.image.PixelFormat;
+import javax.imageio.ImageIO;
+
+/** Writes a JavaFX image as PNG through ImageIO (no javafx-swing needed). */
+public final class PngWriter {
+
+    private PngWriter() {
+    }
+
+    public static void write(Image image, Path file) throws IOException {
+        int w = (int) image.getWidth();
+        int h = (int) image.getHeight();
+        int[] argb = new int[w * h];
+        image.getPixelReader().getPixels(0, 0, w, h, PixelFormat.getIntArgbInstance(), argb, 0, w);
+        BufferedImage out = new BufferedImage(w, h, BufferedImage.TYPE_INT_ARGB);
+        out.setRGB(0, 0, w, h, argb, 0, w);
+        Path abs = file.toAbsolutePath();
+        Path tmp = Files.createTempFile(abs.getParent(), "." + abs.getFileName(), ".tmp");
+        try {
+            if (!ImageIO.write(out, "png", tmp.toFile())) {
+                throw new IOException("no PNG writer available");
+            }
+            Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+}

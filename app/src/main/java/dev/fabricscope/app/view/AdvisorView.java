@@ -1,0 +1,326 @@
+package dev.fabricscope.app.view;
+
+import dev.fabricscope.advisor.Recommendation;
+import dev.fabricscope.advisor.Verdict;
+import dev.fabricscope.app.viewmodel.AdvisorViewModel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Hyperlink;
+import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.input.Clipboard;
+import javafx.scene.input.ClipboardContent;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+
+/**
+ * The Advisor tab: a deployment panel on the left, the verdict table (errors first) with the selected verdict's
+ * message, when, why, fix and source below it, and the recommended configuration per framework.
+ */
+public final class AdvisorView extends BorderPane {
+
+    private final AdvisorViewModel vm;
+    private final TableView<Verdict> table = new TableView<>();
+    private final VBox details = new VBox(8);
+    private final VBox recommendations = new VBox(8);
+    private final Consumer<String> openLink;
+
+    public AdvisorView(AdvisorViewModel vm, Consumer<String> openLink) {
+        this.vm = vm;
+        this.openLink = openLink;
+        getStyleClass().add("advisor-view");
+        setLeft(panel());
+        if (vm.unavailableProperty().get() != null) {
+            Label msg = new Label(vm.unavailableProperty().get() + "\nNo verdicts are shown rather than guessed ones.");
+            msg.setWrapText(true);
+            msg.getStyleClass().addAll("title-4", "text-muted", "placeholder-message");
+            msg.setId("advisorUnavailable");
+            StackPane p = new StackPane(msg);
+            p.setPadding(new Insets(40));
+            setCenter(p);
+            getLeft().setDisable(true);
+            return;
+        }
+        buildTable();
+        table.getSelectionModel().selectedItemProperty().addListener((o, was, v) -> showDetails(v));
+        showDetails(null);
+        Label status = new Label();
+        status.textProperty().bind(vm.statusProperty());
+        status.getStyleClass().add("text-muted");
+        Label facts = new Label();
+        facts.setId("advisorFacts");
+        facts.setWrapText(true);
+        facts.getStyleClass().add("text-muted");
+        facts.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        vm.adviceProperty().addListener((o, was, a) -> facts.setText(a == null ? "" : describe(a)));
+        facts.setText(vm.adviceProperty().get() == null ? "" : describe(vm.adviceProperty().get()));
+        ScrollPane detailScroll = new ScrollPane(details);
+        detailScroll.setFitToWidth(true);
+        details.setPadding(new Insets(10, 14, 10, 14));
+        ScrollPane recScroll = new ScrollPane(recommendations);
+        recScroll.setFitToWidth(true);
+        recommendations.setPadding(new Insets(10, 14, 10, 14));
+        vm.recommendations().addListener((javafx.collections.ListChangeListener<Recommendation>) c -> showRecommendations());
+        showRecommendations();
+        SplitPane lower = new SplitPane(detailScroll, recScroll);
+        lower.setDividerPositions(0.55);
+        VBox top = new VBox(4, facts, table, status);
+        top.setPadding(new Insets(8, 8, 4, 8));
+        SplitPane split = new SplitPane(top, lower);
+        split.setOrientation(Orientation.VERTICAL);
+        split.setDividerPositions(0.55);
+        VBox.setVgrow(table, Priority.ALWAYS);
+        setCenter(split);
+    }
+
+    public TableView<Verdict> table() {
+        return table;
+    }
+
+    private ScrollPane panel() {
+        GridPane g = new GridPane();
+        g.setHgap(8);
+        g.setVgap(8);
+        g.setPadding(new Insets(14));
+        javafx.scene.layout.ColumnConstraints keys = new javafx.scene.layout.ColumnConstraints();
+        keys.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        g.getColumnConstraints().add(keys);
+        ComboBox<String> framework = new ComboBox<>();
+        framework.getItems().add(AdvisorViewModel.ALL);
+        framework.getItems().addAll(vm.frameworks());
+        framework.valueProperty().bindBidirectional(vm.frameworkProperty());
+        Spinner<Integer> nodes = spinner(1, 256, vm.nodesProperty().get());
+        nodes.setId("advisorNodes");
+        nodes.valueProperty().addListener((o, a, b) -> vm.nodesProperty().set(b));
+        vm.nodesProperty().addListener((o, a, b) -> nodes.getValueFactory().setValue(b.intValue()));
+        Spinner<Integer> tp = spinner(0, 512, vm.tpProperty().get());
+        tp.valueProperty().addListener((o, a, b) -> vm.tpProperty().set(b));
+        Spinner<Integer> dcp = spinner(1, 64, vm.dcpProperty().get());
+        dcp.valueProperty().addListener((o, a, b) -> vm.dcpProperty().set(b));
+        TextField model = new TextField();
+        model.setPromptText("e.g. DeepseekV3ForCausalLM");
+        model.textProperty().bindBidirectional(vm.modelProperty());
+        TextField tokens = new TextField();
+        tokens.setPromptText("max tokens per batch");
+        tokens.textProperty().bindBidirectional(vm.tokensProperty());
+        TextArea flags = area("flashinfer-allreduce-fusion-backend=trtllm", vm.flagsProperty());
+        TextArea env = area("VLLM_FLASHINFER_ALLREDUCE_BACKEND=mnnvl", vm.envProperty());
+        TextArea assume = area(vm.assumeKeys().isEmpty() ? "multicast=false, sm=10.0" : String.join("=…, ", vm.assumeKeys()) + "=…", vm.assumeProperty());
+        assume.setWrapText(true);
+        int r = 0;
+        Label title = new Label("Deployment");
+        title.getStyleClass().add("title-4");
+        g.add(title, 0, r++, 2, 1);
+        g.addRow(r++, new Label("Framework"), framework);
+        g.addRow(r++, new Label("Nodes"), nodes);
+        tp.setTooltip(new javafx.scene.control.Tooltip("Tensor-parallel size; 0 = all GPUs of the machine"));
+        g.addRow(r++, new Label("TP"), tp);
+        g.addRow(r++, new Label("DCP"), dcp);
+        g.addRow(r++, new Label("Model"), model);
+        g.addRow(r++, new Label("Tokens"), tokens);
+        g.add(new Label("Flags (name=value)"), 0, r++, 2, 1);
+        g.add(flags, 0, r++, 2, 1);
+        g.add(new Label("Environment (NAME=value)"), 0, r++, 2, 1);
+        g.add(env, 0, r++, 2, 1);
+        g.add(new Label("What if (machine facts)"), 0, r++, 2, 1);
+        g.add(assume, 0, r, 2, 1);
+        ScrollPane sp = new ScrollPane(g);
+        sp.setFitToWidth(true);
+        sp.setPrefWidth(300);
+        sp.getStyleClass().add("advisor-panel");
+        return sp;
+    }
+
+    private static Spinner<Integer> spinner(int min, int max, int value) {
+        Spinner<Integer> s = new Spinner<>(min, max, value);
+        s.setEditable(true);
+        s.setPrefWidth(110);
+        return s;
+    }
+
+    private static TextArea area(String prompt, javafx.beans.property.StringProperty p) {
+        TextArea a = new TextArea();
+        a.setPromptText(prompt);
+        a.setPrefRowCount(3);
+        a.setWrapText(false);
+        a.textProperty().bindBidirectional(p);
+        return a;
+    }
+
+    private void buildTable() {
+        table.setItems(vm.verdicts());
+        table.setId("verdictTable");
+        table.setPlaceholder(new Label("No verdicts yet."));
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        TableColumn<Verdict, String> outcome = col("Outcome", v -> v.outcome().json(), 90);
+        outcome.setCellFactory(c -> new TableCell<>() {
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(null);
+                setGraphic(null);
+                if (!empty && item != null) {
+                    Label badge = new Label(icon(item) + " " + item);
+                    badge.getStyleClass().addAll("badge", "badge-" + switch (item) {
+                        case "error" -> "error";
+                        case "fallback" -> "warning";
+                        default -> "ok";
+                    });
+                    setGraphic(badge);
+                }
+            }
+        });
+        table.getColumns().add(outcome);
+        table.getColumns().add(col("Framework", Verdict::framework, 90));
+        table.getColumns().add(col("Knob", Verdict::knob, 260));
+        table.getColumns().add(col("Value", v -> v.value() + (v.userSet() ? "" : " (default)"), 140));
+        table.getColumns().add(col("Resolved", v -> v.resolved() == null ? "—" : v.resolved(), 110));
+        table.getColumns().add(col("When", v -> v.when() == null ? "" : v.when(), 140));
+    }
+
+    /** One paragraph: the machine facts the rules saw, what was derived for the deployment, the rule versions. */
+    static String describe(dev.fabricscope.app.viewmodel.AdvisorPort.Advice a) {
+        StringBuilder sb = new StringBuilder("Machine: ");
+        sb.append(a.machineFacts().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", ")));
+        if (!a.deploymentNotes().isEmpty()) {
+            sb.append("\nDeployment: ").append(String.join("; ", a.deploymentNotes()));
+        }
+        if (!a.versions().isEmpty()) {
+            sb.append("\nRules: ").append(a.versions().entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
+        }
+        if (a.blocked() != null) {
+            sb.append("\nNo verdicts: ").append(a.blocked());
+        }
+        return sb.toString();
+    }
+
+    static String icon(String outcome) {
+        return switch (outcome) {
+            case "error" -> "✖";
+            case "fallback" -> "▲";
+            default -> "✔";
+        };
+    }
+
+    private static TableColumn<Verdict, String> col(String title, Function<Verdict, String> f, double w) {
+        TableColumn<Verdict, String> c = new TableColumn<>(title);
+        c.setCellValueFactory(cd -> new SimpleStringProperty(f.apply(cd.getValue())));
+        c.setPrefWidth(w);
+        return c;
+    }
+
+    private void showDetails(Verdict v) {
+        details.getChildren().clear();
+        if (v == null) {
+            Label hint = new Label("Select a verdict to see the framework's message, when it happens, why, and the fix.");
+            hint.setWrapText(true);
+            hint.getStyleClass().add("text-muted");
+            details.getChildren().add(hint);
+            return;
+        }
+        Label head = new Label(v.framework() + " · " + v.knob() + " = " + v.value());
+        head.getStyleClass().add("title-4");
+        head.setWrapText(true);
+        details.getChildren().add(head);
+        if (v.message() != null) {
+            details.getChildren().add(block("Message" + (v.errorClass() == null ? "" : " (" + v.errorClass() + ")"), v.message(), true));
+        }
+        if (v.when() != null) {
+            details.getChildren().add(block("When", v.when(), false));
+        }
+        if (v.why() != null) {
+            details.getChildren().add(block("Why", v.why(), false));
+        }
+        if (v.fix() != null) {
+            VBox fix = block("Fix", v.fix(), true);
+            Button copy = new Button("Copy fix");
+            copy.setOnAction(e -> copy(v.fix()));
+            fix.getChildren().add(copy);
+            details.getChildren().add(fix);
+        }
+        if (v.source() != null) {
+            String url = v.source().url();
+            if (url != null) {
+                Hyperlink link = new Hyperlink(v.source().toString());
+                link.setWrapText(true);
+                link.setOnAction(e -> openLink.accept(url));
+                details.getChildren().add(new VBox(2, key("Source"), link));
+            } else {
+                details.getChildren().add(block("Source", v.source().toString(), false));
+            }
+        }
+        if (v.version() != null) {
+            details.getChildren().add(block("Rules of", v.version(), false));
+        }
+    }
+
+    private void showRecommendations() {
+        recommendations.getChildren().clear();
+        Label t = new Label("Recommended configuration");
+        t.getStyleClass().add("title-4");
+        recommendations.getChildren().add(t);
+        for (Recommendation r : vm.recommendations()) {
+            List<String> lines = new ArrayList<>(r.flags());
+            r.env().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+                    .forEach(e -> lines.add(0, "export " + e.getKey() + "=" + e.getValue()));
+            String text = String.join("\n", lines);
+            VBox card = block(r.framework().toUpperCase(Locale.ROOT), text.isEmpty() ? "(defaults)" : text, true);
+            Label summary = new Label(r.summary());
+            summary.setWrapText(true);
+            Button copy = new Button("Copy");
+            copy.setOnAction(e -> copy(text));
+            HBox bar = new HBox(8, copy);
+            bar.setAlignment(Pos.CENTER_LEFT);
+            card.getChildren().addAll(summary, bar);
+            card.getStyleClass().add("fact-card");
+            card.setPadding(new Insets(8, 10, 8, 10));
+            recommendations.getChildren().add(card);
+        }
+    }
+
+    private static VBox block(String key, String value, boolean mono) {
+        Label v = new Label(value);
+        v.setWrapText(true);
+        if (mono) {
+            v.getStyleClass().add("mono");
+        }
+        return new VBox(2, key(key), v);
+    }
+
+    private static Label key(String k) {
+        Label l = new Label(k);
+        l.getStyleClass().add("details-key");
+        return l;
+    }
+
+    private static void copy(String text) {
+        ClipboardContent c = new ClipboardContent();
+        c.putString(text);
+        Clipboard.getSystemClipboard().setContent(c);
+    }
+
+    static String joinLines(List<String> l) {
+        return l.stream().collect(Collectors.joining("\n"));
+    }
+}

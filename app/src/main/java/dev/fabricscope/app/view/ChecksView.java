@@ -1,0 +1,193 @@
+package dev.fabricscope.app.view;
+
+import dev.fabricscope.app.viewmodel.ChecksPort;
+import dev.fabricscope.app.viewmodel.ChecksViewModel;
+import java.util.List;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.chart.LineChart;
+import javafx.scene.chart.NumberAxis;
+import javafx.scene.chart.XYChart;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.VBox;
+
+/**
+ * The Checks tab: one card per check (preflight, P2P, all-reduce) with Run, progress and Cancel; results as a
+ * table and, where the check gives series, a chart (x on a log₂ axis). Disabled, with the reason, when the machine
+ * on screen has no GPU to test.
+ */
+public final class ChecksView extends ScrollPane {
+
+    private final ChecksViewModel vm;
+
+    public ChecksView(ChecksViewModel vm) {
+        this.vm = vm;
+        getStyleClass().addAll("checks-view", "edge-to-edge");
+        setFitToWidth(true);
+        Label reason = new Label();
+        reason.setId("checksDisabledReason");
+        reason.textProperty().bind(vm.disabledReasonProperty());
+        reason.visibleProperty().bind(vm.disabledReasonProperty().isNotNull());
+        reason.managedProperty().bind(reason.visibleProperty());
+        reason.setWrapText(true);
+        reason.getStyleClass().addAll("placeholder-message", "title-4", "text-muted");
+        Label status = new Label();
+        status.textProperty().bind(vm.statusProperty());
+        status.getStyleClass().add("text-muted");
+        VBox body = new VBox(14, reason, status);
+        body.setPadding(new Insets(18, 22, 22, 22));
+        for (ChecksPort.Kind k : ChecksPort.Kind.values()) {
+            body.getChildren().add(card(k));
+        }
+        setContent(body);
+    }
+
+    private VBox card(ChecksPort.Kind kind) {
+        Label title = new Label(kind.title);
+        title.getStyleClass().add("title-4");
+        Label desc = new Label(kind.description);
+        desc.getStyleClass().add("text-muted");
+        desc.setWrapText(true);
+        Button run = new Button("Run");
+        run.getStyleClass().add("accent");
+        run.setId("run-" + kind.name().toLowerCase());
+        run.disableProperty().bind(vm.disabledReasonProperty().isNotNull().or(vm.runningProperty()));
+        run.setOnAction(e -> vm.run(kind));
+        Button cancel = new Button("Cancel");
+        cancel.setId("cancel-" + kind.name().toLowerCase());
+        ProgressBar bar = new ProgressBar(0);
+        bar.setPrefWidth(220);
+        Label progress = new Label();
+        vm.taskProperty().addListener((o, was, t) -> {
+            boolean mine = t != null && vm.getRunningKind() == kind;
+            bar.progressProperty().unbind();
+            progress.textProperty().unbind();
+            if (t != null && mine) {
+                bar.progressProperty().bind(t.progressProperty());
+                progress.textProperty().bind(t.messageProperty());
+            }
+        });
+        cancel.disableProperty().bind(vm.runningProperty().not());
+        cancel.setOnAction(e -> vm.cancel());
+        HBox controls = new HBox(10, run, cancel, bar, progress);
+        controls.setAlignment(Pos.CENTER_LEFT);
+        VBox results = new VBox(8);
+        vm.resultProperty(kind).addListener((o, was, r) -> showResult(results, r));
+        VBox card = new VBox(8, title, desc, controls, results);
+        card.getStyleClass().add("fact-card");
+        card.setPadding(new Insets(12, 14, 12, 14));
+        return card;
+    }
+
+    private static void showResult(VBox box, ChecksPort.Result r) {
+        box.getChildren().clear();
+        if (r == null) {
+            return;
+        }
+        Label summary = new Label((r.passed() ? "✔ " : "✖ ") + r.status() + " — " + r.summary());
+        summary.setWrapText(true);
+        summary.getStyleClass().add(r.passed() ? "success" : "danger");
+        box.getChildren().add(summary);
+        for (String note : r.notes()) {
+            Label l = new Label(note);
+            l.setWrapText(true);
+            l.getStyleClass().add(note.startsWith("SGLang would log") ? "mono" : "text-muted");
+            box.getChildren().add(l);
+        }
+        if (r.heatmap() != null) {
+            box.getChildren().add(heatmap(r.heatmap()));
+        }
+        if (!r.rows().isEmpty()) {
+            TableView<List<String>> table = new TableView<>();
+            for (int i = 0; i < r.columns().size(); i++) {
+                int col = i;
+                TableColumn<List<String>, String> c = new TableColumn<>(r.columns().get(i));
+                c.setCellValueFactory(cd -> new SimpleStringProperty(col < cd.getValue().size() ? cd.getValue().get(col) : ""));
+                table.getColumns().add(c);
+            }
+            table.getItems().setAll(r.rows());
+            table.setPrefHeight(Math.min(440, 48 + 36 * Math.max(3, r.rows().size())));
+            box.getChildren().add(table);
+        }
+        for (ChecksPort.Chart c : r.charts()) {
+            NumberAxis x = new NumberAxis();
+            x.setLabel(c.xLabel() + " (log₂)");
+            x.setForceZeroInRange(false);
+            NumberAxis y = new NumberAxis();
+            y.setLabel(c.yLabel());
+            LineChart<Number, Number> chart = new LineChart<>(x, y);
+            chart.setTitle(c.title());
+            chart.setCreateSymbols(true);
+            chart.setAnimated(false);
+            for (ChecksPort.Series s : c.series()) {
+                XYChart.Series<Number, Number> series = new XYChart.Series<>();
+                series.setName(s.name());
+                for (double[] p : s.points()) {
+                    series.getData().add(new XYChart.Data<>(Math.log(p[0]) / Math.log(2), p[1]));
+                }
+                chart.getData().add(series);
+            }
+            chart.setPrefHeight(320);
+            box.getChildren().add(chart);
+        }
+    }
+
+    /** A GPU × GPU grid coloured by the measured figure relative to the largest one; tooltips give the nominal figure. */
+    public static VBox heatmap(ChecksPort.Heatmap h) {
+        javafx.scene.layout.GridPane g = new javafx.scene.layout.GridPane();
+        g.setHgap(3);
+        g.setVgap(3);
+        g.getStyleClass().add("matrix");
+        double max = 0;
+        for (Double[] row : h.values()) {
+            for (Double v : row) {
+                if (v != null) {
+                    max = Math.max(max, v);
+                }
+            }
+        }
+        int n = h.labels().size();
+        for (int j = 0; j < n; j++) {
+            Label l = new Label(h.labels().get(j));
+            l.getStyleClass().add("matrix-header");
+            g.add(l, j + 1, 0);
+        }
+        for (int i = 0; i < n; i++) {
+            Label l = new Label(h.labels().get(i));
+            l.getStyleClass().add("matrix-header");
+            g.add(l, 0, i + 1);
+            for (int j = 0; j < n; j++) {
+                Double v = h.values()[i][j];
+                Double ref = h.reference() == null ? null : h.reference()[i][j];
+                Label cell = new Label(v == null ? "—" : v >= 100 ? String.format(java.util.Locale.ROOT, "%.0f", v)
+                        : String.format(java.util.Locale.ROOT, "%.1f", v));
+                cell.getStyleClass().add("matrix-cell");
+                cell.setMinSize(58, 26);
+                cell.setAlignment(Pos.CENTER);
+                if (v != null && max > 0) {
+                    double f = v / max;
+                    cell.setStyle(String.format(java.util.Locale.ROOT, "-fx-background-color: rgba(94,148,0,%.2f);", 0.12 + 0.68 * f));
+                } else {
+                    cell.getStyleClass().add("topo-unknown");
+                }
+                cell.setTooltip(new javafx.scene.control.Tooltip(h.labels().get(i) + " → " + h.labels().get(j) + ": "
+                        + (v == null ? "not measured" : cell.getText() + " " + h.unit())
+                        + (ref == null ? "" : " (nominal " + String.format(java.util.Locale.ROOT, "%.0f", ref) + " " + h.unit() + ")")));
+                g.add(cell, j + 1, i + 1);
+            }
+        }
+        Label title = new Label(h.title());
+        title.getStyleClass().add("details-key");
+        VBox box = new VBox(6, title, g);
+        box.getStyleClass().add("heatmap");
+        return box;
+    }
+}

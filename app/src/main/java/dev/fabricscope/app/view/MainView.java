@@ -1,0 +1,503 @@
+package dev.fabricscope.app.view;
+
+import dev.fabricscope.app.AppPreferences;
+import dev.fabricscope.app.PngWriter;
+import dev.fabricscope.app.viewmodel.AdvisorViewModel;
+import dev.fabricscope.app.viewmodel.ChecksViewModel;
+import dev.fabricscope.app.viewmodel.LoadedMachine;
+import dev.fabricscope.app.viewmodel.MainViewModel;
+import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.json.Json;
+import dev.fabricscope.render.FabricGraph;
+import dev.fabricscope.render.FabricPalette;
+import dev.fabricscope.render.FabricSvg;
+import dev.fabricscope.render.SnapshotText;
+import dev.fabricscope.samples.Samples;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.geometry.Side;
+import javafx.scene.control.Alert;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckMenuItem;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.Hyperlink;
+import javafx.scene.control.Label;
+import javafx.scene.control.Menu;
+import javafx.scene.control.MenuBar;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.SeparatorMenuItem;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
+import javafx.scene.image.WritableImage;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.input.TransferMode;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.FlowPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.stage.FileChooser;
+import javafx.stage.Window;
+import org.controlsfx.control.StatusBar;
+
+/**
+ * The main window's content: menus, the no-driver banner, the tabs (Overview, Fabric, Matrices, Advisor, Checks)
+ * and the status bar with the background task's progress and Cancel. Binds to the view-models; holds no state of
+ * its own beyond what the controls show.
+ */
+public final class MainView extends BorderPane {
+
+    private final MainViewModel vm;
+    private final AppPreferences prefs;
+    private final TabPane tabs = new TabPane();
+    private final OverviewView overview = new OverviewView();
+    private final AdvisorViewModel advisorVm;
+    private final ChecksViewModel checksVm;
+    private final Consumer<String> openLink;
+    private final Tab fabricTab = tab("Fabric", null, "tab-fabric");
+    private final Tab matricesTab = tab("Matrices", null, "tab-matrices");
+    private final Tab advisorTab = tab("Advisor", null, "tab-advisor");
+    private final Tab checksTab = tab("Checks", null, "tab-checks");
+    // built on first use, so that start-up styles and lays out only the Overview
+    private FabricView fabric;
+    private MatricesView matrices;
+    private AdvisorView advisor;
+    private ChecksView checks;
+    private final Menu recentMenu = new Menu("Open _Recent");
+    private final CheckMenuItem darkItem = new CheckMenuItem("_Dark Theme");
+    private final Consumer<Boolean> themeSwitcher;
+    private boolean dark;
+
+    public MainView(MainViewModel vm, AdvisorViewModel advisorVm, ChecksViewModel checksVm, AppPreferences prefs,
+                    boolean dark, Consumer<Boolean> themeSwitcher, Consumer<String> openLink) {
+        this.vm = vm;
+        this.prefs = prefs;
+        this.dark = dark;
+        this.themeSwitcher = themeSwitcher;
+        getStyleClass().add("main-view");
+        this.advisorVm = advisorVm;
+        this.checksVm = checksVm;
+        this.openLink = openLink;
+        for (var p : List.of(advisorVm.machineProperty(), checksVm.machineProperty())) {
+            p.bind(vm.machineProperty());
+        }
+        // a view shows the current machine when its tab is on screen; hidden tabs catch up when selected
+        overview.machineProperty().set(vm.getMachine());
+        vm.machineProperty().addListener((o, was, now) -> refreshSelected());
+        tabs.getTabs().addAll(tab("Overview", overview, "tab-overview"), fabricTab, matricesTab, advisorTab, checksTab);
+        tabs.getSelectionModel().selectedItemProperty().addListener((o, was, t) -> {
+            if (t == fabricTab) {
+                fabricView();
+            } else if (t == matricesTab) {
+                matricesView();
+            } else if (t == advisorTab) {
+                advisorView();
+            } else if (t == checksTab) {
+                checksView();
+            }
+            refreshSelected();
+        });
+        tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+        tabs.getStyleClass().add("main-tabs");
+
+        setTop(new VBox(menuBar(), banner(), errorBar()));
+        setCenter(tabs);
+        setBottom(statusBar());
+        setOnDragOver(e -> {
+            if (e.getDragboard().hasFiles()) {
+                e.acceptTransferModes(TransferMode.COPY);
+            }
+            e.consume();
+        });
+        setOnDragDropped(e -> {
+            List<File> files = e.getDragboard().getFiles();
+            boolean ok = files != null && !files.isEmpty();
+            if (ok) {
+                vm.openFile(files.get(0).toPath());
+            }
+            e.setDropCompleted(ok);
+            e.consume();
+        });
+    }
+
+    public TabPane tabs() {
+        return tabs;
+    }
+
+    public FabricView fabricView() {
+        if (fabric == null) {
+            fabric = new FabricView();
+            fabric.setPalette(FabricPalette.of(dark));
+            fabric.exportPng.setOnAction(e -> exportPng());
+            fabric.exportSvg.setOnAction(e -> exportSvg());
+            fabric.machineProperty().set(vm.getMachine());
+            fabricTab.setContent(fabric);
+        }
+        return fabric;
+    }
+
+    private void refreshSelected() {
+        Tab t = tabs.getSelectionModel().getSelectedItem();
+        LoadedMachine m = vm.getMachine();
+        if (t == fabricTab && fabric != null) {
+            fabric.machineProperty().set(m);
+        } else if (t == matricesTab && matrices != null) {
+            matrices.machineProperty().set(m);
+        } else if (t != null && "tab-overview".equals(t.getId())) {
+            overview.machineProperty().set(m);
+        }
+    }
+
+    public MatricesView matricesView() {
+        if (matrices == null) {
+            matrices = new MatricesView();
+            matrices.machineProperty().set(vm.getMachine());
+            var p2p = checksVm.resultProperty(dev.fabricscope.app.viewmodel.ChecksPort.Kind.P2P);
+            matrices.measuredProperty().bind(javafx.beans.binding.Bindings.createObjectBinding(
+                    () -> p2p.get() == null ? null : p2p.get().heatmap(), p2p));
+            matricesTab.setContent(matrices);
+        }
+        return matrices;
+    }
+
+    public ChecksView checksView() {
+        if (checks == null) {
+            checks = new ChecksView(checksVm);
+            checksTab.setContent(checks);
+        }
+        return checks;
+    }
+
+    public OverviewView overviewView() {
+        return overview;
+    }
+
+    public AdvisorView advisorView() {
+        if (advisor == null) {
+            advisor = new AdvisorView(advisorVm, openLink);
+            advisorTab.setContent(advisor);
+        }
+        return advisor;
+    }
+
+    private static Tab tab(String title, javafx.scene.Node content, String id) {
+        Tab t = new Tab(title, content);
+        t.setId(id);
+        return t;
+    }
+
+    // ---- menus and shortcuts
+
+    private MenuBar menuBar() {
+        MenuItem open = item("_Open Report…", "Ctrl+O", () -> chooseAndOpen());
+        Menu samples = new Menu("Open _Sample");
+        for (Samples.Sample s : vm.samples()) {
+            MenuItem m = new MenuItem(s.name() + " — " + s.description());
+            m.setMnemonicParsing(false);
+            m.setOnAction(e -> vm.openSample(s.name()));
+            samples.getItems().add(m);
+        }
+        MenuItem chooseSample = item("Open Sample…", "Ctrl+Shift+O", () -> showSampleMenu(tabs));
+        rebuildRecent();
+        vm.recentFiles().addListener((ListChangeListener<Path>) c -> rebuildRecent());
+        MenuItem probe = item("_Probe This Machine", "F5", vm::probeLive);
+        MenuItem cancel = item("_Cancel Background Task", "Esc", vm::cancel);
+        cancel.disableProperty().bind(vm.busyProperty().not());
+        MenuItem saveJson = item("_Save Snapshot as JSON…", "Ctrl+S", this::saveJson);
+        MenuItem text = item("Export as _Text…", "Ctrl+Shift+T", this::exportText);
+        MenuItem png = item("Export Graph as _PNG…", "Ctrl+E", this::exportPng);
+        MenuItem svg = item("Export Graph as S_VG…", "Ctrl+Shift+E", this::exportSvg);
+        for (MenuItem m : List.of(saveJson, text, png, svg)) {
+            m.disableProperty().bind(vm.machineProperty().isNull());
+        }
+        MenuItem quit = item("_Quit", "Ctrl+Q", () -> getScene().getWindow().hide());
+        Menu file = new Menu("_File", null, open, samples, chooseSample, recentMenu, new SeparatorMenuItem(), probe, cancel,
+                new SeparatorMenuItem(), saveJson, text, png, svg, new SeparatorMenuItem(), quit);
+
+        Menu view = new Menu("_View");
+        String[] names = {"Overview", "Fabric", "Matrices", "Advisor", "Checks"};
+        for (int i = 0; i < names.length; i++) {
+            int idx = i;
+            view.getItems().add(item(names[i], "Ctrl+" + (i + 1), () -> tabs.getSelectionModel().select(idx)));
+        }
+        view.getItems().add(new SeparatorMenuItem());
+        view.getItems().add(item("Zoom _In", "Ctrl+Equals", () -> onFabric(fabric::zoomIn)));
+        view.getItems().add(item("Zoom _Out", "Ctrl+Minus", () -> onFabric(fabric::zoomOut)));
+        view.getItems().add(item("_Fit Graph", "Ctrl+0", () -> onFabric(fabric::fit)));
+        view.getItems().add(new SeparatorMenuItem());
+        darkItem.setSelected(dark);
+        darkItem.setAccelerator(KeyCombination.keyCombination("Ctrl+Shift+D"));
+        darkItem.setOnAction(e -> setDark(darkItem.isSelected()));
+        view.getItems().add(darkItem);
+
+        Menu help = new Menu("_Help", null, item("_Keyboard Shortcuts", "F1", this::showShortcuts), item("_About Fabricscope", null, this::showAbout));
+        MenuBar bar = new MenuBar(file, view, help);
+        bar.setUseSystemMenuBar(true);
+        return bar;
+    }
+
+    private void onFabric(Runnable r) {
+        tabs.getSelectionModel().select(fabricTab);
+        fabricView();
+        r.run();
+    }
+
+    private static MenuItem item(String text, String accel, Runnable action) {
+        MenuItem m = new MenuItem(text);
+        if (accel != null) {
+            m.setAccelerator(accel.equals("Esc") ? new KeyCodeCombination(KeyCode.ESCAPE) : KeyCombination.keyCombination(accel));
+        }
+        m.setOnAction(e -> action.run());
+        return m;
+    }
+
+    private void rebuildRecent() {
+        recentMenu.getItems().clear();
+        for (Path p : vm.recentFiles()) {
+            MenuItem m = new MenuItem(p.toString());
+            m.setMnemonicParsing(false);
+            m.setOnAction(e -> vm.openFile(p));
+            recentMenu.getItems().add(m);
+        }
+        if (recentMenu.getItems().isEmpty()) {
+            MenuItem none = new MenuItem("(none)");
+            none.setDisable(true);
+            recentMenu.getItems().add(none);
+        } else {
+            recentMenu.getItems().addAll(new SeparatorMenuItem(), item("Clear Recent", null, vm::clearRecent));
+        }
+    }
+
+    public void setDark(boolean d) {
+        dark = d;
+        darkItem.setSelected(d);
+        if (fabric != null) {
+            fabric.setPalette(FabricPalette.of(d));
+        }
+        themeSwitcher.accept(d);
+    }
+
+    // ---- banner, error bar, status bar
+
+    private VBox banner() {
+        Label icon = new Label("⚠");
+        icon.getStyleClass().add("banner-icon");
+        Label msg = new Label();
+        msg.setId("noDriverBanner");
+        msg.textProperty().bind(vm.noDriverMessageProperty());
+        msg.setWrapText(true);
+        msg.getStyleClass().add("banner-text");
+        HBox.setHgrow(msg, Priority.ALWAYS);
+        Button openReport = new Button("Open report…");
+        openReport.setId("bannerOpenReport");
+        openReport.setOnAction(e -> chooseAndOpen());
+        Button openSample = new Button("Open sample…");
+        openSample.setId("bannerOpenSample");
+        openSample.setOnAction(e -> showSampleMenu(openSample));
+        Button again = new Button("Probe again");
+        again.setOnAction(e -> vm.probeLive());
+        HBox top = new HBox(10, icon, msg, openReport, openSample, again);
+        top.setAlignment(Pos.CENTER_LEFT);
+        FlowPane chips = new FlowPane(6, 4);
+        Label try_ = new Label("Or look at a sample machine:");
+        try_.getStyleClass().add("text-muted");
+        chips.getChildren().add(try_);
+        for (Samples.Sample s : vm.samples()) {
+            Hyperlink h = new Hyperlink(s.name());
+            h.setId("sample-" + s.name());
+            h.setTooltip(new javafx.scene.control.Tooltip(s.description()));
+            h.setOnAction(e -> vm.openSample(s.name()));
+            chips.getChildren().add(h);
+        }
+        VBox box = new VBox(4, top, chips);
+        box.getStyleClass().add("no-driver-banner");
+        box.setPadding(new Insets(10, 16, 8, 16));
+        box.visibleProperty().bind(vm.noDriverMessageProperty().isNotNull());
+        box.managedProperty().bind(box.visibleProperty());
+        return box;
+    }
+
+    private HBox errorBar() {
+        Label msg = new Label();
+        msg.setId("errorBar");
+        msg.textProperty().bind(vm.errorProperty());
+        msg.setWrapText(true);
+        HBox.setHgrow(msg, Priority.ALWAYS);
+        HBox box = new HBox(10, new Label("✖"), msg);
+        box.getStyleClass().add("error-bar");
+        box.setPadding(new Insets(6, 16, 6, 16));
+        box.setAlignment(Pos.CENTER_LEFT);
+        box.visibleProperty().bind(vm.errorProperty().isNotNull());
+        box.managedProperty().bind(box.visibleProperty());
+        return box;
+    }
+
+    private StatusBar statusBar() {
+        StatusBar bar = new StatusBar();
+        bar.setId("statusBar");
+        bar.textProperty().bind(vm.statusProperty());
+        vm.busyProperty().addListener((o, was, busy) -> bar.setProgress(busy ? -1 : 0));
+        bar.setProgress(vm.isBusy() ? -1 : 0);
+        Button cancel = new Button("Cancel");
+        cancel.setId("cancelButton");
+        cancel.visibleProperty().bind(vm.busyProperty());
+        cancel.managedProperty().bind(cancel.visibleProperty());
+        cancel.setOnAction(e -> vm.cancel());
+        Label source = new Label();
+        source.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(
+                () -> vm.getMachine() == null ? "" : vm.getMachine().subject(), vm.machineProperty()));
+        source.getStyleClass().add("text-muted");
+        Region gap = new Region();
+        gap.setMinWidth(8);
+        bar.getRightItems().addAll(cancel, gap, source);
+        return bar;
+    }
+
+    private void showSampleMenu(javafx.scene.Node anchor) {
+        ContextMenu menu = new ContextMenu();
+        for (Samples.Sample s : vm.samples()) {
+            MenuItem m = new MenuItem(s.name() + " — " + s.description());
+            m.setMnemonicParsing(false);
+            m.setOnAction(e -> vm.openSample(s.name()));
+            menu.getItems().add(m);
+        }
+        menu.show(anchor, Side.BOTTOM, 0, 0);
+    }
+
+    // ---- files
+
+    private Window window() {
+        return getScene() == null ? null : getScene().getWindow();
+    }
+
+    private FileChooser chooser(String title, String desc, String... patterns) {
+        FileChooser fc = new FileChooser();
+        fc.setTitle(title);
+        fc.getExtensionFilters().add(new FileChooser.ExtensionFilter(desc, patterns));
+        fc.getExtensionFilters().add(new FileChooser.ExtensionFilter("All files", "*"));
+        Path dir = prefs.lastDirectory();
+        if (dir != null && dir.toFile().isDirectory()) {
+            fc.setInitialDirectory(dir.toFile());
+        }
+        return fc;
+    }
+
+    private void chooseAndOpen() {
+        File f = chooser("Open a Fabricscope report or snapshot", "Reports and snapshots (*.json)", "*.json").showOpenDialog(window());
+        if (f != null) {
+            vm.openFile(f.toPath());
+        }
+    }
+
+    private String baseName() {
+        LoadedMachine m = vm.getMachine();
+        String host = m == null ? "machine" : m.sample() != null ? m.sample() : m.host();
+        return "fabricscope-" + host.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
+    private Path saveTarget(String title, String desc, String ext) {
+        FileChooser fc = chooser(title, desc, "*." + ext);
+        fc.setInitialFileName(baseName() + "." + ext);
+        File f = fc.showSaveDialog(window());
+        return f == null ? null : f.toPath();
+    }
+
+    private void saveJson() {
+        LoadedMachine m = vm.getMachine();
+        Path p = m == null ? null : saveTarget("Save snapshot", "JSON (*.json)", "json");
+        if (p != null) {
+            write(p, () -> SnapshotIO.writeAtomically(p, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(m.snapshot()) + "\n"));
+        }
+    }
+
+    private void exportText() {
+        LoadedMachine m = vm.getMachine();
+        Path p = m == null ? null : saveTarget("Export as text", "Text (*.txt)", "txt");
+        if (p != null) {
+            write(p, () -> SnapshotIO.writeAtomically(p, SnapshotText.render(m.snapshot())));
+        }
+    }
+
+    private void exportSvg() {
+        LoadedMachine m = vm.getMachine();
+        Path p = m == null ? null : saveTarget("Export graph as SVG", "SVG (*.svg)", "svg");
+        if (p != null) {
+            write(p, () -> SnapshotIO.writeAtomically(p, FabricSvg.render(m.graph(), FabricPalette.of(dark))));
+        }
+    }
+
+    private void exportPng() {
+        LoadedMachine m = vm.getMachine();
+        Path p = m == null ? null : saveTarget("Export graph as PNG", "PNG (*.png)", "png");
+        if (p != null) {
+            write(p, () -> PngWriter.write(renderGraph(m.graph(), FabricPalette.of(dark), 2), p));
+        }
+    }
+
+    /** The graph drawn off screen at {@code scale} (2 = crisp on high-DPI screens and in documents). */
+    public static WritableImage renderGraph(FabricGraph g, FabricPalette palette, double scale) {
+        return FabricCanvas.render(g, palette, scale);
+    }
+
+    private interface IoAction {
+        void run() throws Exception;
+    }
+
+    private void write(Path p, IoAction action) {
+        try {
+            action.run();
+            vm.report("Saved " + p);
+        } catch (Exception e) {
+            Alert a = new Alert(Alert.AlertType.ERROR, "Could not write " + p + ": " + e.getMessage());
+            a.setHeaderText("Export failed");
+            a.initOwner(window());
+            a.show();
+        }
+    }
+
+    private void showShortcuts() {
+        Alert a = new Alert(Alert.AlertType.INFORMATION);
+        a.initOwner(window());
+        a.setTitle("Keyboard shortcuts");
+        a.setHeaderText("Keyboard shortcuts");
+        a.setContentText("""
+                Ctrl+O            Open report or snapshot
+                Ctrl+Shift+O      Open sample
+                F5                Probe this machine again
+                Esc               Cancel the background task
+                Ctrl+S            Save snapshot as JSON
+                Ctrl+Shift+T      Export as text
+                Ctrl+E            Export graph as PNG
+                Ctrl+Shift+E      Export graph as SVG
+                Ctrl+1 … Ctrl+5   Overview, Fabric, Matrices, Advisor, Checks
+                Ctrl+= / Ctrl+-   Zoom the graph in / out
+                Ctrl+0            Fit the graph
+                Ctrl+Shift+D      Dark theme
+                Ctrl+Q            Quit""");
+        a.getDialogPane().lookupAll(".content").forEach(n -> n.setStyle("-fx-font-family: monospace;"));
+        a.show();
+    }
+
+    private void showAbout() {
+        Alert a = new Alert(Alert.AlertType.INFORMATION);
+        a.initOwner(window());
+        a.setTitle("About Fabricscope");
+        a.setHeaderText("Fabricscope " + dev.fabricscope.Version.get());
+        a.setContentText("Inspector for NVIDIA GPU fabrics: probe, draw, advise, check, report.\nJava "
+                + System.getProperty("java.version") + " · JavaFX " + System.getProperty("javafx.runtime.version"));
+        a.show();
+    }
+
+    static BooleanSupplier never() {
+        return () -> false;
+    }
+}

@@ -1,0 +1,257 @@
+package dev.fabricscope.app.view;
+
+import dev.fabricscope.app.viewmodel.LoadedMachine;
+import dev.fabricscope.model.DriverInfo;
+import dev.fabricscope.model.Finding;
+import dev.fabricscope.model.Gpu;
+import dev.fabricscope.model.HostInfo;
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.model.ProbeInfo;
+import dev.fabricscope.model.Reading;
+import dev.fabricscope.render.FabricLayout;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.geometry.Insets;
+import javafx.geometry.VPos;
+import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.FlowPane;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+/** The Overview tab: where the machine comes from, findings first, host / driver / NCCL facts, the GPU table. */
+public final class OverviewView extends ScrollPane {
+
+    private final ObjectProperty<LoadedMachine> machine = new SimpleObjectProperty<>(this, "machine");
+    private final Label source = new Label();
+    private final Label description = new Label();
+    private final VBox findings = new VBox(6);
+    private final FlowPane facts = new FlowPane(14, 14);
+    private final TableView<Gpu> gpus = new TableView<>();
+    private final VBox body;
+
+    public OverviewView() {
+        getStyleClass().addAll("overview", "edge-to-edge");
+        setFitToWidth(true);
+        source.getStyleClass().add("title-3");
+        source.setWrapText(true);
+        description.setWrapText(true);
+        description.getStyleClass().add("text-muted");
+        findings.getStyleClass().add("findings");
+        Label findingsTitle = section("Findings");
+        Label factsTitle = section("Machine");
+        Label gpusTitle = section("GPUs");
+        buildTable();
+        body = new VBox(10, source, description, findingsTitle, findings, factsTitle, facts, gpusTitle, gpus);
+        body.setPadding(new Insets(18, 22, 22, 22));
+        VBox.setVgrow(gpus, Priority.ALWAYS);
+        setContent(body);
+        machine.addListener((o, was, now) -> show(now));
+        show(null);
+    }
+
+    public ObjectProperty<LoadedMachine> machineProperty() {
+        return machine;
+    }
+
+    public TableView<Gpu> gpuTable() {
+        return gpus;
+    }
+
+    private static Label section(String text) {
+        Label l = new Label(text);
+        l.getStyleClass().addAll("title-4", "section-title");
+        return l;
+    }
+
+    private void show(LoadedMachine m) {
+        findings.getChildren().clear();
+        facts.getChildren().clear();
+        if (m == null) {
+            source.setText("No machine loaded yet");
+            description.setText("The probe of this machine runs in the background. Open a report or a sample from the File menu meanwhile.");
+            gpus.getItems().clear();
+            return;
+        }
+        MachineSnapshot s = m.snapshot();
+        ProbeInfo p = s.probe();
+        source.setText(switch (m.source()) {
+            case LIVE -> "Live machine " + m.host() + " — probed " + m.probedAt()
+                    + (p != null && p.durationMs() != null ? " in " + p.durationMs() + " ms" : "");
+            case FILE -> "Report from " + m.host() + " at " + m.probedAt();
+            case SAMPLE -> "Sample " + m.sample() + (p != null && p.origin() == ProbeInfo.Origin.SYNTHETIC ? " — SYNTHETIC" : " — captured");
+        });
+        String desc = m.source() == LoadedMachine.Source.FILE ? m.file().toString() : "";
+        if (p != null && p.description() != null) {
+            desc = desc.isEmpty() ? p.description() : desc + "\n" + p.description();
+        }
+        if (p != null && p.toolVersion() != null) {
+            desc = (desc.isEmpty() ? "" : desc + "\n") + "Fabricscope " + p.toolVersion()
+                    + (p.commandLine().isEmpty() ? "" : " · " + String.join(" ", p.commandLine()));
+        }
+        description.setText(desc);
+        if (s.findings().isEmpty()) {
+            Label none = new Label("Nothing to report: no warnings for this machine.");
+            none.getStyleClass().add("text-muted");
+            findings.getChildren().add(none);
+        }
+        for (Finding f : s.findings()) {
+            findings.getChildren().add(findingRow(f));
+        }
+        facts.getChildren().addAll(hostCard(s.host()), driverCard(s.driver()), ncclCard(s.driver()));
+        gpus.getItems().setAll(s.gpus());
+        gpus.setPrefHeight(Math.max(130, 48 + 40 * Math.max(2, s.gpus().size())));
+        if (s.gpus().isEmpty()) {
+            gpus.setPlaceholder(new Label(s.driver() != null && !s.driver().driverPresent()
+                    ? "No GPUs: " + firstLine(s.driver().message()) : "No GPUs in this snapshot"));
+        }
+    }
+
+    private static HBox findingRow(Finding f) {
+        Label badge = new Label(f.severity().name());
+        badge.getStyleClass().addAll("badge", "badge-" + f.severity().name().toLowerCase(Locale.ROOT));
+        badge.setMinWidth(72);
+        Label text = new Label((f.subject() == null ? "" : f.subject() + ": ") + f.message());
+        text.setWrapText(true);
+        text.setTooltip(new Tooltip(f.code()));
+        HBox.setHgrow(text, Priority.ALWAYS);
+        HBox row = new HBox(10, badge, text);
+        row.getStyleClass().add("finding-row");
+        return row;
+    }
+
+    private static VBox card(String title, String[][] rows) {
+        GridPane g = new GridPane();
+        g.setHgap(12);
+        g.setVgap(4);
+        for (int i = 0; i < rows.length; i++) {
+            Label k = new Label(rows[i][0]);
+            k.getStyleClass().add("details-key");
+            k.setMinWidth(Region.USE_PREF_SIZE);
+            GridPane.setValignment(k, VPos.TOP);
+            Label v = new Label(rows[i][1]);
+            v.setWrapText(true);
+            v.setMaxWidth(360);
+            g.addRow(i, k, v);
+        }
+        Label t = new Label(title);
+        t.getStyleClass().add("card-title");
+        VBox box = new VBox(8, t, g);
+        box.getStyleClass().add("fact-card");
+        box.setPadding(new Insets(12, 14, 12, 14));
+        box.setPrefWidth(400);
+        return box;
+    }
+
+    private static VBox hostCard(HostInfo h) {
+        if (h == null) {
+            return card("Host", new String[][] {{"Host", "unknown"}});
+        }
+        String numa = h.numaNodes().display();
+        if (h.numaNodes().isPresent()) {
+            List<HostInfo.NumaNode> all = h.numaNodes().value();
+            List<HostInfo.NumaNode> memoryOnly = all.stream().filter(n -> n.cpus() == null || n.cpus().isBlank()).toList();
+            numa = all.stream().filter(n -> !memoryOnly.contains(n)).map(n -> n.id() + ": " + n.cpus()).collect(Collectors.joining(" · "));
+            if (!memoryOnly.isEmpty()) {
+                numa += (numa.isEmpty() ? "" : " · ") + memoryOnly.size() + " without CPUs (" + memoryOnly.get(0).id()
+                        + (memoryOnly.size() > 1 ? "–" + memoryOnly.get(memoryOnly.size() - 1).id() : "") + ", e.g. GPU memory)";
+            }
+        }
+        return card("Host", new String[][] {
+                {"Hostname", h.hostname().display()}, {"OS", h.os().display()}, {"Kernel", h.kernel().display()},
+                {"CPU", h.cpuModel().display() + " · " + h.logicalCpus().shortDisplay() + " logical CPUs"},
+                {"NUMA nodes", numa}});
+    }
+
+    private static VBox driverCard(DriverInfo d) {
+        if (d == null) {
+            return card("Driver", new String[][] {{"Driver", "unknown"}});
+        }
+        String status = d.status().name() + (d.message() == null ? "" : " — " + firstLine(d.message()));
+        return card("NVIDIA driver", new String[][] {
+                {"Status", status}, {"Driver", d.driverVersion().display()}, {"CUDA driver", d.cudaDriverVersion().display()},
+                {"NVML", d.nvmlVersion().display()}, {"CUDA devices", d.cudaDeviceCount().display()},
+                {"IMEX channels", d.imexChannels().isPresent() ? (d.imexChannels().value().isEmpty() ? "none" : String.join(", ", d.imexChannels().value())) : d.imexChannels().display()}});
+    }
+
+    private static VBox ncclCard(DriverInfo d) {
+        if (d == null || d.nccl() == null) {
+            return card("NCCL", new String[][] {{"NCCL", "unknown"}});
+        }
+        return card("NCCL", new String[][] {
+                {"Version", d.nccl().version().display()}, {"Library", d.nccl().path().display()},
+                {"Searched", d.nccl().searched().isEmpty() ? "—" : String.join("\n", d.nccl().searched())}});
+    }
+
+    private void buildTable() {
+        gpus.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        gpus.getStyleClass().add("gpu-table");
+        gpus.getColumns().add(column("GPU", g -> label(g), 60));
+        gpus.getColumns().add(column("Name", g -> g.name().display(), 190));
+        gpus.getColumns().add(column("CC", g -> g.computeCapability().shortDisplay(), 50));
+        gpus.getColumns().add(column("Memory", g -> g.memoryTotalBytes().isPresent()
+                ? String.format(Locale.ROOT, "%.0f GiB", g.memoryTotalBytes().value() / (1024.0 * 1024 * 1024)) : g.memoryTotalBytes().shortDisplay(), 80));
+        gpus.getColumns().add(column("PCI", g -> g.pci().toString(), 110));
+        gpus.getColumns().add(column("NUMA", g -> g.numaNode().shortDisplay(), 55));
+        gpus.getColumns().add(column("MIG", g -> g.migMode().shortDisplay(), 75));
+        gpus.getColumns().add(column("Virtualization", g -> g.virtualizationMode().shortDisplay(), 110));
+        gpus.getColumns().add(column("Multicast", g -> yn(g.cuda().multicast()), 80));
+        gpus.getColumns().add(column("Fabric", g -> g.fabric().state().shortDisplay(), 110));
+        gpus.getColumns().add(column("NVLinks", g -> shortLinks(g), 150));
+        gpus.setRowFactory(t -> {
+            TableRow<Gpu> row = new TableRow<>();
+            row.setOnMouseEntered(e -> {
+                Gpu g = row.getItem();
+                row.setTooltip(g == null ? null
+                        : new Tooltip(g.name().display() + "\nUUID " + g.uuid().display() + "\nNVLinks: " + nvlinkText(g)));
+            });
+            return row;
+        });
+    }
+
+    private String label(Gpu g) {
+        LoadedMachine m = machine.get();
+        return m == null ? "?" : m.snapshot().label(g.pci());
+    }
+
+    private static String nvlinkText(Gpu g) {
+        return FabricLayout.nvlinkSummary(g);
+    }
+
+    private static String shortLinks(Gpu g) {
+        String full = FabricLayout.nvlinkSummary(g);
+        return full.startsWith("state unknown") ? "unknown (hover)" : full.replace(" active", "").replace(" per direction", "")
+                .replaceAll(", NVLink\\d", "");
+    }
+
+    private static String yn(Reading<Boolean> r) {
+        return r.isPresent() ? (r.value() ? "yes" : "no") : r.shortDisplay();
+    }
+
+    private static TableColumn<Gpu, String> column(String title, Function<Gpu, String> value, double width) {
+        TableColumn<Gpu, String> c = new TableColumn<>(title);
+        c.setCellValueFactory(cd -> new SimpleStringProperty(value.apply(cd.getValue())));
+        c.setPrefWidth(width);
+        return c;
+    }
+
+    static String firstLine(String s) {
+        return s == null ? "" : s.lines().findFirst().orElse("");
+    }
+
+    static List<String> lines(String s) {
+        return s == null ? List.of() : s.lines().toList();
+    }
+}

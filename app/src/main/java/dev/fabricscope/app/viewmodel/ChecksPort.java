@@ -1,0 +1,82 @@
+package dev.fabricscope.app.viewmodel;
+
+import dev.fabricscope.model.MachineSnapshot;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * What the Checks tab needs from the live checks. Results come back as tables (and optional chart series) so the
+ * tab stays independent of each check's own result types.
+ */
+public interface ChecksPort {
+
+    enum Kind {
+        PREFLIGHT("Workspace preflight", "What SGLang and FlashInfer do before creating their all-reduce workspace"),
+        P2P("P2P bandwidth", "Peer access and measured copy bandwidth and latency for every GPU pair"),
+        ALLREDUCE("All-reduce", "NCCL and the one-shot P2P kernel, sizes swept like nccl-tests");
+
+        public final String title;
+        public final String description;
+
+        Kind(String title, String description) {
+            this.title = title;
+            this.description = description;
+        }
+    }
+
+    /** Progress from a running check: 0..1 (negative: unknown) and one line. */
+    interface Progress {
+        void update(double fraction, String message);
+    }
+
+    /** A line of a chart: x and y values (e.g. message size in bytes and busbw in GB/s). */
+    record Series(String name, List<double[]> points) {
+    }
+
+    /** A chart of series against message size (x drawn on a log₂ axis). */
+    record Chart(String title, String xLabel, String yLabel, List<Series> series) {
+        public Chart {
+            series = List.copyOf(series);
+        }
+    }
+
+    /** A GPU × GPU grid of figures (null = not measured), e.g. P2P bandwidth. */
+    record Heatmap(String title, String unit, List<String> labels, Double[][] values, Double[][] reference) {
+    }
+
+    /**
+     * A finished check, rendered as a table, notes, charts and an optional heatmap.
+     *
+     * @param status the check's own status word (PASSED, FAILED, SKIPPED, …)
+     * @param passed true when nothing failed
+     */
+    record Result(Kind kind, String status, boolean passed, String summary, List<String> columns, List<List<String>> rows,
+                  List<String> notes, List<Chart> charts, Heatmap heatmap) {
+        public Result {
+            columns = List.copyOf(columns);
+            rows = rows.stream().map(List::copyOf).toList();
+            notes = notes == null ? List.of() : List.copyOf(notes);
+            charts = charts == null ? List.of() : List.copyOf(charts);
+        }
+    }
+
+    /** Null when the checks can run; otherwise one line saying why not. */
+    String unavailableReason();
+
+    /** Runs one check on the live machine; must poll {@code cancelled} and stop soon after it turns true. */
+    Result run(Kind kind, MachineSnapshot machine, Progress progress, BooleanSupplier cancelled) throws Exception;
+
+    static ChecksPort notInThisBuild() {
+        return new ChecksPort() {
+            @Override
+            public String unavailableReason() {
+                return "The live checks (dev.fabricscope.check) are not part of this build yet.";
+            }
+
+            @Override
+            public Result run(Kind kind, MachineSnapshot machine, Progress progress, BooleanSupplier cancelled) {
+                throw new IllegalStateException(unavailableReason());
+            }
+        };
+    }
+}

@@ -1,0 +1,60 @@
+package dev.fabricscope.app.viewmodel;
+
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.model.ProbeInfo;
+import dev.fabricscope.render.FabricGraph;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+
+/**
+ * A machine on screen: its snapshot, where it came from, and its fabric graph (laid out off the FX thread).
+ *
+ * @param file   the report or snapshot file, or null
+ * @param sample the sample's name, or null
+ */
+public record LoadedMachine(MachineSnapshot snapshot, Source source, Path file, String sample, FabricGraph graph) {
+
+    public enum Source { LIVE, FILE, SAMPLE }
+
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
+
+    /** Window title: what is shown. */
+    public String title() {
+        return "Fabricscope — " + subject();
+    }
+
+    /** "live machine", "report from HOST at TIME" or "sample NAME (synthetic)". */
+    public String subject() {
+        return switch (source) {
+            case LIVE -> "live machine";
+            case FILE -> "report from " + host() + " at " + probedAt();
+            case SAMPLE -> "sample " + sample + (snapshot.probe() != null && snapshot.probe().origin() == ProbeInfo.Origin.SYNTHETIC
+                    ? " (synthetic)" : " (captured from " + host() + " at " + probedAt() + ")");
+        };
+    }
+
+    public String host() {
+        return snapshot.host() == null ? "unknown host" : snapshot.host().hostname().orElse("unknown host");
+    }
+
+    /** The probe time in local time, or "unknown time". */
+    public String probedAt() {
+        ProbeInfo p = snapshot.probe();
+        if (p == null || p.probedAt() == null) {
+            return "unknown time";
+        }
+        try {
+            return WHEN.format(Instant.parse(p.probedAt()));
+        } catch (DateTimeParseException e) {
+            return p.probedAt();
+        }
+    }
+
+    /** Whether this is the machine the app runs on, with a usable driver and at least one GPU. */
+    public boolean liveWithGpus() {
+        return source == Source.LIVE && snapshot.driver() != null && snapshot.driver().driverPresent() && !snapshot.gpus().isEmpty();
+    }
+}

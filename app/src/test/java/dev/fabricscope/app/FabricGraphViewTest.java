@@ -1,0 +1,103 @@
+package dev.fabricscope.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fabricscope.app.viewmodel.AdvisorPort;
+import javafx.scene.control.Label;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+@ExtendWith(ApplicationExtension.class)
+class FabricGraphViewTest {
+
+    private AppHarness app;
+
+    @Start
+    void start(Stage stage) {
+        app = new AppHarness(stage, () -> {
+            throw new IllegalStateException("no live probe in this test");
+        }, AdvisorPort.notInThisBuild());
+    }
+
+    private void open(FxRobot robot, String sample) {
+        robot.interact(() -> app.vm.openSample(sample));
+        app.awaitIdle();
+        robot.interact(() -> app.view.tabs().getSelectionModel().select(1));
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    @Test
+    void dgxH100GraphShowsEightGpusFourSwitchesAndThirtyTwoNvlinks(FxRobot robot) {
+        open(robot, "dgx-h100");
+        assertEquals(8, painted("gpu:"));
+        assertEquals(4, painted("nvswitch:"));
+        assertEquals(32, painted("nvlink:"));
+        assertEquals(2, painted("cpu:"));
+        assertEquals("Fabricscope — sample dgx-h100 (synthetic)", robot.window(0).getScene().getWindow() instanceof Stage st ? st.getTitle() : "");
+    }
+
+    @Test
+    void gb200TrayGraphShowsFourGpusOneSwitchNodeAndItsClique(FxRobot robot) {
+        open(robot, "gb200-nvl72-tray");
+        assertEquals(4, painted("gpu:"));
+        assertEquals(1, painted("nvswitch:"));
+        assertEquals(4, painted("nvlink:"));
+        assertEquals(1, painted("mnnvl:"));
+    }
+
+    @Test
+    void clickingAGpuShowsItsDetails(FxRobot robot) {
+        open(robot, "dgx-h100");
+        var canvas = app.view.fabricView().canvas();
+        robot.clickOn(canvas.localToScreen(canvas.centerOf("gpu:0000:1b:00.0")));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals("GPU0 · H100 80GB HBM3", app.view.fabricView().canvas().selectionProperty().get().headline());
+        assertTrue(robot.lookup(".details-heading").queryAs(Label.class).getText().startsWith("GPU0"));
+        assertTrue(robot.lookup(".details-value").queryAllAs(Label.class).stream().anyMatch(l -> l.getText().equals("0000:1b:00.0")));
+    }
+
+    @Test
+    void zoomShortcutsChangeTheScale(FxRobot robot) {
+        open(robot, "h100-nvl-pairs");
+        double before = app.view.fabricView().canvas().getZoom();
+        robot.press(KeyCode.CONTROL, KeyCode.EQUALS).release(KeyCode.EQUALS, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertTrue(app.view.fabricView().canvas().getZoom() > before * 1.1, "zoomed in");
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT3).release(KeyCode.DIGIT3, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals("tab-matrices", app.view.tabs().getSelectionModel().getSelectedItem().getId());
+    }
+
+    @Test
+    void pngExportRendersTheGraphAtTwiceItsSize(FxRobot robot) {
+        open(robot, "dgx-h100");
+        var graph = app.vm.getMachine().graph();
+        var image = WaitForAsyncUtils.asyncFx(() -> dev.fabricscope.app.view.MainView.renderGraph(graph,
+                dev.fabricscope.render.FabricPalette.LIGHT, 2));
+        var img = WaitForAsyncUtils.waitFor(image);
+        assertEquals(Math.ceil(graph.width() * 2), img.getWidth(), 2);
+        assertEquals(Math.ceil(graph.height() * 2), img.getHeight(), 2);
+    }
+
+    @Test
+    void hoveringALinkShowsItsCountAndBandwidth(FxRobot robot) {
+        open(robot, "gb200-nvl72-tray");
+        var canvas = app.view.fabricView().canvas();
+        String edge = app.vm.getMachine().graph().edges(dev.fabricscope.render.FabricGraph.EdgeKind.NVLINK).get(0).id();
+        robot.moveTo(canvas.localToScreen(canvas.centerOf(edge)));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertTrue(canvas.hoverText().contains("NVLinks: 18 (NVLink5)"), canvas.hoverText());
+        assertTrue(canvas.hoverText().contains("Bandwidth: 900 GB/s per direction"), canvas.hoverText());
+    }
+
+    private long painted(String prefix) {
+        return app.view.fabricView().canvas().paintedIds().stream().filter(id -> id.startsWith(prefix)).count();
+    }
+}

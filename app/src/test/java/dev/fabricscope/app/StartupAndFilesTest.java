@@ -1,0 +1,119 @@
+package dev.fabricscope.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fabricscope.app.viewmodel.AdvisorPort;
+import dev.fabricscope.json.Json;
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.probe.LiveProbe;
+import dev.fabricscope.samples.Samples;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import javafx.scene.Node;
+import javafx.scene.control.Label;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** Start-up on this machine (no NVIDIA driver), opening report files, and the recent-files list. */
+@ExtendWith(ApplicationExtension.class)
+class StartupAndFilesTest {
+
+    private AppHarness app;
+    private Stage stage;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+        app = new AppHarness(stage, () -> new LiveProbe(List.of("fabricscope-app-test"), null).probe(), AdvisorPort.notInThisBuild());
+    }
+
+    @Test
+    void noDriverBannerShowsOnAMachineWithoutTheDriver(FxRobot robot) {
+        robot.interact(() -> app.vm.probeLive());
+        app.awaitIdle();
+        Label banner = robot.lookup("#noDriverBanner").queryAs(Label.class);
+        assertTrue(banner.getText().startsWith("No NVIDIA driver found: "), banner.getText());
+        assertTrue(isShowing(banner), "banner visible");
+        assertEquals("Fabricscope — live machine", stage.getTitle());
+        assertTrue(robot.lookup("#bannerOpenReport").tryQuery().isPresent());
+        assertTrue(robot.lookup("#bannerOpenSample").tryQuery().isPresent());
+        robot.interact(() -> app.view.tabs().getSelectionModel().select(4));
+        assertTrue(robot.lookup("#checksDisabledReason").queryAs(Label.class).getText().startsWith("The live checks")
+                || robot.lookup("#checksDisabledReason").queryAs(Label.class).getText().startsWith("Checks need an NVIDIA GPU"));
+    }
+
+    @Test
+    void aSampleIsOneClickAwayFromTheBanner(FxRobot robot) {
+        robot.interact(() -> app.vm.probeLive());
+        app.awaitIdle();
+        robot.clickOn("#sample-h200-vm");
+        AppHarness.await(() -> !app.vm.isBusy() && app.vm.getMachine().sample() != null);
+        assertEquals("h200-vm", app.vm.getMachine().sample());
+        assertFalse(isShowing(robot.lookup("#noDriverBanner").query()), "banner hidden once a sample is shown");
+        assertTrue(stage.getTitle().startsWith("Fabricscope — sample h200-vm (captured from vm at "), stage.getTitle());
+    }
+
+    @Test
+    void openingAReportFileTitlesTheWindowWithHostAndTime(FxRobot robot, @TempDir Path dir) throws Exception {
+        MachineSnapshot s = Samples.find("h200-vm").orElseThrow().snapshot().get();
+        Path report = dir.resolve("report.json");
+        Files.writeString(report, Json.mapper().writeValueAsString(Map.of("snapshot", s, "verdicts", List.of())));
+        robot.interact(() -> app.vm.openFile(report));
+        app.awaitIdle();
+        assertTrue(stage.getTitle().matches("Fabricscope — report from vm at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d"), stage.getTitle());
+        assertEquals(List.of(report.toAbsolutePath().normalize()), app.vm.recentFiles());
+        assertEquals(List.of(report.toAbsolutePath().normalize()), app.prefs.recentFiles());
+        assertEquals(1, robot.lookup(".gpu-table").queryTableView().getItems().size());
+    }
+
+    @Test
+    void aBrokenFileGivesOneLineAndKeepsTheMachineShown(FxRobot robot, @TempDir Path dir) throws Exception {
+        robot.interact(() -> app.vm.openSample("l40s-4x"));
+        app.awaitIdle();
+        Path bad = dir.resolve("bad.json");
+        Files.writeString(bad, "{\"schemaVersion\": \"x\"}");
+        robot.interact(() -> app.vm.openFile(bad));
+        AppHarness.await(() -> !app.vm.isBusy() && app.vm.errorProperty().get() != null);
+        Label error = robot.lookup("#errorBar").queryAs(Label.class);
+        assertEquals(bad + ": no integer schemaVersion: not a Fabricscope snapshot or report", error.getText());
+        assertEquals("l40s-4x", app.vm.getMachine().sample());
+        assertTrue(app.vm.recentFiles().isEmpty());
+    }
+
+    @Test
+    void windowSizeAndThemeAreRemembered() {
+        app.prefs.saveWindow(1111, 777, false);
+        app.prefs.setDark(true);
+        assertEquals(1111, app.prefs.width(0));
+        assertEquals(777, app.prefs.height(0));
+        assertTrue(app.prefs.dark());
+        app.prefs.saveWindow(5000, 5000, true);
+        assertEquals(1111, app.prefs.width(0), "a maximized window keeps the last normal size");
+        assertTrue(app.prefs.maximized());
+    }
+
+    private static boolean isShowing(Node n) {
+        for (Node x = n; x != null; x = x.getParent()) {
+            if (!x.isVisible()) {
+                return false;
+            }
+        }
+        return n.getScene() != null;
+    }
+
+    static void unused() {
+        assertNull(null);
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+}
