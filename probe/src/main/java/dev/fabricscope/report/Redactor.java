@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  * {@code /Users/} and {@code C:\Users\}). A value found either way is then replaced wherever it occurs as a whole word,
  * in every string and map key of the report, except when it is too short or too common a word to search for safely
  * (then only the field holding it is replaced). Loopback and unspecified addresses, and the all-zero cluster UUID
- * (which means "no multi-node fabric"), are not identifiers and are kept. Enum-valued fields are never touched.
+ * (which means "no multi-node fabric"), are not identifiers and are kept. Enum-valued fields, PCI addresses and
+ * compute capabilities are never touched.
  */
 public final class Redactor {
 
@@ -49,6 +50,9 @@ public final class Redactor {
     private static final Pattern HOME_PATH = Pattern.compile(
             "((?:/home|/Users|/var/home|/export/home|/u)/|\\\\Users\\\\)([^/\\\\\\s\"'`:;,=|()<>]+)");
 
+    /** Fields whose whole subtree has a parsed shape and holds nothing identifying (PCI addresses, compute capability). */
+    private static final Set<String> STRUCTURAL = Set.of("pci", "a", "b", "remotePci", "computeCapability", "gpuLinks",
+            "schemaVersion", "reportVersion");
     /** Direct string fields holding enum values or format markers: never rewritten. */
     private static final Set<String> ENUM_FIELDS = Set.of("format", "origin", "severity", "kind", "outcome", "status");
     /** Environment variables whose value names a host (optionally with a port). */
@@ -187,8 +191,10 @@ public final class Redactor {
             }
         } else if (n.isObject()) {
             n.fields().forEachRemaining(e -> {
-                patterns(e.getKey(), false);
-                scan(e.getValue(), e.getKey());
+                if (!STRUCTURAL.contains(e.getKey())) {
+                    patterns(e.getKey(), false);
+                    scan(e.getValue(), e.getKey());
+                }
             });
         } else if (n.isArray()) {
             for (JsonNode c : n) {
@@ -216,7 +222,11 @@ public final class Redactor {
             ObjectNode o = Json.mapper().createObjectNode();
             for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                o.set(words(patterns(e.getKey(), false)), rewrite(e.getValue(), e.getKey()));
+                if (STRUCTURAL.contains(e.getKey())) {
+                    o.set(e.getKey(), e.getValue());
+                } else {
+                    o.set(words(patterns(e.getKey(), false)), rewrite(e.getValue(), e.getKey()));
+                }
             }
             return o;
         }

@@ -186,4 +186,23 @@ class RedactorTest {
         Report red = Redactor.redact(identified());
         assertEquals(red, ReportIO.parse(ReportIO.toJson(red), "redacted"));
     }
+
+    /** Identifiers that look like parts of parsed fields (a PCI domain, a compute capability) leave those fields alone. */
+    @Test
+    void identifiersThatLookLikeStructureKeepTheReportReadable() throws Exception {
+        ObjectNode t = Json.mapper().valueToTree(ReportFixtures.report("dgx-h100"));
+        ((ObjectNode) t.at("/snapshot/host/hostname")).put("value", "0000.example.org");
+        ((ObjectNode) t.at("/snapshot/gpus/0/serial")).put("value", "9.0");
+        ((ObjectNode) t.at("/snapshot/gpus/1/serial")).put("value", "1b:00");
+        Report r = ReportIO.parse(Json.write(t), "odd");
+        Report red = Redactor.redact(r);
+        assertEquals(r.snapshot().gpus().get(0).pci(), red.snapshot().gpus().get(0).pci());
+        assertEquals("9.0", red.snapshot().gpus().get(0).computeCapability().value());
+        assertEquals(r.snapshot().pairs(), red.snapshot().pairs());
+        assertEquals(r.snapshot().nvSwitches(), red.snapshot().nvSwitches());
+        assertEquals("host-1", red.snapshot().host().hostname().value());
+        assertEquals(red, ReportIO.parse(ReportIO.toJson(red), "again"));
+        HostileReportTest.checkMarkdown(MarkdownReport.render(red));
+        HtmlReport.render(red);
+    }
 }
