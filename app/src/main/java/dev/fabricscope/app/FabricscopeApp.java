@@ -138,8 +138,8 @@ public final class FabricscopeApp extends Application {
         }
     }
 
-    /** For {@code mvn javafx:run}, where JavaFX is on the module path. */
+    /** For {@code mvn javafx:run}, where JavaFX is on the module path: always the desktop app. */
     public static void main(String[] args) {
-        Launcher.main(args);
+        Launcher.gui(args);
     }
 }

@@ -1,10 +1,12 @@
 package dev.fabricscope.app;
 
+import dev.fabricscope.cli.ExitCodes;
 import javafx.application.Application;
 
 /**
- * Entry point of {@code fabricscope-app.jar}. Not an {@link Application} itself, so that JavaFX can start from the
- * class path ({@code java -jar}) without "JavaFX runtime components are missing".
+ * Entry point of the installed {@code fabricscope} launcher and of {@code fabricscope-app.jar}: chooses the desktop
+ * app or the command line ({@link LaunchMode}) before any JavaFX class is touched, so the command line runs over SSH
+ * without a display. Not an {@link Application} itself, so that JavaFX can start from the class path.
  */
 public final class Launcher {
 
@@ -16,6 +18,29 @@ public final class Launcher {
 
     public static void main(String[] args) {
         mainEnteredMillis = System.currentTimeMillis();
-        Application.launch(FabricscopeApp.class, args);
+        LaunchMode mode = LaunchMode.choose(args, System.getenv(), System.getProperty("os.name"));
+        UserDirs.apply(System.getenv(), System.getProperty("os.name"));
+        switch (mode) {
+            case GUI -> gui(LaunchMode.guiArgs(args));
+            case CLI -> System.exit(dev.fabricscope.cli.Main.run(args));
+            case CLI_NO_DISPLAY -> {
+                System.err.println("fabricscope: no display (DISPLAY and WAYLAND_DISPLAY are unset), so no window: "
+                        + "command-line mode.");
+                System.exit(dev.fabricscope.cli.Main.run(args));
+            }
+            case GUI_NO_DISPLAY -> {
+                System.err.println("fabricscope: the desktop app needs a display (DISPLAY or WAYLAND_DISPLAY); "
+                        + "run a command instead, e.g. 'fabricscope probe'.");
+                System.exit(ExitCodes.USAGE);
+            }
+        }
+    }
+
+    /** Starts the desktop app with its own options (see {@link AppOptions}). */
+    static void gui(String[] appArgs) {
+        if (mainEnteredMillis == 0) {
+            mainEnteredMillis = System.currentTimeMillis();
+        }
+        Application.launch(FabricscopeApp.class, appArgs);
     }
 }

@@ -1,0 +1,93 @@
+package dev.fabricscope.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fabricscope.Version;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher's command-line path in a fresh JVM whose class path has no JavaFX at all (and no display): if any
+ * JavaFX class were touched on the way to the CLI, the run would fail with NoClassDefFoundError.
+ */
+class LauncherCommandLineTest {
+
+    @TempDir
+    Path cache;
+
+    record Run(int exit, String out, String err) {
+    }
+
+    private Run launch(String... args) throws IOException, InterruptedException {
+        String testClassPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        String withoutJavaFx = Arrays.stream(testClassPath.split(File.pathSeparator))
+                .filter(e -> !e.contains("openjfx") && !e.contains("javafx") && !e.contains("testfx")
+                        && !e.contains("controlsfx") && !e.contains("atlantafx"))
+                .collect(Collectors.joining(File.pathSeparator));
+        assertFalse(withoutJavaFx.isEmpty());
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", withoutJavaFx, Launcher.class.getName()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        Map<String, String> env = pb.environment();
+        env.remove("DISPLAY");
+        env.remove("WAYLAND_DISPLAY");
+        env.put("XDG_CACHE_HOME", cache.toString());
+        File out = cache.resolve("out.txt").toFile();
+        File err = cache.resolve("err.txt").toFile();
+        Process p = pb.redirectOutput(out).redirectError(err).start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "launcher did not finish");
+        return new Run(p.exitValue(), java.nio.file.Files.readString(out.toPath(), StandardCharsets.UTF_8),
+                java.nio.file.Files.readString(err.toPath(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void versionRunsTheCommandLineWithoutJavaFx() throws Exception {
+        Run r = launch("--version");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("fabricscope " + Version.get(), r.out().strip());
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void subcommandRunsTheCommandLineWithoutJavaFx() throws Exception {
+        Run r = launch("samples");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("dgx-h100"), r.out());
+    }
+
+    @Test
+    void noArgumentsWithoutADisplayPrintsTheCommandLineHelpAndSaysWhy() throws Exception {
+        Run r = launch();
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().startsWith("Usage: fabricscope"), r.out());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains("no display"), r.err());
+    }
+
+    @Test
+    void guiWithoutADisplayIsAOneLineUsageError() throws Exception {
+        Run r = launch("gui");
+        assertEquals(2, r.exit(), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains("needs a display"), r.err());
+    }
+
+    @Test
+    void nativeLibrariesUnpackIntoTheUsersCacheFolder() throws Exception {
+        launch("--version");
+        assertTrue(cache.resolve("fabricscope").resolve("tmp").toFile().isDirectory());
+    }
+}

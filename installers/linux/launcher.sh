@@ -1,0 +1,38 @@
+#!/bin/sh
+# bin/fabricscope of the Linux application image (the build copies this file over jpackage's native launcher).
+# jpackage's Linux launcher asks `rpm -qf` and `dpkg -S` which package owns it on every start, which costs
+# 0.3-0.5 s before Java even starts; this script starts the bundled runtime directly, with the class path, main
+# class and java options that jpackage wrote to lib/app/fabricscope.cfg (from installers/app.args), so those stay
+# in one place. Works through symlinks (/usr/bin/fabricscope).
+self=$(readlink -f "$0" 2>/dev/null) || self=$0
+root=${self%/bin/*}
+app=$root/lib/app
+
+# $APPDIR, $BINDIR and $ROOTDIR at the start of a value, as jpackage's launcher expands them
+expand() {
+  case $1 in
+    '$APPDIR'*) printf '%s' "$app${1#'$APPDIR'}" ;;
+    '$BINDIR'*) printf '%s' "$root/bin${1#'$BINDIR'}" ;;
+    '$ROOTDIR'*) printf '%s' "$root${1#'$ROOTDIR'}" ;;
+    *) printf '%s' "$1" ;;
+  esac
+}
+
+n=$#
+cp=
+main=
+while IFS= read -r line || [ -n "$line" ]; do
+  case $line in
+    app.classpath=*) cp=${cp:+$cp:}$(expand "${line#app.classpath=}") ;;
+    app.mainclass=*) main=${line#app.mainclass=} ;;
+    java-options=*) set -- "$@" "$(expand "${line#java-options=}")" ;;
+  esac
+done < "$app/fabricscope.cfg" || { echo "fabricscope: cannot read $app/fabricscope.cfg" >&2; exit 1; }
+set -- "$@" "-Djpackage.app-path=$self" -cp "$cp" "$main"
+# the user's arguments (the first $n) go behind the java options and the main class
+while [ "$n" -gt 0 ]; do
+  set -- "$@" "$1"
+  shift
+  n=$((n - 1))
+done
+exec "$root/lib/runtime/bin/java" "$@"
