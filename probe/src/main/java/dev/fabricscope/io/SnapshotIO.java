@@ -257,6 +257,7 @@ public final class SnapshotIO {
         Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
         try {
             Files.writeString(tmp, content, StandardCharsets.UTF_8);
+            keepOrDefaultPermissions(abs, tmp);
             try {
                 Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -264,6 +265,18 @@ public final class SnapshotIO {
             }
         } finally {
             Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** A temporary file is owner-only; the result gets the replaced file's permissions, or rw-r--r-- when new. */
+    private static void keepOrDefaultPermissions(Path target, Path tmp) {
+        try {
+            java.util.Set<java.nio.file.attribute.PosixFilePermission> perms = Files.exists(target)
+                    ? Files.getPosixFilePermissions(target)
+                    : java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--");
+            Files.setPosixFilePermissions(tmp, perms);
+        } catch (UnsupportedOperationException | IOException e) {
+            // not a POSIX file system (Windows): the default ACLs apply
         }
     }
 }
