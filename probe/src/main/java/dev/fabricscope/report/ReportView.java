@@ -91,7 +91,8 @@ final class ReportView {
         if (v.value() == null) {
             return "(default)";
         }
-        return v.userSet() ? v.value() : v.value() + " (default)";
+        // The advisor already marks some defaults itself, e.g. "auto (default)" or "true (default at -O2)".
+        return v.userSet() || v.value().contains("(default") ? v.value() : v.value() + " (default)";
     }
 
     /** {@code ok → trtllm}, {@code fallback → nccl}, {@code error: ValueError}. */
