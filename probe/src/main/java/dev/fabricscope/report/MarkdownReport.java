@@ -208,26 +208,7 @@ public final class MarkdownReport {
         if (s.gpus().size() < 1) {
             return new Block("topology", 1, "", List.of(), "");
         }
-        List<Gpu> gpus = s.gpus();
-        String[] header = new String[gpus.size() + 3];
-        header[0] = "";
-        for (int i = 0; i < gpus.size(); i++) {
-            header[i + 1] = "GPU" + i;
-        }
-        header[gpus.size() + 1] = "CPU Affinity";
-        header[gpus.size() + 2] = "NUMA Affinity";
-        TextTable t = new TextTable(header);
-        for (int i = 0; i < gpus.size(); i++) {
-            Object[] row = new Object[gpus.size() + 3];
-            row[0] = "GPU" + i;
-            for (int j = 0; j < gpus.size(); j++) {
-                GpuPair p = i == j ? null : f.pair(i, j);
-                row[j + 1] = i == j ? "X" : p == null ? "?" : Escape.cut(p.topology().shortDisplay(), 8);
-            }
-            row[gpus.size() + 1] = Escape.cut(gpus.get(i).cpuAffinity().shortDisplay(), 40);
-            row[gpus.size() + 2] = Escape.cut(gpus.get(i).numaNode().shortDisplay(), 8);
-            t.row(row);
-        }
+        TextTable t = SnapshotText.topologyTable(s, Escape::cut);
         String legend = "X = self · NV# = # NVLinks (direct or through NVSwitches) · PIX/PXB = PCIe bridge(s) · "
                 + "PHB = PCIe host bridge · NODE = host bridges in one NUMA node · SYS = across NUMA nodes · ? = not readable";
         return new Block("topology matrix", 1, "\n### Topology (as `nvidia-smi topo -m`)\n\n"
