@@ -14,9 +14,7 @@ import dev.fabricscope.probe.LiveProbe;
 import dev.fabricscope.render.AdviceText;
 import dev.fabricscope.render.TextTable;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -50,36 +48,8 @@ public final class AdviseCommand implements Callable<Integer> {
             description = "A folder of node reports ('fabricscope cluster collect'): advise a deployment over those nodes (their count, whether they share one NVLink domain).")
     java.nio.file.Path cluster;
 
-    @Option(names = "--framework", paramLabel = "NAME", description = "sglang, vllm, flashinfer or nccl; repeat for several (default: all).")
-    List<String> frameworks = new ArrayList<>();
-
-    @Option(names = "--tp", paramLabel = "N", description = "Tensor-parallel size (default: every GPU of the nodes).")
-    Integer tp;
-
-    @Option(names = "--nodes", paramLabel = "N", description = "Nodes the deployment spans (default: the machine's, 1 for a snapshot).")
-    Integer nodes;
-
-    @Option(names = "--dcp", paramLabel = "N", description = "Decode-context-parallel size (default 1).")
-    Integer dcp;
-
-    @Option(names = "--model", paramLabel = "ARCH", description = "Model architecture (hf_config.architectures[0]), e.g. DeepseekV3ForCausalLM.")
-    String model;
-
-    @Option(names = "--tokens", paramLabel = "N", description = "Tokens per batch (forward pass).")
-    Integer tokens;
-
-    @Option(names = "--flag", paramLabel = "NAME=VALUE", description = "A framework flag without its dashes, a config key or a library argument, "
-            + "e.g. flashinfer-allreduce-fusion-backend=trtllm, fuse_allreduce_rms=true.")
-    List<String> flags = new ArrayList<>();
-
-    @Option(names = "--env", paramLabel = "NAME=VALUE", description = "An environment variable, e.g. VLLM_FLASHINFER_ALLREDUCE_BACKEND=mnnvl.")
-    List<String> env = new ArrayList<>();
-
-    @Option(names = "--assume", paramLabel = "KEY=VALUE", description = "What-if on a machine fact, e.g. sm=10.0, platform=rocm, multicast=false.")
-    List<String> assume = new ArrayList<>();
-
-    @Option(names = "--framework-version", paramLabel = "NAME=VERSION", description = "Rule-set version, e.g. vllm=older (default: newest).")
-    List<String> versions = new ArrayList<>();
+    @Mixin
+    DeploymentOptions deployment;
 
     @Option(names = "--json", description = "Print the advice as JSON.")
     boolean json;
@@ -96,15 +66,11 @@ public final class AdviseCommand implements Callable<Integer> {
             out.flush();
             return ExitCodes.OK;
         }
-        Map<String, String> flagMap;
-        Map<String, String> envMap;
-        Map<String, String> assumeMap;
-        Map<String, String> versionMap;
+        Deployment d;
+        Options o;
         try {
-            flagMap = pairs("--flag", flags);
-            envMap = pairs("--env", env);
-            assumeMap = pairs("--assume", assume);
-            versionMap = pairs("--framework-version", versions);
+            d = deployment.deployment();
+            o = deployment.options();
         } catch (AdvisorInputException e) {
             return usage(e.getMessage());
         }
@@ -117,6 +83,7 @@ public final class AdviseCommand implements Callable<Integer> {
             dev.fabricscope.cluster.ClusterFacts cf;
             try {
                 dev.fabricscope.cluster.ClusterView view = ClusterCommand.load(cluster);
+                Integer nodes = d.nodes();
                 if (nodes != null && (nodes < 1 || nodes > view.readable().size())) {
                     return usage("--nodes " + nodes + " but the cluster folder has " + view.readable().size() + " readable node report(s)");
                 }
@@ -128,10 +95,10 @@ public final class AdviseCommand implements Callable<Integer> {
             }
             snapshot = cf.representative().snapshot();
             Map<String, String> merged = new LinkedHashMap<>(cf.assumptions());
-            merged.putAll(assumeMap);
-            assumeMap = merged;
-            if (nodes == null) {
-                nodes = cf.nodesUsed();
+            merged.putAll(o.assume());
+            o = new Options(o.frameworks(), o.versions(), merged);
+            if (d.nodes() == null) {
+                d = d.withNodes(cf.nodesUsed());
             }
             clusterLine = "Cluster: " + cf.summary();
         } else if (source.given()) {
@@ -145,8 +112,6 @@ public final class AdviseCommand implements Callable<Integer> {
         } else {
             snapshot = liveProbe.get();
         }
-        Deployment d = new Deployment(tp, nodes, dcp, model, tokens, flagMap, envMap);
-        Options o = new Options(frameworks, versionMap, assumeMap);
         AdviceResult r;
         try {
             r = Advisor.advise(snapshot, d, o);
@@ -184,19 +149,6 @@ public final class AdviseCommand implements Callable<Integer> {
         err.println("Try 'fabricscope advise --help' or 'fabricscope advise --list-knobs'.");
         err.flush();
         return ExitCodes.USAGE;
-    }
-
-    /** {@code NAME=VALUE} items in order; a repeated name keeps the last value. */
-    static Map<String, String> pairs(String option, List<String> items) throws AdvisorInputException {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (String item : items) {
-            int eq = item.indexOf('=');
-            if (eq <= 0) {
-                throw new AdvisorInputException(option + " expects NAME=VALUE, got '" + item + "'");
-            }
-            m.put(item.substring(0, eq).trim(), item.substring(eq + 1).trim());
-        }
-        return m;
     }
 
     private static String knobList() {

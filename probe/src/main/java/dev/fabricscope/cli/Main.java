@@ -24,6 +24,8 @@ public final class Main implements Runnable {
     static final java.util.List<Class<?>> SUBCOMMANDS = java.util.List.of(
             ProbeCommand.class, SamplesCommand.class, ShowCommand.class, ClusterCommand.class, CheckCommand.class,
             AdviseCommand.class,
+            ReportCommand.class,
+            DiffCommand.class,
             CommandLine.HelpCommand.class);
 
     public static int run(String... args) {
@@ -41,7 +43,7 @@ public final class Main implements Runnable {
             return false;
         }
         for (String a : args) {
-            if (a.equals("--help") || a.equals("-h") || a.startsWith("--snapshot") || a.startsWith("--sample")
+            if (a.equals("--help") || a.equals("-h") || a.startsWith("--snapshot") || a.startsWith("--sample") || a.startsWith("--from")
                     || a.startsWith("--cluster") || a.startsWith("--assume")) {
                 return false;
             }

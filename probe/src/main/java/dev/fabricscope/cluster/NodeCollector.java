@@ -43,7 +43,44 @@ public abstract class NodeCollector {
         return cmd;
     }
 
-    public abstract CollectResult collect() throws IOException, InterruptedException;
+    /** {@code slurm} or {@code pdsh}. */
+    protected abstract String scheduler();
+
+    /** The local command that launches the probe on every node. */
+    public abstract List<String> command();
+
+    /**
+     * Turns the launcher's finished run into one outcome per node (throws when no node ran at all).
+     *
+     * @param rc     the launcher's exit code (124 when it outlived its deadline)
+     * @param stdout the launcher's own standard output
+     * @param stderr the launcher's own standard error
+     */
+    protected abstract List<CollectResult.NodeOutcome> outcomes(int rc, Path stdout, Path stderr) throws IOException;
+
+    /** Runs the launcher once, judges every node and writes the {@code collect.json} manifest. */
+    public final CollectResult collect() throws IOException, InterruptedException {
+        Files.createDirectories(outDir);
+        long t0 = System.nanoTime();
+        String started = now();
+        List<String> cmd = command();
+        Path out = Files.createTempFile("fabricscope-" + scheduler(), ".out");
+        Path err = Files.createTempFile("fabricscope-" + scheduler(), ".err");
+        try {
+            int rc = run(cmd, out, err, timeoutSeconds + 120L);
+            CollectResult r = new CollectResult(scheduler(), cmd, started, (System.nanoTime() - t0) / 1_000_000, outcomes(rc, out, err));
+            writeManifest(r);
+            return r;
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    /** The last non-blank line of a file, or {@code fallback}. */
+    protected static String lastLine(Path p, String fallback) throws IOException {
+        return read(p).lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse(fallback);
+    }
 
     /** Runs a local command (srun / pdsh) with an overall deadline; output to the given files. */
     protected static int run(List<String> command, Path stdout, Path stderr, long deadlineSeconds)

@@ -24,6 +24,7 @@ public final class PdshCollector extends NodeCollector {
         this.pdsh = pdshExecutable;
     }
 
+    @Override
     public List<String> command() {
         List<String> cmd = new ArrayList<>(List.of(pdsh, "-S", "-w", hosts, "-u", String.valueOf(timeoutSeconds + 30)));
         // pdsh hands the remote side one string: quote each argument for the remote shell.
@@ -49,52 +50,43 @@ public final class PdshCollector extends NodeCollector {
     }
 
     @Override
-    public CollectResult collect() throws IOException, InterruptedException {
-        Files.createDirectories(outDir);
-        long t0 = System.nanoTime();
-        String started = now();
-        List<String> cmd = command();
-        Path out = Files.createTempFile("fabricscope-pdsh", ".out");
-        Path err = Files.createTempFile("fabricscope-pdsh", ".err");
-        try {
-            run(cmd, out, err, timeoutSeconds + 120L);
-            Map<String, StringBuilder> stdout = demux(read(out));
-            Map<String, StringBuilder> stderr = demux(read(err));
-            List<String> hostsSeen = new ArrayList<>(stdout.keySet());
-            stderr.keySet().stream().filter(h -> !h.startsWith("pdsh@") && !hostsSeen.contains(h)).forEach(hostsSeen::add);
-            // pdsh's own errors: "pdsh@me: host: ssh exited with exit code 255"
-            Map<String, String> pdshErrors = new LinkedHashMap<>();
-            for (String line : read(err).split("\n")) {
-                if (line.startsWith("pdsh@")) {
-                    String rest = line.substring(line.indexOf(": ") + 2);
-                    int c = rest.indexOf(": ");
-                    if (c > 0) {
-                        pdshErrors.put(rest.substring(0, c), rest.substring(c + 2));
-                        if (!hostsSeen.contains(rest.substring(0, c))) {
-                            hostsSeen.add(rest.substring(0, c));
-                        }
+    protected String scheduler() {
+        return "pdsh";
+    }
+
+    @Override
+    protected List<CollectResult.NodeOutcome> outcomes(int rc, Path out, Path err) throws IOException {
+        Map<String, StringBuilder> stdout = demux(read(out));
+        Map<String, StringBuilder> stderr = demux(read(err));
+        List<String> hostsSeen = new ArrayList<>(stdout.keySet());
+        stderr.keySet().stream().filter(h -> !h.startsWith("pdsh@") && !hostsSeen.contains(h)).forEach(hostsSeen::add);
+        // pdsh's own errors: "pdsh@me: host: ssh exited with exit code 255"
+        Map<String, String> pdshErrors = new LinkedHashMap<>();
+        for (String line : read(err).split("\n")) {
+            if (line.startsWith("pdsh@")) {
+                String rest = line.substring(line.indexOf(": ") + 2);
+                int c = rest.indexOf(": ");
+                if (c > 0) {
+                    pdshErrors.put(rest.substring(0, c), rest.substring(c + 2));
+                    if (!hostsSeen.contains(rest.substring(0, c))) {
+                        hostsSeen.add(rest.substring(0, c));
                     }
                 }
             }
-            List<CollectResult.NodeOutcome> outcomes = new ArrayList<>();
-            for (String host : hostsSeen) {
-                Path json = outDir.resolve(host.replaceAll("[^A-Za-z0-9._-]", "_") + ".json");
-                StringBuilder body = stdout.get(host);
-                if (body != null) {
-                    Files.writeString(json, body, StandardCharsets.UTF_8);
-                }
-                String e = stderr.getOrDefault(host, new StringBuilder()) + (pdshErrors.containsKey(host) ? pdshErrors.get(host) + "\n" : "");
-                outcomes.add(judge(host, json, e));
-            }
-            if (outcomes.isEmpty()) {
-                throw new IOException("pdsh reached no host: " + read(err).lines().reduce((a, b) -> b).orElse("(no message)"));
-            }
-            CollectResult r = new CollectResult("pdsh", cmd, started, (System.nanoTime() - t0) / 1_000_000, outcomes);
-            writeManifest(r);
-            return r;
-        } finally {
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
         }
+        List<CollectResult.NodeOutcome> outcomes = new ArrayList<>();
+        for (String host : hostsSeen) {
+            Path json = outDir.resolve(host.replaceAll("[^A-Za-z0-9._-]", "_") + ".json");
+            StringBuilder body = stdout.get(host);
+            if (body != null) {
+                Files.writeString(json, body, StandardCharsets.UTF_8);
+            }
+            String e = stderr.getOrDefault(host, new StringBuilder()) + (pdshErrors.containsKey(host) ? pdshErrors.get(host) + "\n" : "");
+            outcomes.add(judge(host, json, e));
+        }
+        if (outcomes.isEmpty()) {
+            throw new IOException("pdsh reached no host: " + lastLine(err, "(no message)"));
+        }
+        return outcomes;
     }
 }

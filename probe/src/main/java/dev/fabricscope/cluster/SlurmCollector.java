@@ -28,6 +28,7 @@ public final class SlurmCollector extends NodeCollector {
         this.srun = srunExecutable;
     }
 
+    @Override
     public List<String> command() {
         List<String> cmd = new ArrayList<>(List.of(srun, "--job-name=fabricscope-collect", "--ntasks-per-node=1",
                 "--kill-on-bad-exit=0", "--open-mode=truncate",
@@ -70,42 +71,31 @@ public final class SlurmCollector extends NodeCollector {
     }
 
     @Override
-    public CollectResult collect() throws IOException, InterruptedException {
-        Files.createDirectories(outDir);
-        long t0 = System.nanoTime();
-        String started = now();
-        List<String> cmd = command();
-        Path srunOut = Files.createTempFile("fabricscope-srun", ".out");
-        Path srunErr = Files.createTempFile("fabricscope-srun", ".err");
-        try {
-            int rc = run(cmd, srunOut, srunErr, timeoutSeconds + 120L);
-            TreeSet<String> seen = new TreeSet<>();
-            try (DirectoryStream<Path> ds = Files.newDirectoryStream(outDir, "*.err")) {
-                ds.forEach(p -> seen.add(p.getFileName().toString().replaceFirst("\\.err$", "")));
-            }
-            List<CollectResult.NodeOutcome> outcomes = new ArrayList<>();
-            for (String node : seen) {
-                Path err = outDir.resolve(node + ".err");
-                outcomes.add(judge(node, outDir.resolve(node + ".json"), read(err)));
-                Files.deleteIfExists(err);
-            }
-            for (String node : expected()) {
-                if (!seen.contains(node)) {
-                    String why = read(srunErr).lines().filter(l -> !l.isBlank()).reduce((a, b) -> b)
-                            .orElse("srun exited with " + rc);
-                    outcomes.add(new CollectResult.NodeOutcome(node, "missing", "no task ran on this node: " + why, null));
-                }
-            }
-            if (outcomes.isEmpty()) {
-                String why = read(srunErr).lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("srun exited with " + rc);
-                throw new IOException("srun ran no task: " + why);
-            }
-            CollectResult r = new CollectResult("slurm", cmd, started, (System.nanoTime() - t0) / 1_000_000, outcomes);
-            writeManifest(r);
-            return r;
-        } finally {
-            Files.deleteIfExists(srunOut);
-            Files.deleteIfExists(srunErr);
+    protected String scheduler() {
+        return "slurm";
+    }
+
+    @Override
+    protected List<CollectResult.NodeOutcome> outcomes(int rc, Path srunOut, Path srunErr) throws IOException {
+        TreeSet<String> seen = new TreeSet<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(outDir, "*.err")) {
+            ds.forEach(p -> seen.add(p.getFileName().toString().replaceFirst("\\.err$", "")));
         }
+        List<CollectResult.NodeOutcome> outcomes = new ArrayList<>();
+        for (String node : seen) {
+            Path err = outDir.resolve(node + ".err");
+            outcomes.add(judge(node, outDir.resolve(node + ".json"), read(err)));
+            Files.deleteIfExists(err);
+        }
+        String srunSays = lastLine(srunErr, "srun exited with " + rc);
+        for (String node : expected()) {
+            if (!seen.contains(node)) {
+                outcomes.add(new CollectResult.NodeOutcome(node, "missing", "no task ran on this node: " + srunSays, null));
+            }
+        }
+        if (outcomes.isEmpty()) {
+            throw new IOException("srun ran no task: " + srunSays);
+        }
+        return outcomes;
     }
 }

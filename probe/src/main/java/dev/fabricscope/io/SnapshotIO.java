@@ -32,8 +32,31 @@ public final class SnapshotIO {
     /** One-line, user-facing read failure. */
     public static final class ReadException extends Exception {
         public ReadException(String message) {
-            super(message);
+            super(oneLineSafe(message));
         }
+    }
+
+    /** Longest error message: a hostile file's names and values are quoted in errors, never in full. */
+    static final int MAX_MESSAGE = 600;
+
+    /** Control characters shown as escapes, the whole cut to {@link #MAX_MESSAGE}: an error is always one short line. */
+    public static String oneLineSafe(String message) {
+        String m = message == null ? "unknown error" : message;
+        StringBuilder sb = new StringBuilder(Math.min(m.length(), MAX_MESSAGE + 16));
+        for (int i = 0; i < m.length() && sb.length() < MAX_MESSAGE; i++) {
+            char c = m.charAt(i);
+            int type = Character.getType(c);
+            if (c < 0x20 || c == 0x7f || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+                    || type == Character.PARAGRAPH_SEPARATOR || type == Character.SURROGATE || (c >= 0x80 && c < 0xa0)) {
+                sb.append(String.format("\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        if (sb.length() >= MAX_MESSAGE && m.length() > MAX_MESSAGE) {
+            sb.append("…");
+        }
+        return sb.toString();
     }
 
     public static MachineSnapshot read(Path file) throws ReadException {
@@ -52,12 +75,22 @@ public final class SnapshotIO {
      */
     public static MachineSnapshot parse(byte[] json, String where) throws ReadException {
         boolean wrapped = scanEnvelope(json, where);
+        MachineSnapshot s;
         try {
-            return wrapped ? Json.mapper().readValue(json, Wrapped.class).snapshot()
+            s = wrapped ? Json.mapper().readValue(json, Wrapped.class).snapshot()
                     : Json.mapper().readValue(json, MachineSnapshot.class);
         } catch (IOException | IllegalArgumentException e) {
             throw new ReadException(where + ": " + oneLine(e instanceof JsonProcessingException ? e : e));
         }
+        if (s == null) {
+            throw new ReadException(where + ": at $.snapshot: missing");
+        }
+        try {
+            RecordValidator.validate(s, wrapped ? "$.snapshot" : "$");
+        } catch (RecordValidator.Invalid e) {
+            throw new ReadException(where + ": " + e.getMessage());
+        }
+        return s;
     }
 
     /** Returns true for a report (snapshot nested under {@code snapshot}); checks the schema version either way. */
@@ -134,7 +167,7 @@ public final class SnapshotIO {
         }
     }
 
-    private static void checkUtf8(byte[] bytes, String where) throws ReadException {
+    public static void checkUtf8(byte[] bytes, String where) throws ReadException {
         try {
             StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
@@ -174,17 +207,21 @@ public final class SnapshotIO {
     }
 
     /** Jackson's message reduced to the problem and its JSON path. */
-    static String oneLine(Exception e) {
-        if (e instanceof MismatchedInputException mie && !mie.getPath().isEmpty()) {
+    public static String oneLine(Exception e) {
+        if (e instanceof com.fasterxml.jackson.databind.JsonMappingException mie && !mie.getPath().isEmpty()) {
             StringBuilder path = new StringBuilder("$");
             for (var ref : mie.getPath()) {
                 if (ref.getFieldName() != null) {
-                    path.append('.').append(ref.getFieldName());
+                    path.append('.').append(pathKey(ref.getFieldName()));
                 } else if (ref.getIndex() >= 0) {
                     path.append('[').append(ref.getIndex()).append(']');
                 }
             }
             String msg = mie.getOriginalMessage();
+            Throwable cause = mie.getCause();
+            if (!(mie instanceof MismatchedInputException) && cause != null && cause.getMessage() != null) {
+                msg = cause.getMessage(); // a record constructor's own words, e.g. "a reading holds exactly one of value or missing"
+            }
             return "at " + path + ": " + (msg == null ? "wrong type" : msg.lines().findFirst().orElse(""));
         }
         if (e instanceof JsonProcessingException jpe) {
@@ -201,6 +238,15 @@ public final class SnapshotIO {
         return m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse("");
     }
 
+    /** A map key or field name as it appears in an error path: plain names as they are, others quoted and cut. */
+    public static String pathKey(String key) {
+        if (key.matches("[A-Za-z0-9_:.\\-]{1,64}")) {
+            return key;
+        }
+        String k = key.length() > 40 ? key.substring(0, 40) + "…" : key;
+        return "[\"" + oneLineSafe(k).replace("\"", "\\\"") + "\"]";
+    }
+
     /** Writes atomically: a temporary file in the same folder, then a rename; a failure leaves the old file intact. */
     public static void writeAtomically(Path target, String content) throws IOException {
         Path abs = target.toAbsolutePath();
@@ -211,6 +257,7 @@ public final class SnapshotIO {
         Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
         try {
             Files.writeString(tmp, content, StandardCharsets.UTF_8);
+            keepOrDefaultPermissions(abs, tmp);
             try {
                 Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -218,6 +265,18 @@ public final class SnapshotIO {
             }
         } finally {
             Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** A temporary file is owner-only; the result gets the replaced file's permissions, or rw-r--r-- when new. */
+    private static void keepOrDefaultPermissions(Path target, Path tmp) {
+        try {
+            java.util.Set<java.nio.file.attribute.PosixFilePermission> perms = Files.exists(target)
+                    ? Files.getPosixFilePermissions(target)
+                    : java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--");
+            Files.setPosixFilePermissions(tmp, perms);
+        } catch (UnsupportedOperationException | IOException e) {
+            // not a POSIX file system (Windows): the default ACLs apply
         }
     }
 }

@@ -110,6 +110,14 @@ public final class SnapshotText {
 
     /** The {@code nvidia-smi topo -m} matrix, plus CPU and NUMA affinity columns. */
     public static String topologyMatrix(MachineSnapshot s) {
+        return "Topology (as nvidia-smi topo -m):\n" + topologyTable(s, (text, max) -> text).render();
+    }
+
+    /**
+     * The topology matrix as a table; {@code cell} shapes every cell text given its width budget (reports cut and
+     * escape untrusted text there).
+     */
+    public static TextTable topologyTable(MachineSnapshot s, java.util.function.BiFunction<String, Integer, String> cell) {
         List<Gpu> gpus = s.gpus();
         String[] header = new String[gpus.size() + 3];
         header[0] = "";
@@ -123,18 +131,14 @@ public final class SnapshotText {
             Object[] row = new Object[gpus.size() + 3];
             row[0] = "GPU" + i;
             for (int j = 0; j < gpus.size(); j++) {
-                if (i == j) {
-                    row[j + 1] = "X";
-                } else {
-                    GpuPair p = s.pair(gpus.get(i).pci(), gpus.get(j).pci()).orElse(null);
-                    row[j + 1] = p == null ? "?" : p.topology().isPresent() ? p.topology().value() : "?";
-                }
+                GpuPair p = i == j ? null : s.pair(gpus.get(i).pci(), gpus.get(j).pci()).orElse(null);
+                row[j + 1] = i == j ? "X" : p == null ? "?" : cell.apply(p.topology().shortDisplay(), 8);
             }
-            row[gpus.size() + 1] = gpus.get(i).cpuAffinity().shortDisplay();
-            row[gpus.size() + 2] = gpus.get(i).numaNode().shortDisplay();
+            row[gpus.size() + 1] = cell.apply(gpus.get(i).cpuAffinity().shortDisplay(), 40);
+            row[gpus.size() + 2] = cell.apply(gpus.get(i).numaNode().shortDisplay(), 8);
             t.row(row);
         }
-        return "Topology (as nvidia-smi topo -m):\n" + t.render();
+        return t;
     }
 
     /** NVML P2P status per pair as {@code nvidia-smi topo -p2p rwnap}: read/write/nvlink/atomics/prop. */

@@ -98,4 +98,14 @@ class SnapshotIOTest {
             assertEquals(1, files.count());
         }
     }
+
+    @Test
+    void writtenFilesAreReadableByOthersLikeAnyNewFileAndKeepReplacedPermissions() throws Exception {
+        Path out = tmp.resolve("perm.json");
+        SnapshotIO.writeAtomically(out, "{}");
+        assertEquals("rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
+        Files.setPosixFilePermissions(out, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        SnapshotIO.writeAtomically(out, "{ }");
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
+    }
 }

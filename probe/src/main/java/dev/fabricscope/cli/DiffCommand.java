@@ -1,0 +1,53 @@
+package dev.fabricscope.cli;
+
+import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.json.Json;
+import dev.fabricscope.report.DiffText;
+import dev.fabricscope.report.Escape;
+import dev.fabricscope.report.Report;
+import dev.fabricscope.report.ReportDiff;
+import dev.fabricscope.report.ReportDiffer;
+import dev.fabricscope.report.ReportIO;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code fabricscope diff A B}: what differs between two reports or snapshots, most important first. */
+@Command(name = "diff", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
+        description = {"Compare two reports (or snapshots): driver, CUDA and NCCL versions, GPU models and compute capability, "
+                + "NVLink links and state, NVSwitches, multicast and fabric, P2P, and every verdict that changes, most important first.",
+            "Exits 0 whether or not they differ."})
+public final class DiffCommand implements Callable<Integer> {
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "A", description = "The first report or snapshot (JSON).")
+    Path a;
+
+    @Parameters(index = "1", paramLabel = "B", description = "The second report or snapshot (JSON).")
+    Path b;
+
+    @Option(names = "--json", description = "Print the differences as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        Report ra;
+        Report rb;
+        try {
+            ra = ReportIO.read(a);
+            rb = ReportIO.read(b);
+        } catch (SnapshotIO.ReadException e) {
+            spec.commandLine().getErr().println("fabricscope: " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        }
+        ReportDiff d = ReportDiffer.compare(ra, a.toString(), rb, b.toString());
+        spec.commandLine().getOut().print(json ? Escape.jsonSafe(Json.write(d)) : DiffText.render(d));
+        spec.commandLine().getOut().flush();
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,128 @@
+package dev.fabricscope.io;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Checks a record tree read from an untrusted file before anything renders it: every component present unless it is
+ * optional by design, no null list elements or map values, bounded sizes, and the few string formats code parses.
+ * Jackson fills an absent field with null; without this a hostile file would fail later, deep inside a renderer.
+ */
+public final class RecordValidator {
+
+    /** Components that may be null: {@code SimpleName.component}. Everything else is required. */
+    private static final Set<String> OPTIONAL = Set.of(
+            "Reading.value", "Reading.missing",
+            "Missing.call", "Missing.code", "Missing.codeValue", "Missing.detail",
+            "ProbeInfo.toolVersion", "ProbeInfo.probedAt", "ProbeInfo.durationMs", "ProbeInfo.description",
+            "DriverInfo.message", "Finding.subject",
+            "Verdict.value", "Verdict.resolved", "Verdict.errorClass", "Verdict.message", "Verdict.when",
+            "Verdict.why", "Verdict.fix", "Verdict.source", "Verdict.version",
+            "SourceRef.commit", "SourceRef.line", "Recommendation.summary",
+            "Report.toolVersion", "Report.createdAt",
+            "Bound.format", "Bound.toolVersion", "Bound.createdAt", "Bound.commandLine", "Bound.advice", "Bound.checks",
+            "Bound.redaction", "ReportAdvice.blocked", "ReportAdvice.deployment", "ReportAdvice.requested", "ReportAdvice.options",
+            "Deployment.tp", "Deployment.nodes", "Deployment.dcp", "Deployment.model", "Deployment.tokens",
+            "ReportChecks.skipped", "Entry.summary", "Entry.result",
+            "EffectiveDeployment.model", "EffectiveDeployment.tokens");
+
+    /** Most GPUs one snapshot may hold (a machine has at most a few dozen; the matrices grow with the square). */
+    public static final int MAX_GPUS = 256;
+    /** Most elements in any one list or map. */
+    public static final int MAX_ELEMENTS = 100_000;
+
+    private static final Pattern COMPUTE_CAPABILITY = Pattern.compile("\\d{1,3}\\.\\d{1,3}");
+
+    private RecordValidator() {
+    }
+
+    /** Thrown with {@code at $.path: problem}. */
+    public static final class Invalid extends Exception {
+        public Invalid(String message) {
+            super(message);
+        }
+    }
+
+    public static void validate(Object root, String path) throws Invalid {
+        walk(root, path, 0);
+    }
+
+    private static void walk(Object v, String path, int depth) throws Invalid {
+        if (depth > 64) {
+            throw new Invalid("at " + path + ": nested too deeply");
+        }
+        if (v instanceof Record r) {
+            record(r, path, depth);
+        } else if (v instanceof Collection<?> c) {
+            size(c.size(), path);
+            int i = 0;
+            for (Object o : c) {
+                String p = path + "[" + i++ + "]";
+                if (o == null) {
+                    throw new Invalid("at " + p + ": null element");
+                }
+                walk(o, p, depth + 1);
+            }
+        } else if (v instanceof Map<?, ?> m) {
+            size(m.size(), path);
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                String p = path + "." + SnapshotIO.pathKey(String.valueOf(e.getKey()));
+                if (e.getValue() == null) {
+                    throw new Invalid("at " + p + ": null value");
+                }
+                walk(e.getValue(), p, depth + 1);
+            }
+        } else if (v instanceof JsonNode) {
+            return; // free-form (check results): rendered as JSON text only
+        }
+    }
+
+    private static void size(int n, String path) throws Invalid {
+        if (n > MAX_ELEMENTS) {
+            throw new Invalid("at " + path + ": " + n + " elements, over the limit of " + MAX_ELEMENTS);
+        }
+    }
+
+    private static final java.util.Map<Class<?>, RecordComponent[]> COMPONENTS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static RecordComponent[] components(Class<?> type) {
+        RecordComponent[] cs = type.getRecordComponents();
+        for (RecordComponent c : cs) {
+            c.getAccessor().trySetAccessible(); // private records (a reader's binding shapes) are validated too
+        }
+        return cs;
+    }
+
+    private static void record(Record r, String path, int depth) throws Invalid {
+        String type = r.getClass().getSimpleName();
+        for (RecordComponent c : COMPONENTS.computeIfAbsent(r.getClass(), RecordValidator::components)) {
+            Object v;
+            try {
+                v = c.getAccessor().invoke(r);
+            } catch (IllegalAccessException | InvocationTargetException e) {
+                throw new Invalid("at " + path + ": cannot read " + c.getName());
+            }
+            String p = path + "." + c.getName();
+            if (v == null) {
+                if (!OPTIONAL.contains(type + "." + c.getName())) {
+                    throw new Invalid("at " + p + ": missing (required)");
+                }
+                continue;
+            }
+            if (type.equals("MachineSnapshot") && c.getName().equals("gpus") && ((Collection<?>) v).size() > MAX_GPUS) {
+                throw new Invalid("at " + p + ": " + ((Collection<?>) v).size() + " GPUs, over the limit of " + MAX_GPUS);
+            }
+            if (type.equals("Gpu") && c.getName().equals("computeCapability")
+                    && v instanceof dev.fabricscope.model.Reading<?> cc && cc.value() != null
+                    && !COMPUTE_CAPABILITY.matcher(String.valueOf(cc.value())).matches()) {
+                throw new Invalid("at " + p + ".value: not a compute capability (major.minor)");
+            }
+            walk(v, p, depth + 1);
+        }
+    }
+}

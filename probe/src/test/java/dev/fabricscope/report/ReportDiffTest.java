@@ -1,0 +1,97 @@
+package dev.fabricscope.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fabricscope.json.Json;
+import dev.fabricscope.report.ReportDiff.Category;
+import dev.fabricscope.report.ReportDiff.Change;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ReportDiffTest {
+
+    /** The DGX H100 sample report after a driver update that lost a link, multicast and one pair's P2P, and flipped a verdict. */
+    static Report changed() throws Exception {
+        ObjectNode t = Json.mapper().valueToTree(ReportFixtures.report("dgx-h100"));
+        ObjectNode snap = (ObjectNode) t.get("snapshot");
+        ((ObjectNode) snap.at("/driver/driverVersion")).put("value", "580.159.04");
+        ((ObjectNode) snap.at("/driver/nccl/version")).put("value", "2.28.9");
+        ((ObjectNode) snap.at("/gpus/3/nvLinks/7/active")).put("value", false);
+        ((ObjectNode) snap.at("/gpus/5/cuda/multicast")).put("value", false);
+        ((ObjectNode) snap.at("/pairs/0/p2pRead")).put("value", "TNS");
+        ((ObjectNode) t.at("/advice/verdicts/1")).put("outcome", "error").put("errorClass", "RuntimeError").remove("resolved");
+        ((ObjectNode) snap.at("/environment")).put("NCCL_DEBUG", "INFO");
+        return ReportIO.parse(Json.write(t), "changed");
+    }
+
+    @Test
+    void findsWhatMattersMostImportantFirst() throws Exception {
+        Report a = ReportFixtures.report("dgx-h100");
+        ReportDiff d = ReportDiffer.compare(a, "before.json", changed(), "after.json");
+        List<Change> c = d.changes();
+        assertEquals(Category.VERSIONS, c.get(0).category());
+        assertEquals("580.126.20", c.get(0).before());
+        assertEquals("580.159.04", c.get(0).after());
+        assertTrue(has(d, Category.VERSIONS, "NCCL", "version", "2.28.3", "2.28.9"));
+        assertTrue(has(d, Category.NVLINK, "GPU3", "link 7 active", "yes", "no"));
+        assertTrue(has(d, Category.NVLINK, "GPU3", "NVLinks", "18/18 active, NVLink4, 450 GB/s per direction, 18 to NVSwitch",
+                "17/18 active, NVLink4, 425 GB/s per direction, 17 to NVSwitch"));
+        assertTrue(has(d, Category.FABRIC, "GPU5", "multicast", "yes", "no"));
+        assertTrue(has(d, Category.P2P, "GPU0–GPU1", "P2P read", "OK", "TNS"));
+        assertTrue(has(d, Category.VERDICTS, "vllm SYNTHETIC_ALLREDUCE", "outcome", "fallback → nccl", "error: RuntimeError"));
+        assertTrue(has(d, Category.MACHINE, "environment", "NCCL_DEBUG", null, "INFO"));
+        for (int i = 1; i < c.size(); i++) {
+            assertTrue(c.get(i - 1).category().ordinal() <= c.get(i).category().ordinal(), "ordered: " + c);
+        }
+        assertEquals(8, c.size(), c.toString());
+        String text = DiffText.render(d);
+        assertTrue(text.indexOf("Driver, CUDA and NCCL versions") < text.indexOf("NVLink links and state"));
+        assertTrue(text.indexOf("Peer-to-peer") < text.indexOf("Verdicts"), text);
+        assertTrue(text.contains("8 differences"), text);
+    }
+
+    private static boolean has(ReportDiff d, Category cat, String subject, String item, String before, String after) {
+        return d.changes().contains(new Change(cat, subject, item, before, after));
+    }
+
+    @Test
+    void sameReportHasNoDifferences() {
+        Report a = ReportFixtures.report("gb200-nvl72-tray");
+        ReportDiff d = ReportDiffer.compare(a, "a", a, "b");
+        assertTrue(d.identical(), d.changes().toString());
+        assertTrue(DiffText.render(d).contains("No differences."));
+    }
+
+    @Test
+    void differentMachinesShowModelAndComputeCapability() {
+        ReportDiff d = ReportDiffer.compare(ReportFixtures.report("dgx-h100"), "h100", ReportFixtures.report("dgx-a100"), "a100");
+        assertTrue(has(d, Category.GPUS, "GPU0", "compute capability", "9.0", "8.0"), d.byCategory().get(Category.GPUS).toString());
+        assertTrue(has(d, Category.NVSWITCHES, "NVSwitches", "count", "4", "6"));
+        assertTrue(d.changes().stream().anyMatch(x -> x.category() == Category.GPUS && x.item().equals("model")));
+    }
+
+    @Test
+    void gpuCountChangeListsTheMissingGpus() {
+        ReportDiff d = ReportDiffer.compare(ReportFixtures.report("rtx-pro-6000-2x"), "two", ReportFixtures.report("l40s-4x"), "four");
+        assertTrue(has(d, Category.GPUS, "GPUs", "count", "2", "4"));
+        assertTrue(d.changes().stream().anyMatch(x -> x.subject().equals("GPU3") && x.before() == null && x.after() != null));
+    }
+
+    @Test
+    void jsonFormIsStable() throws Exception {
+        ReportDiff d = ReportDiffer.compare(ReportFixtures.report("dgx-h100"), "before.json", changed(), "after.json");
+        String json = Json.write(d);
+        var tree = Json.mapper().readTree(json);
+        assertEquals("versions", tree.at("/changes/0/category").asText());
+        assertEquals("before.json", tree.at("/left/name").asText());
+        assertTrue(tree.at("/changes/0/before").isTextual());
+    }
+
+    @Test
+    void snapshotsCompareAsBareReports() {
+        var d = ReportDiffer.compare(ReportFixtures.sample("dgx-h100"), "a", ReportFixtures.sample("dgx-h100"), "b");
+        assertTrue(d.identical(), d.changes().toString());
+    }
+}
