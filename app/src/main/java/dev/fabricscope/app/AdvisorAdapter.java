@@ -30,10 +30,20 @@ final class AdvisorAdapter implements AdvisorPort {
         return FactKey.keys();
     }
 
+    /** The deployment panel's deployment as the advisor takes it. */
+    static dev.fabricscope.advisor.Deployment deployment(AdvisorPort.Deployment d) {
+        return new dev.fabricscope.advisor.Deployment(d.tp(), d.nodes(), d.dcp(), d.model(), d.tokens(), d.flags(), d.env());
+    }
+
+    /** The panel's frameworks (none named when all are) and what-if facts, with the newest rule sets. */
+    static Options options(AdvisorPort.Deployment d) {
+        return new Options(d.frameworks().size() == Options.FRAMEWORKS.size() ? List.of() : d.frameworks(), Map.of(), d.assume());
+    }
+
     @Override
     public Advice advise(MachineSnapshot machine, AdvisorPort.Deployment d) {
-        dev.fabricscope.advisor.Deployment dep = new dev.fabricscope.advisor.Deployment(d.tp(), d.nodes(), d.dcp(), d.model(), d.tokens(), d.flags(), d.env());
-        Options options = new Options(d.frameworks().size() == Options.FRAMEWORKS.size() ? List.of() : d.frameworks(), Map.of(), d.assume());
+        dev.fabricscope.advisor.Deployment dep = deployment(d);
+        Options options = options(d);
         AdviceResult r;
         try {
             r = Advisor.advise(machine, dep, options);

@@ -54,6 +54,16 @@ public final class AppPreferences {
         flush();
     }
 
+    /** Whether exports replace identifiers ("Redact identifiers in exports"). */
+    public boolean redactExports() {
+        return node.getBoolean("export.redact", false);
+    }
+
+    public void setRedactExports(boolean redact) {
+        node.putBoolean("export.redact", redact);
+        flush();
+    }
+
     public List<Path> recentFiles() {
         String joined = node.get("recent.files", "");
         List<Path> out = new ArrayList<>();

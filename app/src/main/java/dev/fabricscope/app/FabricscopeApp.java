@@ -4,6 +4,7 @@ import dev.fabricscope.app.view.MainView;
 import dev.fabricscope.app.viewmodel.AdvisorViewModel;
 import dev.fabricscope.app.viewmodel.ChecksViewModel;
 import dev.fabricscope.app.viewmodel.MainViewModel;
+import dev.fabricscope.app.viewmodel.ReportsViewModel;
 import dev.fabricscope.probe.LiveProbe;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -84,7 +85,8 @@ public final class FabricscopeApp extends Application {
             trace("first frame");
             AdvisorViewModel advisor = new AdvisorViewModel(Ports.advisor(), workers);
             ChecksViewModel checks = new ChecksViewModel(Ports.checks(), workers);
-            MainView view = new MainView(vm, advisor, checks, prefs, dark, d -> {
+            ReportsViewModel reports = new ReportsViewModel(Ports.reports(), workers);
+            MainView view = new MainView(vm, advisor, checks, reports, prefs, dark, d -> {
                 Theme.apply(scene, d);
                 prefs.setDark(d);
             }, url -> getHostServices().showDocument(url));

@@ -13,6 +13,10 @@ final class Ports {
         return new AdvisorAdapter();
     }
 
+    static dev.fabricscope.app.viewmodel.ReportPort reports() {
+        return new ReportAdapter();
+    }
+
     static ChecksPort checks() {
         return new ChecksAdapter();
     }

@@ -6,6 +6,7 @@ import dev.fabricscope.app.viewmodel.AdvisorViewModel;
 import dev.fabricscope.app.viewmodel.ChecksPort;
 import dev.fabricscope.app.viewmodel.ChecksViewModel;
 import dev.fabricscope.app.viewmodel.MainViewModel;
+import dev.fabricscope.app.viewmodel.ReportsViewModel;
 import dev.fabricscope.model.MachineSnapshot;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +25,7 @@ final class AppHarness {
     final MainViewModel vm;
     final AdvisorViewModel advisor;
     final ChecksViewModel checks;
+    final ReportsViewModel reports;
     final MainView view;
 
     AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe, AdvisorPort advisorPort) {
@@ -41,7 +43,8 @@ final class AppHarness {
         advisor = new AdvisorViewModel(advisorPort, exec);
         advisor.immediateProperty().set(true);
         checks = new ChecksViewModel(checksPort, exec);
-        view = new MainView(vm, advisor, checks, prefs, false, d -> { }, url -> { });
+        reports = new ReportsViewModel(Ports.reports(), exec);
+        view = new MainView(vm, advisor, checks, reports, prefs, false, d -> { }, url -> { });
         Scene scene = new Scene(view, 1280, 820);
         Theme.apply(scene, false);
         stage.titleProperty().bind(vm.titleProperty());

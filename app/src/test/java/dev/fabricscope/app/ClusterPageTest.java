@@ -208,7 +208,7 @@ class ClusterPageTest {
     @Test
     void droppingAFolderOpensItAsACluster(FxRobot robot, @TempDir Path dir) throws Exception {
         ClusterFolders.mixed(dir);
-        robot.interact(() -> app.view.openDropped(dir));
+        robot.interact(() -> app.view.openDropped(List.of(dir)));
         AppHarness.await(() -> !app.vm.isBusy() && app.vm.getCluster() != null);
         assertEquals(MainViewModel.Page.CLUSTER, app.vm.getPage());
         assertEquals(List.of(dir.toAbsolutePath().normalize()), app.vm.recentFiles());

@@ -2,12 +2,17 @@ package dev.fabricscope.app.view;
 
 import dev.fabricscope.app.AppPreferences;
 import dev.fabricscope.app.PngWriter;
+import dev.fabricscope.app.viewmodel.AdvisorPort;
 import dev.fabricscope.app.viewmodel.AdvisorViewModel;
 import dev.fabricscope.app.viewmodel.ChecksViewModel;
 import dev.fabricscope.app.viewmodel.ClusterViewModel;
 import dev.fabricscope.app.viewmodel.LoadedCluster;
 import dev.fabricscope.app.viewmodel.LoadedMachine;
 import dev.fabricscope.app.viewmodel.MainViewModel;
+import dev.fabricscope.app.viewmodel.ReportPort;
+import dev.fabricscope.app.viewmodel.ReportsViewModel;
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.render.FabricLayout;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.render.FabricGraph;
@@ -53,8 +58,8 @@ import javafx.stage.Window;
 import org.controlsfx.control.StatusBar;
 
 /**
- * The main window's content: menus, the no-driver banner, the tabs (Overview, Fabric, Matrices, Advisor, Checks) or
- * the cluster page, and the status bar with the background task's progress and Cancel. While a node of a cluster
+ * The main window's content: menus, the no-driver banner, the tabs (Overview, Fabric, Matrices, Advisor, Checks),
+ * the cluster page or two reports compared, and the status bar with the background task's progress and Cancel. While a node of a cluster
  * is shown, a bar above the tabs leads back to the cluster. Binds to the view-models; holds no state of its own
  * beyond what the controls show.
  */
@@ -66,6 +71,8 @@ public final class MainView extends BorderPane {
     private final OverviewView overview = new OverviewView();
     private final AdvisorViewModel advisorVm;
     private final ChecksViewModel checksVm;
+    private final ReportsViewModel reportsVm;
+    private ComparePage comparePage;
     private final Consumer<String> openLink;
     private final Tab fabricTab = tab("Fabric", null, "tab-fabric");
     private final Tab matricesTab = tab("Matrices", null, "tab-matrices");
@@ -84,9 +91,12 @@ public final class MainView extends BorderPane {
     private final Consumer<Boolean> themeSwitcher;
     private boolean dark;
 
-    public MainView(MainViewModel vm, AdvisorViewModel advisorVm, ChecksViewModel checksVm, AppPreferences prefs,
-                    boolean dark, Consumer<Boolean> themeSwitcher, Consumer<String> openLink) {
+    public MainView(MainViewModel vm, AdvisorViewModel advisorVm, ChecksViewModel checksVm, ReportsViewModel reportsVm,
+                    AppPreferences prefs, boolean dark, Consumer<Boolean> themeSwitcher, Consumer<String> openLink) {
         this.vm = vm;
+        this.reportsVm = reportsVm;
+        reportsVm.redactProperty().set(prefs.redactExports());
+        reportsVm.redactProperty().addListener((o, was, now) -> prefs.setRedactExports(now));
         this.prefs = prefs;
         this.dark = dark;
         this.themeSwitcher = themeSwitcher;
@@ -134,15 +144,20 @@ public final class MainView extends BorderPane {
             List<File> files = e.getDragboard().getFiles();
             boolean ok = files != null && !files.isEmpty();
             if (ok) {
-                openDropped(files.get(0).toPath());
+                openDropped(files.stream().map(File::toPath).toList());
             }
             e.setDropCompleted(ok);
             e.consume();
         });
     }
 
-    /** A dropped folder opens as a cluster, a dropped file as a report or snapshot. */
-    public void openDropped(Path p) {
+    /** Two dropped files are compared; a dropped folder opens as a cluster, a dropped file as a report or snapshot. */
+    public void openDropped(List<Path> paths) {
+        if (paths.size() == 2 && paths.stream().allMatch(p -> p.toFile().isFile())) {
+            vm.compare(paths.get(0), paths.get(1));
+            return;
+        }
+        Path p = paths.get(0);
         if (p.toFile().isDirectory()) {
             vm.openCluster(p);
         } else {
@@ -151,11 +166,27 @@ public final class MainView extends BorderPane {
     }
 
     private void showPage(MainViewModel.Page page) {
-        if (page == MainViewModel.Page.CLUSTER) {
-            setCenter(clusterPage());
-        } else {
-            setCenter(machinePane);
+        switch (page) {
+            case CLUSTER -> setCenter(clusterPage());
+            case COMPARE -> setCenter(comparePage());
+            case MACHINE -> setCenter(machinePane);
         }
+    }
+
+    /** The comparison page (built on first use). */
+    public ComparePage comparePage() {
+        if (comparePage == null) {
+            comparePage = new ComparePage(vm.comparisonProperty());
+            comparePage.setOnBack(vm::closeComparison);
+            comparePage.setOnSwap(() -> {
+                var c = vm.getComparison();
+                if (c != null) {
+                    vm.compare(c.right(), c.left());
+                }
+            });
+            comparePage.setOnCompareOther(this::chooseAndCompare);
+        }
+        return comparePage;
     }
 
     /** The cluster page (built on first use). */
@@ -303,6 +334,22 @@ public final class MainView extends BorderPane {
     private MenuBar menuBar() {
         MenuItem open = item("_Open Report…", "Ctrl+O", () -> chooseAndOpen());
         MenuItem openCluster = item("Open _Cluster Folder…", "Ctrl+Shift+F", this::chooseClusterFolder);
+        MenuItem compare = item("Co_mpare Reports…", "Ctrl+Shift+C", this::chooseAndCompare);
+        Menu exportReport = new Menu("Export _Report");
+        for (ReportPort.Format f : ReportPort.Format.values()) {
+            String accel = switch (f) {
+                case JSON -> "Ctrl+R";
+                case MARKDOWN -> "Ctrl+Shift+R";
+                case HTML -> "Ctrl+Alt+R";
+            };
+            MenuItem m = item("As " + f.title + "…", accel, () -> exportReport(f));
+            m.setId("exportReport-" + f.cli);
+            exportReport.getItems().add(m);
+        }
+        exportReport.disableProperty().bind(vm.machineProperty().isNull());
+        CheckMenuItem redactItem = new CheckMenuItem("Re_dact Identifiers in Exports");
+        redactItem.setId("redactItem");
+        redactItem.selectedProperty().bindBidirectional(reportsVm.redactProperty());
         Menu samples = new Menu("Open _Sample");
         for (Samples.Sample s : vm.samples()) {
             MenuItem m = new MenuItem(s.name() + " — " + s.description());
@@ -324,8 +371,8 @@ public final class MainView extends BorderPane {
             m.disableProperty().bind(vm.machineProperty().isNull());
         }
         MenuItem quit = item("_Quit", "Ctrl+Q", () -> getScene().getWindow().hide());
-        Menu file = new Menu("_File", null, open, openCluster, samples, chooseSample, recentMenu, new SeparatorMenuItem(), probe, cancel,
-                new SeparatorMenuItem(), saveJson, text, png, svg, new SeparatorMenuItem(), quit);
+        Menu file = new Menu("_File", null, open, openCluster, compare, samples, chooseSample, recentMenu, new SeparatorMenuItem(),
+                probe, cancel, new SeparatorMenuItem(), exportReport, saveJson, text, png, svg, redactItem, new SeparatorMenuItem(), quit);
 
         Menu view = new Menu("_View");
         String[] names = {"Overview", "Fabric", "Matrices", "Advisor", "Checks"};
@@ -339,6 +386,9 @@ public final class MainView extends BorderPane {
         MenuItem clusterItem = item("C_luster", "Ctrl+6", vm::showCluster);
         clusterItem.disableProperty().bind(vm.clusterProperty().isNull());
         view.getItems().add(clusterItem);
+        MenuItem comparisonItem = item("Co_mparison", "Ctrl+7", vm::showComparison);
+        comparisonItem.disableProperty().bind(vm.comparisonProperty().isNull());
+        view.getItems().add(comparisonItem);
         view.getItems().add(new SeparatorMenuItem());
         view.getItems().add(item("Zoom _In", "Ctrl+Equals", () -> onFabric(fabric::zoomIn)));
         view.getItems().add(item("Zoom _Out", "Ctrl+Minus", () -> onFabric(fabric::zoomOut)));
@@ -467,8 +517,11 @@ public final class MainView extends BorderPane {
             if (vm.getPage() == MainViewModel.Page.CLUSTER && vm.getCluster() != null) {
                 return "cluster " + vm.getCluster().dir();
             }
+            if (vm.getPage() == MainViewModel.Page.COMPARE && vm.getComparison() != null) {
+                return "comparing " + vm.getComparison().left() + " with " + vm.getComparison().right();
+            }
             return vm.getMachine() == null ? "" : vm.getMachine().subject();
-        }, vm.machineProperty(), vm.pageProperty(), vm.clusterProperty()));
+        }, vm.machineProperty(), vm.pageProperty(), vm.clusterProperty(), vm.comparisonProperty()));
         source.getStyleClass().add("text-muted");
         Region gap = new Region();
         gap.setMinWidth(8);
@@ -525,6 +578,75 @@ public final class MainView extends BorderPane {
         }
     }
 
+    private void chooseAndCompare() {
+        File a = chooser("Compare reports: choose report A", "Reports and snapshots (*.json)", "*.json").showOpenDialog(window());
+        if (a == null) {
+            return;
+        }
+        FileChooser second = chooser("Compare reports: choose report B (A is " + a.getName() + ")", "Reports and snapshots (*.json)", "*.json");
+        if (a.getParentFile() != null) {
+            second.setInitialDirectory(a.getParentFile());
+        }
+        File b = second.showOpenDialog(window());
+        if (b != null) {
+            vm.compare(a.toPath(), b.toPath());
+        }
+    }
+
+    /**
+     * Writes a report of the machine shown, with the advisor's verdicts for the deployment in the Advisor tab's
+     * panel, in {@code format} (redacted when the toggle is on).
+     */
+    private void exportReport(ReportPort.Format format) {
+        LoadedMachine m = vm.getMachine();
+        if (m == null) {
+            return;
+        }
+        AdvisorPort.Deployment d = deploymentOrSay();
+        if (d == null) {
+            return;
+        }
+        Path p = saveTarget("Export report as " + format.title, format.title + " (" + format.pattern + ")", format.extension(),
+                reportsVm.redactProperty().get() ? "-report-redacted" : "-report");
+        if (p != null) {
+            exportReport(m, d, format, p);
+        }
+    }
+
+    /** Exports without a file dialog (tests, and the screenshot tour). */
+    public javafx.concurrent.Task<String> exportReport(LoadedMachine m, AdvisorPort.Deployment d, ReportPort.Format format, Path p) {
+        vm.report("Writing the " + format.title + " report…");
+        return reportsVm.export(m, d, format, p, vm::report, why -> {
+            vm.report("Export failed: " + why);
+            Alert a = new Alert(Alert.AlertType.ERROR, "Could not export the report to " + p + ": " + why);
+            a.setHeaderText("Export failed");
+            a.initOwner(window());
+            a.show();
+        });
+    }
+
+    /** The Advisor tab's deployment, or null after telling the user which input is malformed. */
+    private AdvisorPort.Deployment deploymentOrSay() {
+        try {
+            return advisorVm.deployment();
+        } catch (IllegalArgumentException e) {
+            Alert a = new Alert(Alert.AlertType.ERROR, "The Advisor tab's deployment cannot be used: " + e.getMessage());
+            a.setHeaderText("Export failed");
+            a.initOwner(window());
+            a.show();
+            return null;
+        }
+    }
+
+    /** The machine's snapshot as exports show it (identifiers replaced when the toggle is on). */
+    private MachineSnapshot exportSnapshot(LoadedMachine m) {
+        return reportsVm.forExport(m.snapshot());
+    }
+
+    private FabricGraph exportGraph(LoadedMachine m) {
+        return reportsVm.redactProperty().get() ? FabricLayout.layout(exportSnapshot(m)) : m.graph();
+    }
+
     private String baseName() {
         LoadedMachine m = vm.getMachine();
         String host = m == null ? "machine" : m.sample() != null ? m.sample() : m.host();
@@ -532,8 +654,12 @@ public final class MainView extends BorderPane {
     }
 
     private Path saveTarget(String title, String desc, String ext) {
+        return saveTarget(title, desc, ext, reportsVm.redactProperty().get() ? "-redacted" : "");
+    }
+
+    private Path saveTarget(String title, String desc, String ext, String suffix) {
         FileChooser fc = chooser(title, desc, "*." + ext);
-        fc.setInitialFileName(baseName() + "." + ext);
+        fc.setInitialFileName((reportsVm.redactProperty().get() ? "fabricscope-machine" : baseName()) + suffix + "." + ext);
         File f = fc.showSaveDialog(window());
         return f == null ? null : f.toPath();
     }
@@ -542,7 +668,7 @@ public final class MainView extends BorderPane {
         LoadedMachine m = vm.getMachine();
         Path p = m == null ? null : saveTarget("Save snapshot", "JSON (*.json)", "json");
         if (p != null) {
-            write(p, () -> SnapshotIO.writeAtomically(p, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(m.snapshot()) + "\n"));
+            write(p, () -> SnapshotIO.writeAtomically(p, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(exportSnapshot(m)) + "\n"));
         }
     }
 
@@ -550,7 +676,7 @@ public final class MainView extends BorderPane {
         LoadedMachine m = vm.getMachine();
         Path p = m == null ? null : saveTarget("Export as text", "Text (*.txt)", "txt");
         if (p != null) {
-            write(p, () -> SnapshotIO.writeAtomically(p, SnapshotText.render(m.snapshot())));
+            write(p, () -> SnapshotIO.writeAtomically(p, SnapshotText.render(exportSnapshot(m))));
         }
     }
 
@@ -558,7 +684,7 @@ public final class MainView extends BorderPane {
         LoadedMachine m = vm.getMachine();
         Path p = m == null ? null : saveTarget("Export graph as SVG", "SVG (*.svg)", "svg");
         if (p != null) {
-            write(p, () -> SnapshotIO.writeAtomically(p, FabricSvg.render(m.graph(), FabricPalette.of(dark))));
+            write(p, () -> SnapshotIO.writeAtomically(p, FabricSvg.render(exportGraph(m), FabricPalette.of(dark))));
         }
     }
 
@@ -566,7 +692,7 @@ public final class MainView extends BorderPane {
         LoadedMachine m = vm.getMachine();
         Path p = m == null ? null : saveTarget("Export graph as PNG", "PNG (*.png)", "png");
         if (p != null) {
-            write(p, () -> PngWriter.write(renderGraph(m.graph(), FabricPalette.of(dark), 2), p));
+            write(p, () -> PngWriter.write(renderGraph(exportGraph(m), FabricPalette.of(dark), 2), p));
         }
     }
 
@@ -599,6 +725,8 @@ public final class MainView extends BorderPane {
         a.setContentText("""
                 Ctrl+O            Open report or snapshot
                 Ctrl+Shift+F      Open cluster folder (or drop a folder on the window)
+                Ctrl+Shift+C      Compare two reports (or drop two files on the window)
+                Ctrl+R            Export report as JSON (Ctrl+Shift+R Markdown, Ctrl+Alt+R HTML)
                 Ctrl+Shift+O      Open sample
                 F5                Probe this machine again
                 Esc               Cancel the background task
@@ -608,6 +736,7 @@ public final class MainView extends BorderPane {
                 Ctrl+Shift+E      Export graph as SVG
                 Ctrl+1 … Ctrl+5   Overview, Fabric, Matrices, Advisor, Checks
                 Ctrl+6            Cluster (back from a node to its cluster)
+                Ctrl+7            The last comparison of two reports
                 Ctrl+= / Ctrl+-   Zoom the graph in / out
                 Ctrl+0            Fit the graph
                 Ctrl+Shift+D      Dark theme

@@ -7,6 +7,9 @@ import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.DriverInfo;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.render.FabricLayout;
+import dev.fabricscope.report.Report;
+import dev.fabricscope.report.ReportDiffer;
+import dev.fabricscope.report.ReportIO;
 import dev.fabricscope.samples.Samples;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,8 +43,8 @@ import javafx.concurrent.Task;
  */
 public final class MainViewModel {
 
-    /** What the window's centre shows: the machine tabs, or the cluster page. */
-    public enum Page { MACHINE, CLUSTER }
+    /** What the window's centre shows: the machine tabs, the cluster page, or two reports compared. */
+    public enum Page { MACHINE, CLUSTER, COMPARE }
 
     private final Supplier<MachineSnapshot> liveProbe;
     private final AppPreferences prefs;
@@ -61,6 +64,8 @@ public final class MainViewModel {
     private final ReadOnlyObjectWrapper<LoadedCluster> cluster = new ReadOnlyObjectWrapper<>(this, "cluster");
     private final ReadOnlyObjectWrapper<Page> page = new ReadOnlyObjectWrapper<>(this, "page", Page.MACHINE);
     private final ReadOnlyStringWrapper clusterNode = new ReadOnlyStringWrapper(this, "clusterNode");
+    private final ReadOnlyObjectWrapper<LoadedComparison> comparison = new ReadOnlyObjectWrapper<>(this, "comparison");
+    private Page beforeCompare = Page.MACHINE;
     private Task<?> current;
 
     public MainViewModel(Supplier<MachineSnapshot> liveProbe, AppPreferences prefs) {
@@ -72,12 +77,16 @@ public final class MainViewModel {
             return t;
         });
         recentFiles.setAll(prefs.recentFiles());
-        title.bind(Bindings.createStringBinding(this::makeTitle, machine, cluster, page, clusterNode));
+        title.bind(Bindings.createStringBinding(this::makeTitle, machine, cluster, page, clusterNode, comparison));
     }
 
     private String makeTitle() {
         LoadedCluster c = cluster.get();
         LoadedMachine m = machine.get();
+        LoadedComparison cmp = comparison.get();
+        if (page.get() == Page.COMPARE && cmp != null) {
+            return "Fabricscope — compare " + cmp.diff().left().name() + " ↔ " + cmp.diff().right().name();
+        }
         if (page.get() == Page.CLUSTER && c != null) {
             return "Fabricscope — cluster " + c.name() + " (" + LoadedCluster.plural(c.view().nodes().size(), "node") + ")";
         }
@@ -116,6 +125,15 @@ public final class MainViewModel {
 
     public LoadedCluster getCluster() {
         return cluster.get();
+    }
+
+    /** The two reports last compared, or null. */
+    public ReadOnlyObjectProperty<LoadedComparison> comparisonProperty() {
+        return comparison.getReadOnlyProperty();
+    }
+
+    public LoadedComparison getComparison() {
+        return comparison.get();
     }
 
     public ReadOnlyObjectProperty<Page> pageProperty() {
@@ -223,6 +241,49 @@ public final class MainViewModel {
             clusterNode.set(name);
             onShown.run();
         }, m -> "Opened node " + name + " of cluster " + c.name() + " (" + n.file() + ")");
+    }
+
+    /**
+     * Reads two reports or snapshots (untrusted: one-line errors) and compares them with the report package's diff;
+     * shows the comparison.
+     */
+    public Task<LoadedComparison> compare(Path left, Path right) {
+        String a = sideName(left, right);
+        String b = sideName(right, left);
+        return start("Comparing " + a + " with " + b + "…", r -> {
+            Report ra = ReportIO.read(left);
+            Report rb = ReportIO.read(right);
+            return new LoadedComparison(left, right, ReportDiffer.compare(ra, a, rb, b));
+        }, c -> {
+            if (page.get() != Page.COMPARE) {
+                beforeCompare = page.get();
+            }
+            comparison.set(c);
+            page.set(Page.COMPARE);
+        }, c -> c.diff().identical() ? "Compared " + a + " with " + b + ": no differences"
+                : "Compared " + a + " with " + b + ": " + c.diff().changes().size() + " difference" + (c.diff().changes().size() == 1 ? "" : "s"));
+    }
+
+    /** The file name, or the whole path when both files have the same name. */
+    private static String sideName(Path p, Path other) {
+        Path n = p.getFileName();
+        Path o = other.getFileName();
+        return n == null || n.equals(o) ? p.toString() : n.toString();
+    }
+
+    /** Leaves the comparison for the page shown before it. */
+    public void closeComparison() {
+        if (page.get() == Page.COMPARE) {
+            page.set(beforeCompare == Page.CLUSTER && cluster.get() != null ? Page.CLUSTER : Page.MACHINE);
+        }
+    }
+
+    /** Back to the comparison last made. */
+    public void showComparison() {
+        if (comparison.get() != null && page.get() != Page.COMPARE) {
+            beforeCompare = page.get();
+            page.set(Page.COMPARE);
+        }
     }
 
     /** Back to the cluster page (keeps the machine shown for the tabs). */

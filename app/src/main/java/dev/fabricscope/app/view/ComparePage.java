@@ -1,0 +1,212 @@
+package dev.fabricscope.app.view;
+
+import dev.fabricscope.app.viewmodel.LoadedComparison;
+import dev.fabricscope.report.ReportDiff;
+import dev.fabricscope.report.ReportDiff.Change;
+import java.util.List;
+import java.util.Map;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeTableCell;
+import javafx.scene.control.TreeTableColumn;
+import javafx.scene.control.TreeTableView;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+/**
+ * Two reports side by side: which machine each is, then every difference that matters (the report package's
+ * {@link ReportDiff}), grouped by kind, most important first, with report A's value beside report B's.
+ */
+public final class ComparePage extends BorderPane {
+
+    /** A row of the table: a kind of difference, or one difference. */
+    public record Row(ReportDiff.Category category, int count, Change change) {
+    }
+
+    private final TreeTableView<Row> table = new TreeTableView<>();
+    private final TreeTableColumn<Row, Row> what = new TreeTableColumn<>("Difference");
+    private final TreeTableColumn<Row, Row> left = new TreeTableColumn<>("A");
+    private final TreeTableColumn<Row, Row> right = new TreeTableColumn<>("B");
+    private final Label summary = new Label();
+    private final VBox leftCard = new VBox(2);
+    private final VBox rightCard = new VBox(2);
+    final Button back = new Button("← Back");
+    final Button swap = new Button("Swap A and B");
+    final Button other = new Button("Compare other reports…");
+
+    public ComparePage(ReadOnlyObjectProperty<LoadedComparison> comparison) {
+        getStyleClass().add("compare-page");
+        setId("comparePage");
+        Label title = new Label("Compare reports");
+        title.getStyleClass().add("title-3");
+        summary.setId("compareSummary");
+        summary.getStyleClass().add("cluster-counts");
+        back.setId("compareBack");
+        swap.setId("compareSwap");
+        other.setId("compareOther");
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        HBox titleRow = new HBox(12, title, summary, spacer, swap, other, back);
+        titleRow.setAlignment(Pos.CENTER_LEFT);
+        leftCard.setId("compareLeft");
+        rightCard.setId("compareRight");
+        for (VBox card : List.of(leftCard, rightCard)) {
+            card.getStyleClass().add("fact-card");
+            card.setPadding(new Insets(8, 12, 8, 12));
+            HBox.setHgrow(card, Priority.ALWAYS);
+            card.setMaxWidth(Double.MAX_VALUE);
+        }
+        HBox cards = new HBox(12, leftCard, rightCard);
+        VBox header = new VBox(10, titleRow, cards);
+        header.setPadding(new Insets(14, 18, 12, 18));
+        header.getStyleClass().add("cluster-header");
+        setTop(header);
+
+        what.setPrefWidth(340);
+        left.setPrefWidth(380);
+        right.setPrefWidth(380);
+        for (TreeTableColumn<Row, Row> c : List.of(what, left, right)) {
+            c.setCellValueFactory(f -> new SimpleObjectProperty<>(f.getValue().getValue()));
+            c.setSortable(false);
+        }
+        what.setCellFactory(c -> new WhatCell());
+        left.setCellFactory(c -> new ValueCell(true));
+        right.setCellFactory(c -> new ValueCell(false));
+        table.getColumns().setAll(List.of(what, left, right));
+        table.setShowRoot(false);
+        table.setId("compareTable");
+        table.getStyleClass().add("compare-table");
+        table.setColumnResizePolicy(TreeTableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        Label none = new Label("No differences that matter between the two reports.");
+        none.getStyleClass().addAll("title-4", "text-muted");
+        table.setPlaceholder(none);
+        BorderPane.setMargin(table, new Insets(8, 12, 12, 12));
+        setCenter(table);
+
+        comparison.addListener((o, was, now) -> show(now));
+        show(comparison.get());
+    }
+
+    public TreeTableView<Row> table() {
+        return table;
+    }
+
+    public void setOnBack(Runnable r) {
+        back.setOnAction(e -> r.run());
+    }
+
+    public void setOnSwap(Runnable r) {
+        swap.setOnAction(e -> r.run());
+    }
+
+    public void setOnCompareOther(Runnable r) {
+        other.setOnAction(e -> r.run());
+    }
+
+    private void show(LoadedComparison c) {
+        TreeItem<Row> root = new TreeItem<>();
+        if (c == null) {
+            table.setRoot(root);
+            summary.setText("");
+            card(leftCard, "A", null, null);
+            card(rightCard, "B", null, null);
+            return;
+        }
+        ReportDiff d = c.diff();
+        card(leftCard, "A", d.left(), c.left().toString());
+        card(rightCard, "B", d.right(), c.right().toString());
+        left.setText("A · " + d.left().name());
+        right.setText("B · " + d.right().name());
+        int n = d.changes().size();
+        summary.setText(n == 0 ? "identical in everything compared" : n + (n == 1 ? " difference" : " differences") + ", most important first");
+        for (Map.Entry<ReportDiff.Category, List<Change>> e : d.byCategory().entrySet()) {
+            TreeItem<Row> group = new TreeItem<>(new Row(e.getKey(), e.getValue().size(), null));
+            group.setExpanded(true);
+            for (Change ch : e.getValue()) {
+                group.getChildren().add(new TreeItem<>(new Row(e.getKey(), 0, ch)));
+            }
+            root.getChildren().add(group);
+        }
+        table.setRoot(root);
+    }
+
+    private static void card(VBox card, String letter, ReportDiff.Side side, String path) {
+        card.getChildren().clear();
+        Label badge = new Label(letter);
+        badge.getStyleClass().addAll("badge", "A".equals(letter) ? "badge-info" : "badge-ok");
+        Label name = new Label(side == null ? "—" : side.name());
+        name.getStyleClass().add("card-title");
+        HBox top = new HBox(8, badge, name);
+        top.setAlignment(Pos.CENTER_LEFT);
+        card.getChildren().add(top);
+        if (side != null) {
+            Label machine = new Label(side.machine());
+            Label taken = new Label((side.taken() == null ? "probe time unknown" : "probed " + side.taken()) + " · " + path);
+            taken.getStyleClass().add("text-muted");
+            taken.setTooltip(new Tooltip(path));
+            card.getChildren().addAll(machine, taken);
+        }
+    }
+
+    /** A kind of difference (bold, with its count), or what one difference is about. */
+    private static final class WhatCell extends TreeTableCell<Row, Row> {
+        @Override
+        protected void updateItem(Row r, boolean empty) {
+            super.updateItem(r, empty);
+            getStyleClass().remove("diff-category");
+            setTooltip(null);
+            if (empty || r == null) {
+                setText(null);
+                return;
+            }
+            if (r.change() == null) {
+                setText(r.category().title() + " (" + r.count() + ")");
+                getStyleClass().add("diff-category");
+            } else {
+                String text = r.change().subject() + " · " + r.change().item();
+                setText(text);
+                setTooltip(new Tooltip(text));
+            }
+        }
+    }
+
+    /** One side's value: "(none)" when only the other report has it; coloured by what changed. */
+    private static final class ValueCell extends TreeTableCell<Row, Row> {
+        private final boolean isLeft;
+
+        ValueCell(boolean isLeft) {
+            this.isLeft = isLeft;
+        }
+
+        @Override
+        protected void updateItem(Row r, boolean empty) {
+            super.updateItem(r, empty);
+            getStyleClass().removeAll("diff-removed", "diff-added", "diff-none");
+            setTooltip(null);
+            if (empty || r == null || r.change() == null) {
+                setText(null);
+                return;
+            }
+            String v = isLeft ? r.change().before() : r.change().after();
+            if (v == null) {
+                setText("(none)");
+                getStyleClass().add("diff-none");
+                return;
+            }
+            setText(v);
+            getStyleClass().add(isLeft ? "diff-removed" : "diff-added");
+            if (v.length() > 40) {
+                setTooltip(new Tooltip(v));
+            }
+        }
+    }
+}

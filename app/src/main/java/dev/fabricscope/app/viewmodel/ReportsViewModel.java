@@ -1,0 +1,74 @@
+package dev.fabricscope.app.viewmodel;
+
+import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.model.MachineSnapshot;
+import java.nio.file.Path;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.concurrent.Task;
+
+/**
+ * Exports: a report of the machine on screen in every report format, with the advisor's verdicts for the deployment
+ * panel's deployment, written in the background; and the "Redact identifiers" toggle, which applies to every export
+ * (reports, the snapshot, the text and the graph).
+ */
+public final class ReportsViewModel {
+
+    private final ReportPort port;
+    private final Executor executor;
+    private final BooleanProperty redact = new SimpleBooleanProperty(this, "redact");
+    private final ReadOnlyBooleanWrapper exporting = new ReadOnlyBooleanWrapper(this, "exporting");
+
+    public ReportsViewModel(ReportPort port, Executor executor) {
+        this.port = port;
+        this.executor = executor;
+    }
+
+    /** Replace host names, serials, UUIDs, user names in paths, IP and MAC addresses in exports. */
+    public BooleanProperty redactProperty() {
+        return redact;
+    }
+
+    public ReadOnlyBooleanProperty exportingProperty() {
+        return exporting.getReadOnlyProperty();
+    }
+
+    /**
+     * Renders the report and writes it to {@code target} atomically, off the FX thread; {@code done} gets the status
+     * line, {@code failed} one line saying why.
+     */
+    public Task<String> export(LoadedMachine machine, AdvisorPort.Deployment deployment, ReportPort.Format format, Path target,
+                               Consumer<String> done, Consumer<String> failed) {
+        boolean red = redact.get();
+        Task<String> task = new Task<>() {
+            @Override
+            protected String call() throws Exception {
+                String text = port.render(machine, deployment, format, red);
+                SnapshotIO.writeAtomically(target, text);
+                return "Report written to " + target + " (" + format.title + (red ? ", identifiers redacted" : "") + ", "
+                        + String.format(java.util.Locale.ROOT, "%,d", text.length()) + " characters)";
+            }
+        };
+        exporting.set(true);
+        task.setOnSucceeded(e -> {
+            exporting.set(false);
+            done.accept(task.getValue());
+        });
+        task.setOnFailed(e -> {
+            exporting.set(false);
+            Throwable t = task.getException();
+            failed.accept(t instanceof IllegalArgumentException || t instanceof java.io.IOException ? t.getMessage() : String.valueOf(t));
+        });
+        executor.execute(task);
+        return task;
+    }
+
+    /** The snapshot as exports show it: with identifiers replaced when {@link #redactProperty()} is on. */
+    public MachineSnapshot forExport(MachineSnapshot s) {
+        return redact.get() ? port.redact(s) : s;
+    }
+}
