@@ -11,21 +11,23 @@ import java.util.List;
  *   --sample NAME        open a bundled sample instead of probing
  *   --snapshot FILE      open a report or snapshot file instead of probing
  *   --cluster DIR        open a folder of node reports (a cluster) instead of probing
+ *   --compare A,B        compare two reports side by side instead of probing
  *   --no-probe           start without probing this machine
  *   --theme light|dark   override the remembered theme
  *   --size WxH           window size (overrides the remembered one)
  *   --bench [FILE]       measure start-up and opening the largest sample, print (and write) the figures, exit
  *   --screenshots DIR    write a PNG of every view for each --sample given (comma-separated), and of the
- *                        cluster page for --cluster, then exit
+ *                        cluster page for --cluster and of the comparison for --compare, then exit
  * </pre>
  */
-public record AppOptions(String sample, Path snapshot, Path cluster, boolean noProbe, String theme, double[] size, boolean bench,
+public record AppOptions(String sample, Path snapshot, Path cluster, List<Path> compare, boolean noProbe, String theme, double[] size, boolean bench,
                          Path benchOut, Path screenshots, List<String> screenshotSamples) {
 
     public static AppOptions parse(List<String> args) {
         String sample = null;
         Path snapshot = null;
         Path cluster = null;
+        List<Path> compare = null;
         boolean noProbe = false;
         String theme = null;
         double[] size = null;
@@ -48,6 +50,13 @@ public record AppOptions(String sample, Path snapshot, Path cluster, boolean noP
                 }
                 case "--snapshot" -> snapshot = Path.of(v != null ? v : args.get(++i));
                 case "--cluster" -> cluster = Path.of(v != null ? v : args.get(++i));
+                case "--compare" -> {
+                    String[] ab = (v != null ? v : args.get(++i)).split(",");
+                    compare = ab.length == 2 ? List.of(Path.of(ab[0]), Path.of(ab[1])) : null;
+                    if (compare == null) {
+                        System.err.println("fabricscope-app: --compare takes two files: A.json,B.json");
+                    }
+                }
                 case "--no-probe" -> noProbe = true;
                 case "--theme" -> theme = v != null ? v : args.get(++i);
                 case "--size" -> {
@@ -63,6 +72,6 @@ public record AppOptions(String sample, Path snapshot, Path cluster, boolean noP
                 default -> System.err.println("fabricscope-app: ignoring unknown option " + a);
             }
         }
-        return new AppOptions(sample, snapshot, cluster, noProbe, theme, size, bench, benchOut, screenshots, List.copyOf(shots));
+        return new AppOptions(sample, snapshot, cluster, compare, noProbe, theme, size, bench, benchOut, screenshots, List.copyOf(shots));
     }
 }

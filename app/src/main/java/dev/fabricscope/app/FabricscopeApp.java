@@ -76,6 +76,8 @@ public final class FabricscopeApp extends Application {
                 vm.openFile(opt.snapshot());
             } else if (opt.cluster() != null && !opt.bench()) {
                 vm.openCluster(opt.cluster());
+            } else if (opt.compare() != null && !opt.bench()) {
+                vm.compare(opt.compare().get(0), opt.compare().get(1));
             } else if (!opt.noProbe()) {
                 vm.probeLive();
             }

@@ -16,7 +16,8 @@ import javafx.stage.Stage;
  * {@code --screenshots DIR --cluster FOLDER}: the cluster page ({@code cluster-<folder>-domains.png}), with its most
  * important difference highlighted ({@code -difference}), the fabric view of that difference's first outlier node
  * ({@code -node-fabric}), the Advisor tab for a deployment over the whole cluster ({@code -advisor}), and the
- * cluster page in the other theme.
+ * cluster page in the other theme. {@code --screenshots DIR --compare A,B}: the comparison ({@code compare.png}), scrolled
+ * to the verdicts ({@code compare-verdicts.png}), and in the other theme.
  */
 final class Screenshots {
 
@@ -44,12 +45,15 @@ final class Screenshots {
             return;
         }
         PulseScript s = new PulseScript();
-        if (opt.cluster() == null || !opt.screenshotSamples().isEmpty()) {
+        if (opt.cluster() == null && opt.compare() == null || !opt.screenshotSamples().isEmpty()) {
             s.then(2, vm::probeLive);
             s.then(() -> !vm.isBusy(), 4, () -> shot(dir.resolve("live-overview.png")));
         }
         if (opt.cluster() != null) {
             cluster(s, dir);
+        }
+        if (opt.compare() != null) {
+            compare(s, dir);
         }
         for (String name : opt.screenshotSamples()) {
             s.then(2, () -> vm.openSample(name));
@@ -128,6 +132,34 @@ final class Screenshots {
             view.setDark(!dark);
         });
         s.then(8, () -> shot(dir.resolve(name + "-domains-" + (dark ? "light" : "dark") + ".png")));
+        s.then(1, () -> view.setDark(dark));
+    }
+
+    private void compare(PulseScript s, Path dir) {
+        boolean dark = stage.getScene().getRoot().getStyleClass().contains("dark");
+        s.then(2, () -> vm.compare(opt.compare().get(0), opt.compare().get(1)));
+        s.then(() -> !vm.isBusy(), 8, () -> {
+            if (vm.getComparison() == null) {
+                System.err.println("fabricscope-app: no comparison: " + vm.errorProperty().get());
+            }
+            shot(dir.resolve("compare.png"));
+        });
+        s.then(1, () -> {
+            var table = view.comparePage().table();
+            for (var group : table.getRoot().getChildren()) {
+                if (group.getValue().category() == dev.fabricscope.report.ReportDiff.Category.VERDICTS) {
+                    table.scrollTo(table.getRow(group));
+                    table.getSelectionModel().select(group.getChildren().get(Math.min(2, group.getChildren().size() - 1)));
+                }
+            }
+        });
+        s.then(8, () -> shot(dir.resolve("compare-verdicts.png")));
+        s.then(1, () -> {
+            view.comparePage().table().getSelectionModel().clearSelection();
+            view.comparePage().table().scrollTo(0);
+        });
+        s.then(1, () -> view.setDark(!dark));
+        s.then(8, () -> shot(dir.resolve("compare-" + (dark ? "light" : "dark") + ".png")));
         s.then(1, () -> view.setDark(dark));
     }
 

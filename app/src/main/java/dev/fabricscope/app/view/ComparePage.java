@@ -39,6 +39,9 @@ public final class ComparePage extends BorderPane {
     private final Label summary = new Label();
     private final VBox leftCard = new VBox(2);
     private final VBox rightCard = new VBox(2);
+    private final Label detailTitle = new Label();
+    private final Label detailLeft = new Label();
+    private final Label detailRight = new Label();
     final Button back = new Button("← Back");
     final Button swap = new Button("Swap A and B");
     final Button other = new Button("Compare other reports…");
@@ -89,8 +92,30 @@ public final class ComparePage extends BorderPane {
         Label none = new Label("No differences that matter between the two reports.");
         none.getStyleClass().addAll("title-4", "text-muted");
         table.setPlaceholder(none);
-        BorderPane.setMargin(table, new Insets(8, 12, 12, 12));
-        setCenter(table);
+        table.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> showDetails(now == null ? null : now.getValue()));
+        detailTitle.getStyleClass().add("card-title");
+        detailTitle.setWrapText(true);
+        for (Label l : List.of(detailLeft, detailRight)) {
+            l.setWrapText(true);
+            l.getStyleClass().add("mono");
+            l.setMaxWidth(Double.MAX_VALUE);
+            HBox.setHgrow(l, Priority.ALWAYS);
+            l.setMinHeight(Region.USE_PREF_SIZE);
+        }
+        detailLeft.setId("compareDetailA");
+        detailRight.setId("compareDetailB");
+        detailLeft.prefWidthProperty().bind(widthProperty().subtract(60).divide(2));
+        detailRight.prefWidthProperty().bind(widthProperty().subtract(60).divide(2));
+        HBox values = new HBox(16, detailLeft, detailRight);
+        VBox details = new VBox(6, detailTitle, values);
+        details.setPadding(new Insets(8, 14, 10, 14));
+        details.getStyleClass().add("compare-details");
+        details.visibleProperty().bind(detailTitle.textProperty().isNotEmpty());
+        details.managedProperty().bind(details.visibleProperty());
+        VBox center = new VBox(table, details);
+        VBox.setVgrow(table, Priority.ALWAYS);
+        BorderPane.setMargin(center, new Insets(8, 12, 12, 12));
+        setCenter(center);
 
         comparison.addListener((o, was, now) -> show(now));
         show(comparison.get());
@@ -113,6 +138,7 @@ public final class ComparePage extends BorderPane {
     }
 
     private void show(LoadedComparison c) {
+        showDetails(null);
         TreeItem<Row> root = new TreeItem<>();
         if (c == null) {
             table.setRoot(root);
@@ -137,6 +163,23 @@ public final class ComparePage extends BorderPane {
             root.getChildren().add(group);
         }
         table.setRoot(root);
+    }
+
+    /** The selected difference in full (values in the table are cut to the column). */
+    private void showDetails(Row r) {
+        if (r == null || r.change() == null) {
+            detailTitle.setText("");
+            return;
+        }
+        Change c = r.change();
+        detailTitle.setText(c.subject() + " · " + c.item());
+        detailLeft.setText("A: " + shown(c.before()));
+        detailRight.setText("B: " + shown(c.after()));
+    }
+
+    /** A value as shown: "(none)" when that report lacks it, "(empty)" for an empty text. */
+    static String shown(String v) {
+        return v == null ? "(none)" : v.isEmpty() ? "(empty)" : v;
     }
 
     private static void card(VBox card, String letter, ReportDiff.Side side, String path) {
@@ -197,15 +240,15 @@ public final class ComparePage extends BorderPane {
                 return;
             }
             String v = isLeft ? r.change().before() : r.change().after();
-            if (v == null) {
-                setText("(none)");
+            if (v == null || v.isEmpty()) {
+                setText(shown(v));
                 getStyleClass().add("diff-none");
                 return;
             }
             setText(v);
             getStyleClass().add(isLeft ? "diff-removed" : "diff-added");
             if (v.length() > 40) {
-                setTooltip(new Tooltip(v));
+                setTooltip(new Tooltip(v.length() > 2000 ? v.substring(0, 2000) + "…" : v));
             }
         }
     }

@@ -205,6 +205,7 @@ public final class MainViewModel {
      */
     public Task<LoadedCluster> openCluster(Path dir) {
         String what = "Reading cluster folder " + (dir.getFileName() == null ? dir : dir.getFileName()) + "…";
+        long started = System.nanoTime();
         return start(what, r -> {
             List<ClusterNode> nodes = ClusterReader.read(dir, (read, total) ->
                     r.progress(read, total, String.format(java.util.Locale.ROOT, "Reading node reports: %,d of %,d…", read, total)));
@@ -219,7 +220,7 @@ public final class MainViewModel {
             page.set(Page.CLUSTER);
         }, c -> {
             recentFiles.setAll(prefs.addRecent(dir));
-            return "Opened cluster " + dir + ": " + c.summary();
+            return "Opened cluster " + dir + " in " + (System.nanoTime() - started) / 1_000_000 + " ms: " + c.summary();
         });
     }
 
