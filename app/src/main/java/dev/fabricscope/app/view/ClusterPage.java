@@ -201,6 +201,11 @@ public final class ClusterPage extends BorderPane {
         scrollTo(node);
     }
 
+    /** Takes the keyboard focus for the page itself (no tile looks selected; Tab leads to the filter). */
+    public void takeFocus() {
+        requestFocus();
+    }
+
     public ListView<Row> grid() {
         return grid;
     }

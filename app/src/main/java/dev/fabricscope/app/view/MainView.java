@@ -167,7 +167,10 @@ public final class MainView extends BorderPane {
 
     private void showPage(MainViewModel.Page page) {
         switch (page) {
-            case CLUSTER -> setCenter(clusterPage());
+            case CLUSTER -> {
+                setCenter(clusterPage());
+                javafx.application.Platform.runLater(clusterPage::takeFocus);
+            }
             case COMPARE -> setCenter(comparePage());
             case MACHINE -> setCenter(machinePane);
         }
