@@ -81,7 +81,7 @@ public final class OverviewView extends ScrollPane {
         facts.getChildren().clear();
         if (m == null) {
             source.setText("No machine loaded yet");
-            description.setText("The probe of this machine runs in the background. Open a report or a sample from the File menu meanwhile.");
+            description.setText("What is being opened shows in the status bar below. Open a report, a sample or a cluster folder from the File menu meanwhile.");
             gpus.getItems().clear();
             return;
         }
