@@ -53,6 +53,12 @@ final class ChecksAdapter implements ChecksPort {
         };
     }
 
+    /** The result as {@code report --with-checks} records it, so exported reports carry the checks run here. */
+    private static dev.fabricscope.report.ReportChecks.Entry entry(CheckResult r) {
+        return new dev.fabricscope.report.ReportChecks.Entry(r.check(), r.status().name(), r.summary(),
+                dev.fabricscope.json.Json.mapper().valueToTree(r));
+    }
+
     private static boolean passed(CheckResult r) {
         return r.status() == CheckStatus.PASSED;
     }
@@ -87,7 +93,7 @@ final class ChecksAdapter implements ChecksPort {
         }
         notes.addAll(r.notes());
         return new Result(Kind.PREFLIGHT, r.status().name(), passed(r), r.summary(), List.of("GPU", "Call", "Result", "Meaning"),
-                rows, memory(r, notes), List.of(), null);
+                rows, memory(r, notes), List.of(), null, entry(r));
     }
 
     static Result p2p(P2pResult r) {
@@ -126,7 +132,7 @@ final class ChecksAdapter implements ChecksPort {
         }
         return new Result(Kind.P2P, r.status().name(), passed(r), r.summary(),
                 List.of("Pair", "Access", "Uni GB/s", "Bidi GB/s", "Latency ns", "Nominal GB/s", "Note"), rows,
-                memory(r, r.notes()), List.of(), heat);
+                memory(r, r.notes()), List.of(), heat, entry(r));
     }
 
     static Result allReduce(AllReduceResult r) {
@@ -154,7 +160,7 @@ final class ChecksAdapter implements ChecksPort {
                 new Chart("Time per all-reduce", "message size (bytes)", "µs", series(latency)));
         return new Result(Kind.ALLREDUCE, r.status().name(), passed(r), r.summary(),
                 List.of("impl", "type", "size (B)", "count", "time µs", "algbw", "busbw", "#wrong", "in-place µs", "in-place busbw", "#wrong"),
-                rows, memory(r, notes), charts, null);
+                rows, memory(r, notes), charts, null, entry(r));
     }
 
     private static List<Series> series(Map<String, List<double[]>> m) {

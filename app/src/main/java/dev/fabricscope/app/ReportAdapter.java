@@ -26,7 +26,7 @@ import java.util.Map;
 final class ReportAdapter implements ReportPort {
 
     @Override
-    public String render(LoadedMachine m, AdvisorPort.Deployment d, Format format, boolean redact) {
+    public String render(LoadedMachine m, AdvisorPort.Deployment d, Format format, boolean redact, ReportChecks checks) {
         Deployment dep = AdvisorAdapter.deployment(d);
         Options options = AdvisorAdapter.options(d);
         ReportAdvice advice;
@@ -35,7 +35,8 @@ final class ReportAdapter implements ReportPort {
         } catch (AdvisorInputException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
-        Report report = Reports.create(m.snapshot(), advice, recordedChecks(m), commandLine(m, dep, options, format, redact), Instant.now());
+        ReportChecks c = checks != null ? checks : recordedChecks(m);
+        Report report = Reports.create(m.snapshot(), advice, c, commandLine(m, dep, options, format, redact, checks != null), Instant.now());
         if (redact) {
             report = Redactor.redact(report);
         }
@@ -53,7 +54,7 @@ final class ReportAdapter implements ReportPort {
 
     /**
      * The live check results of the report the machine was opened from, when the file is still that report; none for
-     * a sample, a bare snapshot or this machine (the Checks tab's results are not part of a report).
+     * a sample, a bare snapshot or this machine.
      */
     static ReportChecks recordedChecks(LoadedMachine m) {
         if (m.source() != LoadedMachine.Source.FILE || m.file() == null) {
@@ -67,8 +68,11 @@ final class ReportAdapter implements ReportPort {
         }
     }
 
-    /** The {@code fabricscope report} command that makes the same report from the same machine. */
-    static List<String> commandLine(LoadedMachine m, Deployment d, Options o, Format format, boolean redact) {
+    /**
+     * The {@code fabricscope report} command that makes the same report from the same machine ({@code --with-checks}
+     * when the Checks tab's results are included; it runs every check, the tab only those the user ran).
+     */
+    static List<String> commandLine(LoadedMachine m, Deployment d, Options o, Format format, boolean redact, boolean withChecks) {
         List<String> args = new ArrayList<>(List.of("fabricscope", "report"));
         switch (m.source()) {
             case SAMPLE -> args.addAll(List.of("--sample", m.sample()));
@@ -84,6 +88,9 @@ final class ReportAdapter implements ReportPort {
         pairs(args, "--flag", d.flags());
         pairs(args, "--env", d.env());
         pairs(args, "--assume", o.assume());
+        if (withChecks) {
+            args.add("--with-checks");
+        }
         args.addAll(List.of("--format", format.cli));
         if (redact) {
             args.add("--redact");

@@ -59,7 +59,7 @@ public final class ReportFiles {
     static Path write(Path file, MachineSnapshot s) throws Exception {
         Files.createDirectories(file.toAbsolutePath().getParent());
         LoadedMachine m = new LoadedMachine(s, LoadedMachine.Source.FILE, file, null, null);
-        Files.writeString(file, new ReportAdapter().render(m, TP8, ReportPort.Format.JSON, false));
+        Files.writeString(file, new ReportAdapter().render(m, TP8, ReportPort.Format.JSON, false, null));
         return file;
     }
 

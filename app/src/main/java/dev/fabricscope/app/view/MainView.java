@@ -619,7 +619,14 @@ public final class MainView extends BorderPane {
     /** Exports without a file dialog (tests, and the screenshot tour). */
     public javafx.concurrent.Task<String> exportReport(LoadedMachine m, AdvisorPort.Deployment d, ReportPort.Format format, Path p) {
         vm.report("Writing the " + format.title + " report…");
-        return reportsVm.export(m, d, format, p, vm::report, why -> {
+        List<dev.fabricscope.app.viewmodel.ChecksPort.Result> checksRun = new java.util.ArrayList<>();
+        for (var kind : dev.fabricscope.app.viewmodel.ChecksPort.Kind.values()) {
+            var r = checksVm.resultProperty(kind).get();
+            if (r != null && m == checksVm.machineProperty().get()) {
+                checksRun.add(r);
+            }
+        }
+        return reportsVm.export(m, d, checksRun, format, p, vm::report, why -> {
             vm.report("Export failed: " + why);
             Alert a = new Alert(Alert.AlertType.ERROR, "Could not export the report to " + p + ": " + why);
             a.setHeaderText("Export failed");

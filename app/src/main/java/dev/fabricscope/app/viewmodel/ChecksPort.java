@@ -1,6 +1,7 @@
 package dev.fabricscope.app.viewmodel;
 
 import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.report.ReportChecks;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
@@ -49,14 +50,21 @@ public interface ChecksPort {
      *
      * @param status the check's own status word (PASSED, FAILED, SKIPPED, …)
      * @param passed true when nothing failed
+     * @param reportEntry the check's own result as a report records it ({@code report --with-checks}), or null
      */
     record Result(Kind kind, String status, boolean passed, String summary, List<String> columns, List<List<String>> rows,
-                  List<String> notes, List<Chart> charts, Heatmap heatmap) {
+                  List<String> notes, List<Chart> charts, Heatmap heatmap, ReportChecks.Entry reportEntry) {
         public Result {
             columns = List.copyOf(columns);
             rows = rows.stream().map(List::copyOf).toList();
             notes = notes == null ? List.of() : List.copyOf(notes);
             charts = charts == null ? List.of() : List.copyOf(charts);
+        }
+
+        /** A result with nothing for reports. */
+        public Result(Kind kind, String status, boolean passed, String summary, List<String> columns, List<List<String>> rows,
+                      List<String> notes, List<Chart> charts, Heatmap heatmap) {
+            this(kind, status, passed, summary, columns, rows, notes, charts, heatmap, null);
         }
     }
 

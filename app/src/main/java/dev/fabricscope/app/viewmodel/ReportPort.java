@@ -1,6 +1,7 @@
 package dev.fabricscope.app.viewmodel;
 
 import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.report.ReportChecks;
 
 /**
  * What exports need from the report package ({@code dev.fabricscope.report}): a report for the machine on screen
@@ -31,13 +32,15 @@ public interface ReportPort {
     }
 
     /**
-     * The report text: the machine's snapshot, the advisor's verdicts for {@code deployment}, the live check results
-     * recorded with it (when it was opened from a report), its provenance as the equivalent {@code fabricscope report}
-     * command; with identifiers replaced by stable pseudonyms when {@code redact}.
+     * The report text: the machine's snapshot, the advisor's verdicts for {@code deployment}, live check results,
+     * its provenance as the equivalent {@code fabricscope report} command; with identifiers replaced by stable
+     * pseudonyms when {@code redact}.
      *
+     * @param checks the checks run in the Checks tab on this machine, or null: then the results recorded with the
+     *               report the machine was opened from, if any
      * @throws IllegalArgumentException a deployment the advisor rejects (one line)
      */
-    String render(LoadedMachine machine, AdvisorPort.Deployment deployment, Format format, boolean redact);
+    String render(LoadedMachine machine, AdvisorPort.Deployment deployment, Format format, boolean redact, ReportChecks checks);
 
     /** The snapshot with identifiers replaced, as in a redacted report (for snapshot, text and graph exports). */
     MachineSnapshot redact(MachineSnapshot snapshot);

@@ -2,7 +2,9 @@ package dev.fabricscope.app.viewmodel;
 
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.report.ReportChecks;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import javafx.beans.property.BooleanProperty;
@@ -43,13 +45,25 @@ public final class ReportsViewModel {
      */
     public Task<String> export(LoadedMachine machine, AdvisorPort.Deployment deployment, ReportPort.Format format, Path target,
                                Consumer<String> done, Consumer<String> failed) {
+        return export(machine, deployment, List.of(), format, target, done, failed);
+    }
+
+    /**
+     * As above, with the results of the checks run on this machine in the Checks tab (those with a report entry);
+     * none: the results recorded with the report the machine was opened from, if any.
+     */
+    public Task<String> export(LoadedMachine machine, AdvisorPort.Deployment deployment, List<ChecksPort.Result> checksRun,
+                               ReportPort.Format format, Path target, Consumer<String> done, Consumer<String> failed) {
+        List<ReportChecks.Entry> entries = checksRun.stream().map(ChecksPort.Result::reportEntry).filter(java.util.Objects::nonNull).toList();
+        ReportChecks checks = entries.isEmpty() ? null : new ReportChecks(true, null, entries);
         boolean red = redact.get();
         Task<String> task = new Task<>() {
             @Override
             protected String call() throws Exception {
-                String text = port.render(machine, deployment, format, red);
+                String text = port.render(machine, deployment, format, red, checks);
                 SnapshotIO.writeAtomically(target, text);
-                return "Report written to " + target + " (" + format.title + (red ? ", identifiers redacted" : "") + ", "
+                return "Report written to " + target + " (" + format.title + (red ? ", identifiers redacted" : "")
+                        + (checks != null ? ", " + checks.results().size() + " check result" + (checks.results().size() == 1 ? "" : "s") : "") + ", "
                         + String.format(java.util.Locale.ROOT, "%,d", text.length()) + " characters)";
             }
         };
