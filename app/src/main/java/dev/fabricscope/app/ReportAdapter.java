@@ -49,7 +49,9 @@ final class ReportAdapter implements ReportPort {
 
     @Override
     public MachineSnapshot redact(MachineSnapshot s) {
-        return Redactor.redact(Reports.fromSnapshot(s)).snapshot();
+        // a report around the snapshot alone (no provenance needed: a snapshot may lack it)
+        return Redactor.redact(Reports.create(s, ReportAdvice.none("snapshot export"), ReportChecks.notRequested(), List.of(),
+                Instant.now())).snapshot();
     }
 
     /**
