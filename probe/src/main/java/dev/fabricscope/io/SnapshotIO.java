@@ -80,7 +80,14 @@ public final class SnapshotIO {
             s = wrapped ? Json.mapper().readValue(json, Wrapped.class).snapshot()
                     : Json.mapper().readValue(json, MachineSnapshot.class);
         } catch (IOException | IllegalArgumentException e) {
-            throw new ReadException(where + ": " + oneLine(e instanceof JsonProcessingException ? e : e));
+            // Databind wraps syntax errors (truncation, nesting limit) met while binding: report them as syntax.
+            for (Throwable c = e; c != null; c = c.getCause()) {
+                if (c instanceof com.fasterxml.jackson.core.exc.StreamReadException
+                        || c instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
+                    throw syntax(where, (JsonProcessingException) c);
+                }
+            }
+            throw new ReadException(where + ": " + oneLine(e));
         }
         if (s == null) {
             throw new ReadException(where + ": at $.snapshot: missing");
@@ -95,40 +102,39 @@ public final class SnapshotIO {
 
     /** Returns true for a report (snapshot nested under {@code snapshot}); checks the schema version either way. */
     private static boolean scanEnvelope(byte[] json, String where) throws ReadException {
+        // Stops at the schema version (the first member of every snapshot Fabricscope writes): the binding pass
+        // that follows tokenises the whole document anyway, and reports syntax errors as this pass would.
         Integer version = null;
         boolean wrapped = false;
         try (com.fasterxml.jackson.core.JsonParser p = Json.mapper().getFactory().createParser(json)) {
             if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
                 throw new ReadException(where + ": expected a JSON object at the top level");
             }
+            scan:
             while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 com.fasterxml.jackson.core.JsonToken t = p.nextToken();
                 if (name.equals("snapshot") && t == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
                     wrapped = true;
-                    version = null;
                     while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
                         String inner = p.currentName();
                         com.fasterxml.jackson.core.JsonToken it = p.nextToken();
                         if (inner.equals("schemaVersion") && it == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT) {
                             version = p.getIntValue();
-                        } else {
-                            p.skipChildren();
+                            break scan;
                         }
+                        p.skipChildren();
                     }
-                } else if (name.equals("schemaVersion") && !wrapped && t == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT) {
+                    break;
+                } else if (name.equals("schemaVersion") && t == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT) {
                     version = p.getIntValue();
+                    break;
                 } else {
                     p.skipChildren();
                 }
             }
-            if (p.nextToken() != null) {
-                throw new ReadException(where + ": not valid JSON: trailing content after the top-level object");
-            }
         } catch (JsonProcessingException e) {
-            String m = oneLine(e);
-            throw new ReadException(where + (m.contains("UTF-8") ? ": not UTF-8 text (" : ": not valid JSON: ") + m
-                    + (m.contains("UTF-8") ? ")" : ""));
+            throw syntax(where, e);
         } catch (IOException e) {
             throw new ReadException(where + ": cannot read: " + e.getMessage());
         }
@@ -143,6 +149,12 @@ public final class SnapshotIO {
             throw new ReadException(where + ": schemaVersion " + version + " is not a known version");
         }
         return wrapped;
+    }
+
+    private static ReadException syntax(String where, JsonProcessingException e) {
+        String m = oneLine(e);
+        boolean utf8 = m.contains("UTF-8") || m.contains("UTF8");
+        return new ReadException(where + (utf8 ? ": not UTF-8 text (" + m + ")" : ": not valid JSON: " + m));
     }
 
     /** Reads a file of at most {@link #MAX_BYTES}, with one-line errors. */

@@ -27,6 +27,7 @@ public final class Json {
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .serializationInclusion(JsonInclude.Include.NON_NULL)
                 .build();
         m.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()

@@ -12,6 +12,9 @@ import java.util.stream.Collectors;
 /** Text views of a cluster folder and of a collect run. */
 public final class ClusterText {
 
+    /** Above this many single-node domains the text view groups them. */
+    static final int MAX_SINGLE_NODE_ROWS = 20;
+
     private ClusterText() {
     }
 
@@ -32,9 +35,20 @@ public final class ClusterText {
         }
         sb.append("\n\nNVLink domains:\n");
         TextTable t = new TextTable("Domain", "Kind", "Nodes", "GPUs", "Members");
+        List<NvlinkDomain> single = v.domains().stream().filter(d -> d.clusterUuid() == null).toList();
+        boolean groupSingles = single.size() > MAX_SINGLE_NODE_ROWS;
         for (NvlinkDomain d : v.domains()) {
+            if (groupSingles && d.clusterUuid() == null) {
+                continue;
+            }
             t.row(d.id(), d.clusterUuid() != null ? "MNNVL (clique " + d.cliqueId() + ")" : "single node",
                     d.nodes().size(), d.gpus(), names(d.nodes(), 6));
+        }
+        if (groupSingles) {
+            // Thousands of nodes without MNNVL: one row per GPU count instead of one per node.
+            single.stream().collect(Collectors.groupingBy(NvlinkDomain::gpus, java.util.TreeMap::new, Collectors.toList()))
+                    .forEach((perNode, ds) -> t.row("(" + ds.size() + " domains)", "single node each", ds.size(), perNode * ds.size(),
+                            perNode + " GPUs each: " + names(ds.stream().flatMap(d -> d.nodes().stream()).toList(), 4)));
         }
         sb.append(indent(t.render()));
         if (v.inconsistencies().isEmpty()) {

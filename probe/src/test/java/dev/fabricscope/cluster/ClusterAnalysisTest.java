@@ -106,4 +106,15 @@ class ClusterAnalysisTest {
         ClusterFixtures.write(dir, n, "b.json");
         assertEquals(List.of("same", "same (b.json)"), view().nodes().stream().map(ClusterNode::name).toList());
     }
+
+    @Test
+    void manySingleNodeDomainsAreGroupedInTheTextView() throws Exception {
+        MachineSnapshot h100 = ClusterFixtures.sample("dgx-h100");
+        for (int i = 0; i < 25; i++) {
+            ClusterFixtures.write(dir, ClusterFixtures.node(h100, "n" + i, i), "n" + i + ".json");
+        }
+        String text = dev.fabricscope.render.ClusterText.render(view());
+        assertTrue(text.contains("(25 domains)  single node each  25     200   8 GPUs each:"), text);
+        assertFalse(text.contains("node:n3 "), text);
+    }
 }

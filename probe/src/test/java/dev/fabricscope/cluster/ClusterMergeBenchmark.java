@@ -9,7 +9,7 @@ import java.util.Locale;
 
 /**
  * Benchmark: merge N node reports (synthetic DGX H100 nodes, 8 GPUs × 18 links each) with {@code cluster show}'s
- * code path, cold and warm. Run with {@code bench/cluster-merge-bench.sh [N] [RUNS]}.
+ * code path, cold and warm. Run with {@code bench/cluster-merge-bench.sh [N] [RUNS] [KEEP_DIR]}.
  */
 public final class ClusterMergeBenchmark {
     private ClusterMergeBenchmark() {
@@ -18,7 +18,8 @@ public final class ClusterMergeBenchmark {
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-        Path dir = Files.createTempDirectory("fabricscope-cluster-bench");
+        boolean keep = args.length > 2;
+        Path dir = keep ? Files.createDirectories(Path.of(args[2])) : Files.createTempDirectory("fabricscope-cluster-bench");
         MachineSnapshot base = ClusterFixtures.sample("dgx-h100");
         long bytes = 0;
         for (int i = 0; i < n; i++) {
@@ -41,6 +42,10 @@ public final class ClusterMergeBenchmark {
         long[] sorted = ms.clone();
         Arrays.sort(sorted);
         System.out.printf(Locale.ROOT, "first (cold JVM) %d ms, median %d ms%n", ms[0], sorted[runs / 2]);
+        if (keep) {
+            System.out.println("reports kept in " + dir + " (time the CLI with: fabricscope cluster show " + dir + ")");
+            return;
+        }
         try (var files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
