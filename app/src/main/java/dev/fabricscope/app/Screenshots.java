@@ -100,6 +100,8 @@ final class Screenshots {
         s.then(() -> !vm.isBusy(), 2, () -> {
             if (vm.getCluster() == null) {
                 System.err.println("fabricscope-app: " + opt.cluster() + " did not open: " + vm.errorProperty().get());
+            } else {
+                System.out.println(vm.statusProperty().get());
             }
         });
         s.then(() -> vm.getCluster() != null, 8, () -> shot(dir.resolve(name + "-domains.png")));
