@@ -45,7 +45,8 @@ public record ClusterFacts(ClusterNode representative, int nodesUsed, Map<String
         String summary = String.format("%s: %d readable node(s) in %d NVLink domain(s); the deployment spans %d node(s)%s; "
                         + "GPUs as on %s (%s%s)", v.directory(), ok.size(), v.domains().size(), used,
                 oneDomain ? " inside one MNNVL domain (" + biggest.id() + ")" : used > 1 ? " across NVLink domains (no shared MNNVL fabric)" : "",
-                rep.name(), common, models.size() > 1 ? "; other models present: " + String.join(", ", models.keySet()) : "");
+                rep.name(), common, models.size() > 1 ? "; other models present: "
+                        + String.join(", ", models.keySet().stream().filter(m -> !m.equals(common)).toList()) : "");
         return new ClusterFacts(rep, used, a, summary);
     }
 

@@ -39,9 +39,13 @@ public final class SnapshotIO {
     /** Longest error message: a hostile file's names and values are quoted in errors, never in full. */
     static final int MAX_MESSAGE = 600;
 
+    /** Jackson's location text ({@code [Source: REDACTED (…); line: 1, column: 30]}) says nothing to a user. */
+    private static final java.util.regex.Pattern JACKSON_SOURCE =
+            java.util.regex.Pattern.compile("\\[Source: [^\\]]*?; line: (\\d+), column: (\\d+)\\]");
+
     /** Control characters shown as escapes, the whole cut to {@link #MAX_MESSAGE}: an error is always one short line. */
     public static String oneLineSafe(String message) {
-        String m = message == null ? "unknown error" : message;
+        String m = message == null ? "unknown error" : JACKSON_SOURCE.matcher(message).replaceAll("line $1, column $2");
         StringBuilder sb = new StringBuilder(Math.min(m.length(), MAX_MESSAGE + 16));
         for (int i = 0; i < m.length() && sb.length() < MAX_MESSAGE; i++) {
             char c = m.charAt(i);
