@@ -1,13 +1,8 @@
 package dev.fabricscope.app;
 
 import dev.fabricscope.json.Json;
-import dev.fabricscope.model.DriverInfo;
-import dev.fabricscope.model.FabricInfo;
-import dev.fabricscope.model.Gpu;
-import dev.fabricscope.model.HostInfo;
 import dev.fabricscope.model.MachineSnapshot;
-import dev.fabricscope.model.Reading;
-import dev.fabricscope.samples.Samples;
+import dev.fabricscope.samples.SyntheticCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,44 +27,23 @@ public final class ClusterFolders {
     }
 
     static MachineSnapshot sample(String name) {
-        return Samples.find(name).orElseThrow().snapshot().get();
+        return SyntheticCluster.sample(name);
     }
 
-    /** {@code s} as another host: its hostname, and GPU UUIDs whose last four hex digits are the node index. */
     static MachineSnapshot node(MachineSnapshot s, String hostname, int nodeIndex) {
-        HostInfo h = s.host();
-        HostInfo host = new HostInfo(Reading.of(hostname), h.os(), h.kernel(), h.architecture(), h.cpuModel(), h.logicalCpus(), h.numaNodes());
-        List<Gpu> gpus = s.gpus().stream().map(g -> new Gpu(g.pci(),
-                g.uuid().map(u -> u.substring(0, u.length() - 4) + String.format(Locale.ROOT, "%04x", nodeIndex & 0xffff)), g.nvmlIndex(),
-                g.cudaOrdinal(), g.name(), g.serial(), g.architecture(), g.computeCapability(), g.smCount(), g.memoryTotalBytes(),
-                g.numaNode(), g.cpuAffinity(), g.migMode(), g.virtualizationMode(), g.persistenceMode(), g.cuda(), g.nvLinkCount(),
-                g.nvLinks(), g.fabric())).toList();
-        return new MachineSnapshot(s.schemaVersion(), s.probe(), host, s.driver(), gpus, s.nvSwitches(), s.pairs(), s.environment(), s.findings());
+        return SyntheticCluster.node(s, hostname, nodeIndex);
     }
 
     static MachineSnapshot withDriver(MachineSnapshot s, String version) {
-        DriverInfo d = s.driver();
-        return new MachineSnapshot(s.schemaVersion(), s.probe(), s.host(), new DriverInfo(d.status(), d.message(), Reading.of(version),
-                d.cudaDriverVersion(), d.nvmlVersion(), d.nccl(), d.imexChannels(), d.cudaDeviceCount()),
-                s.gpus(), s.nvSwitches(), s.pairs(), s.environment(), s.findings());
+        return SyntheticCluster.withDriver(s, version);
     }
 
-    /** Every GPU of {@code s} in the MNNVL fabric cluster {@code uuid}, clique {@code clique}. */
     static MachineSnapshot withFabric(MachineSnapshot s, String uuid, long clique) {
-        List<Gpu> gpus = s.gpus().stream().map(g -> {
-            FabricInfo f = g.fabric();
-            FabricInfo nf = new FabricInfo(f.api(), f.state(), f.status(), Reading.of(clique),
-                    uuid == null ? f.clusterUuid() : Reading.of(uuid), f.healthMask(), f.healthSummary());
-            return new Gpu(g.pci(), g.uuid(), g.nvmlIndex(), g.cudaOrdinal(), g.name(), g.serial(), g.architecture(),
-                    g.computeCapability(), g.smCount(), g.memoryTotalBytes(), g.numaNode(), g.cpuAffinity(), g.migMode(),
-                    g.virtualizationMode(), g.persistenceMode(), g.cuda(), g.nvLinkCount(), g.nvLinks(), nf);
-        }).toList();
-        return new MachineSnapshot(s.schemaVersion(), s.probe(), s.host(), s.driver(), gpus, s.nvSwitches(), s.pairs(), s.environment(), s.findings());
+        return SyntheticCluster.withFabric(s, uuid, clique);
     }
 
     static void write(Path dir, MachineSnapshot s, String file) throws Exception {
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve(file), Json.write(s));
+        SyntheticCluster.write(dir, s, file);
     }
 
     static String tray(int rack, int tray) {

@@ -1,16 +1,8 @@
 package dev.fabricscope.cluster;
 
-import dev.fabricscope.json.Json;
-import dev.fabricscope.model.DriverInfo;
-import dev.fabricscope.model.FabricInfo;
-import dev.fabricscope.model.Gpu;
-import dev.fabricscope.model.HostInfo;
 import dev.fabricscope.model.MachineSnapshot;
-import dev.fabricscope.model.Reading;
-import dev.fabricscope.samples.Samples;
-import java.nio.file.Files;
+import dev.fabricscope.samples.SyntheticCluster;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -22,41 +14,23 @@ final class ClusterFixtures {
     }
 
     static MachineSnapshot sample(String name) {
-        return Samples.find(name).orElseThrow().snapshot().get();
+        return SyntheticCluster.sample(name);
     }
 
     static MachineSnapshot node(MachineSnapshot s, String hostname, int nodeIndex) {
-        HostInfo h = s.host();
-        HostInfo host = new HostInfo(Reading.of(hostname), h.os(), h.kernel(), h.architecture(), h.cpuModel(), h.logicalCpus(), h.numaNodes());
-        List<Gpu> gpus = s.gpus().stream().map(g -> new Gpu(g.pci(),
-                g.uuid().map(u -> u.substring(0, u.length() - 4) + String.format(Locale.ROOT, "%04x", nodeIndex)), g.nvmlIndex(), g.cudaOrdinal(),
-                g.name(), g.serial(), g.architecture(), g.computeCapability(), g.smCount(), g.memoryTotalBytes(), g.numaNode(),
-                g.cpuAffinity(), g.migMode(), g.virtualizationMode(), g.persistenceMode(), g.cuda(), g.nvLinkCount(), g.nvLinks(),
-                g.fabric())).toList();
-        return new MachineSnapshot(s.schemaVersion(), s.probe(), host, s.driver(), gpus, s.nvSwitches(), s.pairs(), s.environment(), s.findings());
+        return SyntheticCluster.node(s, hostname, nodeIndex);
     }
 
     static MachineSnapshot withDriver(MachineSnapshot s, String version) {
-        DriverInfo d = s.driver();
-        return new MachineSnapshot(s.schemaVersion(), s.probe(), s.host(), new DriverInfo(d.status(), d.message(), Reading.of(version),
-                d.cudaDriverVersion(), d.nvmlVersion(), d.nccl(), d.imexChannels(), d.cudaDeviceCount()),
-                s.gpus(), s.nvSwitches(), s.pairs(), s.environment(), s.findings());
+        return SyntheticCluster.withDriver(s, version);
     }
 
     static MachineSnapshot withClique(MachineSnapshot s, long clique) {
-        List<Gpu> gpus = s.gpus().stream().map(g -> {
-            FabricInfo f = g.fabric();
-            FabricInfo nf = new FabricInfo(f.api(), f.state(), f.status(), Reading.of(clique), f.clusterUuid(), f.healthMask(), f.healthSummary());
-            return new Gpu(g.pci(), g.uuid(), g.nvmlIndex(), g.cudaOrdinal(), g.name(), g.serial(), g.architecture(),
-                    g.computeCapability(), g.smCount(), g.memoryTotalBytes(), g.numaNode(), g.cpuAffinity(), g.migMode(),
-                    g.virtualizationMode(), g.persistenceMode(), g.cuda(), g.nvLinkCount(), g.nvLinks(), nf);
-        }).toList();
-        return new MachineSnapshot(s.schemaVersion(), s.probe(), s.host(), s.driver(), gpus, s.nvSwitches(), s.pairs(), s.environment(), s.findings());
+        return SyntheticCluster.withFabric(s, null, clique);
     }
 
     static void write(Path dir, MachineSnapshot s, String file) throws Exception {
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve(file), Json.write(s));
+        SyntheticCluster.write(dir, s, file);
     }
 
     /** 18 GB200 compute trays of one NVL72 rack: one MNNVL domain. */
