@@ -422,8 +422,8 @@ final class SglangRules {
         if (!e.multicast()) {
             v.fallback().errorClass("RuntimeError (caught)").message(PREFLIGHT_VOTE).when(WHEN_WARMUP).source(SRC_PREFLIGHT)
                     .why(resolvedWhy + " But the GPUs do not report NVLink multicast (attribute 132 = 0), so the preflight's multicast-granularity query fails (first warning: '"
-                            + String.format(PREFLIGHT_PROBE, String.format(MULTICAST_GRANULARITY, "<CUresult>"))
-                            + "', CUresult name not verified), the rank votes no and fusion is marked unavailable: every all-reduce takes the normal path. "
+                            + String.format(PREFLIGHT_PROBE, String.format(MULTICAST_GRANULARITY, "<CUresult.CUDA_ERROR_NOT_SUPPORTED: 801>"))
+                            + "', as cuda-bindings 13.x prints the error on a captured H200 without multicast; older cuda-bindings print only the number), the rank votes no and fusion is marked unavailable: every all-reduce takes the normal path. "
                             + "SGLang does this even for trtllm, whose workspace needs no multicast (closed PR #32330 proposed dropping the query).");
             return fixed(v, e, withFix, requested).build();
         }
