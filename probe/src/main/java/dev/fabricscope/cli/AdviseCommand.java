@@ -144,11 +144,7 @@ public final class AdviseCommand implements Callable<Integer> {
     }
 
     private int usage(String message) {
-        PrintWriter err = spec.commandLine().getErr();
-        err.println("fabricscope: " + message);
-        err.println("Try 'fabricscope advise --help' or 'fabricscope advise --list-knobs'.");
-        err.flush();
-        return ExitCodes.USAGE;
+        return DeploymentOptions.usage(spec, "advise", message);
     }
 
     private static String knobList() {

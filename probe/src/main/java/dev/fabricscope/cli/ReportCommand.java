@@ -150,11 +150,7 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     private int usage(String message) {
-        var err = spec.commandLine().getErr();
-        err.println("fabricscope: " + message);
-        err.println("Try 'fabricscope report --help' or 'fabricscope advise --list-knobs'.");
-        err.flush();
-        return ExitCodes.USAGE;
+        return DeploymentOptions.usage(spec, "report", message);
     }
 
     private ReportChecks checks(MachineSnapshot s, ReportAdvice advice) {
