@@ -69,16 +69,20 @@ public final class Escape {
         StringBuilder sb = new StringBuilder(v.length() + 16);
         for (int i = 0; i < v.length(); i++) {
             char c = v.charAt(i);
-            switch (c) {
-                case '&' -> sb.append("&amp;");
-                case '<' -> sb.append("&lt;");
-                case '>' -> sb.append("&gt;");
-                case '"' -> sb.append("&quot;");
-                case '\'' -> sb.append("&#39;");
-                default -> sb.append(c);
-            }
+            appendHtml(sb, c);
         }
         return sb.toString();
+    }
+
+    private static void appendHtml(StringBuilder sb, char c) {
+        switch (c) {
+            case '&' -> sb.append("&amp;");
+            case '<' -> sb.append("&lt;");
+            case '>' -> sb.append("&gt;");
+            case '"' -> sb.append("&quot;");
+            case '\'' -> sb.append("&#39;");
+            default -> sb.append(c);
+        }
     }
 
     /** Longest run without a break opportunity in {@link #htmlBreakable}. */
@@ -100,14 +104,7 @@ public final class Escape {
                 sb.append("<wbr>");
                 run = 1;
             }
-            switch (c) {
-                case '&' -> sb.append("&amp;");
-                case '<' -> sb.append("&lt;");
-                case '>' -> sb.append("&gt;");
-                case '"' -> sb.append("&quot;");
-                case '\'' -> sb.append("&#39;");
-                default -> sb.append(c);
-            }
+            appendHtml(sb, c);
         }
         return sb.toString();
     }
