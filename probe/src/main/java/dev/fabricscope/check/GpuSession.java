@@ -51,7 +51,7 @@ public final class GpuSession implements AutoCloseable {
     private final LibCuda lib;
     private final List<Device> devices;
     private final Pointer[] contexts;
-    private final Pointer[] nvmlHandles;
+    private final Nvml.NvmlDevice[] nvmlHandles;
     private final Nvml nvml;
     private final String nvmlFailure;
     private final Long[] usedBeforeContext;
@@ -66,7 +66,7 @@ public final class GpuSession implements AutoCloseable {
         this.lib = cuda.lib();
         this.devices = List.copyOf(devices);
         this.contexts = new Pointer[devices.size()];
-        this.nvmlHandles = new Pointer[devices.size()];
+        this.nvmlHandles = new Nvml.NvmlDevice[devices.size()];
         this.nvml = nvml;
         this.nvmlFailure = nvmlFailure;
         this.usedBeforeContext = new Long[devices.size()];
@@ -137,7 +137,7 @@ public final class GpuSession implements AutoCloseable {
         }
         int count = nvml.deviceCount().orElse(0);
         for (int k = 0; k < count; k++) {
-            Pointer h = nvml.handle(k).orElse(null);
+            Nvml.NvmlDevice h = nvml.handle(k).orElse(null);
             if (h == null) {
                 continue;
             }
@@ -179,7 +179,7 @@ public final class GpuSession implements AutoCloseable {
     }
 
     /** NVML's handle of the GPU, or null when NVML could not be matched to it. */
-    public Pointer nvmlHandle(int index) {
+    public Nvml.NvmlDevice nvmlHandle(int index) {
         return nvmlHandles[index];
     }
 

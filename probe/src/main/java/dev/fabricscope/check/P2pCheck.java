@@ -9,7 +9,7 @@ import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.Reading;
 import dev.fabricscope.nativeapi.cuda.LibCuda;
-import dev.fabricscope.nativeapi.nvml.NvmlMemoryBandwidth;
+import dev.fabricscope.nativeapi.nvml.Nvml;
 import dev.fabricscope.probe.NvLinkSpecs;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -252,17 +252,22 @@ public final class P2pCheck {
     }
 
     private static Theoretical theoreticalLocal(GpuSession s, int i) {
-        Pointer h = s.nvmlHandle(i);
-        if (h == null) {
+        Nvml.NvmlDevice h = s.nvmlHandle(i);
+        if (h == null || s.nvml() == null) {
             return new Theoretical(null, "unknown: NVML device not matched");
         }
-        Reading<NvmlMemoryBandwidth.Peak> p = NvmlMemoryBandwidth.read(h);
-        if (!p.isPresent()) {
-            return new Theoretical(null, "unknown: " + p.missing().describe());
+        Reading<Integer> mhz = s.nvml().maxMemoryClockMhz(h);
+        Reading<Integer> bits = s.nvml().memoryBusWidthBits(h);
+        if (!mhz.isPresent() || !bits.isPresent()) {
+            return new Theoretical(null, "unknown: " + (mhz.isPresent() ? bits : mhz).missing().describe());
         }
-        NvmlMemoryBandwidth.Peak v = p.value();
-        return new Theoretical(round(v.bytesPerSecond() / 1e9), String.format(Locale.ROOT,
-                "DRAM peak = 2 × %d MHz × %d bit / 8 (NVML max memory clock, bus width)", v.memoryClockMhz(), v.busWidthBits()));
+        return new Theoretical(round(peakBytesPerSecond(mhz.value(), bits.value()) / 1e9), String.format(Locale.ROOT,
+                "DRAM peak = 2 × %d MHz × %d bit / 8 (NVML max memory clock, bus width)", mhz.value(), bits.value()));
+    }
+
+    /** Peak DRAM bandwidth: 2 (double data rate) × maximum memory clock × bus width / 8 (H100 SXM: 3.35 TB/s). */
+    static double peakBytesPerSecond(int memoryClockMhz, int busWidthBits) {
+        return 2.0 * memoryClockMhz * 1e6 * busWidthBits / 8.0;
     }
 
     /** Nominal per-direction bandwidth of the pair's NVLinks from the snapshot. */

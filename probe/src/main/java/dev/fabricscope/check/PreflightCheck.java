@@ -296,7 +296,7 @@ public final class PreflightCheck {
     /** Part 2 of FlashInfer's {@code is_mnnvl_fabric_supported}: NVML fabric state COMPLETED and a cluster UUID. */
     private static FabricVerdict fabricState(GpuSession s, int i) {
         Nvml nvml = s.nvml();
-        Pointer h = s.nvmlHandle(i);
+        Nvml.NvmlDevice h = s.nvmlHandle(i);
         if (nvml == null || h == null) {
             return new FabricVerdict(false, "NVML not available (FlashInfer's NVML call would raise; treated as False)",
                     new CallStep("nvmlDeviceGetGpuFabricInfoV", "", -1, "UNAVAILABLE", null, "NVML not available"));

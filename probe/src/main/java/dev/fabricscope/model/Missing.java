@@ -11,9 +11,10 @@ import java.util.Objects;
  * @param code      the symbolic error code (e.g. {@code NVML_ERROR_NOT_SUPPORTED}), or null
  * @param codeValue the numeric error code, or null
  * @param detail    a human sentence, or null
+ * @param raw       what the call answered when that answer was out of range (kept as read), or null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Missing(Kind kind, String call, String code, Integer codeValue, String detail) {
+public record Missing(Kind kind, String call, String code, Integer codeValue, String detail, String raw) {
 
     public enum Kind {
         /** The call answered that the device or driver does not support it. */
@@ -25,11 +26,22 @@ public record Missing(Kind kind, String call, String code, Integer codeValue, St
         /** The library that would answer is not present (no driver, no NCCL). */
         UNAVAILABLE,
         /** The reading does not apply here (e.g. a link index past the device's count). */
-        NOT_APPLICABLE
+        NOT_APPLICABLE,
+        /** The call answered, but with a value out of its range; the raw answer is kept. */
+        INVALID
     }
 
     public Missing {
         Objects.requireNonNull(kind, "kind");
+    }
+
+    public Missing(Kind kind, String call, String code, Integer codeValue, String detail) {
+        this(kind, call, code, codeValue, detail, null);
+    }
+
+    /** The call answered {@code raw}, which is out of range: {@code why}. */
+    public static Missing invalid(String call, String raw, String why) {
+        return new Missing(Kind.INVALID, call, null, null, why, raw);
     }
 
     public static Missing unsupported(String call, String code, int codeValue) {
@@ -67,6 +79,9 @@ public record Missing(Kind kind, String call, String code, Integer codeValue, St
         }
         if (detail != null) {
             sb.append(sb.length() > 0 ? ": " : "").append(detail);
+        }
+        if (raw != null) {
+            sb.append(sb.length() > 0 ? " " : "").append("(answered ").append(raw).append(')');
         }
         if (sb.length() == 0) {
             sb.append(kind.name().toLowerCase());

@@ -3,19 +3,20 @@ package dev.fabricscope.probe;
 import dev.fabricscope.model.HostInfo;
 import dev.fabricscope.model.Missing;
 import dev.fabricscope.model.Reading;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
+import dev.fabricscope.nativeapi.NativeAnswer;
+import dev.fabricscope.nativeapi.NativeReads;
+import dev.fabricscope.nativeapi.host.FileHost;
+import dev.fabricscope.nativeapi.host.HostCalls;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
-/** Host facts from /proc and /sys (no DNS look-ups: they can stall on a node without network). */
+/** Host facts from /proc and /sys through the host seam (no DNS look-ups: they can stall on a node without network). */
 public final class HostProbe {
 
-    private final Path root;
+    private final HostCalls host;
 
     public HostProbe() {
         this(Paths.get("/"));
@@ -23,57 +24,89 @@ public final class HostProbe {
 
     /** @param root filesystem root, so tests can point at a fake /proc and /sys */
     public HostProbe(Path root) {
-        this.root = root;
+        this(new FileHost(root, System.getenv(), EnvironmentFilter::filter));
+    }
+
+    public HostProbe(HostCalls host) {
+        this.host = host;
     }
 
     public HostInfo probe() {
-        return new HostInfo(hostname(), os(), firstLine("proc/sys/kernel/osrelease"),
-                Reading.of(System.getProperty("os.arch")), cpuModel(), logicalCpus(), numaNodes());
+        Reading<String> arch = read("os.arch", host.systemProperty("os.arch"), NativeReads::text);
+        return new HostInfo(hostname(), os(), firstLine("/proc/sys/kernel/osrelease"), arch, cpuModel(), logicalCpus(),
+                numaNodes());
+    }
+
+    /** The environment variables worth recording (already filtered by the seam). */
+    public Map<String, String> environment() {
+        NativeAnswer<Map<String, String>> a = host.environment();
+        return a.succeeded() && a.value() != null ? EnvironmentFilter.filter(a.value()) : Map.of();
+    }
+
+    private static <T, R> Reading<R> read(String what, NativeAnswer<T> a, java.util.function.Function<T, R> decode) {
+        if (a.fault() != null) {
+            return Reading.missing(new Missing(Missing.Kind.ERROR, what, null, null, NativeReads.faultText(a)));
+        }
+        if (a.rc() != 0) {
+            return Reading.missing(new Missing(a.rc() == HostCalls.ENOENT ? Missing.Kind.NOT_APPLICABLE : Missing.Kind.ERROR,
+                    what, FileHost.errnoName(a.rc()), a.rc(), null));
+        }
+        try {
+            R r = decode.apply(a.value());
+            return r != null ? Reading.of(r) : Reading.missing(Missing.notApplicable(what + ": nothing there"));
+        } catch (RuntimeException e) {
+            return Reading.missing(Missing.invalid(what, String.valueOf(a.value()), "unreadable: " + e.getMessage()));
+        }
+    }
+
+    private Reading<List<String>> lines(String path) {
+        return read("read " + path, host.readLines(path), v -> v);
     }
 
     private Reading<String> hostname() {
-        Reading<String> r = firstLine("proc/sys/kernel/hostname");
-        return r.isPresent() ? r : firstLine("etc/hostname");
+        Reading<String> r = firstLine("/proc/sys/kernel/hostname");
+        return r.isPresent() ? r : firstLine("/etc/hostname");
     }
 
     private Reading<String> os() {
-        Path p = root.resolve("etc/os-release");
-        try {
-            for (String line : Files.readAllLines(p, StandardCharsets.UTF_8)) {
-                if (line.startsWith("PRETTY_NAME=")) {
-                    return Reading.of(line.substring(12).replace("\"", "").trim());
-                }
-            }
-            return Reading.missing(Missing.notApplicable("no PRETTY_NAME in /etc/os-release"));
-        } catch (IOException e) {
-            return Reading.missing(new Missing(Missing.Kind.ERROR, "read /etc/os-release", null, null, e.toString()));
+        Reading<List<String>> r = lines("/etc/os-release");
+        if (!r.isPresent()) {
+            return Reading.missing(r.missing());
         }
+        for (String line : r.value()) {
+            if (line != null && line.startsWith("PRETTY_NAME=")) {
+                return Reading.of(line.substring(12).replace("\"", "").trim());
+            }
+        }
+        return Reading.missing(Missing.notApplicable("no PRETTY_NAME in /etc/os-release"));
     }
 
     private Reading<String> cpuModel() {
-        Path p = root.resolve("proc/cpuinfo");
-        try {
-            String implementer = null;
-            String part = null;
-            for (String line : Files.readAllLines(p, StandardCharsets.UTF_8)) {
-                // x86: "model name"; Arm (Grace): no model name, but "CPU implementer" and "CPU part"
-                if (line.startsWith("model name")) {
-                    return Reading.of(line.substring(line.indexOf(':') + 1).trim());
-                }
-                if (line.startsWith("CPU implementer") && implementer == null) {
-                    implementer = line.substring(line.indexOf(':') + 1).trim();
-                }
-                if (line.startsWith("CPU part") && part == null) {
-                    part = line.substring(line.indexOf(':') + 1).trim();
-                }
-            }
-            if (implementer != null && part != null) {
-                return Reading.of(armCpuName(implementer, part));
-            }
-            return Reading.missing(Missing.notApplicable("/proc/cpuinfo names no CPU model"));
-        } catch (IOException e) {
-            return Reading.missing(new Missing(Missing.Kind.ERROR, "read /proc/cpuinfo", null, null, e.toString()));
+        Reading<List<String>> r = lines("/proc/cpuinfo");
+        if (!r.isPresent()) {
+            return Reading.missing(r.missing());
         }
+        String implementer = null;
+        String part = null;
+        for (String line : r.value()) {
+            if (line == null) {
+                continue;
+            }
+            // x86: "model name"; Arm (Grace): no model name, but "CPU implementer" and "CPU part"
+            if (line.startsWith("model name")) {
+                return Reading.of(line.substring(line.indexOf(':') + 1).trim());
+            }
+            if (line.startsWith("CPU implementer") && implementer == null) {
+                implementer = line.substring(line.indexOf(':') + 1).trim();
+            }
+            if (line.startsWith("CPU part") && part == null) {
+                part = line.substring(line.indexOf(':') + 1).trim();
+            }
+        }
+        if (implementer != null && part != null) {
+            return Reading.of(armCpuName(implementer, part));
+        }
+        return Reading.missing(Missing.notApplicable("/proc/cpuinfo names no CPU model"));
     }
 
     /** Arm cores by MIDR implementer/part (Arm's TRM numbers); Grace is Neoverse-V2. */
@@ -91,11 +124,18 @@ public final class HostProbe {
     }
 
     private Reading<Integer> logicalCpus() {
-        Reading<String> online = firstLine("sys/devices/system/cpu/online");
+        Reading<String> online = firstLine("/sys/devices/system/cpu/online");
         if (online.isPresent()) {
-            return Reading.of(countCpus(online.value()));
+            try {
+                int n = countCpus(online.value());
+                if (n > 0 && n <= 1 << 20) {
+                    return Reading.of(n);
+                }
+            } catch (RuntimeException e) {
+                // fall through to the JVM's count
+            }
         }
-        return Reading.of(Runtime.getRuntime().availableProcessors());
+        return read("availableProcessors", host.availableProcessors(), n -> n != null && n > 0 ? n : null);
     }
 
     /** Counts a kernel CPU list: {@code 0-3,8} → 5. */
@@ -112,50 +152,49 @@ public final class HostProbe {
     }
 
     private Reading<List<HostInfo.NumaNode>> numaNodes() {
-        Path dir = root.resolve("sys/devices/system/node");
-        if (!Files.isDirectory(dir)) {
-            return Reading.missing(Missing.notApplicable("/sys/devices/system/node absent (no NUMA support)"));
+        String dir = "/sys/devices/system/node";
+        NativeAnswer<List<String>> names = host.listDirectory(dir, "node[0-9]*");
+        if (names.fault() == null && (names.rc() == HostCalls.ENOENT || names.rc() == HostCalls.ENOTDIR)) {
+            return Reading.missing(Missing.notApplicable(dir + " absent (no NUMA support)"));
+        }
+        Reading<List<String>> listed = read("list " + dir, names, v -> v);
+        if (!listed.isPresent()) {
+            return Reading.missing(listed.missing());
         }
         List<HostInfo.NumaNode> nodes = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "node[0-9]*")) {
-            for (Path n : ds) {
-                int id = Integer.parseInt(n.getFileName().toString().substring(4));
-                String cpus = Files.readString(n.resolve("cpulist"), StandardCharsets.UTF_8).trim();
-                nodes.add(new HostInfo.NumaNode(id, cpus));
+        for (String n : listed.value()) {
+            int id;
+            try {
+                id = Integer.parseInt(n.substring(4));
+            } catch (RuntimeException e) {
+                continue;
             }
-        } catch (IOException | RuntimeException e) {
-            return Reading.missing(new Missing(Missing.Kind.ERROR, "read /sys/devices/system/node", null, null, e.toString()));
+            Reading<String> cpus = firstLine(dir + "/" + n + "/cpulist");
+            if (!cpus.isPresent()) {
+                return Reading.missing(cpus.missing());
+            }
+            nodes.add(new HostInfo.NumaNode(id, cpus.value()));
         }
         nodes.sort((a, b) -> Integer.compare(a.id(), b.id()));
         return Reading.of(List.copyOf(nodes));
     }
 
-    private Reading<String> firstLine(String relative) {
-        Path p = root.resolve(relative);
-        try {
-            List<String> lines = Files.readAllLines(p, StandardCharsets.UTF_8);
-            return lines.isEmpty() ? Reading.missing(Missing.notApplicable("/" + relative + " is empty"))
-                    : Reading.of(lines.get(0).trim());
-        } catch (IOException e) {
-            return Reading.missing(new Missing(Missing.Kind.ERROR, "read /" + relative, null, null, e.getClass().getSimpleName()));
+    private Reading<String> firstLine(String path) {
+        Reading<List<String>> r = lines(path);
+        if (!r.isPresent()) {
+            return Reading.missing(r.missing());
         }
+        return r.value().isEmpty() || r.value().get(0) == null ? Reading.missing(Missing.notApplicable(path + " is empty"))
+                : Reading.of(r.value().get(0).trim());
     }
 
     /** IMEX channel device nodes (needed to export fabric handles across nodes). */
     public Reading<List<String>> imexChannels() {
-        Path dir = root.resolve("dev/nvidia-caps-imex-channels");
-        List<String> out = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
+        String dir = "/dev/nvidia-caps-imex-channels";
+        NativeAnswer<List<String>> names = host.listDirectory(dir, "*");
+        if (names.fault() == null && (names.rc() == HostCalls.ENOENT || names.rc() == HostCalls.ENOTDIR)) {
             return Reading.of(List.of());
         }
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-            for (Path p : ds) {
-                out.add(p.toString());
-            }
-        } catch (IOException e) {
-            return Reading.missing(new Missing(Missing.Kind.ERROR, "list /dev/nvidia-caps-imex-channels", null, null, e.toString()));
-        }
-        out.sort(null);
-        return Reading.of(List.copyOf(out));
+        return read("list " + dir, names, v -> v.stream().map(n -> dir + "/" + n).sorted().toList());
     }
 }

@@ -1,6 +1,5 @@
 package dev.fabricscope.probe;
 
-import com.sun.jna.Pointer;
 import dev.fabricscope.Version;
 import dev.fabricscope.model.CudaAttributes;
 import dev.fabricscope.model.DriverInfo;
@@ -15,11 +14,15 @@ import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.ProbeInfo;
 import dev.fabricscope.model.Reading;
+import dev.fabricscope.nativeapi.NativeBackends;
 import dev.fabricscope.nativeapi.cuda.CudaApi;
 import dev.fabricscope.nativeapi.cuda.CudaAttribute;
 import dev.fabricscope.nativeapi.cuda.CudaDriver;
+import dev.fabricscope.nativeapi.nccl.JnaNccl;
+import dev.fabricscope.nativeapi.nccl.NcclCalls;
 import dev.fabricscope.nativeapi.nccl.NcclLocator;
 import dev.fabricscope.nativeapi.nvml.Nvml;
+import dev.fabricscope.nativeapi.nvml.Nvml.NvmlDevice;
 import dev.fabricscope.nativeapi.nvml.NvmlCodes;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -39,40 +42,59 @@ public final class LiveProbe {
 
     private final List<String> commandLine;
     private final String ncclPath;
-    private final Map<String, String> env;
+    private final Supplier<Map<String, String>> env;
     private final Supplier<Nvml.Result> nvmlOpener;
     private final Supplier<CompletableFuture<CudaDriver.Result>> cudaOpener;
     private final HostProbe hostProbe;
+    private final NcclCalls nccl;
 
+    /** This machine, with the native libraries opened early by {@link NativePrefetch} when it ran. */
     public LiveProbe(List<String> commandLine, String ncclPath) {
-        this(commandLine, ncclPath, System.getenv(), NativePrefetch::takeNvml, NativePrefetch::cuda, new HostProbe());
+        this(commandLine, ncclPath, () -> EnvironmentFilter.filter(System.getenv()), NativePrefetch::takeNvml,
+                NativePrefetch::cuda, new HostProbe(), new JnaNccl(System.getenv()));
+    }
+
+    /** Through the given seams: recording, replaying a trace, or the driver. */
+    public LiveProbe(List<String> commandLine, String ncclPath, NativeBackends backends) {
+        this(commandLine, ncclPath, new HostProbe(backends.host()), backends);
+    }
+
+    private LiveProbe(List<String> commandLine, String ncclPath, HostProbe host, NativeBackends backends) {
+        this(commandLine, ncclPath, host::environment, () -> Nvml.open(backends.nvml()),
+                () -> CompletableFuture.supplyAsync(() -> CudaDriver.open(backends.cuda())), host, backends.nccl());
     }
 
     /** With injected native back-ends (tests drive the probe with fake NVML and CUDA libraries). */
     public LiveProbe(List<String> commandLine, String ncclPath, Map<String, String> env, Supplier<Nvml.Result> nvmlOpener,
                      Supplier<CompletableFuture<CudaDriver.Result>> cudaOpener, HostProbe hostProbe) {
+        this(commandLine, ncclPath, () -> EnvironmentFilter.filter(env), nvmlOpener, cudaOpener, hostProbe, new JnaNccl(env));
+    }
+
+    private LiveProbe(List<String> commandLine, String ncclPath, Supplier<Map<String, String>> env, Supplier<Nvml.Result> nvmlOpener,
+                      Supplier<CompletableFuture<CudaDriver.Result>> cudaOpener, HostProbe hostProbe, NcclCalls nccl) {
         this.commandLine = commandLine;
         this.ncclPath = ncclPath;
         this.env = env;
         this.nvmlOpener = nvmlOpener;
         this.cudaOpener = cudaOpener;
         this.hostProbe = hostProbe;
+        this.nccl = nccl;
     }
 
     public MachineSnapshot probe() {
         long t0 = System.nanoTime();
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         CompletableFuture<CudaDriver.Result> cudaInit = cudaOpener.get();
-        CompletableFuture<NcclInfo> nccl = CompletableFuture.supplyAsync(() -> NcclLocator.locate(ncclPath, env));
+        CompletableFuture<NcclInfo> ncclInfo = CompletableFuture.supplyAsync(() -> NcclLocator.locate(nccl, ncclPath));
         HostInfo host = hostProbe.probe();
         dev.fabricscope.Trace.mark("host read");
         Nvml.Result nvmlOpen = nvmlOpener.get();
         Nvml nvml = nvmlOpen.nvml();
         try {
             // Everything NVML can tell is read while cuInit (the slowest step) is still running.
-            List<NvmlDevice> nvmlDevices = nvml == null ? List.of() : nvmlDevices(nvml);
+            List<NvmlGpuRef> nvmlDevices = nvml == null ? List.of() : nvmlDevices(nvml);
             Map<PciAddress, NvmlGpu> nvmlGpus = new HashMap<>();
-            for (NvmlDevice d : nvmlDevices) {
+            for (NvmlGpuRef d : nvmlDevices) {
                 nvmlGpus.put(d.pci, readNvmlGpu(nvml, d));
             }
             Map<List<PciAddress>, NvmlPair> nvmlPairs = readNvmlPairs(nvml, nvmlDevices);
@@ -81,9 +103,9 @@ public final class LiveProbe {
             dev.fabricscope.Trace.mark("cuda init joined");
             CudaApi cuda = cudaOpen.driver();
             Map<PciAddress, CudaDevice> cudaDevices = cuda == null ? Map.of() : cudaDevices(cuda);
-            DriverInfo driver = driverInfo(nvmlOpen, cudaOpen, nccl.join(), hostProbe);
+            DriverInfo driver = driverInfo(nvmlOpen, cudaOpen, ncclInfo.join(), hostProbe);
             List<Gpu> gpus = new ArrayList<>();
-            for (NvmlDevice d : nvmlDevices) {
+            for (NvmlGpuRef d : nvmlDevices) {
                 gpus.add(gpu(d.pci, nvmlGpus.get(d.pci), cuda, cudaDevice(cudaDevices, d.pci), nvmlOpen, cudaOpen));
             }
             for (Map.Entry<PciAddress, CudaDevice> e : cudaDevices.entrySet()) {
@@ -97,7 +119,7 @@ public final class LiveProbe {
             long ms = (System.nanoTime() - t0) / 1_000_000;
             ProbeInfo info = new ProbeInfo(Version.get(), now.toString(), commandLine, ms, ProbeInfo.Origin.LIVE, null);
             MachineSnapshot s = new MachineSnapshot(MachineSnapshot.SCHEMA_VERSION, info, host, driver, gpus,
-                    Topology.switches(gpus), pairs, EnvironmentFilter.filter(env), List.of());
+                    Topology.switches(gpus), pairs, env.get(), List.of());
             return s.withFindings(SnapshotAnalyzer.findings(s));
         } finally {
             if (nvml != null) {
@@ -106,7 +128,7 @@ public final class LiveProbe {
         }
     }
 
-    private record NvmlDevice(int index, Pointer handle, PciAddress pci) {
+    private record NvmlGpuRef(int index, NvmlDevice handle, PciAddress pci) {
     }
 
     private record CudaDevice(int ordinal) {
@@ -124,24 +146,25 @@ public final class LiveProbe {
                             Reading<String> atomics, Reading<String> prop) {
     }
 
-    private static List<NvmlDevice> nvmlDevices(Nvml nvml) {
-        List<NvmlDevice> out = new ArrayList<>();
+    private static List<NvmlGpuRef> nvmlDevices(Nvml nvml) {
+        List<NvmlGpuRef> out = new ArrayList<>();
         int n = nvml.deviceCount().orElse(0);
         for (int i = 0; i < n; i++) {
-            Reading<Pointer> h = nvml.handle(i);
+            Reading<NvmlDevice> h = nvml.handle(i);
             if (!h.isPresent()) {
                 continue;
             }
             Reading<PciAddress> pci = nvml.pci(h.value());
-            if (pci.isPresent()) {
-                out.add(new NvmlDevice(i, h.value(), pci.value()));
+            // Two devices answering one address would be one GPU twice: the first is kept.
+            if (pci.isPresent() && out.stream().noneMatch(o -> o.pci.sameDevice(pci.value()))) {
+                out.add(new NvmlGpuRef(i, h.value(), pci.value()));
             }
         }
         return out;
     }
 
-    private static NvmlGpu readNvmlGpu(Nvml nvml, NvmlDevice d) {
-        Pointer h = d.handle;
+    private static NvmlGpu readNvmlGpu(Nvml nvml, NvmlGpuRef d) {
+        NvmlDevice h = d.handle;
         Reading<String> cc = nvml.computeCapability(h);
         // The host NUMA node nearest the GPU (nvidia-smi's "NUMA Affinity"). nvmlDeviceGetNumaNodeId names the GPU's
         // own memory node on Grace systems, so it is only the fallback.
@@ -158,12 +181,12 @@ public final class LiveProbe {
                 nvml.persistenceMode(h), scanLinks(nvml, h, ccNum), FabricDecoder.decode(nvml.fabricInfo(h)));
     }
 
-    private static Map<List<PciAddress>, NvmlPair> readNvmlPairs(Nvml nvml, List<NvmlDevice> devices) {
+    private static Map<List<PciAddress>, NvmlPair> readNvmlPairs(Nvml nvml, List<NvmlGpuRef> devices) {
         Map<List<PciAddress>, NvmlPair> out = new HashMap<>();
         for (int i = 0; i < devices.size(); i++) {
             for (int j = i + 1; j < devices.size(); j++) {
-                Pointer a = devices.get(i).handle;
-                Pointer b = devices.get(j).handle;
+                NvmlDevice a = devices.get(i).handle;
+                NvmlDevice b = devices.get(j).handle;
                 out.put(pairKey(devices.get(i).pci, devices.get(j).pci), new NvmlPair(nvml.commonAncestor(a, b),
                         nvml.p2pStatus(a, b, NvmlCodes.P2P_READ), nvml.p2pStatus(a, b, NvmlCodes.P2P_WRITE),
                         nvml.p2pStatus(a, b, NvmlCodes.P2P_NVLINK), nvml.p2pStatus(a, b, NvmlCodes.P2P_ATOMICS),
@@ -182,7 +205,7 @@ public final class LiveProbe {
         int n = cuda.deviceCount().orElse(0);
         for (int i = 0; i < n; i++) {
             Reading<PciAddress> pci = cuda.pciBusId(i);
-            if (pci.isPresent()) {
+            if (pci.isPresent() && out.keySet().stream().noneMatch(p -> p.sameDevice(pci.value()))) {
                 out.put(pci.value(), new CudaDevice(i));
             }
         }
@@ -275,9 +298,13 @@ public final class LiveProbe {
      * Link count from {@code NVML_FI_DEV_NVLINK_LINK_COUNT} when the driver answers, else NCCL's per-architecture
      * maximum; an index past the device's links ({@code NVML_ERROR_INVALID_ARGUMENT}) ends the scan.
      */
-    static LinkScan scanLinks(Nvml nvml, Pointer h, double cc) {
+    static LinkScan scanLinks(Nvml nvml, NvmlDevice h, double cc) {
         Reading<Long> fieldCount = nvml.fieldValues(h, new int[][] {{NvmlCodes.FI_NVLINK_LINK_COUNT, 0}}).get(0);
-        int limit = fieldCount.isPresent() ? fieldCount.value().intValue() : NvLinkSpecs.maxLinks(cc);
+        if (fieldCount.isPresent() && (fieldCount.value() < 0 || fieldCount.value() > Nvml.MAX_LINKS)) {
+            fieldCount = Reading.missing(Missing.invalid("nvmlDeviceGetFieldValues(NVML_FI_DEV_NVLINK_LINK_COUNT)",
+                    String.valueOf(fieldCount.value()), "link count outside 0.." + Nvml.MAX_LINKS));
+        }
+        int limit = fieldCount.isPresent() ? fieldCount.value().intValue() : Math.min(Nvml.MAX_LINKS, NvLinkSpecs.maxLinks(cc));
         int generation = NvLinkSpecs.generation(cc);
         double gbps = NvLinkSpecs.gbpsPerLinkPerDirection(cc);
         List<NvLink> links = new ArrayList<>();

@@ -5,7 +5,7 @@ import dev.fabricscope.nativeapi.nvml.Nvml;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Starts loading libcuda (JCuda + {@code cuInit}, the slowest step of a probe) and NVML on background threads
+ * Starts loading libcuda ({@code cuInit}, the slowest step of a probe) and NVML on background threads
  * as soon as the CLI knows it will probe, so they overlap argument parsing.
  */
 public final class NativePrefetch {

@@ -5,6 +5,7 @@ import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import dev.fabricscope.model.PciAddress;
+import dev.fabricscope.nativeapi.nvml.NvmlCodes;
 import dev.fabricscope.nativeapi.nvml.NvmlLibrary;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -241,5 +242,15 @@ final class FakeNvml implements NvmlLibrary {
         info.setInt(20, dev(d).cliqueId);
         info.setByte(24, (byte) dev(d).fabricState);
         return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetMaxClockInfo(Pointer d, int clockType, IntByReference mhz) {
+        return NvmlCodes.ERROR_NOT_SUPPORTED;
+    }
+
+    @Override
+    public int nvmlDeviceGetMemoryBusWidth(Pointer d, IntByReference bits) {
+        return NvmlCodes.ERROR_NOT_SUPPORTED;
     }
 }

@@ -3,21 +3,29 @@ package dev.fabricscope.nativeapi.cuda;
 import dev.fabricscope.model.Missing;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.Reading;
-import java.util.function.IntSupplier;
-import java.util.function.Supplier;
-import jcuda.driver.CUdevice;
-import jcuda.driver.JCudaDriver;
+import dev.fabricscope.nativeapi.CallGuard;
+import dev.fabricscope.nativeapi.NativeAnswer;
+import dev.fabricscope.nativeapi.NativeReads;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Safe facade over the CUDA driver API through JCuda. JCuda fails in its static initialiser when
- * libcuda.so.1 is absent ({@link UnsatisfiedLinkError} first, {@link NoClassDefFoundError} after), so
- * the whole class is opened once through {@link #open()} and every call answers a {@link Reading}.
+ * Safe facade over the CUDA driver seam ({@link CudaCalls}) for the probe: every call answers a {@link Reading}
+ * naming the call and its CUresult; out-of-range answers keep their raw value. Never throws.
  */
 public final class CudaDriver implements CudaApi {
 
-    private static volatile Result cached;
+    /** More CUDA devices than any host has: a count above is not believed. */
+    public static final int MAX_DEVICES = 4096;
 
-    private CudaDriver() {
+    private final CudaCalls calls;
+    private final NativeReads reads;
+    private final Map<Integer, Reading<Integer>> devices = new ConcurrentHashMap<>();
+    private final Map<Integer, String> errorNames = new ConcurrentHashMap<>();
+
+    private CudaDriver(CudaCalls calls) {
+        this.calls = calls;
+        this.reads = new NativeReads(CuResults.SUCCESS, CuResults.NOT_SUPPORTED, this::errorName);
     }
 
     /**
@@ -29,145 +37,92 @@ public final class CudaDriver implements CudaApi {
     public record Result(CudaApi driver, boolean libraryLoaded, String failure, Integer initCode) {
     }
 
-    /** Loads JCuda and calls {@code cuInit(0)}, once per JVM. */
-    public static synchronized Result open() {
-        if (cached != null) {
-            return cached;
-        }
-        int rc;
-        try {
-            JCudaDriver.setExceptionsEnabled(false);
-            dev.fabricscope.Trace.mark("jcuda loading");
-            rc = JCudaDriver.cuInit(0);
-            dev.fabricscope.Trace.mark("cuInit returned");
-        } catch (LinkageError e) {
-            cached = new Result(null, false, "libcuda.so.1 not loadable: " + loaderLine(e), null);
-            return cached;
-        }
-        if (rc != CuResults.SUCCESS) {
-            cached = new Result(null, true, "cuInit → " + CuResults.describe(rc), rc);
-        } else {
-            cached = new Result(new CudaDriver(), true, null, rc);
-        }
-        return cached;
+    /** The driver's libcuda through JNA, each call guarded by the default time-out. */
+    public static Result open() {
+        return open(CallGuard.guard(CudaCalls.class, "cuda", new JnaCuda(), CallGuard.defaultTimeout()));
     }
 
-    /** The useful line of JCuda's nested loader message (the one naming libcuda). */
-    static String loaderLine(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            String m = t.getMessage();
-            if (m == null) {
-                continue;
-            }
-            for (String line : m.split("\n")) {
-                if (line.contains("libcuda")) {
-                    return line.trim();
-                }
-            }
+    /** Loads the library and calls {@code cuInit(0)} through the seam. */
+    public static Result open(CudaCalls calls) {
+        NativeAnswer<String> loaded = calls.load();
+        if (loaded.fault() != null) {
+            return new Result(null, false, "libcuda.so.1 not loadable: " + loaded.detail(), null);
         }
-        String m = e.getMessage();
-        return m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse("").trim();
+        NativeAnswer<Void> init = calls.cuInit(0);
+        if (init.fault() != null) {
+            return new Result(null, true, "cuInit: " + NativeReads.faultText(init), null);
+        }
+        CudaDriver driver = new CudaDriver(calls);
+        if (init.rc() != CuResults.SUCCESS) {
+            return new Result(null, true, "cuInit → " + driver.errorName(init.rc()) + " (" + init.rc() + ")", init.rc());
+        }
+        return new Result(driver, true, null, init.rc());
     }
 
-    public static String errorName(int rc) {
-        try {
-            String[] name = new String[1];
-            if (JCudaDriver.cuGetErrorName(rc, name) == CuResults.SUCCESS && name[0] != null) {
-                return name[0];
-            }
-        } catch (LinkageError ignored) {
-            // fall through to the table
-        }
-        return CuResults.name(rc);
+    /** The driver's name for a CUresult, else the table's. */
+    public String errorName(int rc) {
+        return errorNames.computeIfAbsent(rc, code -> {
+            NativeAnswer<String> a = calls.cuGetErrorName(code);
+            String name = a.succeeded() ? a.value() : null;
+            return name != null && name.matches("CUDA_[A-Z0-9_]{1,80}") ? name : CuResults.name(code);
+        });
     }
 
-    private static <T> Reading<T> read(String call, IntSupplier nativeCall, Supplier<T> value) {
-        int rc;
-        try {
-            rc = nativeCall.getAsInt();
-        } catch (LinkageError e) {
-            return Reading.missing(new Missing(Missing.Kind.SYMBOL_MISSING, call, null, null, e.getMessage()));
-        } catch (RuntimeException e) {
-            return Reading.missing(new Missing(Missing.Kind.ERROR, call, null, null, e.toString()));
-        }
-        if (rc == CuResults.SUCCESS) {
-            return Reading.of(value.get());
-        }
-        String name = errorName(rc);
-        return Reading.missing(rc == CuResults.NOT_SUPPORTED ? Missing.unsupported(call, name, rc)
-                : Missing.error(call, name, rc));
+    private Reading<Integer> device(int ordinal) {
+        return devices.computeIfAbsent(ordinal, o -> reads.read("cuDeviceGet", () -> calls.cuDeviceGet(o), v -> v));
     }
 
-    private final java.util.Map<Integer, Reading<CUdevice>> devices = new java.util.concurrent.ConcurrentHashMap<>();
-
-    private <T> Reading<T> withDevice(int ordinal, java.util.function.Function<CUdevice, Reading<T>> f) {
-        Reading<CUdevice> d = devices.computeIfAbsent(ordinal, this::device);
+    private <T> Reading<T> withDevice(int ordinal, java.util.function.IntFunction<Reading<T>> f) {
+        Reading<Integer> d = device(ordinal);
         return d.isPresent() ? f.apply(d.value()) : Reading.missing(d.missing());
-    }
-
-    @Override
-    public Reading<PciAddress> pciBusId(int ordinal) {
-        return withDevice(ordinal, this::pciBusId);
-    }
-
-    @Override
-    public Reading<Integer> attribute(int ordinal, int attribute) {
-        return withDevice(ordinal, d -> attribute(d, attribute));
-    }
-
-    @Override
-    public Reading<Boolean> canAccessPeer(int ordinal, int peerOrdinal) {
-        return withDevice(ordinal, a -> withDevice(peerOrdinal, b -> canAccessPeer(a, b)));
-    }
-
-    @Override
-    public Reading<Integer> p2pAttribute(int ordinal, int peerOrdinal, int attribute) {
-        return withDevice(ordinal, a -> withDevice(peerOrdinal, b -> p2pAttribute(a, b, attribute)));
     }
 
     /** {@code 13000} → {@code 13.0}. */
     @Override
     public Reading<String> driverVersion() {
-        int[] v = new int[1];
-        return read("cuDriverGetVersion", () -> JCudaDriver.cuDriverGetVersion(v), () -> (v[0] / 1000) + "." + (v[0] % 1000) / 10);
+        return reads.read("cuDriverGetVersion", calls::cuDriverGetVersion, NativeReads::cudaVersion);
     }
 
     @Override
     public Reading<Integer> deviceCount() {
-        int[] n = new int[1];
-        return read("cuDeviceGetCount", () -> JCudaDriver.cuDeviceGetCount(n), () -> n[0]);
+        return reads.read("cuDeviceGetCount", calls::cuDeviceGetCount, n -> NativeReads.inRange(n, 0, MAX_DEVICES, "device count"));
     }
 
-    public Reading<CUdevice> device(int ordinal) {
-        CUdevice d = new CUdevice();
-        return read("cuDeviceGet", () -> JCudaDriver.cuDeviceGet(d, ordinal), () -> d);
+    @Override
+    public Reading<PciAddress> pciBusId(int ordinal) {
+        return withDevice(ordinal, d -> reads.read("cuDeviceGetPCIBusId", () -> calls.cuDeviceGetPCIBusId(d), text -> {
+            try {
+                return PciAddress.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw new NativeReads.OutOfRange("'" + text + "'", "not a PCI address");
+            }
+        }));
     }
 
-    public Reading<PciAddress> pciBusId(CUdevice d) {
-        String[] id = new String[1];
-        return read("cuDeviceGetPCIBusId", () -> JCudaDriver.cuDeviceGetPCIBusId(id, 32, d), () -> PciAddress.parse(id[0]));
+    @Override
+    public Reading<Integer> attribute(int ordinal, int attribute) {
+        return withDevice(ordinal, d -> reads.read("cuDeviceGetAttribute(" + CudaAttribute.name(attribute) + ")",
+                () -> calls.cuDeviceGetAttribute(attribute, d), v -> v));
     }
 
-    public Reading<Integer> attribute(CUdevice d, int attribute) {
-        int[] v = new int[1];
-        return read("cuDeviceGetAttribute(" + CudaAttribute.name(attribute) + ")",
-                () -> JCudaDriver.cuDeviceGetAttribute(v, attribute, d), () -> v[0]);
+    @Override
+    public Reading<Boolean> canAccessPeer(int ordinal, int peerOrdinal) {
+        return withDevice(ordinal, a -> withDevice(peerOrdinal, b -> reads.read("cuDeviceCanAccessPeer",
+                () -> calls.cuDeviceCanAccessPeer(a, b), v -> NativeReads.flag(v, "cuDeviceCanAccessPeer"))));
     }
 
-    public Reading<Boolean> flag(CUdevice d, int attribute) {
-        return attribute(d, attribute).map(v -> v != 0);
-    }
-
-    public Reading<Boolean> canAccessPeer(CUdevice a, CUdevice b) {
-        int[] v = new int[1];
-        return read("cuDeviceCanAccessPeer", () -> JCudaDriver.cuDeviceCanAccessPeer(v, a, b), () -> v[0] != 0);
-    }
-
-    public Reading<Integer> p2pAttribute(CUdevice a, CUdevice b, int attribute) {
-        int[] v = new int[1];
+    @Override
+    public Reading<Integer> p2pAttribute(int ordinal, int peerOrdinal, int attribute) {
         String name = attribute == CudaAttribute.P2P_PERFORMANCE_RANK ? "PERFORMANCE_RANK"
-                : attribute == CudaAttribute.P2P_NATIVE_ATOMIC_SUPPORTED ? "NATIVE_ATOMIC_SUPPORTED" : String.valueOf(attribute);
-        return read("cuDeviceGetP2PAttribute(" + name + ")",
-                () -> JCudaDriver.cuDeviceGetP2PAttribute(v, attribute, a, b), () -> v[0]);
+                : attribute == CudaAttribute.P2P_NATIVE_ATOMIC_SUPPORTED ? "NATIVE_ATOMIC_SUPPORTED"
+                : attribute == CudaAttribute.P2P_ACCESS_SUPPORTED ? "ACCESS_SUPPORTED" : String.valueOf(attribute);
+        return withDevice(ordinal, a -> withDevice(peerOrdinal, b -> reads.read("cuDeviceGetP2PAttribute(" + name + ")",
+                () -> calls.cuDeviceGetP2PAttribute(attribute, a, b), v -> v)));
+    }
+
+    /** Missing reading for a CUresult (used by callers that already hold a code). */
+    public Missing missing(String call, int rc) {
+        String n = errorName(rc);
+        return rc == CuResults.NOT_SUPPORTED ? Missing.unsupported(call, n, rc) : Missing.error(call, n, rc);
     }
 }

@@ -35,6 +35,8 @@ public interface LibCuda extends Library {
 
     int cuDeviceCanAccessPeer(IntByReference canAccess, int device, int peer);
 
+    int cuDeviceGetP2PAttribute(IntByReference value, int attrib, int srcDevice, int dstDevice);
+
     // --- primary contexts ---
 
     int cuDevicePrimaryCtxRetain(PointerByReference ctx, int device);

@@ -1,10 +1,10 @@
 package dev.fabricscope.nativeapi.nccl;
 
-import com.sun.jna.Native;
-import com.sun.jna.ptr.IntByReference;
 import dev.fabricscope.model.Missing;
 import dev.fabricscope.model.NcclInfo;
 import dev.fabricscope.model.Reading;
+import dev.fabricscope.nativeapi.NativeAnswer;
+import dev.fabricscope.nativeapi.NativeReads;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -134,30 +134,43 @@ public final class NcclLocator {
         return code / 1000 + "." + (code % 1000) / 100 + "." + code % 100;
     }
 
-    /** Finds NCCL and reads its version; never throws. */
+    /** Finds NCCL and reads its version through the file system and the loader; never throws. */
     public static NcclInfo locate(String explicitPath, Map<String, String> env) {
-        List<Path> found = candidates(explicitPath, env);
-        List<String> searched = found.stream().map(Path::toString).toList();
+        return locate(new JnaNccl(env), explicitPath);
+    }
+
+    /** Finds NCCL and reads its version through the seam; never throws. */
+    public static NcclInfo locate(NcclCalls calls, String explicitPath) {
+        NativeAnswer<List<NcclCalls.Candidate>> answer = calls.libraryCandidates(explicitPath);
+        if (!answer.succeeded() || answer.value() == null) {
+            String why = answer.fault() != null ? NativeReads.faultText(answer) : "libraryCandidates → " + answer.rc();
+            return new NcclInfo(Reading.missing(Missing.unavailable("NCCL search failed: " + why)),
+                    Reading.missing(Missing.unavailable("no NCCL library")), List.of());
+        }
+        List<NcclCalls.Candidate> found = answer.value().stream().filter(c -> c != null && c.path() != null).toList();
+        List<String> searched = found.stream().map(NcclCalls.Candidate::path).toList();
         if (found.isEmpty()) {
             return new NcclInfo(Reading.missing(Missing.unavailable(SONAME + " not found (searched Python wheels, LD_LIBRARY_PATH and system library paths)")),
                     Reading.missing(Missing.unavailable("no NCCL library")), searched);
         }
-        Path first = found.get(0);
-        if (!Files.isRegularFile(first)) {
-            return new NcclInfo(Reading.missing(Missing.unavailable("no such file: " + first)),
+        NcclCalls.Candidate first = found.get(0);
+        if (!first.regularFile()) {
+            return new NcclInfo(Reading.missing(Missing.unavailable("no such file: " + first.path())),
                     Reading.missing(Missing.unavailable("no NCCL library")), searched);
         }
+        NativeAnswer<Integer> v = calls.ncclGetVersion(first.path());
         Reading<String> version;
-        try {
-            NcclLibrary lib = Native.load(first.toString(), NcclLibrary.class);
-            IntByReference v = new IntByReference();
-            int rc = lib.ncclGetVersion(v);
-            version = rc == 0 ? Reading.of(versionString(v.getValue()))
-                    : Reading.missing(Missing.error("ncclGetVersion", "ncclResult " + rc, rc));
-        } catch (LinkageError e) {
-            String m = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
-            version = Reading.missing(new Missing(Missing.Kind.ERROR, "dlopen", null, null, m));
+        if (v.fault() == NativeAnswer.Fault.LOAD_FAILED) {
+            version = Reading.missing(new Missing(Missing.Kind.ERROR, "dlopen", null, null, v.detail()));
+        } else if (v.fault() != null) {
+            version = Reading.missing(new Missing(Missing.Kind.ERROR, "ncclGetVersion", null, null, NativeReads.faultText(v)));
+        } else if (v.rc() != 0) {
+            version = Reading.missing(Missing.error("ncclGetVersion", "ncclResult " + v.rc(), v.rc()));
+        } else if (v.value() == null || v.value() < 1000 || v.value() > 999_999) {
+            version = Reading.missing(Missing.invalid("ncclGetVersion", String.valueOf(v.value()), "not an NCCL version code"));
+        } else {
+            version = Reading.of(versionString(v.value()));
         }
-        return new NcclInfo(Reading.of(first.toString()), version, searched);
+        return new NcclInfo(Reading.of(first.path()), version, searched);
     }
 }

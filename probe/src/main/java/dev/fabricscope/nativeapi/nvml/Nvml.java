@@ -1,69 +1,39 @@
 package dev.fabricscope.nativeapi.nvml;
 
-import com.sun.jna.Memory;
-import com.sun.jna.Native;
-import com.sun.jna.Pointer;
-import com.sun.jna.ptr.IntByReference;
-import com.sun.jna.ptr.PointerByReference;
 import dev.fabricscope.model.Missing;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.Reading;
-import java.nio.charset.StandardCharsets;
+import dev.fabricscope.nativeapi.CallGuard;
+import dev.fabricscope.nativeapi.NativeAnswer;
+import dev.fabricscope.nativeapi.NativeReads;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * Safe facade over {@link NvmlLibrary}: every call returns a {@link Reading} that names the call and its
- * {@code nvmlReturn_t} when it fails, and a missing symbol (older driver) becomes "unsupported by driver X".
+ * Safe facade over the NVML seam ({@link NvmlCalls}): every call returns a {@link Reading} that names the call and
+ * its {@code nvmlReturn_t} when it fails, a missing symbol (older driver) becomes "unsupported by driver X", and an
+ * answer out of range becomes an {@link Missing.Kind#INVALID} reading that keeps the raw value. Never throws.
  */
 public final class Nvml implements AutoCloseable {
 
-    private static final String[] LIBRARY_NAMES = {"libnvidia-ml.so.1", "nvidia-ml"};
+    /** More GPUs than NVML can enumerate on one host (NVML_MAX_GPUS is far lower): a count above is not believed. */
+    public static final int MAX_DEVICES = 4096;
+    /** NVLinks per GPU; NVML_NVLINK_MAX_LINKS is 18 in R580 headers: leave room for later parts. */
+    public static final int MAX_LINKS = 64;
 
-    private final NvmlLibrary lib;
-    private String driverVersion;
+    private final NvmlCalls calls;
+    private final NativeReads reads;
 
-    private Nvml(NvmlLibrary lib) {
-        this.lib = lib;
+    private Nvml(NvmlCalls calls) {
+        this.calls = calls;
+        this.reads = new NativeReads(NvmlCodes.SUCCESS, NvmlCodes.ERROR_NOT_SUPPORTED, NvmlCodes::returnName);
     }
 
-    /** Loads and initialises NVML, or says in one line why it could not. */
-    public static Result open() {
-        NvmlLibrary lib = null;
-        StringBuilder why = new StringBuilder();
-        for (String name : LIBRARY_NAMES) {
-            try {
-                lib = Native.load(name, NvmlLibrary.class);
-                break;
-            } catch (LinkageError e) {
-                if (why.length() == 0) {
-                    why.append(firstLine(e.getMessage()));
-                }
-            }
-        }
-        if (lib == null) {
-            return new Result(null, false, why.toString());
-        }
-        return initialise(lib);
-    }
-
-    /** Initialises NVML through an already loaded library (tests pass a fake one). */
-    public static Result initialise(NvmlLibrary lib) {
-        int rc;
-        try {
-            rc = lib.nvmlInit_v2();
-        } catch (LinkageError e) {
-            return new Result(null, true, "nvmlInit_v2 missing from libnvidia-ml: " + firstLine(e.getMessage()));
-        }
-        if (rc != NvmlCodes.SUCCESS) {
-            return new Result(null, true, "nvmlInit_v2 → " + NvmlCodes.returnName(rc) + " (" + rc + ")"
-                    + errorString(lib, rc));
-        }
-        Nvml nvml = new Nvml(lib);
-        nvml.driverVersion = nvml.driverVersion().orElse(null);
-        return new Result(nvml, true, null);
+    /** A device as NVML numbers it; the seam's backend holds the native handle. */
+    public record NvmlDevice(int index) {
     }
 
     /**
@@ -74,50 +44,34 @@ public final class Nvml implements AutoCloseable {
     public record Result(Nvml nvml, boolean libraryLoaded, String failure) {
     }
 
-    /** The loader's useful line: the one that says why the shared object could not be opened. */
-    static String firstLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        String[] lines = s.split("\n");
-        for (String line : lines) {
-            if (line.contains("cannot open shared object") || line.contains("undefined symbol") || line.contains("wrong ELF")) {
-                return line.trim();
-            }
-        }
-        return lines[0].trim();
+    /** The driver's NVML, each call guarded by the default time-out. */
+    public static Result open() {
+        return open(CallGuard.guard(NvmlCalls.class, "nvml", new JnaNvml(), CallGuard.defaultTimeout()));
     }
 
-    private static String errorString(NvmlLibrary lib, int rc) {
-        try {
-            String s = lib.nvmlErrorString(rc);
-            return s == null ? "" : ": " + s;
-        } catch (LinkageError e) {
-            return "";
-        }
+    /** Initialises NVML through an already loaded library (tests pass a fake one). */
+    public static Result initialise(NvmlLibrary lib) {
+        return open(new JnaNvml(lib));
     }
 
-    @FunctionalInterface
-    private interface NativeCall {
-        int invoke();
-    }
-
-    /** Runs one NVML call; on success maps its outputs, else records why. */
-    private <T> Reading<T> read(String call, NativeCall nativeCall, java.util.function.Supplier<T> value) {
-        int rc;
-        try {
-            rc = nativeCall.invoke();
-        } catch (UnsatisfiedLinkError e) {
-            return Reading.missing(Missing.symbolMissing(call, driverVersion));
-        } catch (RuntimeException | Error e) {
-            return Reading.missing(new Missing(Missing.Kind.ERROR, call, null, null, e.toString()));
+    /** Loads and initialises NVML through the seam, or says in one line why it could not. */
+    public static Result open(NvmlCalls calls) {
+        NativeAnswer<String> loaded = calls.load();
+        if (loaded.fault() != null) {
+            return new Result(null, false, loaded.detail() == null ? "libnvidia-ml.so.1 not loadable" : loaded.detail());
         }
-        if (rc == NvmlCodes.SUCCESS) {
-            T v = value.get();
-            return v == null ? Reading.missing(new Missing(Missing.Kind.ERROR, call, null, null, "empty answer"))
-                    : Reading.of(v);
+        NativeAnswer<Void> init = calls.nvmlInit_v2();
+        if (init.fault() != null) {
+            return new Result(null, true, "nvmlInit_v2: " + NativeReads.faultText(init));
         }
-        return Reading.missing(missing(call, rc));
+        if (init.rc() != NvmlCodes.SUCCESS) {
+            NativeAnswer<String> text = calls.nvmlErrorString(init.rc());
+            String words = text.succeeded() && text.value() != null ? ": " + text.value() : "";
+            return new Result(null, true, "nvmlInit_v2 → " + NvmlCodes.returnName(init.rc()) + " (" + init.rc() + ")" + words);
+        }
+        Nvml nvml = new Nvml(calls);
+        nvml.reads.driverVersion(nvml.driverVersion().orElse(null));
+        return new Result(nvml, true, null);
     }
 
     public static Missing missing(String call, int rc) {
@@ -128,140 +82,148 @@ public final class Nvml implements AutoCloseable {
                 : Missing.error(call, name, rc);
     }
 
-    private static String cString(byte[] buf) {
-        int n = 0;
-        while (n < buf.length && buf[n] != 0) {
-            n++;
-        }
-        return new String(buf, 0, n, StandardCharsets.UTF_8).trim();
-    }
-
-    private Reading<String> string(String call, int size, java.util.function.ToIntFunction<byte[]> f) {
-        byte[] buf = new byte[size];
-        return read(call, () -> f.applyAsInt(buf), () -> cString(buf));
+    private <T, R> Reading<R> read(String call, Supplier<NativeAnswer<T>> nativeCall, Function<T, R> decode) {
+        return reads.read(call, nativeCall, decode);
     }
 
     // --- system ---
 
     public Reading<String> driverVersion() {
-        return string("nvmlSystemGetDriverVersion", 80, b -> lib.nvmlSystemGetDriverVersion(b, b.length));
+        return read("nvmlSystemGetDriverVersion", calls::nvmlSystemGetDriverVersion, NativeReads::text);
     }
 
     public Reading<String> nvmlVersion() {
-        return string("nvmlSystemGetNVMLVersion", 80, b -> lib.nvmlSystemGetNVMLVersion(b, b.length));
+        return read("nvmlSystemGetNVMLVersion", calls::nvmlSystemGetNVMLVersion, NativeReads::text);
     }
 
     /** {@code 13000} → {@code 13.0}. */
     public Reading<String> cudaDriverVersion() {
-        IntByReference v = new IntByReference();
-        return read("nvmlSystemGetCudaDriverVersion_v2", () -> lib.nvmlSystemGetCudaDriverVersion_v2(v),
-                () -> (v.getValue() / 1000) + "." + (v.getValue() % 1000) / 10);
+        return read("nvmlSystemGetCudaDriverVersion_v2", calls::nvmlSystemGetCudaDriverVersion_v2, NativeReads::cudaVersion);
     }
 
     public Reading<Integer> deviceCount() {
-        IntByReference n = new IntByReference();
-        return read("nvmlDeviceGetCount_v2", () -> lib.nvmlDeviceGetCount_v2(n), n::getValue);
+        return read("nvmlDeviceGetCount_v2", calls::nvmlDeviceGetCount_v2,
+                n -> NativeReads.inRange(n, 0, MAX_DEVICES, "device count"));
     }
 
-    public Reading<Pointer> handle(int index) {
-        PointerByReference p = new PointerByReference();
-        return read("nvmlDeviceGetHandleByIndex_v2", () -> lib.nvmlDeviceGetHandleByIndex_v2(index, p), p::getValue);
+    public Reading<NvmlDevice> handle(int index) {
+        return read("nvmlDeviceGetHandleByIndex_v2", () -> calls.nvmlDeviceGetHandleByIndex_v2(index), v -> new NvmlDevice(index));
     }
 
     // --- device identity ---
 
-    public Reading<String> name(Pointer d) {
-        return string("nvmlDeviceGetName", 96, b -> lib.nvmlDeviceGetName(d, b, b.length));
+    public Reading<String> name(NvmlDevice d) {
+        return read("nvmlDeviceGetName", () -> calls.nvmlDeviceGetName(d.index()), NativeReads::text);
     }
 
-    public Reading<String> uuid(Pointer d) {
-        return string("nvmlDeviceGetUUID", 96, b -> lib.nvmlDeviceGetUUID(d, b, b.length));
+    public Reading<String> uuid(NvmlDevice d) {
+        return read("nvmlDeviceGetUUID", () -> calls.nvmlDeviceGetUUID(d.index()), NativeReads::text);
     }
 
-    public Reading<String> serial(Pointer d) {
-        return string("nvmlDeviceGetSerial", 30, b -> lib.nvmlDeviceGetSerial(d, b, b.length));
+    public Reading<String> serial(NvmlDevice d) {
+        return read("nvmlDeviceGetSerial", () -> calls.nvmlDeviceGetSerial(d.index()), NativeReads::text);
     }
 
-    public Reading<String> computeCapability(Pointer d) {
-        IntByReference major = new IntByReference();
-        IntByReference minor = new IntByReference();
-        return read("nvmlDeviceGetCudaComputeCapability", () -> lib.nvmlDeviceGetCudaComputeCapability(d, major, minor),
-                () -> major.getValue() + "." + minor.getValue());
+    public Reading<String> computeCapability(NvmlDevice d) {
+        return read("nvmlDeviceGetCudaComputeCapability", () -> calls.nvmlDeviceGetCudaComputeCapability(d.index()), v -> {
+            NativeReads.length(v, 2, "{major, minor}");
+            NativeReads.inRange(v[0], 1, 99, "compute capability major");
+            NativeReads.inRange(v[1], 0, 99, "compute capability minor");
+            return v[0] + "." + v[1];
+        });
     }
 
-    public Reading<String> architecture(Pointer d) {
-        IntByReference a = new IntByReference();
-        return read("nvmlDeviceGetArchitecture", () -> lib.nvmlDeviceGetArchitecture(d, a),
-                () -> NvmlCodes.architectureName(a.getValue()));
+    public Reading<String> architecture(NvmlDevice d) {
+        return read("nvmlDeviceGetArchitecture", () -> calls.nvmlDeviceGetArchitecture(d.index()), NvmlCodes::architectureName);
     }
 
-    public Reading<Long> memoryTotal(Pointer d) {
-        Memory m = new Memory(24);
-        m.clear();
-        return read("nvmlDeviceGetMemoryInfo", () -> lib.nvmlDeviceGetMemoryInfo(d, m), () -> m.getLong(0));
+    public Reading<Long> memoryTotal(NvmlDevice d) {
+        return read("nvmlDeviceGetMemoryInfo", () -> calls.nvmlDeviceGetMemoryInfo(d.index()),
+                v -> NativeReads.nonNegative(NativeReads.length(v, 3, "{total, free, used}")[0], "total memory"));
     }
 
     /** Used framebuffer bytes (for the checks' memory-returns-to-baseline test). */
-    public Reading<Long> memoryUsed(Pointer d) {
-        Memory m = new Memory(24);
-        m.clear();
-        return read("nvmlDeviceGetMemoryInfo", () -> lib.nvmlDeviceGetMemoryInfo(d, m), () -> m.getLong(16));
+    public Reading<Long> memoryUsed(NvmlDevice d) {
+        return read("nvmlDeviceGetMemoryInfo", () -> calls.nvmlDeviceGetMemoryInfo(d.index()),
+                v -> NativeReads.nonNegative(NativeReads.length(v, 3, "{total, free, used}")[2], "used memory"));
     }
 
-    public Reading<PciAddress> pci(Pointer d) {
-        Memory m = new Memory(68);
-        m.clear();
-        return read("nvmlDeviceGetPciInfo_v3", () -> lib.nvmlDeviceGetPciInfo_v3(d, m), () -> pciFrom(m));
+    public Reading<PciAddress> pci(NvmlDevice d) {
+        return read("nvmlDeviceGetPciInfo_v3", () -> calls.nvmlDeviceGetPciInfo_v3(d.index()), Nvml::pciAddress);
     }
 
-    /** Reads domain/bus/device numerically (offsets 16/20/24 of nvmlPciInfo_t). */
-    static PciAddress pciFrom(Memory m) {
-        return new PciAddress(m.getInt(16), m.getInt(20) & 0xff, m.getInt(24) & 0x1f, 0);
+    /** Domain, bus and device as numbers (the text form of busId is only a fallback's source, never parsed here). */
+    static PciAddress pciAddress(NvmlCalls.PciInfo p) {
+        if (p.domain() > Integer.MAX_VALUE || p.domain() < 0 || p.bus() < 0 || p.bus() > 0xff || p.device() < 0 || p.device() > 0x1f) {
+            throw new NativeReads.OutOfRange(rawPci(p), "not a PCI address (domain, bus or device out of range)");
+        }
+        return new PciAddress((int) p.domain(), (int) p.bus(), (int) p.device(), 0);
     }
 
-    public Reading<String> migMode(Pointer d) {
-        IntByReference cur = new IntByReference();
-        IntByReference pending = new IntByReference();
-        return read("nvmlDeviceGetMigMode", () -> lib.nvmlDeviceGetMigMode(d, cur, pending),
-                () -> (cur.getValue() == 1 ? "Enabled" : "Disabled")
-                        + (pending.getValue() != cur.getValue() ? " (pending " + (pending.getValue() == 1 ? "Enabled" : "Disabled") + ")" : ""));
+    /** The answer as NVML printed it, e.g. {@code FFFFFFFF:FF:FF.0 (device id 0xFFFFFFFF)}. */
+    static String rawPci(NvmlCalls.PciInfo p) {
+        String busId = p.busId() == null || p.busId().isEmpty()
+                ? String.format("%08X:%02X:%02X.0", p.domain(), p.bus(), p.device()) : p.busId();
+        return busId + " (domain 0x" + Long.toHexString(p.domain()).toUpperCase() + ", bus 0x" + Long.toHexString(p.bus()).toUpperCase()
+                + ", device 0x" + Long.toHexString(p.device()).toUpperCase() + ", device id 0x" + Long.toHexString(p.pciDeviceId()).toUpperCase() + ")";
     }
 
-    public Reading<Integer> numaNodeId(Pointer d) {
-        IntByReference n = new IntByReference();
-        return read("nvmlDeviceGetNumaNodeId", () -> lib.nvmlDeviceGetNumaNodeId(d, n), n::getValue);
+    public Reading<String> migMode(NvmlDevice d) {
+        return read("nvmlDeviceGetMigMode", () -> calls.nvmlDeviceGetMigMode(d.index()), v -> {
+            NativeReads.length(v, 2, "{current, pending}");
+            String cur = migName(v[0]);
+            return cur + (v[1] != v[0] ? " (pending " + migName(v[1]) + ")" : "");
+        });
+    }
+
+    private static String migName(int mode) {
+        return switch (mode) {
+            case 0 -> "Disabled";
+            case 1 -> "Enabled";
+            default -> throw new NativeReads.OutOfRange(String.valueOf(mode), "MIG mode is 0 or 1");
+        };
+    }
+
+    public Reading<Integer> numaNodeId(NvmlDevice d) {
+        return read("nvmlDeviceGetNumaNodeId", () -> calls.nvmlDeviceGetNumaNodeId(d.index()),
+                n -> NativeReads.inRange(n, 0, 1 << 16, "NUMA node"));
     }
 
     /** Host NUMA node nearest the GPU (memory affinity, node scope): the lowest set bit. */
-    public Reading<Integer> memoryAffinityNode(Pointer d) {
-        long[] set = new long[16];
-        return read("nvmlDeviceGetMemoryAffinity", () -> lib.nvmlDeviceGetMemoryAffinity(d, set.length, set, 0),
-                () -> {
-                    List<Integer> bits = bits(set);
-                    return bits.isEmpty() ? null : bits.get(0);
-                });
+    public Reading<Integer> memoryAffinityNode(NvmlDevice d) {
+        return read("nvmlDeviceGetMemoryAffinity", () -> calls.nvmlDeviceGetMemoryAffinity(d.index(), 16, 0), set -> {
+            List<Integer> bits = bits(set);
+            if (bits.isEmpty()) {
+                throw new NativeReads.OutOfRange("empty mask", "no NUMA node in the affinity mask");
+            }
+            return bits.get(0);
+        });
     }
 
-    public Reading<String> cpuAffinity(Pointer d) {
-        long[] set = new long[64];
-        return read("nvmlDeviceGetCpuAffinity", () -> lib.nvmlDeviceGetCpuAffinity(d, set.length, set),
-                () -> cpuList(bits(set)));
+    public Reading<String> cpuAffinity(NvmlDevice d) {
+        return read("nvmlDeviceGetCpuAffinity", () -> calls.nvmlDeviceGetCpuAffinity(d.index(), 64), set -> {
+            List<Integer> bits = bits(set);
+            if (bits.isEmpty()) {
+                throw new NativeReads.OutOfRange("empty mask", "no CPU in the affinity mask");
+            }
+            return cpuList(bits);
+        });
     }
 
-    public Reading<String> virtualizationMode(Pointer d) {
-        IntByReference m = new IntByReference();
-        return read("nvmlDeviceGetVirtualizationMode", () -> lib.nvmlDeviceGetVirtualizationMode(d, m),
-                () -> NvmlCodes.virtualizationName(m.getValue()));
+    public Reading<String> virtualizationMode(NvmlDevice d) {
+        return read("nvmlDeviceGetVirtualizationMode", () -> calls.nvmlDeviceGetVirtualizationMode(d.index()),
+                NvmlCodes::virtualizationName);
     }
 
-    public Reading<Boolean> persistenceMode(Pointer d) {
-        IntByReference m = new IntByReference();
-        return read("nvmlDeviceGetPersistenceMode", () -> lib.nvmlDeviceGetPersistenceMode(d, m), () -> m.getValue() == 1);
+    public Reading<Boolean> persistenceMode(NvmlDevice d) {
+        return read("nvmlDeviceGetPersistenceMode", () -> calls.nvmlDeviceGetPersistenceMode(d.index()),
+                m -> NativeReads.flag(m, "persistence mode"));
     }
 
     static List<Integer> bits(long[] words) {
         List<Integer> out = new ArrayList<>();
-        for (int w = 0; w < words.length; w++) {
+        int limit = Math.min(words.length, 1024);
+        for (int w = 0; w < limit; w++) {
             for (int b = 0; b < 64; b++) {
                 if ((words[w] >>> b & 1L) != 0) {
                     out.add(w * 64 + b);
@@ -295,48 +257,51 @@ public final class Nvml implements AutoCloseable {
 
     // --- NVLink ---
 
-    public Reading<Boolean> nvLinkActive(Pointer d, int link) {
-        IntByReference a = new IntByReference();
-        return read("nvmlDeviceGetNvLinkState", () -> lib.nvmlDeviceGetNvLinkState(d, link, a), () -> a.getValue() == 1);
+    public Reading<Boolean> nvLinkActive(NvmlDevice d, int link) {
+        return read("nvmlDeviceGetNvLinkState", () -> calls.nvmlDeviceGetNvLinkState(d.index(), link),
+                v -> NativeReads.flag(v, "NVLink state"));
     }
 
-    public Reading<Integer> nvLinkVersion(Pointer d, int link) {
-        IntByReference v = new IntByReference();
-        return read("nvmlDeviceGetNvLinkVersion", () -> lib.nvmlDeviceGetNvLinkVersion(d, link, v), v::getValue);
+    public Reading<Integer> nvLinkVersion(NvmlDevice d, int link) {
+        return read("nvmlDeviceGetNvLinkVersion", () -> calls.nvmlDeviceGetNvLinkVersion(d.index(), link),
+                v -> NativeReads.inRange(v, 0, 1000, "NVLink version code"));
     }
 
-    public Reading<Boolean> nvLinkP2pSupported(Pointer d, int link) {
-        IntByReference v = new IntByReference();
+    public Reading<Boolean> nvLinkP2pSupported(NvmlDevice d, int link) {
         return read("nvmlDeviceGetNvLinkCapability",
-                () -> lib.nvmlDeviceGetNvLinkCapability(d, link, NvmlCodes.NVLINK_CAP_P2P_SUPPORTED, v), () -> v.getValue() != 0);
+                () -> calls.nvmlDeviceGetNvLinkCapability(d.index(), link, NvmlCodes.NVLINK_CAP_P2P_SUPPORTED), v -> v != 0);
     }
 
-    public Reading<String> nvLinkRemoteType(Pointer d, int link) {
-        IntByReference t = new IntByReference();
-        return read("nvmlDeviceGetNvLinkRemoteDeviceType", () -> lib.nvmlDeviceGetNvLinkRemoteDeviceType(d, link, t),
-                () -> NvmlCodes.remoteDeviceTypeName(t.getValue()));
+    public Reading<String> nvLinkRemoteType(NvmlDevice d, int link) {
+        return read("nvmlDeviceGetNvLinkRemoteDeviceType", () -> calls.nvmlDeviceGetNvLinkRemoteDeviceType(d.index(), link), t -> {
+            String name = NvmlCodes.remoteDeviceTypeName(t);
+            if (name == null) {
+                throw new NativeReads.OutOfRange(String.valueOf(t), "not an nvmlIntNvLinkDeviceType_t value");
+            }
+            return name;
+        });
     }
 
-    /** Far end's PCI address; an empty or unprintable busId (switch hidden in a VM) is reported as missing. */
-    public Reading<PciAddress> nvLinkRemotePci(Pointer d, int link) {
-        Memory m = new Memory(68);
-        m.clear();
+    /**
+     * Far end's PCI address. An all-ones answer ({@code FFFFFFFF:FF:FF.0}, what NVML gives for NVSwitches a VM does
+     * not expose) and any other out-of-range address become a missing reading that keeps the raw answer.
+     */
+    public Reading<PciAddress> nvLinkRemotePci(NvmlDevice d, int link) {
         String call = "nvmlDeviceGetNvLinkRemotePciInfo_v2";
-        Reading<Memory> r = read(call, () -> lib.nvmlDeviceGetNvLinkRemotePciInfo_v2(d, link, m), () -> m);
-        if (!r.isPresent()) {
-            return Reading.missing(r.missing());
-        }
-        byte[] busId = m.getByteArray(36, 32);
-        String text = cString(busId);
-        if (text.isEmpty() || !text.chars().allMatch(c -> c >= 0x20 && c < 0x7f)) {
-            return Reading.missing(new Missing(Missing.Kind.NOT_APPLICABLE, call, null, null,
-                    "far end has no PCI address (switch not visible to this OS)"));
-        }
-        try {
-            return Reading.of(PciAddress.parse(text));
-        } catch (IllegalArgumentException e) {
-            return Reading.of(pciFrom(m));
-        }
+        return read(call, () -> calls.nvmlDeviceGetNvLinkRemotePciInfo_v2(d.index(), link), p -> {
+            if (isAllOnes(p)) {
+                throw new NativeReads.NotVisible(rawPci(p), HIDDEN_FAR_END);
+            }
+            return pciAddress(p);
+        });
+    }
+
+    /** What a hidden far end's reading says; {@code Topology} recognises hidden switches by it. */
+    public static final String HIDDEN_FAR_END = "far end's PCI address reads all-ones: the device is not visible from this OS (an NVSwitch inside a VM)";
+
+    static boolean isAllOnes(NvmlCalls.PciInfo p) {
+        return p.domain() == 0xffffffffL && p.bus() == 0xff && p.device() == 0xff
+                || p.busId() != null && p.busId().toUpperCase().startsWith("FFFFFFFF:FF:FF");
     }
 
     /**
@@ -344,53 +309,64 @@ public final class Nvml implements AutoCloseable {
      *
      * @param fields pairs of {fieldId, scopeId}
      */
-    public List<Reading<Long>> fieldValues(Pointer d, int[][] fields) {
-        Memory m = new Memory(40L * fields.length);
-        m.clear();
-        for (int i = 0; i < fields.length; i++) {
-            m.setInt(40L * i, fields[i][0]);
-            m.setInt(40L * i + 4, fields[i][1]);
-        }
+    public List<Reading<Long>> fieldValues(NvmlDevice d, int[][] fields) {
         String call = "nvmlDeviceGetFieldValues";
-        Reading<Memory> whole = read(call, () -> lib.nvmlDeviceGetFieldValues(d, fields.length, m), () -> m);
+        Reading<List<NvmlCalls.FieldValue>> whole = read(call, () -> calls.nvmlDeviceGetFieldValues(d.index(), fields), v -> v);
         List<Reading<Long>> out = new ArrayList<>();
         for (int i = 0; i < fields.length; i++) {
+            String fieldCall = call + "(field " + fields[i][0] + ", scope " + fields[i][1] + ")";
             if (!whole.isPresent()) {
                 out.add(Reading.missing(whole.missing()));
                 continue;
             }
-            long base = 40L * i;
-            int rc = m.getInt(base + 28);
-            String fieldCall = call + "(field " + fields[i][0] + ", scope " + fields[i][1] + ")";
-            if (rc != NvmlCodes.SUCCESS) {
-                out.add(Reading.missing(missing(fieldCall, rc)));
-                continue;
+            List<NvmlCalls.FieldValue> values = whole.value();
+            NvmlCalls.FieldValue f = i < values.size() ? values.get(i) : null;
+            if (f == null) {
+                out.add(Reading.missing(Missing.invalid(fieldCall, values.size() + " entries", "no entry for this field in the answer")));
+            } else if (f.nvmlReturn() != NvmlCodes.SUCCESS) {
+                out.add(Reading.missing(missing(fieldCall, f.nvmlReturn())));
+            } else {
+                out.add(Reading.of(fieldValue(f)));
             }
-            int type = m.getInt(base + 24);
-            long v = switch (type) {
-                case 0 -> (long) m.getDouble(base + 32);
-                case 1 -> m.getInt(base + 32) & 0xffffffffL;
-                case 5 -> m.getInt(base + 32);
-                case 6 -> m.getShort(base + 32) & 0xffffL;
-                default -> m.getLong(base + 32);
-            };
-            out.add(Reading.of(v));
         }
         return out;
     }
 
-    // --- topology and P2P ---
-
-    public Reading<String> commonAncestor(Pointer a, Pointer b) {
-        IntByReference l = new IntByReference();
-        return read("nvmlDeviceGetTopologyCommonAncestor", () -> lib.nvmlDeviceGetTopologyCommonAncestor(a, b, l),
-                () -> NvmlCodes.topologyLetter(l.getValue()));
+    /** The union decoded by {@code nvmlValueType_t}. */
+    static long fieldValue(NvmlCalls.FieldValue f) {
+        long bits = f.valueBits();
+        return switch (f.valueType()) {
+            case 0 -> (long) Double.longBitsToDouble(bits);
+            case 1 -> bits & 0xffffffffL;
+            case 5 -> (int) bits;
+            case 6 -> bits & 0xffffL;
+            default -> bits;
+        };
     }
 
-    public Reading<String> p2pStatus(Pointer a, Pointer b, int capsIndex) {
-        IntByReference s = new IntByReference();
-        return read("nvmlDeviceGetP2PStatus", () -> lib.nvmlDeviceGetP2PStatus(a, b, capsIndex, s),
-                () -> NvmlCodes.p2pStatusLetter(s.getValue()));
+    // --- topology and P2P ---
+
+    public Reading<String> commonAncestor(NvmlDevice a, NvmlDevice b) {
+        return read("nvmlDeviceGetTopologyCommonAncestor", () -> calls.nvmlDeviceGetTopologyCommonAncestor(a.index(), b.index()),
+                NvmlCodes::topologyLetter);
+    }
+
+    public Reading<String> p2pStatus(NvmlDevice a, NvmlDevice b, int capsIndex) {
+        return read("nvmlDeviceGetP2PStatus", () -> calls.nvmlDeviceGetP2PStatus(a.index(), b.index(), capsIndex),
+                NvmlCodes::p2pStatusLetter);
+    }
+
+    // --- memory bandwidth (for the P2P check's local peak) ---
+
+    /** {@code nvmlDeviceGetMaxClockInfo(NVML_CLOCK_MEM)}, MHz. */
+    public Reading<Integer> maxMemoryClockMhz(NvmlDevice d) {
+        return read("nvmlDeviceGetMaxClockInfo(NVML_CLOCK_MEM)", () -> calls.nvmlDeviceGetMaxClockInfo(d.index(), 2),
+                v -> NativeReads.inRange(v, 1, 1_000_000, "memory clock"));
+    }
+
+    public Reading<Integer> memoryBusWidthBits(NvmlDevice d) {
+        return read("nvmlDeviceGetMemoryBusWidth", () -> calls.nvmlDeviceGetMemoryBusWidth(d.index()),
+                v -> NativeReads.inRange(v, 1, 1_000_000, "memory bus width"));
     }
 
     // --- GPU fabric (MNNVL) ---
@@ -404,17 +380,11 @@ public final class Nvml implements AutoCloseable {
      * Tries {@code nvmlDeviceGetGpuFabricInfoV} with v3 (R580+), then v2, then the older unversioned call.
      * Returns the last failure when none answers.
      */
-    public Reading<FabricReading> fabricInfo(Pointer d) {
-        Map<String, Missing> failures = new HashMap<>();
+    public Reading<FabricReading> fabricInfo(NvmlDevice d) {
         for (int version : new int[] {3, 2}) {
-            int size = version == 3 ? 40 : 36;
-            Memory m = new Memory(size);
-            m.clear();
-            m.setInt(0, size | (version << 24));
             String call = "nvmlDeviceGetGpuFabricInfoV";
-            Reading<FabricReading> r = read(call, () -> lib.nvmlDeviceGetGpuFabricInfoV(d, m), () -> new FabricReading(
-                    call + " v" + version, m.getByte(28) & 0xff, m.getInt(20), m.getInt(24) & 0xffffffffL,
-                    m.getByteArray(4, 16), m.getInt(32) & 0xffffffffL, version == 3 ? (m.getByte(36) & 0xff) : null));
+            Reading<FabricReading> r = read(call, () -> calls.nvmlDeviceGetGpuFabricInfoV(d.index(), version),
+                    f -> fabric(call + " v" + version, f));
             if (r.isPresent()) {
                 return r;
             }
@@ -425,22 +395,26 @@ public final class Nvml implements AutoCloseable {
             if (!Integer.valueOf(NvmlCodes.ERROR_ARGUMENT_VERSION_MISMATCH).equals(why.codeValue())) {
                 return r;
             }
-            failures.put(call, why);
         }
-        Memory m = new Memory(28);
-        m.clear();
         String call = "nvmlDeviceGetGpuFabricInfo";
-        return read(call, () -> lib.nvmlDeviceGetGpuFabricInfo(d, m), () -> new FabricReading(
-                call, m.getByte(24) & 0xff, m.getInt(16), m.getInt(20) & 0xffffffffL, m.getByteArray(0, 16), null, null));
+        return read(call, () -> calls.nvmlDeviceGetGpuFabricInfo(d.index()), f -> fabric(call, f));
     }
 
+    private static FabricReading fabric(String api, NvmlCalls.FabricStruct f) {
+        byte[] uuid;
+        try {
+            uuid = HexFormat.of().parseHex(f.clusterUuid() == null ? "" : f.clusterUuid());
+        } catch (IllegalArgumentException e) {
+            throw new NativeReads.OutOfRange(String.valueOf(f.clusterUuid()), "cluster UUID is not hex");
+        }
+        if (uuid.length != 16) {
+            throw new NativeReads.OutOfRange(String.valueOf(f.clusterUuid()), "cluster UUID is not 16 bytes");
+        }
+        return new FabricReading(api, f.state(), f.status(), f.cliqueId(), uuid, f.healthMask(), f.healthSummary());
+    }
 
     @Override
     public void close() {
-        try {
-            lib.nvmlShutdown();
-        } catch (LinkageError ignored) {
-            // nothing to release
-        }
+        calls.nvmlShutdown();
     }
 }

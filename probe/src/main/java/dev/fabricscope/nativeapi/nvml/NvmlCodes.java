@@ -96,7 +96,8 @@ public final class NvmlCodes {
             case 0 -> "GPU";
             case 1 -> "IBMNPU";
             case 2 -> "SWITCH";
-            default -> "UNKNOWN";
+            case 0xFF -> "UNKNOWN";
+            default -> null;
         };
     }
 

@@ -8,7 +8,7 @@ import com.sun.jna.ptr.PointerByReference;
 
 /**
  * Raw JNA mapping of the part of {@code libnvidia-ml.so.1} Fabricscope reads. Declarations only; exact
- * exported (versioned) C names. Use {@link Nvml} instead: it turns every failure into a typed reading.
+ * exported (versioned) C names. Used only by {@link JnaNvml}, the seam's driver backend.
  */
 public interface NvmlLibrary extends Library {
     int nvmlInit_v2();
@@ -77,4 +77,8 @@ public interface NvmlLibrary extends Library {
 
     /** {@code nvmlGpuFabricInfo_t}, 28 bytes (R525+, deprecated in 13.0). */
     int nvmlDeviceGetGpuFabricInfo(Pointer device, Memory info);
+
+    int nvmlDeviceGetMaxClockInfo(Pointer device, int clockType, IntByReference mhz);
+
+    int nvmlDeviceGetMemoryBusWidth(Pointer device, IntByReference bits);
 }

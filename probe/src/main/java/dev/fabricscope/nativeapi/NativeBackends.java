@@ -1,0 +1,55 @@
+package dev.fabricscope.nativeapi;
+
+import dev.fabricscope.nativeapi.cuda.CudaCalls;
+import dev.fabricscope.nativeapi.cuda.JnaCuda;
+import dev.fabricscope.nativeapi.host.FileHost;
+import dev.fabricscope.nativeapi.host.HostCalls;
+import dev.fabricscope.nativeapi.nccl.JnaNccl;
+import dev.fabricscope.nativeapi.nccl.NcclCalls;
+import dev.fabricscope.nativeapi.nvml.JnaNvml;
+import dev.fabricscope.nativeapi.nvml.NvmlCalls;
+import dev.fabricscope.nativeapi.trace.NativeTrace;
+import dev.fabricscope.nativeapi.trace.TraceRecorder;
+import dev.fabricscope.nativeapi.trace.TraceReplayer;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * The probe's four seams, one per source: NVML, the CUDA driver, the NCCL loader and the host. Everything the probe
+ * reads passes through one of them, so the same probe runs on the driver, records a trace, or replays one.
+ */
+public record NativeBackends(NvmlCalls nvml, CudaCalls cuda, NcclCalls nccl, HostCalls host) {
+
+    public static final String NVML = "nvml";
+    public static final String CUDA = "cuda";
+    public static final String NCCL = "nccl";
+    public static final String HOST = "host";
+
+    /** This machine: the driver through JNA and the file system, every call guarded by {@code timeout}. */
+    public static NativeBackends live(Map<String, String> env, UnaryOperator<Map<String, String>> envFilter, Duration timeout) {
+        return new NativeBackends(new JnaNvml(), new JnaCuda(), new JnaNccl(env), new FileHost(Paths.get("/"), env, envFilter))
+                .guarded(timeout);
+    }
+
+    /** Answers from a trace, no hardware touched. */
+    public static NativeBackends replay(NativeTrace trace) {
+        TraceReplayer r = new TraceReplayer(trace);
+        return new NativeBackends(r.proxy(NvmlCalls.class, NVML), r.proxy(CudaCalls.class, CUDA),
+                r.proxy(NcclCalls.class, NCCL), r.proxy(HostCalls.class, HOST));
+    }
+
+    /** The same backends, each call appended to {@code recorder}. */
+    public NativeBackends recordedBy(TraceRecorder recorder) {
+        return new NativeBackends(recorder.wrap(NvmlCalls.class, NVML, nvml), recorder.wrap(CudaCalls.class, CUDA, cuda),
+                recorder.wrap(NcclCalls.class, NCCL, nccl), recorder.wrap(HostCalls.class, HOST, host));
+    }
+
+    /** The same backends, each call abandoned after {@code timeout} (a hung call answers TIMED_OUT). */
+    public NativeBackends guarded(Duration timeout) {
+        return new NativeBackends(CallGuard.guard(NvmlCalls.class, NVML, nvml, timeout),
+                CallGuard.guard(CudaCalls.class, CUDA, cuda, timeout), CallGuard.guard(NcclCalls.class, NCCL, nccl, timeout),
+                CallGuard.guard(HostCalls.class, HOST, host, timeout));
+    }
+}

@@ -1,0 +1,102 @@
+package dev.fabricscope.nativeapi.host;
+
+import dev.fabricscope.nativeapi.NativeAnswer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/** {@link HostCalls} on this machine (or under a test root standing in for /). */
+public final class FileHost implements HostCalls {
+
+    private final Path root;
+    private final Map<String, String> env;
+    private final UnaryOperator<Map<String, String>> envFilter;
+
+    /**
+     * @param root      where "/" is (tests point it at a fake tree)
+     * @param env       the process environment
+     * @param envFilter picks the variables worth recording
+     */
+    public FileHost(Path root, Map<String, String> env, UnaryOperator<Map<String, String>> envFilter) {
+        this.root = root;
+        this.env = env;
+        this.envFilter = envFilter;
+    }
+
+    private Path resolve(String absolute) {
+        return root.resolve(absolute.startsWith("/") ? absolute.substring(1) : absolute);
+    }
+
+    @Override
+    public NativeAnswer<List<String>> readLines(String path) {
+        try {
+            return NativeAnswer.ok(Files.readAllLines(resolve(path), StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
+            return NativeAnswer.returned(errno(e), null);
+        }
+    }
+
+    @Override
+    public NativeAnswer<List<String>> listDirectory(String path, String glob) {
+        Path dir = resolve(path);
+        List<String> out = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, glob)) {
+            for (Path p : ds) {
+                out.add(p.getFileName().toString());
+            }
+        } catch (IOException | RuntimeException e) {
+            return NativeAnswer.returned(errno(e), null);
+        }
+        out.sort(null);
+        return NativeAnswer.ok(out);
+    }
+
+    static int errno(Exception e) {
+        if (e instanceof NoSuchFileException) {
+            return ENOENT;
+        }
+        if (e instanceof NotDirectoryException) {
+            return ENOTDIR;
+        }
+        if (e instanceof AccessDeniedException || e instanceof SecurityException) {
+            return EACCES;
+        }
+        return EIO;
+    }
+
+    @Override
+    public NativeAnswer<String> systemProperty(String name) {
+        String v = System.getProperty(name);
+        return v == null ? NativeAnswer.returned(ENOENT, null) : NativeAnswer.ok(v);
+    }
+
+    @Override
+    public NativeAnswer<Integer> availableProcessors() {
+        return NativeAnswer.ok(Runtime.getRuntime().availableProcessors());
+    }
+
+    @Override
+    public NativeAnswer<Map<String, String>> environment() {
+        return NativeAnswer.ok(envFilter.apply(env));
+    }
+
+    /** errno's name for the codes this backend answers. */
+    public static String errnoName(int rc) {
+        return switch (rc) {
+            case ENOENT -> "ENOENT";
+            case EIO -> "EIO";
+            case EACCES -> "EACCES";
+            case ENOTDIR -> "ENOTDIR";
+            default -> "errno " + rc;
+        };
+    }
+}

@@ -1,0 +1,117 @@
+package dev.fabricscope.nativeapi.nvml;
+
+import dev.fabricscope.nativeapi.NativeAnswer;
+import java.util.List;
+
+/**
+ * The seam to {@code libnvidia-ml.so.1}: every NVML call Fabricscope makes, named as in {@code nvml.h}, with plain
+ * Java arguments and raw outputs (nothing decoded or validated here). A device is named by its NVML index; the
+ * backend keeps the handles. Backends: {@link JnaNvml} (the driver), a recorded trace (replay), recording wrappers.
+ * {@link Nvml} turns the answers into readings.
+ */
+public interface NvmlCalls {
+
+    /** Loads the library; answers the file name loaded, or {@link NativeAnswer.Fault#LOAD_FAILED} with the loader's words. */
+    NativeAnswer<String> load();
+
+    NativeAnswer<Void> nvmlInit_v2();
+
+    NativeAnswer<Void> nvmlShutdown();
+
+    /** rc is always 0; the value is NVML's text for {@code result}. */
+    NativeAnswer<String> nvmlErrorString(int result);
+
+    NativeAnswer<String> nvmlSystemGetDriverVersion();
+
+    NativeAnswer<String> nvmlSystemGetNVMLVersion();
+
+    NativeAnswer<Integer> nvmlSystemGetCudaDriverVersion_v2();
+
+    NativeAnswer<Integer> nvmlDeviceGetCount_v2();
+
+    /** Looks the handle up and keeps it under {@code index}. */
+    NativeAnswer<Void> nvmlDeviceGetHandleByIndex_v2(int index);
+
+    NativeAnswer<String> nvmlDeviceGetName(int device);
+
+    NativeAnswer<String> nvmlDeviceGetUUID(int device);
+
+    NativeAnswer<String> nvmlDeviceGetSerial(int device);
+
+    /** {major, minor}. */
+    NativeAnswer<int[]> nvmlDeviceGetCudaComputeCapability(int device);
+
+    /** {@code nvmlDeviceArchitecture_t}, raw. */
+    NativeAnswer<Integer> nvmlDeviceGetArchitecture(int device);
+
+    /** {@code nvmlMemory_t}: {total, free, used} bytes (unsigned 64-bit, raw). */
+    NativeAnswer<long[]> nvmlDeviceGetMemoryInfo(int device);
+
+    NativeAnswer<PciInfo> nvmlDeviceGetPciInfo_v3(int device);
+
+    /** {current, pending}. */
+    NativeAnswer<int[]> nvmlDeviceGetMigMode(int device);
+
+    NativeAnswer<Integer> nvmlDeviceGetNumaNodeId(int device);
+
+    /** CPU bit mask, {@code words} 64-bit words. */
+    NativeAnswer<long[]> nvmlDeviceGetCpuAffinity(int device, int words);
+
+    /** NUMA node bit mask. */
+    NativeAnswer<long[]> nvmlDeviceGetMemoryAffinity(int device, int words, int scope);
+
+    NativeAnswer<Integer> nvmlDeviceGetVirtualizationMode(int device);
+
+    NativeAnswer<Integer> nvmlDeviceGetPersistenceMode(int device);
+
+    NativeAnswer<Integer> nvmlDeviceGetNvLinkState(int device, int link);
+
+    NativeAnswer<Integer> nvmlDeviceGetNvLinkVersion(int device, int link);
+
+    NativeAnswer<Integer> nvmlDeviceGetNvLinkCapability(int device, int link, int capability);
+
+    NativeAnswer<PciInfo> nvmlDeviceGetNvLinkRemotePciInfo_v2(int device, int link);
+
+    NativeAnswer<Integer> nvmlDeviceGetNvLinkRemoteDeviceType(int device, int link);
+
+    /** One entry per requested {fieldId, scopeId}, each with its own return code. */
+    NativeAnswer<List<FieldValue>> nvmlDeviceGetFieldValues(int device, int[][] fields);
+
+    NativeAnswer<Integer> nvmlDeviceGetTopologyCommonAncestor(int device1, int device2);
+
+    NativeAnswer<Integer> nvmlDeviceGetP2PStatus(int device1, int device2, int capsIndex);
+
+    /** {@code nvmlGpuFabricInfoV_t} of the given struct version (2 or 3). */
+    NativeAnswer<FabricStruct> nvmlDeviceGetGpuFabricInfoV(int device, int version);
+
+    /** {@code nvmlGpuFabricInfo_t} (R525+, deprecated in 13.0). */
+    NativeAnswer<FabricStruct> nvmlDeviceGetGpuFabricInfo(int device);
+
+    NativeAnswer<Integer> nvmlDeviceGetMaxClockInfo(int device, int clockType);
+
+    NativeAnswer<Integer> nvmlDeviceGetMemoryBusWidth(int device);
+
+    /**
+     * {@code nvmlPciInfo_t} as the driver filled it, unsigned fields widened to long.
+     *
+     * @param busId the NUL-terminated text at offset 36 (what nvidia-smi prints)
+     */
+    record PciInfo(String busId, long domain, long bus, long device, long pciDeviceId, long pciSubSystemId) {
+    }
+
+    /**
+     * {@code nvmlFieldValue_t}: the value union's 8 bytes as raw bits, decoded by {@code valueType}.
+     */
+    record FieldValue(int fieldId, int scopeId, int nvmlReturn, int valueType, long valueBits) {
+    }
+
+    /**
+     * The GPU fabric struct, any version.
+     *
+     * @param clusterUuid   16 bytes, hex
+     * @param healthMask    v2+ only
+     * @param healthSummary v3 only
+     */
+    record FabricStruct(String clusterUuid, int status, long cliqueId, int state, Long healthMask, Integer healthSummary) {
+    }
+}

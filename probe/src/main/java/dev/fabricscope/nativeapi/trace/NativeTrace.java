@@ -1,0 +1,36 @@
+package dev.fabricscope.nativeapi.trace;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+
+/**
+ * Every native call one probe made, with its answers: a field engineer attaches it to a bug ticket, and
+ * {@code fabricscope probe --replay} runs the unchanged probe from it on any machine.
+ *
+ * @param format      always {@link #FORMAT}
+ * @param traceVersion {@link #VERSION} when written by this build
+ * @param toolVersion the Fabricscope version that recorded it
+ * @param recordedAt  ISO-8601 instant the probe started
+ * @param commandLine the command line that recorded it
+ * @param durationMs  wall time of the recorded probe
+ * @param source      how the trace was made: recorded live, or converted from other captured readings
+ * @param calls       the calls in the order they completed
+ * @param snapshot    the snapshot the probe produced when recording (null in converted traces)
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record NativeTrace(String format, int traceVersion, String toolVersion, String recordedAt, List<String> commandLine,
+                          Long durationMs, String source, List<TraceCall> calls, JsonNode snapshot) {
+
+    public static final String FORMAT = "fabricscope-native-trace";
+    public static final int VERSION = 1;
+
+    public NativeTrace {
+        commandLine = commandLine == null ? List.of() : List.copyOf(commandLine);
+        calls = calls == null ? List.of() : List.copyOf(calls);
+    }
+
+    public NativeTrace withSnapshot(JsonNode s) {
+        return new NativeTrace(format, traceVersion, toolVersion, recordedAt, commandLine, durationMs, source, calls, s);
+    }
+}
