@@ -263,6 +263,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
                 case LIVE -> "live probe";
                 case CAPTURED -> "captured snapshot";
                 case SYNTHETIC -> "synthetic snapshot";
+                case REPLAYED -> "replayed trace";
             };
             boolean driver = s.driver() != null && s.driver().driverPresent();
             List<Gpu> gpus = s.gpus();

@@ -44,6 +44,7 @@ public final class Main implements Runnable {
         }
         for (String a : args) {
             if (a.equals("--help") || a.equals("-h") || a.startsWith("--snapshot") || a.startsWith("--sample") || a.startsWith("--from")
+                    || a.startsWith("--record") || a.startsWith("--replay")
                     || a.startsWith("--cluster") || a.startsWith("--assume")) {
                 return false;
             }

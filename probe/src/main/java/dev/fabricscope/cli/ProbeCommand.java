@@ -1,8 +1,10 @@
 package dev.fabricscope.cli;
 
-
+import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.nativeapi.trace.TraceIO;
 import dev.fabricscope.probe.LiveProbe;
+import dev.fabricscope.probe.TraceReplay;
 import dev.fabricscope.render.SnapshotText;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -10,7 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code fabricscope probe}: read this machine. */
+/** {@code fabricscope probe}: read this machine, record its native answers, or replay a recorded trace. */
 @Command(name = "probe", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
         description = "Probe this machine through NVML and the CUDA driver: GPUs, NVLink, NVSwitches, P2P, multicast, MNNVL fabric.")
 public final class ProbeCommand implements Callable<Integer> {
@@ -27,23 +29,63 @@ public final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--nccl-lib", paramLabel = "PATH", description = "libnccl.so.2 to report instead of the one found on the search path.")
     String ncclLib;
 
+    @Option(names = "--record", paramLabel = "TRACE", description = "Also write every native call the probe makes, with its "
+            + "arguments and answer, to TRACE (attach it to a bug report; 'probe --replay TRACE' reproduces this probe anywhere).")
+    Path record;
+
+    @Option(names = "--replay", paramLabel = "TRACE", description = "Run the probe over a recorded trace instead of this "
+            + "machine's driver: shows exactly what the probe showed where the trace was recorded.")
+    Path replay;
+
     @Override
     public Integer call() throws Exception {
         dev.fabricscope.Trace.mark("command parsed");
-        MachineSnapshot s = new LiveProbe(Main.argv, ncclLib).probe();
+        var err = spec.commandLine().getErr();
+        if (record != null && replay != null) {
+            err.println("fabricscope: give either --record or --replay, not both");
+            return ExitCodes.USAGE;
+        }
+        MachineSnapshot s;
+        if (replay != null) {
+            try {
+                s = replay(replay);
+            } catch (SnapshotIO.ReadException e) {
+                err.println("fabricscope: " + e.getMessage());
+                return ExitCodes.BAD_INPUT;
+            }
+        } else if (record != null) {
+            TraceReplay.Recorded r = TraceReplay.record(Main.argv, ncclLib);
+            s = r.snapshot();
+            SnapshotIO.writeAtomically(record, TraceIO.write(r.trace()));
+            err.println("fabricscope: " + r.trace().calls().size() + " native calls recorded to " + SnapshotIO.oneLineSafe(record.toString()));
+        } else {
+            s = new LiveProbe(Main.argv, ncclLib).probe();
+        }
         dev.fabricscope.Trace.mark("probe done");
         String jsonText = json || out != null ? dev.fabricscope.json.RecordJson.write(s) : null;
         if (out != null) {
-            dev.fabricscope.io.SnapshotIO.writeAtomically(out, jsonText);
+            SnapshotIO.writeAtomically(out, jsonText);
         }
         var o = spec.commandLine().getOut();
         o.print(json ? jsonText : SnapshotText.render(s));
         o.flush();
         dev.fabricscope.Trace.mark("output written");
-        if (!s.driver().driverPresent()) {
-            spec.commandLine().getErr().println("fabricscope: " + s.driver().message());
+        if (replay == null && !s.driver().driverPresent()) {
+            err.println("fabricscope: " + s.driver().message());
             return ExitCodes.NO_DRIVER;
         }
         return ExitCodes.OK;
+    }
+
+    /** The probe over a trace file's answers. */
+    static MachineSnapshot replay(Path trace) throws SnapshotIO.ReadException {
+        byte[] bytes = SnapshotIO.readBytes(trace);
+        SnapshotIO.checkUtf8(bytes, trace.toString());
+        try {
+            return TraceReplay.replay(TraceIO.read(bytes, trace.toString()), trace.getFileName() == null ? trace.toString()
+                    : trace.getFileName().toString());
+        } catch (TraceIO.TraceFormatException e) {
+            throw new SnapshotIO.ReadException(e.getMessage());
+        }
     }
 }

@@ -18,7 +18,7 @@ public final class RecordValidator {
     /** Components that may be null: {@code SimpleName.component}. Everything else is required. */
     private static final Set<String> OPTIONAL = Set.of(
             "Reading.value", "Reading.missing",
-            "Missing.call", "Missing.code", "Missing.codeValue", "Missing.detail", "Missing.raw",
+            "Missing.call", "Missing.code", "Missing.codeValue", "Missing.detail", "Missing.raw", "NvLink.speedMbps",
             "ProbeInfo.toolVersion", "ProbeInfo.probedAt", "ProbeInfo.durationMs", "ProbeInfo.description",
             "DriverInfo.message", "Finding.subject",
             "Verdict.value", "Verdict.resolved", "Verdict.errorClass", "Verdict.message", "Verdict.when",

@@ -66,7 +66,21 @@ public final class SnapshotIO {
     public static MachineSnapshot read(Path file) throws ReadException {
         byte[] bytes = readBytes(file);
         checkUtf8(bytes, file.toString());
+        if (dev.fabricscope.nativeapi.trace.TraceIO.looksLikeTrace(bytes)) {
+            return replayTrace(bytes, file);
+        }
         return parse(bytes, file.toString());
+    }
+
+    /** A native-call trace ({@code probe --record}) reads as the snapshot its replay produces. */
+    private static MachineSnapshot replayTrace(byte[] bytes, Path file) throws ReadException {
+        try {
+            var trace = dev.fabricscope.nativeapi.trace.TraceIO.read(bytes, file.toString());
+            return dev.fabricscope.probe.TraceReplay.replay(trace, file.getFileName() == null ? file.toString()
+                    : file.getFileName().toString());
+        } catch (dev.fabricscope.nativeapi.trace.TraceIO.TraceFormatException e) {
+            throw new ReadException(e.getMessage());
+        }
     }
 
     /** A report file: the snapshot is its {@code snapshot} member; the rest is skipped while binding. */

@@ -10,10 +10,39 @@ package dev.fabricscope.model;
  * @param remoteType          GPU, SWITCH, IBMNPU or UNKNOWN
  * @param remotePci           PCI address of the far end (NVSwitch addresses may be unknown inside VMs)
  * @param gbpsPerDirection    nominal data bandwidth per direction of this link, GB/s
+ * @param speedMbps           the link's speed as NVML reports it ({@code NVML_FI_DEV_NVLINK_GET_SPEED}, MB/s; what
+ *                            {@code nvidia-smi nvlink -s} prints), absent in snapshots made before it was read
  */
 public record NvLink(int index, Reading<Boolean> active, Reading<Integer> versionCode, Reading<Integer> generation,
-                     Reading<String> remoteType, Reading<PciAddress> remotePci, Reading<Double> gbpsPerDirection) {
+                     Reading<String> remoteType, Reading<PciAddress> remotePci, Reading<Double> gbpsPerDirection,
+                     Reading<Long> speedMbps) {
 
     public static final String REMOTE_GPU = "GPU";
     public static final String REMOTE_SWITCH = "SWITCH";
+
+    public NvLink {
+        if (speedMbps == null) {
+            speedMbps = Reading.missing(Missing.notApplicable("link speed not read"));
+        }
+    }
+
+    public NvLink(int index, Reading<Boolean> active, Reading<Integer> versionCode, Reading<Integer> generation,
+                  Reading<String> remoteType, Reading<PciAddress> remotePci, Reading<Double> gbpsPerDirection) {
+        this(index, active, versionCode, generation, remoteType, remotePci, gbpsPerDirection, null);
+    }
+
+    /** {@code nvmlNvlinkVersion_t} as a name: 6 → {@code 4.0}; null for codes outside the enum. */
+    public static String versionName(int code) {
+        return switch (code) {
+            case 1 -> "1.0";
+            case 2 -> "2.0";
+            case 3 -> "2.2";
+            case 4 -> "3.0";
+            case 5 -> "3.1";
+            case 6 -> "4.0";
+            case 7 -> "5.0";
+            case 8 -> "6.0";
+            default -> null;
+        };
+    }
 }

@@ -318,12 +318,13 @@ public final class LiveProbe {
             Reading<Double> bw = gbps > 0 ? Reading.of(gbps) : Reading.missing(Missing.notApplicable("no nominal bandwidth"));
             if (Boolean.TRUE.equals(active.value())) {
                 links.add(new NvLink(l, active, nvml.nvLinkVersion(h, l), gen, nvml.nvLinkRemoteType(h, l),
-                        nvml.nvLinkRemotePci(h, l), bw));
+                        nvml.nvLinkRemotePci(h, l), bw, null));
             } else {
                 Missing why = active.isPresent() ? Missing.notApplicable("link inactive") : active.missing();
                 links.add(new NvLink(l, active, Reading.missing(why), gen, Reading.missing(why), Reading.missing(why), bw));
             }
         }
+        links = withSpeeds(nvml, h, links);
         Reading<Integer> count;
         if (fieldCount.isPresent()) {
             count = Reading.of(fieldCount.value().intValue());
@@ -333,6 +334,32 @@ public final class LiveProbe {
             count = Reading.missing(fieldCount.missing());
         }
         return new LinkScan(count, links);
+    }
+
+    /** Every active link's speed in one {@code nvmlDeviceGetFieldValues} call (field 164, scope = link), as nvidia-smi reads it. */
+    private static List<NvLink> withSpeeds(Nvml nvml, NvmlDevice h, List<NvLink> links) {
+        List<NvLink> active = links.stream().filter(l -> Boolean.TRUE.equals(l.active().value())).toList();
+        if (active.isEmpty()) {
+            return links;
+        }
+        int[][] fields = active.stream().map(l -> new int[] {NvmlCodes.FI_NVLINK_GET_SPEED, l.index()}).toArray(int[][]::new);
+        List<Reading<Long>> speeds = nvml.fieldValues(h, fields);
+        List<NvLink> out = new ArrayList<>();
+        int k = 0;
+        for (NvLink l : links) {
+            if (Boolean.TRUE.equals(l.active().value())) {
+                Reading<Long> v = speeds.get(k++);
+                if (v.isPresent() && (v.value() <= 0 || v.value() > 10_000_000L)) {
+                    v = Reading.missing(Missing.invalid("nvmlDeviceGetFieldValues(NVML_FI_DEV_NVLINK_GET_SPEED)", String.valueOf(v.value()),
+                            "link speed outside 1..10,000,000 MB/s"));
+                }
+                out.add(new NvLink(l.index(), l.active(), l.versionCode(), l.generation(), l.remoteType(), l.remotePci(),
+                        l.gbpsPerDirection(), v));
+            } else {
+                out.add(l);
+            }
+        }
+        return out;
     }
 
     private static FabricInfo unavailableFabric(Nvml.Result open) {

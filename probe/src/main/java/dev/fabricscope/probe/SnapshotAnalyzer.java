@@ -1,6 +1,8 @@
 package dev.fabricscope.probe;
 
 import dev.fabricscope.model.DriverInfo;
+import dev.fabricscope.model.FabricInfo;
+import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.Finding;
 import dev.fabricscope.model.Finding.Severity;
 import dev.fabricscope.model.Gpu;
@@ -76,6 +78,23 @@ public final class SnapshotAnalyzer {
                     && d != null && d.imexChannels().isPresent() && d.imexChannels().value().isEmpty()) {
                 out.add(new Finding(Severity.WARNING, "no-imex-channel", "GPU is in an MNNVL domain but no IMEX channel exists under /dev/nvidia-caps-imex-channels: exporting fabric handles fails with CUDA_ERROR_NOT_PERMITTED.", who));
             }
+        }
+        long hiddenLinks = Topology.hiddenSwitchLinks(s.gpus());
+        if (hiddenLinks > 0) {
+            List<String> who = s.gpus().stream().filter(g -> g.activeLinks().stream().anyMatch(l -> NvLink.REMOTE_SWITCH.equals(l.remoteType().value())
+                    && !l.remotePci().isPresent())).map(g -> s.label(g.pci())).toList();
+            String raw = s.gpus().stream().flatMap(g -> g.activeLinks().stream()).filter(l -> !l.remotePci().isPresent()
+                    && l.remotePci().missing().raw() != null).map(l -> l.remotePci().missing().raw().split(" ")[0]).findFirst().orElse("not readable");
+            out.add(new Finding(Severity.INFO, "nvswitch-hidden", hiddenLinks + " NVLinks of " + String.join(", ", who)
+                    + " end at NVSwitches " + Topology.hiddenSwitchWhere(s) + " (far-end PCI address " + raw + "): the GPUs share the "
+                    + "switch fabric, but how many switches there are cannot be read here.", null));
+        }
+        List<String> notMnnvl = s.gpus().stream().filter(g -> FabricInfo.COMPLETED.equals(g.fabric().state().value())
+                && FabricInfo.ZERO_UUID.equals(g.fabric().clusterUuid().value())).map(g -> s.label(g.pci())).toList();
+        if (!notMnnvl.isEmpty()) {
+            out.add(new Finding(Severity.INFO, "fabric-not-mnnvl", "GPU fabric COMPLETED with a zero cluster UUID on "
+                    + String.join(", ", notMnnvl) + ": the NVSwitch fabric manager is up, but this is not a multi-node NVLink "
+                    + "(MNNVL) domain; MNNVL backends (FlashInfer mnnvl, NCCL MNNVL) need a non-zero cluster UUID.", null));
         }
         for (GpuPair p : s.pairs()) {
             Reading<Boolean> peer = p.cudaCanAccessPeer();

@@ -1,6 +1,7 @@
 package dev.fabricscope.probe;
 
 import dev.fabricscope.model.Gpu;
+import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.Missing;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.NvSwitch;
@@ -47,6 +48,19 @@ public final class Topology {
             out.add(new NvSwitch("NVS" + i, pci, bySwitch.get(k)));
         }
         return out;
+    }
+
+    /** Where a switch without a readable address is: {@code not visible from this VM} when the GPUs are passed through. */
+    public static String hiddenSwitchWhere(MachineSnapshot s) {
+        boolean vm = s.gpus().stream().anyMatch(g -> "Pass-Through".equals(g.virtualizationMode().value())
+                || "vGPU".equalsIgnoreCase(String.valueOf(g.virtualizationMode().value())));
+        return vm ? "not visible from this VM" : "address not readable";
+    }
+
+    /** Active links of all GPUs that end at switches without a readable address. */
+    public static long hiddenSwitchLinks(List<Gpu> gpus) {
+        return gpus.stream().flatMap(g -> g.activeLinks().stream())
+                .filter(l -> NvLink.REMOTE_SWITCH.equals(l.remoteType().value()) && !l.remotePci().isPresent()).count();
     }
 
     /** Active links from {@code g} that end at a switch. */

@@ -421,8 +421,9 @@ public final class FabricLayout {
     }
 
     private static Box switchBox(MachineSnapshot s, NvSwitch sw, Map<String, String> labels) {
-        Box b = new Box("nvswitch:" + sw.id(), NodeKind.NVSWITCH, sw.id(), SW_W, SW_H);
-        b.subtitle = sw.pci().isPresent() ? sw.pci().value().toString() : "off-board / hidden";
+        boolean hidden = !sw.pci().isPresent();
+        Box b = new Box("nvswitch:" + sw.id(), NodeKind.NVSWITCH, hidden ? "NVSwitch" : sw.id(), SW_W, SW_H);
+        b.subtitle = hidden ? Topology.hiddenSwitchWhere(s) : sw.pci().value().toString();
         b.details.add(new Detail("NVSwitch", sw.id()));
         b.details.add(new Detail("PCI address", sw.pci().display()));
         b.details.add(new Detail("Links", sw.totalLinks() + " from " + sw.gpuLinks().size() + " GPU(s)"));
@@ -430,8 +431,8 @@ public final class FabricLayout {
                 .map(e -> labels.getOrDefault(e.getKey(), e.getKey()) + ": " + e.getValue())
                 .collect(Collectors.joining(", "))));
         if (!sw.pci().isPresent()) {
-            b.details.add(new Detail("Note", "Links whose far end is a switch without a PCI address are pooled here; "
-                    + "the number of physical switches behind it is not known."));
+            b.details.add(new Detail("Note", "Links whose far end is a switch without a PCI address (NVML answers "
+                    + "FFFFFFFF:FF:FF.0) are pooled here; the number of physical switches behind it is not known."));
         }
         return b;
     }
@@ -774,7 +775,8 @@ public final class FabricLayout {
                     + " (" + why + ")" + (vm ? ", a pass-through VM" : "") + ": NVLinks and NVSwitches cannot be drawn.");
         }
         if (s.nvSwitches().stream().anyMatch(sw -> !sw.pci().isPresent())) {
-            out.add("Switch links without a PCI address are pooled into one node (off-board NVLink switches, or hidden by a VM).");
+            out.add("NVSwitch links whose far end has no readable PCI address are pooled into one node ("
+                    + Topology.hiddenSwitchWhere(s) + "); the switch count is unknown.");
         }
         if (!pcieSwitchGroups(s).isEmpty()) {
             out.add("PCIe switches are inferred from the PIX/PXB topology letters.");

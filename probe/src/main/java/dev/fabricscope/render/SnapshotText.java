@@ -60,6 +60,7 @@ public final class SnapshotText {
             case LIVE -> "live probe";
             case CAPTURED -> "captured from a real machine";
             case SYNTHETIC -> "SYNTHETIC sample (not a real reading)";
+            case REPLAYED -> "replayed from a trace recorded";
         };
         sb.append("Fabricscope ").append(p == null ? "" : p.toolVersion()).append(" — ").append(origin);
         if (p != null && p.probedAt() != null) {
@@ -184,8 +185,17 @@ public final class SnapshotText {
                 long toGpu = active.stream().filter(l -> NvLink.REMOTE_GPU.equals(l.remoteType().value())).count();
                 double bw = active.stream().mapToDouble(l -> l.gbpsPerDirection().orElse(0.0)).sum();
                 sb.append(active.size()).append("/").append(g.nvLinks().size()).append(" active");
-                active.stream().findFirst().flatMap(l -> l.generation().asOptional()).ifPresent(gen -> sb.append(", NVLink").append(gen));
-                sb.append(String.format(Locale.ROOT, ", %.0f GB/s per direction", bw));
+                String version = linkVersion(active);
+                if (version != null) {
+                    sb.append(", NVLink ").append(version);
+                } else {
+                    active.stream().findFirst().flatMap(l -> l.generation().asOptional()).ifPresent(gen -> sb.append(", NVLink").append(gen));
+                }
+                String speed = linkSpeed(active);
+                if (speed != null) {
+                    sb.append(", ").append(speed).append(" per link");
+                }
+                sb.append(String.format(Locale.ROOT, ", %.0f GB/s data per direction", bw));
                 if (toSwitch > 0) sb.append(", ").append(toSwitch).append(" to NVSwitch");
                 if (toGpu > 0) sb.append(", ").append(toGpu).append(" to GPUs");
             }
@@ -196,7 +206,8 @@ public final class SnapshotText {
         } else {
             sb.append("  NVSwitches: ").append(s.nvSwitches().size()).append('\n');
             for (NvSwitch sw : s.nvSwitches()) {
-                sb.append("    ").append(sw.id()).append(" ").append(sw.pci().isPresent() ? sw.pci().value().toString() : "(address hidden; count unknown)")
+                sb.append("    ").append(sw.id()).append(" ").append(sw.pci().isPresent() ? sw.pci().value().toString()
+                                : "(" + dev.fabricscope.probe.Topology.hiddenSwitchWhere(s) + "; switch count unknown)")
                         .append(": ").append(sw.totalLinks()).append(" links from ").append(sw.gpuLinks().size()).append(" GPUs\n");
             }
         }
@@ -233,5 +244,26 @@ public final class SnapshotText {
     /** Joins readings for a compact summary line. */
     static String join(List<String> parts) {
         return parts.stream().collect(Collectors.joining(", "));
+    }
+
+    /** The NVML version all active links report, as a name ({@code 4.0}), or null when they differ or are unknown. */
+    static String linkVersion(List<NvLink> active) {
+        java.util.Set<Integer> codes = new java.util.HashSet<>();
+        for (NvLink l : active) {
+            codes.add(l.versionCode().orElse(-1));
+        }
+        return codes.size() == 1 ? NvLink.versionName(codes.iterator().next()) : null;
+    }
+
+    /** {@code 26.562 GB/s} when every active link reports the same NVML speed, else the range, else null. */
+    static String linkSpeed(List<NvLink> active) {
+        java.util.LongSummaryStatistics st = active.stream().filter(l -> l.speedMbps().isPresent())
+                .mapToLong(l -> l.speedMbps().value()).summaryStatistics();
+        if (st.getCount() == 0) {
+            return null;
+        }
+        String min = String.format(Locale.ROOT, "%.3f", st.getMin() / 1000.0);
+        String max = String.format(Locale.ROOT, "%.3f", st.getMax() / 1000.0);
+        return (min.equals(max) ? min : min + "–" + max) + " GB/s" + (st.getCount() < active.size() ? " (some unknown)" : "");
     }
 }

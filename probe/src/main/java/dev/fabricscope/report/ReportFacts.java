@@ -74,6 +74,7 @@ public final class ReportFacts {
             case LIVE -> "live probe";
             case CAPTURED -> "captured from a real machine";
             case SYNTHETIC -> "SYNTHETIC sample (built from public specs, not a real reading)";
+            case REPLAYED -> "replayed from a native-call trace recorded";
         };
         return what + (p.probedAt() == null ? "" : " at " + p.probedAt())
                 + (p.toolVersion() == null ? "" : " by Fabricscope " + p.toolVersion());
