@@ -252,7 +252,10 @@ public final class LiveProbe {
             Reading<Integer> major = cuda.attribute(c.ordinal, CudaAttribute.COMPUTE_CAPABILITY_MAJOR);
             Reading<Integer> minor = cuda.attribute(c.ordinal, CudaAttribute.COMPUTE_CAPABILITY_MINOR);
             if (major.isPresent() && minor.isPresent()) {
-                cc = Reading.of(major.value() + "." + minor.value());
+                boolean valid = major.value() >= 1 && major.value() <= 99 && minor.value() >= 0 && minor.value() <= 99;
+                cc = valid ? Reading.of(major.value() + "." + minor.value())
+                        : Reading.missing(Missing.invalid("cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR/MINOR)",
+                        major.value() + "." + minor.value(), "not a compute capability"));
             }
         }
         String noCuda = cuda == null ? "CUDA unavailable: " + cudaOpen.failure() : "device not visible to CUDA (CUDA_VISIBLE_DEVICES?)";
