@@ -53,6 +53,23 @@ class FabricGraphViewTest {
     }
 
     @Test
+    void replayedNvSwitchTraceDrawsBothGpusJoinedThroughOneHiddenSwitch(FxRobot robot) {
+        java.nio.file.Path trace = java.nio.file.Path.of("../probe/src/test/resources/captured/h200-nvswitch-2gpu-2026-11-30/trace.json");
+        robot.interact(() -> app.vm.openFile(trace));
+        app.awaitIdle();
+        robot.interact(() -> app.view.tabs().getSelectionModel().select(1));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(2, painted("gpu:"));
+        assertEquals(1, painted("nvswitch:"), "the switches the VM hides are one node");
+        assertEquals(2, painted("nvlink:"), "one bundle of 18 links from each GPU to that node");
+        var canvas = app.view.fabricView().canvas();
+        robot.clickOn(canvas.localToScreen(canvas.centerOf("nvswitch:NVS0")));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertTrue(canvas.selectionProperty().get().headline().contains("NVSwitch"), canvas.selectionProperty().get().headline());
+        assertTrue(robot.lookup(".details-value").queryAllAs(Label.class).stream().anyMatch(l -> l.getText().contains("36 from 2 GPU")));
+    }
+
+    @Test
     void clickingAGpuShowsItsDetails(FxRobot robot) {
         open(robot, "dgx-h100");
         var canvas = app.view.fabricView().canvas();
