@@ -225,6 +225,11 @@ public final class Advisor {
             int needed = (ranks + nodes - 1) / nodes;
             f = facts.withGpusPerNode(Fact.derived(needed, "no GPU count known; " + rankText + " over " + nodes + (nodes == 1 ? " node" : " nodes")));
             gpn = needed;
+        } else if (ranks > gpn * nodes && d.nodes() == null && gpn >= 2 && ranks % gpn == 0) {
+            int derivedNodes = ranks / gpn;
+            notes.put("nodes", derivedNodes + " nodes (no --nodes: " + rankText + " over " + gpn + " GPUs per node)");
+            checks.add(rankText + " is more than one node's " + gpn + " GPUs: assumed " + derivedNodes + " such nodes (give --nodes to say otherwise).");
+            nodes = derivedNodes;
         } else if (ranks > gpn * nodes) {
             String machine = nodes + (nodes == 1 ? " node" : " nodes") + " × " + gpn + " GPU" + (gpn == 1 ? "" : "s");
             String where = facts.gpusPerNode().origin() == Fact.Origin.ASSUMED ? "--assume gpus-per-node=" + gpn

@@ -184,7 +184,7 @@ final class FlashInferRules {
             }
             boolean fabric = fabricForce != null ? fabricForce : fabricSupported(e);
             if (e.tpSpansNodes() && !fabric) {
-                return new Partial(Outcome.ERROR, null, "RuntimeError", null, WHEN_CREATE,
+                return new Partial(Outcome.ERROR, null, "RuntimeError", FD_EXCHANGE + " …", WHEN_CREATE,
                         autoWhy + e.span() + " with the " + e.tpPhrase() + " group across them, but "
                                 + (fabricForce != null ? "FABRIC handles are switched off" : fabricWhy(e))
                                 + ", so SymmDeviceMemory exchanges POSIX file descriptors through fd_exchange (AF_UNIX, one host only): a RuntimeError "

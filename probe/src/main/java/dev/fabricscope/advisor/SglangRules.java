@@ -363,7 +363,7 @@ final class SglangRules {
         }
         String before = value;
         String model = e.model();
-        if (e.envTrue(CUTEDSL_ENV) && CUTEDSL_ARCHS.contains(model) && value != null) {
+        if (e.envTrue(CUTEDSL_ENV) && model != null && CUTEDSL_ARCHS.contains(model) && value != null) {
             return new Pipeline(source, autoArch, autoBlocked, before, CUTEDSL_ENV.display() + " with " + model,
                     "user".equals(source) ? String.format(CUTEDSL_SUPPRESS, value) : null, SRC_AUTO, null);
         }
