@@ -92,7 +92,8 @@ public record AdviceResult(MachineFacts machine, EffectiveDeployment deployment,
         String head = String.join(", ", parts);
         java.util.LinkedHashSet<String> drops = new java.util.LinkedHashSet<>();
         for (Verdict v : verdicts) {
-            if (v.outcome() == Outcome.ERROR && v.userSet()) {
+            boolean dropIt = v.outcome() == Outcome.FALLBACK && v.fix() != null && v.fix().startsWith("drop " + v.knob());
+            if (v.userSet() && (v.outcome() == Outcome.ERROR || dropIt)) {
                 drops.add(v.knob() + "=" + v.value());
             }
         }
