@@ -43,7 +43,7 @@ public final class AdviceText {
             wrap(sb, "Deployment check: " + c, "  ");
         }
         machine(sb, r.machine(), d);
-        sb.append("Deployment: ").append(d.summary()).append('\n');
+        wrap(sb, "Deployment: " + d.summary(), "  ");
         for (String note : d.notes().values()) {
             wrap(sb, "  derived: " + note, "    ");
         }
@@ -82,7 +82,7 @@ public final class AdviceText {
 
     private static void machine(StringBuilder sb, MachineFacts m, EffectiveDeployment d) {
         String head = m.smPhrase() + (m.gpuName() != null ? " · " + m.gpuName() : "") + " · " + m.origin();
-        sb.append("Machine: ").append(head).append('\n');
+        wrap(sb, "Machine: " + head, "  ");
         List<String> facts = new ArrayList<>();
         facts.add("platform " + m.platform().value());
         facts.add(m.gpusPerNode().value() == null ? "GPUs per node unknown" : m.gpusPerNode().value() + " GPU" + (m.gpusPerNode().value() == 1 ? "" : "s") + " per node");
