@@ -12,11 +12,15 @@ import java.util.Map;
  * @param recommendations one per framework advised
  * @param versions        framework → rule-set version applied
  * @param blocked         why no verdict could be given (facts missing), or null
+ * @param checks          the deployment checked against the machine and the frameworks' parallel-size rules, one line
+ *                        each (empty when nothing is wrong); shown first
  */
 public record AdviceResult(MachineFacts machine, EffectiveDeployment deployment, List<Verdict> verdicts,
-                           List<Recommendation> recommendations, Map<String, String> versions, String blocked) {
+                           List<Recommendation> recommendations, Map<String, String> versions, String blocked,
+                           List<String> checks) {
 
     public AdviceResult {
+        checks = checks == null ? List.of() : List.copyOf(checks);
         verdicts = List.copyOf(verdicts);
         recommendations = List.copyOf(recommendations);
         versions = Map.copyOf(versions);
@@ -39,6 +43,8 @@ public record AdviceResult(MachineFacts machine, EffectiveDeployment deployment,
             m.put("gpu", machine.gpuName());
         }
         Map<String, Object> root = new java.util.LinkedHashMap<>();
+        root.put("summary", summary());
+        root.put("checks", checks);
         root.put("machine", m);
         root.put("deployment", deployment);
         root.put("verdicts", verdicts);
@@ -48,6 +54,57 @@ public record AdviceResult(MachineFacts machine, EffectiveDeployment deployment,
             root.put("blocked", blocked);
         }
         return root;
+    }
+
+    /** Verdicts with this outcome. */
+    public long count(Outcome o) {
+        return verdicts.stream().filter(v -> v.outcome() == o).count();
+    }
+
+    /**
+     * One line that answers first: {@code 2 fallbacks, 1 error: drop --flashinfer-allreduce-fusion-backend=trtllm}, or
+     * {@code all 40 verdicts ok} (counts of unknown and not-applicable verdicts are added when there are any).
+     */
+    public String summary() {
+        if (blocked != null) {
+            return "no verdicts: " + blocked;
+        }
+        List<String> parts = new java.util.ArrayList<>();
+        long fallbacks = count(Outcome.FALLBACK);
+        long errors = count(Outcome.ERROR);
+        long unknown = count(Outcome.UNKNOWN);
+        long na = count(Outcome.NOT_APPLICABLE);
+        if (fallbacks > 0) {
+            parts.add(fallbacks + (fallbacks == 1 ? " fallback" : " fallbacks"));
+        }
+        if (errors > 0) {
+            parts.add(errors + (errors == 1 ? " error" : " errors"));
+        }
+        if (unknown > 0) {
+            parts.add(unknown + " unknown");
+        }
+        if (na > 0) {
+            parts.add(na + " not applicable");
+        }
+        if (parts.isEmpty()) {
+            return "all " + verdicts.size() + " verdicts ok";
+        }
+        String head = String.join(", ", parts);
+        java.util.LinkedHashSet<String> drops = new java.util.LinkedHashSet<>();
+        for (Verdict v : verdicts) {
+            boolean dropIt = v.outcome() == Outcome.FALLBACK && v.fix() != null && v.fix().startsWith("drop " + v.knob());
+            if (v.userSet() && (v.outcome() == Outcome.ERROR || dropIt)) {
+                drops.add(v.knob() + "=" + v.value());
+            }
+        }
+        if (!drops.isEmpty()) {
+            return head + ": drop " + String.join(", ", drops);
+        }
+        if (errors > 0) {
+            return head + ": " + verdicts.stream().filter(v -> v.outcome() == Outcome.ERROR).map(v -> v.framework() + " " + v.knob())
+                    .distinct().limit(3).collect(java.util.stream.Collectors.joining(", ")) + " fail" + (errors == 1 ? "s" : "") + " at start-up";
+        }
+        return head;
     }
 
     public java.util.Optional<Recommendation> recommendation(String framework) {

@@ -29,7 +29,12 @@ public final class Advisor {
         Deployment d = deployment == null ? Deployment.defaults() : deployment;
         List<String> frameworks = frameworks(o.frameworks());
         Versions versions = Versions.resolve(o.versions());
-        Map<String, String> flags = Knobs.flags(d.flags());
+        Map<String, String> rawFlags = new LinkedHashMap<>(d.flags());
+        Integer tpFlag = tpFromFlags(rawFlags, d.tp());
+        if (tpFlag != null) {
+            d = d.withTp(tpFlag);
+        }
+        Map<String, String> flags = Knobs.compilationConfig(Knobs.flags(rawFlags));
         Map<String, String> env = Knobs.env(d.env());
         checkDeployment(d);
         boolean gpusSeen = snapshot != null && snapshot.driver() != null && snapshot.driver().driverPresent() && !snapshot.gpus().isEmpty();
@@ -37,7 +42,7 @@ public final class Advisor {
         MachineFacts facts = !gpusSeen && !o.assume().isEmpty() ? MachineFacts.derive(null, o.assume()) : MachineFacts.derive(snapshot, o.assume());
         String blocked = facts.insufficient();
         if (blocked != null) {
-            return new AdviceResult(facts, null, List.of(), List.of(), versions.ids(), blocked);
+            return new AdviceResult(facts, null, List.of(), List.of(), versions.ids(), blocked, List.of());
         }
         Integer dcpFlag = dcpFromFlags(flags, d.dcp());
         Map<String, String> deploymentFlags = new LinkedHashMap<>(flags);
@@ -68,7 +73,7 @@ public final class Advisor {
             }
         }
         verdicts.sort(Comparator.comparingInt((Verdict v) -> frameworks.indexOf(v.framework())).thenComparing(Advisor::severity));
-        return new AdviceResult(r.facts, r.deployment, verdicts, recs, versions.ids(), null);
+        return new AdviceResult(r.facts, r.deployment, verdicts, recs, versions.ids(), null, r.checks);
     }
 
     /** Rule-set version ids per framework, newest (the default) first, e.g. for a GUI's version picker. */
@@ -83,11 +88,7 @@ public final class Advisor {
 
     /** Errors first, then fallbacks, then ok (stable within each group). */
     private static int severity(Verdict v) {
-        return switch (v.outcome()) {
-            case ERROR -> 0;
-            case FALLBACK -> 1;
-            case OK -> 2;
-        };
+        return v.outcome().severity();
     }
 
     private static List<String> frameworks(List<String> requested) throws AdvisorInputException {
@@ -124,7 +125,12 @@ public final class Advisor {
             if (v == null) {
                 continue;
             }
-            int n = Integer.parseInt(v);
+            int n;
+            try {
+                n = Integer.parseInt(v);
+            } catch (NumberFormatException ex) {
+                throw new AdvisorInputException("--flag " + alias + " expects a whole number, got '" + v + "'");
+            }
             if (result != null && result != n) {
                 throw new AdvisorInputException("--flag " + alias + "=" + n + " contradicts the DCP size " + result);
             }
@@ -133,11 +139,40 @@ public final class Advisor {
         return result;
     }
 
-    private record Resolved(MachineFacts facts, EffectiveDeployment deployment) {
+    /** {@code --flag tp=N} / {@code tp-size} / {@code tensor-parallel-size} (SGLang's and vLLM's spellings, {@code -tp}) as {@code --tp}; removed from the flags. */
+    private static Integer tpFromFlags(Map<String, String> flags, Integer tp) throws AdvisorInputException {
+        Integer result = tp;
+        for (String key : List.copyOf(flags.keySet())) {
+            String name = key.replaceFirst("^-+", "");
+            if (!List.of("tp", "tp-size", "tensor-parallel-size").contains(name)) {
+                continue;
+            }
+            String v = flags.remove(key).trim();
+            int n;
+            try {
+                n = Integer.parseInt(v);
+            } catch (NumberFormatException ex) {
+                throw new AdvisorInputException("--flag " + name + " expects a whole number, got '" + v + "'");
+            }
+            if (result != null && result != n) {
+                throw new AdvisorInputException("--flag " + name + "=" + n + " contradicts the TP size " + result);
+            }
+            result = n;
+        }
+        return result;
+    }
+
+    private record Resolved(MachineFacts facts, EffectiveDeployment deployment, List<String> checks) {
+    }
+
+    private static int intFlag(Map<String, String> flags, String name) {
+        String v = flags.get(name);
+        return v == null ? 1 : Integer.parseInt(v);
     }
 
     /** Fills what the user did not give from the machine, raising GPUs per node when TP needs more (and saying so). */
-    private static Resolved resolve(MachineFacts facts, Deployment d, Integer dcp, Map<String, String> flags, Map<String, String> env) {
+    private static Resolved resolve(MachineFacts facts, Deployment d, Integer dcp, Map<String, String> flags, Map<String, String> env)
+            throws AdvisorInputException {
         Map<String, String> notes = new LinkedHashMap<>();
         Set<String> given = new HashSet<>();
         if (d.tp() != null) {
@@ -178,17 +213,44 @@ public final class Advisor {
             notes.put("tp", "TP 1 (no --tp and the GPU count is unknown)");
         }
         MachineFacts f = facts;
-        int needed = (tp + nodes - 1) / nodes;
+        List<String> checks = new ArrayList<>();
+        int pcp = intFlag(flags, "prefill-context-parallel-size");
+        int pp = intFlag(flags, "pipeline-parallel-size");
+        if (pcp < 1 || pp < 1) {
+            throw new AdvisorInputException("--flag " + (pcp < 1 ? "prefill-context-parallel-size" : "pipeline-parallel-size") + " must be at least 1");
+        }
+        int ranks = tp * pcp * pp;
+        String rankText = (pcp == 1 && pp == 1) ? "TP " + tp : "TP " + tp + (pcp > 1 ? " × PCP " + pcp : "") + (pp > 1 ? " × PP " + pp : "") + " = " + ranks + " ranks";
         if (gpn == null) {
-            f = facts.withGpusPerNode(Fact.derived(needed, "no GPU count known; TP " + tp + " over " + nodes + (nodes == 1 ? " node" : " nodes")));
+            int needed = (ranks + nodes - 1) / nodes;
+            f = facts.withGpusPerNode(Fact.derived(needed, "no GPU count known; " + rankText + " over " + nodes + (nodes == 1 ? " node" : " nodes")));
             gpn = needed;
-        } else if (needed > gpn) {
-            String label = facts.gpuLabel() != null ? facts.gpuLabel().replace("GPU 0–", "GPU 0 to ") : "the GPUs";
-            f = facts.withGpusPerNode(Fact.derived(needed, "the snapshot shows " + gpn + " GPU" + (gpn == 1 ? "" : "s") + "; TP " + tp + " on "
-                    + nodes + (nodes == 1 ? " node" : " nodes") + " needs " + needed + " per node, assumed to be like " + label));
-            gpn = needed;
+        } else if (ranks > gpn * nodes && d.nodes() == null && gpn >= 2 && ranks % gpn == 0) {
+            int derivedNodes = ranks / gpn;
+            notes.put("nodes", derivedNodes + " nodes (no --nodes: " + rankText + " over " + gpn + " GPUs per node)");
+            checks.add(rankText + " is more than one node's " + gpn + " GPUs: assumed " + derivedNodes + " such nodes (give --nodes to say otherwise).");
+            nodes = derivedNodes;
+        } else if (ranks > gpn * nodes) {
+            String machine = nodes + (nodes == 1 ? " node" : " nodes") + " × " + gpn + " GPU" + (gpn == 1 ? "" : "s");
+            String where = facts.gpusPerNode().origin() == Fact.Origin.ASSUMED ? "--assume gpus-per-node=" + gpn
+                    : "the " + (facts.origin() == null ? "machine" : facts.origin()) + " shows " + gpn + " GPU" + (gpn == 1 ? "" : "s") + " per node";
+            int nodesNeeded = (ranks + gpn - 1) / gpn;
+            throw new AdvisorInputException("impossible deployment: " + rankText + " need" + (pcp == 1 && pp == 1 ? "s " : " ") + ranks + " GPUs, but "
+                    + machine + " have " + (gpn * nodes) + " (" + where + "); give --nodes " + nodesNeeded
+                    + (d.nodes() == null ? " to span " + nodesNeeded + " such nodes" : "") + ", a smaller --tp, or --assume gpus-per-node=" + ((ranks + nodes - 1) / nodes)
+                    + " to ask about a larger machine like this one");
+        }
+        if (ranks < gpn * nodes && nodes > 1 && d.nodes() != null && ranks <= gpn * (nodes - 1)) {
+            checks.add(rankText + " fits on " + ((ranks + gpn - 1) / gpn) + " of the " + nodes + " nodes; the frameworks still see " + nodes
+                    + " nodes (SGLang's multi-node rules apply).");
+        }
+        if (dcp != null && dcp > 1 && tp % dcp != 0) {
+            checks.add("DCP " + dcp + " does not divide TP " + tp + ": SGLang (RuntimeError at distributed init) and vLLM (ValueError at config validation) refuse it.");
+        }
+        if (pcp > 1 && dcp != null && dcp != 1 && dcp != pcp && dcp != tp * pcp) {
+            checks.add("PCP " + pcp + " with DCP " + dcp + ": vLLM takes DCP 1, " + pcp + " or " + (tp * pcp) + " only.");
         }
         EffectiveDeployment dep = new EffectiveDeployment(tp, nodes, gpn, dcp == null ? 1 : dcp, d.model(), d.tokens(), flags, env, notes, given);
-        return new Resolved(f, dep);
+        return new Resolved(f, dep, checks);
     }
 }

@@ -226,6 +226,13 @@ final class Eval {
         return facts.ncclVersion().value();
     }
 
+    /** The snapshot holds an NCCL version that is not a version (verdicts that depend on it say unknown). */
+    boolean ncclUnreadable() {
+        use(FactKey.NCCL_VERSION.key);
+        Fact<String> f = facts.ncclVersion();
+        return f.value() == null && f.origin() == Fact.Origin.UNKNOWN && f.detail().startsWith(MachineFacts.NCCL_UNREADABLE);
+    }
+
     boolean fabricReady() {
         use(FactKey.FABRIC_READY.key);
         return facts.fabricReady().value();

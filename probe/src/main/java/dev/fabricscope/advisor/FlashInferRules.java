@@ -53,14 +53,19 @@ final class FlashInferRules {
     static final String RANKS = "allreduce_fusion_kernel: unsupported ranks number! Supported ranks: 2, 4, 8, 16.";
     static final String JIT = "No supported CUDA architectures found for major versions %s.";
     static final String NO_MULTICAST = "[SymmDeviceMemory] Device does not support multicasting.";
-    static final String POSIX_FD = "[MnnvlMemory] POSIX fd exchange via SCM_RIGHTS requires all ranks to share the same host, but got differing hostnames: {all_hosts}. Multi-node MNNVL requires a fabric-capable GPU setup (CU_MEM_HANDLE_TYPE_FABRIC).";
+    /** The start of the RuntimeError fd_exchange raises across hosts (the rest, most likely a 30 s connect time-out, not recorded). */
+    static final String FD_EXCHANGE = "[fd_exchange]";
 
     // ---- sources
     static final String REPO = "flashinfer-ai/flashinfer";
     static final SourceRef SRC_FACTORY = new SourceRef(REPO, "0006e88adb1a928a97b3ad99cb7f47c0db6ae057",
             "flashinfer/comm/allreduce.py", "create_allreduce_fusion_workspace");
-    static final SourceRef SRC_MNNVL = new SourceRef(REPO, "0006e88adb1a928a97b3ad99cb7f47c0db6ae057",
-            "flashinfer/comm/mnnvl.py", "SymmDeviceMemory / MnnvlMemory");
+    /** Short hash as recorded by the audit (backend-rules.md errata). */
+    static final String AUDIT_COMMIT = "fb28d724";
+    static final SourceRef SRC_MNNVL = new SourceRef(REPO, AUDIT_COMMIT, "flashinfer/comm/mnnvl.py", "SymmDeviceMemory.__init__");
+    static final SourceRef SRC_FD_EXCHANGE = new SourceRef(REPO, AUDIT_COMMIT, "flashinfer/comm/fd_exchange.py", "fd_exchange (AF_UNIX, one host)");
+    static final SourceRef SRC_CONFIDENTIAL = new SourceRef(REPO, AUDIT_COMMIT, "flashinfer/comm/allreduce.py",
+            "create_allreduce_fusion_workspace (actual_backend == \"mnnvl\" under Confidential Computing)");
     static final SourceRef SRC_FABRIC = new SourceRef(REPO, "0006e88adb1a928a97b3ad99cb7f47c0db6ae057",
             "flashinfer/comm/mnnvl.py", "is_mnnvl_fabric_supported");
     static final SourceRef SRC_FABRIC_LIGHT = new SourceRef(REPO, null, "flashinfer/comm/mnnvl.py",
@@ -125,7 +130,7 @@ final class FlashInferRules {
         if (e.tpSpansNodes()) {
             return v.fallback().why("False: " + fabricWhy(e) + ". MNNVL workspaces fall back to POSIX file descriptors over AF_UNIX, "
                             + "which only work within one host, and " + e.span() + " with the " + e.tpPhrase()
-                            + " group across them: an mnnvl workspace fails with the [MnnvlMemory] POSIX fd exchange error.")
+                            + " group across them: an mnnvl workspace fails in fd_exchange (a RuntimeError starting '" + FD_EXCHANGE + "').")
                     .fix("an MNNVL system (GB200/GB300 NVL) with the IMEX service and a channel under /dev/nvidia-caps-imex-channels, or keep the TP group within one node")
                     .build();
         }
@@ -139,7 +144,7 @@ final class FlashInferRules {
      * OK with the backend that was created, or the exception it raises (outcome ERROR; callers that catch it turn
      * that into their own fallback). Kernel-launch limits are separate ({@link #kernelRanks}).
      *
-     * @param explicit    whether the caller passed the backend explicitly (only then is Confidential Computing refused)
+     * @param explicit    whether the caller passed the backend explicitly (kept for callers; Confidential Computing refuses mnnvl either way)
      * @param fabricForce overrides the fabric probe (SGLang's transport workaround forces POSIX FD), or null
      */
     static Partial workspace(Eval e, String backend, boolean explicit, Boolean fabricForce) {
@@ -163,26 +168,27 @@ final class FlashInferRules {
         }
         int major = e.major();
         if ("mnnvl".equals(chosen)) {
-            if (explicit && e.confidentialCompute()) {
-                return new Partial(Outcome.ERROR, null, "ValueError", CONFIDENTIAL, WHEN_CREATE,
-                        "Confidential Computing is on, and FlashInfer refuses an explicit mnnvl backend under it.", SRC_FACTORY);
+            if (e.confidentialCompute()) {
+                return new Partial(Outcome.ERROR, null, "ValueError", CONFIDENTIAL, WHEN_CREATE, autoWhy
+                        + "Confidential Computing is on, and FlashInfer refuses the mnnvl backend under it (whether requested or chosen by 'auto').", SRC_CONFIDENTIAL);
+            }
+            if (!e.multicast()) {
+                return new Partial(Outcome.ERROR, null, "RuntimeError", NO_MULTICAST, WHEN_CREATE,
+                        autoWhy + "The mnnvl workspace allocates multicast memory (McastGPUBuffer → SymmDeviceMemory(enable_multicast=True)), and the GPUs "
+                                + "do not report NVLink multicast (attribute 132 = 0); SymmDeviceMemory.__init__ fails first.", SRC_MNNVL);
             }
             if (!MNNVL_JIT_MAJORS.contains(major)) {
                 return new Partial(Outcome.ERROR, null, null, String.format(JIT, Values.pyList(MNNVL_JIT_MAJORS)), WHEN_CREATE,
                         autoWhy + e.gpus() + "; FlashInfer builds its MNNVL comm module for SM 9 and 10 only (Thor and RTX/consumer "
                                 + "SM 11/12 are excluded; message format as reported for the TRT-LLM module, exception class not recorded).", SRC_JIT);
             }
-            if (!e.multicast()) {
-                return new Partial(Outcome.ERROR, null, "RuntimeError", NO_MULTICAST, WHEN_CREATE,
-                        autoWhy + "The mnnvl workspace allocates multicast memory (SymmDeviceMemory(enable_multicast=True)), and the GPUs do not report NVLink multicast (attribute 132 = 0).",
-                        SRC_MNNVL);
-            }
             boolean fabric = fabricForce != null ? fabricForce : fabricSupported(e);
             if (e.tpSpansNodes() && !fabric) {
-                return new Partial(Outcome.ERROR, null, "RuntimeError", POSIX_FD, WHEN_CREATE,
+                return new Partial(Outcome.ERROR, null, "RuntimeError", FD_EXCHANGE + " …", WHEN_CREATE,
                         autoWhy + e.span() + " with the " + e.tpPhrase() + " group across them, but "
                                 + (fabricForce != null ? "FABRIC handles are switched off" : fabricWhy(e))
-                                + ", so MnnvlMemory exchanges POSIX file descriptors, which only work within one host.", SRC_MNNVL);
+                                + ", so SymmDeviceMemory exchanges POSIX file descriptors through fd_exchange (AF_UNIX, one host only): a RuntimeError "
+                                + "starting '" + FD_EXCHANGE + "', most likely a connect time-out after 30 s (full text not recorded).", SRC_FD_EXCHANGE);
             }
             return Partial.ok("mnnvl", WHEN_CREATE, autoWhy + "The mnnvl workspace gets multicast memory on every rank"
                     + (e.tpSpansNodes() ? " and FABRIC handles across the " + e.nodes() + " nodes" : "") + ".", SRC_FACTORY);

@@ -14,9 +14,27 @@ import java.util.List;
  * @param defaultValue the value when the user does not set it, as shown in verdicts
  * @param description  one line
  * @param onlyVersion  the one rule-set version that has this knob, or null for every version
+ * @param scope        how far the advisor models it
  */
 public record KnobSpec(String framework, String name, Kind kind, Type type, List<String> choices, String defaultValue,
-                       String description, String onlyVersion) {
+                       String description, String onlyVersion, Scope scope) {
+
+    /** How far the advisor models a knob. */
+    public enum Scope {
+        /** Its effect on the all-reduce backends is evaluated. */
+        MODELLED,
+        /** It exists upstream; set, it gets an "unknown" verdict naming the upstream field (effect not modelled). */
+        KNOWN,
+        /** It exists upstream for ROCm only: "not applicable on NVIDIA GPUs". */
+        ROCM_ONLY,
+        /** Upstream never had it: passing it is an argparse error, never ok. */
+        ABSENT
+    }
+
+    public KnobSpec(String framework, String name, Kind kind, Type type, List<String> choices, String defaultValue,
+                    String description, String onlyVersion) {
+        this(framework, name, kind, type, choices, defaultValue, description, onlyVersion, Scope.MODELLED);
+    }
 
     public enum Kind {
         /** {@code --name}; given as {@code --flag name=VALUE}. */
@@ -37,6 +55,7 @@ public record KnobSpec(String framework, String name, Kind kind, Type type, List
 
     public KnobSpec {
         choices = choices == null ? List.of() : List.copyOf(choices);
+        scope = scope == null ? Scope.MODELLED : scope;
     }
 
     static KnobSpec flag(String fw, String name, Type type, String def, String description, String... choices) {
@@ -48,11 +67,15 @@ public record KnobSpec(String framework, String name, Kind kind, Type type, List
     }
 
     KnobSpec only(String version) {
-        return new KnobSpec(framework, name, kind, type, choices, defaultValue, description, version);
+        return new KnobSpec(framework, name, kind, type, choices, defaultValue, description, version, scope);
     }
 
     KnobSpec kind(Kind k) {
-        return new KnobSpec(framework, name, k, type, choices, defaultValue, description, onlyVersion);
+        return new KnobSpec(framework, name, k, type, choices, defaultValue, description, onlyVersion, scope);
+    }
+
+    KnobSpec scope(Scope s) {
+        return new KnobSpec(framework, name, kind, type, choices, defaultValue, description, onlyVersion, s);
     }
 
     /** As the user types it on the framework's command line: {@code --name}, {@code NAME}, {@code key}. */

@@ -43,7 +43,7 @@ public final class Knobs {
             return out;
         }
         for (Map.Entry<String, String> e : raw.entrySet()) {
-            String name = flag ? e.getKey().replaceFirst("^-+", "") : e.getKey();
+            String name = flag ? alias(e.getKey().replaceFirst("^-+", "")) : e.getKey();
             List<KnobSpec> specs = new ArrayList<>();
             for (KnobSpec k : all()) {
                 if (k.name().equals(name) && (flag ? k.setByFlag() : k.kind() == KnobSpec.Kind.ENV)) {
@@ -51,8 +51,11 @@ public final class Knobs {
                 }
             }
             if (specs.isEmpty()) {
-                throw new AdvisorInputException("unknown " + (flag ? "flag" : "env") + " '" + name + "'; valid: "
-                        + String.join(", ", flag ? flagNames() : envNames()));
+                List<String> names = flag ? flagNames() : envNames();
+                String near = nearest(name, names);
+                throw new AdvisorInputException("unknown " + (flag ? "flag" : "env") + " '" + dev.fabricscope.report.Escape.visible(name, false)
+                        + "': no SGLang, vLLM, FlashInfer or NCCL " + (flag ? "flag" : "variable") + " of that name"
+                        + (near != null ? "; did you mean '" + near + "'?" : "") + " (every name: fabricscope advise --list-knobs)");
             }
             String value = null;
             for (KnobSpec k : specs) {
@@ -62,12 +65,107 @@ public final class Knobs {
                 }
             }
             if (value == null) {
-                throw new AdvisorInputException("invalid value '" + e.getValue() + "' for " + (flag ? "--flag " : "--env ")
+                throw new AdvisorInputException("invalid value '" + dev.fabricscope.report.Escape.visible(dev.fabricscope.report.Escape.cut(e.getValue(), 80), false) + "' for " + (flag ? "--flag " : "--env ")
                         + name + ": expected " + specs.get(0).expects());
             }
             // environment values stay as typed (frameworks parse "1" and "true" differently); flags are normalised
             out.put(name, flag ? value : e.getValue().trim());
         }
         return out;
+    }
+
+    /** Short and dotted spellings the frameworks accept, as the knob's name: {@code pcp}, {@code dcp}, {@code cc}, {@code cc.pass_config.KEY}. */
+    static String alias(String name) {
+        for (String prefix : List.of("cc.pass_config.", "compilation-config.pass_config.", "compilation_config.pass_config.")) {
+            if (name.startsWith(prefix)) {
+                String key = name.substring(prefix.length());
+                return "enable_fi_allreduce_fusion".equals(key) ? "fuse_allreduce_rms" : key;
+            }
+        }
+        return switch (name) {
+            case "pcp" -> "prefill-context-parallel-size";
+            case "dcp" -> "decode-context-parallel-size";
+            case "cc", "compilation_config" -> "compilation-config";
+            case "pp" -> "pipeline-parallel-size";
+            case "dp" -> "data-parallel-size";
+            case "O" -> "optimization-level";
+            case "enable_fi_allreduce_fusion" -> "fuse_allreduce_rms";
+            default -> name;
+        };
+    }
+
+    /**
+     * vLLM's {@code -cc/--compilation-config} JSON: its {@code pass_config.fuse_allreduce_rms} (older name
+     * {@code enable_fi_allreduce_fusion}) and {@code fi_allreduce_fusion_max_size_mb} become those config keys; the rest
+     * of the JSON is not modelled. Returns the flags without {@code compilation-config}.
+     */
+    static Map<String, String> compilationConfig(Map<String, String> flags) throws AdvisorInputException {
+        String json = flags.get("compilation-config");
+        if (json == null) {
+            return flags;
+        }
+        Map<String, String> out = new LinkedHashMap<>(flags);
+        out.remove("compilation-config");
+        com.fasterxml.jackson.databind.JsonNode root;
+        try {
+            root = dev.fabricscope.json.Json.mapper().readTree(json);
+        } catch (java.io.IOException e) {
+            throw new AdvisorInputException("--flag compilation-config expects JSON such as {\"pass_config\": {\"fuse_allreduce_rms\": true}}, got '"
+                    + dev.fabricscope.report.Escape.visible(dev.fabricscope.report.Escape.cut(json, 80), false) + "'");
+        }
+        if (root == null || !root.isObject()) {
+            throw new AdvisorInputException("--flag compilation-config expects a JSON object");
+        }
+        com.fasterxml.jackson.databind.JsonNode pass = root.path("pass_config");
+        for (String key : List.of("fuse_allreduce_rms", "enable_fi_allreduce_fusion", "fi_allreduce_fusion_max_size_mb")) {
+            com.fasterxml.jackson.databind.JsonNode v = pass.get(key);
+            if (v == null || v.isNull()) {
+                continue;
+            }
+            String name = alias(key);
+            Map<String, String> one = validate(Map.of(name, v.asText()), true);
+            String prior = out.get(name);
+            if (prior != null && !prior.equals(one.get(name))) {
+                throw new AdvisorInputException("--flag compilation-config sets pass_config." + key + "=" + one.get(name) + ", contradicting --flag " + name + "=" + prior);
+            }
+            out.putAll(one);
+        }
+        return out;
+    }
+
+    /** The valid name closest to {@code name} (edit distance at most 3, or one containing the other), or null. */
+    static String nearest(String name, List<String> names) {
+        String best = null;
+        int bestD = Integer.MAX_VALUE;
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        for (String n : names) {
+            int d = distance(lower, n.toLowerCase(java.util.Locale.ROOT));
+            if (d < bestD) {
+                bestD = d;
+                best = n;
+            }
+        }
+        return bestD <= 3 ? best : null;
+    }
+
+    private static int distance(String a, String b) {
+        if (Math.abs(a.length() - b.length()) > 3) {
+            return 99;
+        }
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
     }
 }

@@ -271,7 +271,11 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
                     ? Fact.probed(normaliseArch(s.host().architecture().value()), "host architecture " + s.host().architecture().value())
                     : Fact.unknown(null, "host architecture not read"));
             if (s.driver() != null && s.driver().nccl() != null && s.driver().nccl().version().isPresent()) {
-                f.put(FactKey.NCCL_VERSION, Fact.probed(s.driver().nccl().version().value(), "ncclGetVersion of " + s.driver().nccl().path().orElse("libnccl.so.2")));
+                String raw = s.driver().nccl().version().value();
+                f.put(FactKey.NCCL_VERSION, raw != null && READABLE_VERSION.matcher(raw).matches()
+                        ? Fact.probed(raw, "ncclGetVersion of " + dev.fabricscope.report.Escape.visible(
+                                dev.fabricscope.report.Escape.cut(s.driver().nccl().path().orElse("libnccl.so.2"), 200), false))
+                        : Fact.unknown(null, unreadableNccl(raw)));
             } else {
                 f.put(FactKey.NCCL_VERSION, Fact.unknown(null, "no NCCL library found on the host"));
             }
@@ -429,5 +433,15 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
             case "aarch64", "arm64" -> "aarch64";
             default -> x;
         };
+    }
+
+    /** A version the rules can compare: dot-separated numbers of at most 9 digits, up to four parts. */
+    static final java.util.regex.Pattern READABLE_VERSION = java.util.regex.Pattern.compile("\\d{1,9}(\\.\\d{1,9}){0,3}");
+    static final String NCCL_UNREADABLE = "NCCL version unreadable";
+
+    /** {@code NCCL version unreadable ('2.x')}, the raw value cut and with control characters shown as escapes. */
+    static String unreadableNccl(String raw) {
+        String shown = raw == null ? "null" : "'" + dev.fabricscope.report.Escape.visible(dev.fabricscope.report.Escape.cut(raw, 60), false) + "'";
+        return NCCL_UNREADABLE + " (" + shown + ")";
     }
 }

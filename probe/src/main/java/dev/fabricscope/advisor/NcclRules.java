@@ -25,13 +25,21 @@ final class NcclRules {
     static final KnobSpec TORCH_SYMM_MEM_DISABLE_MULTICAST = KnobSpec.env(FW, "TORCH_SYMM_MEM_DISABLE_MULTICAST", KnobSpec.Type.BOOL,
             "unset", "PyTorch symmetric memory: skip creating the multicast object");
 
-    static final List<KnobSpec> KNOBS = List.of(NVLS_ENABLE, TORCH_SYMM_MEM_DISABLE_MULTICAST);
+    static final List<KnobSpec> KNOWN = List.of(
+            KnobSpec.env(FW, "NCCL_P2P_DISABLE", KnobSpec.Type.BOOL, "0", "turns NCCL's peer-to-peer (NVLink/PCIe) transport off"),
+            KnobSpec.env(FW, "NCCL_MNNVL_ENABLE", KnobSpec.Type.CHOICE, "unset (2)", "multi-node NVLink: 0 off, 1 on, 2 auto", "0", "1", "2"),
+            KnobSpec.env(FW, "NCCL_CUMEM_ENABLE", KnobSpec.Type.CHOICE, "unset", "cuMem-based allocations in NCCL", "0", "1"))
+            .stream().map(k -> k.scope(KnobSpec.Scope.KNOWN)).toList();
+
+    static final List<KnobSpec> KNOBS = java.util.stream.Stream.concat(java.util.stream.Stream.of(NVLS_ENABLE, TORCH_SYMM_MEM_DISABLE_MULTICAST),
+            KNOWN.stream()).toList();
 
     /** The user log that shows NVSwitches without a working Fabric Manager (backend-rules.md §4), verbatim. */
     static final String FABRIC_NOT_READY = "Failed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152 : CUDA error 802 'system not yet initialized'. This is usually caused by a system or configuration error in the Fabric Manager or NVSwitches. Disable NVLS (NCCL_NVLS_ENABLE=0) if you wish to avoid this error in the future.";
     static final String TORCH_RENDEZVOUS = "RuntimeError: CUDA driver error: invalid argument";
 
     static final SourceRef SRC_DOCS = new SourceRef("NVIDIA/nccl docs", null, "env.html", "NCCL_NVLS_ENABLE");
+    static final SourceRef SRC_DOCS_ENV = new SourceRef("NVIDIA/nccl docs", null, "env.html", "environment variables");
     static final SourceRef SRC_DOCS_OLD = new SourceRef("NVIDIA/nccl docs", null, "env.html (2.17–2.20 archives)", "NCCL_NVLS_ENABLE");
     static final SourceRef SRC_TORCH = new SourceRef("pytorch/pytorch", null, "torch/distributed/_symmetric_memory",
             "TORCH_SYMM_MEM_DISABLE_MULTICAST (as read by vLLM symm_mem.py / SGLang torch_symm_mem.py)");
@@ -45,6 +53,9 @@ final class NcclRules {
         List<Verdict> out = new ArrayList<>();
         out.add(nvlsVerdict(e));
         out.add(torchMulticastVerdict(e));
+        for (KnobSpec k : KNOWN) {
+            OtherKnobs.known(e, k, e.versions.nccl().id(), SRC_DOCS_ENV).ifPresent(out::add);
+        }
         return out;
     }
 
@@ -91,6 +102,10 @@ final class NcclRules {
         }
         if (!e.cuda() || e.tp() <= 1) {
             return new Partial(Outcome.OK, null, null, null, WHEN_INIT, setting + reason + ".", src);
+        }
+        if (e.ncclUnreadable() && (reason == null || e.major() >= 9 && e.nvswitch() && !e.fabricReady())) {
+            return new Partial(Outcome.UNKNOWN, null, null, null, WHEN_INIT, setting + nvlsPhrase(e) + ", but the snapshot's NCCL version is unreadable, "
+                    + "so whether this NCCL has NVLink SHARP (2.17 and later) and what it does with NCCL_NVLS_ENABLE=" + v + " cannot be told.", src);
         }
         if (e.major() >= 9 && e.nvswitch() && !e.fabricReady()) {
             return new Partial(Outcome.ERROR, null, null, FABRIC_NOT_READY, WHEN_INIT, setting + e.gpus()

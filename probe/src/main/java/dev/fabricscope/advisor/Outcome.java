@@ -9,10 +9,25 @@ public enum Outcome {
     /** A lesser path is used, silently or with a warning. */
     FALLBACK,
     /** An exception stops start-up. */
-    ERROR;
+    ERROR,
+    /** Not decided: the upstream path was not read, or a fact it needs is unreadable; {@code why} says which. */
+    UNKNOWN,
+    /** The knob exists upstream but only for another platform (ROCm-only knobs on NVIDIA GPUs). */
+    NOT_APPLICABLE;
 
     @JsonValue
     public String json() {
-        return name().toLowerCase();
+        return this == NOT_APPLICABLE ? "not applicable" : name().toLowerCase();
+    }
+
+    /** Errors first, then fallbacks, unknown, not applicable, ok. */
+    public int severity() {
+        return switch (this) {
+            case ERROR -> 0;
+            case FALLBACK -> 1;
+            case UNKNOWN -> 2;
+            case NOT_APPLICABLE -> 3;
+            case OK -> 4;
+        };
     }
 }

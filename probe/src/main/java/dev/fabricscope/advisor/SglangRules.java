@@ -17,15 +17,41 @@ final class SglangRules {
     /**
      * One modelled SGLang version.
      *
-     * @param respectsExportedNcclEnv      {@code _set_envs_and_config} keeps a user-exported NCCL_NVLS_ENABLE / NCCL_CUMEM_ENABLE
+     * @param engineEnv                    which of the three {@code _set_envs_and_config} variants writes the NCCL environment
      * @param torchSymmMemErrorsPropagate  TorchSymmMemCommunicator's constructor errors reach the user (else caught with a warning)
      * @param twoshotRetry                 MNNVL workspaces are re-created when the TWOSHOT stage is misaligned
      * @param gbTransportWorkaround        aarch64 + SM10x (or the env) forces POSIX-FD handles for FlashInfer
      * @param autoEnableArchs              {@code _FLASHINFER_ALLREDUCE_FUSION_ARCHS}
+     * @param args                         the argument surface: exec_.py@01d795f8 (newest) or the seed server_args.py
      */
-    record Version(String id, String description, boolean respectsExportedNcclEnv, boolean torchSymmMemErrorsPropagate,
+    record Version(String id, String description, EngineEnv engineEnv, boolean torchSymmMemErrorsPropagate,
                    boolean twoshotRetry, boolean gbTransportWorkaround, List<String> autoEnableArchs,
-                   SourceRef engineSource, SourceRef fusionSource) {
+                   SourceRef engineSource, SourceRef fusionSource, Args args) {
+        boolean respectsExportedNcclEnv() {
+            return engineEnv == EngineEnv.LATEST;
+        }
+    }
+
+    /** The three {@code engine.py _set_envs_and_config} variants (backend-rules.md errata §1.7). */
+    enum EngineEnv {
+        /** Keeps exported NCCL_NVLS_ENABLE / NCCL_CUMEM_ENABLE unless a flag decides them. */
+        LATEST,
+        /** NCCL_CUMEM_ENABLE=int(--enable-symm-mem); NCCL_NVLS_ENABLE=int(--enable-nccl-nvls), but an exported one is kept with --enable-symm-mem. */
+        MIDDLE,
+        /** NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) and NCCL_CUMEM_ENABLE=0, unconditionally. */
+        OLDEST
+    }
+
+    /**
+     * What the argument parser accepts.
+     *
+     * @param deprecatedFlagOnCli  {@code --enable-flashinfer-allreduce-fusion} is still a CLI flag (no_cli=True at 01d795f8)
+     * @param cutedslChoice        {@code cutedsl} is a valid fusion backend
+     * @param dcpBackendAuto       with DCP > 1 and no --dcp-comm-backend, SGLang picks fi_a2a or a2a (else ag_rs)
+     * @param customAllReduceV2    {@code dispatch_custom_allreduce} can pick CustomAllReduceV2
+     * @param source               where the fields were read
+     */
+    record Args(boolean deprecatedFlagOnCli, boolean cutedslChoice, boolean dcpBackendAuto, boolean customAllReduceV2, SourceRef source) {
     }
 
     static final String REPO = "sgl-project/sglang";
@@ -45,19 +71,43 @@ final class SglangRules {
     static final SourceRef SRC_ENGINE_OLD = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (older copy)");
     static final SourceRef SRC_FUSION_NEW = new SourceRef(REPO, null, FUSION_PATH, "_resolve_backend (newer copy, L46-75)");
     static final SourceRef SRC_FUSION_TB = new SourceRef(REPO, null, FUSION_PATH, "_resolve_backend (traceback-matched copy, L47-76)");
+    static final SourceRef SRC_ENGINE_MID = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (middle copy)");
+    static final String EXEC_COMMIT = "01d795f8aa711691052ae277055a67f23a123b0b";
+    static final String EXEC_PATH = "python/sglang/srt/arg_groups/fields/exec_.py";
+    static final SourceRef SRC_EXEC_COMM = new SourceRef(REPO, EXEC_COMMIT, EXEC_PATH, "ExecComm fields");
+    static final SourceRef SRC_SEED_ARGS = new SourceRef(REPO, SEED, "python/sglang/srt/server_args.py", "ServerArgs fields");
+    /** Short hash as recorded by the audit (backend-rules.md errata). */
+    static final String PARALLEL_STATE_COMMIT = "0005973a";
+    static final SourceRef SRC_PARALLEL_STATE = new SourceRef(REPO, PARALLEL_STATE_COMMIT, "python/sglang/srt/distributed/parallel_state.py",
+            "initialize_model_parallel");
+    static final SourceRef SRC_ALLREDUCE_ONLY_PATH = new SourceRef(REPO, PARALLEL_STATE_COMMIT, "python/sglang/srt/distributed/parallel_state.py",
+            "GroupCoordinator.all_reduce (_can_use_flashinfer_allreduce before custom all-reduce)");
+    static final SourceRef SRC_DCP_DEFAULT = new SourceRef(REPO, "003bbaf9ab79c09933e7a17ae6460ac48a756de9", "python/sglang/srt/arg_groups/overrides.py",
+            "_dcp_comm_backend_default");
+    static final SourceRef SRC_CAR_V2 = new SourceRef(REPO, null, "python/sglang/srt/distributed/device_communicators/custom_all_reduce_v2.py",
+            "dispatch_custom_allreduce / CustomAllReduceV2 (as summarised by the audit; file not read here)");
+
+    static final Args ARGS_NEWEST = new Args(false, true, true, true, SRC_EXEC_COMM);
+    static final Args ARGS_SEED = new Args(true, false, false, false, SRC_SEED_ARGS);
 
     static final List<Version> VERSIONS = List.of(
             new Version("newest", "sglang@" + SEED.substring(0, 8) + " server_args.py (seed), overrides.py@003bbaf9, newer copy of "
                     + "flashinfer_comm_fusion.py (TWOSHOT retry), latest-style engine.py (keeps exported NCCL env), newer torch_symm_mem "
-                    + "callers (errors propagate)", true, true, true, false, ARCHS_NEWEST, SRC_ENGINE_NEW, SRC_FUSION_NEW),
+                    + "callers (errors propagate); argument surface of exec_.py@01d795f8 (cutedsl backend, deprecated fusion flag no longer on the "
+                    + "CLI, DCP backend chosen automatically, CustomAllReduceV2)", EngineEnv.LATEST, true, true, false, ARCHS_NEWEST,
+                    SRC_ENGINE_NEW, SRC_FUSION_NEW, ARGS_NEWEST),
+            new Version("middle", "seed server_args.py (deprecated flag accepted, no cutedsl, DCP backend default ag_rs); the middle engine.py copy "
+                    + "(NCCL_CUMEM_ENABLE=int(--enable-symm-mem); an exported NCCL_NVLS_ENABLE is kept with --enable-symm-mem); traceback-matched "
+                    + "flashinfer_comm_fusion.py; TorchSymmMemCommunicator failures caught", EngineEnv.MIDDLE, false, false, false, ARCHS_OLDER,
+                    SRC_ENGINE_MID, SRC_FUSION_TB, ARGS_SEED),
             new Version("older", "older copies: engine.py writes NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) and NCCL_CUMEM_ENABLE=0 "
                     + "unconditionally; TorchSymmMemCommunicator failures caught with a warning; traceback-matched flashinfer_comm_fusion.py; "
                     + "auto-enable list without Qwen4Exp/NemotronH_Omni; GB200 transport workaround (sglang@00f6ebe5)",
-                    false, false, false, true, ARCHS_OLDER, SRC_ENGINE_OLD, SRC_FUSION_TB));
+                    EngineEnv.OLDEST, false, false, true, ARCHS_OLDER, SRC_ENGINE_OLD, SRC_FUSION_TB, ARGS_SEED));
 
     // ---- knobs
     static final KnobSpec FUSION_BACKEND = KnobSpec.flag(FW, "flashinfer-allreduce-fusion-backend", KnobSpec.Type.CHOICE, "unset",
-            "FlashInfer all-reduce + RMSNorm fusion backend", "auto", "trtllm", "mnnvl");
+            "FlashInfer all-reduce + RMSNorm fusion backend (cutedsl: newest only)", "auto", "trtllm", "mnnvl", "cutedsl");
     static final KnobSpec FUSION_DEPRECATED = KnobSpec.flag(FW, "enable-flashinfer-allreduce-fusion", KnobSpec.Type.BOOL, "false",
             "deprecated: same as --flashinfer-allreduce-fusion-backend=auto");
     static final KnobSpec ENFORCE_DISABLE = KnobSpec.flag(FW, "enforce-disable-flashinfer-allreduce-fusion", KnobSpec.Type.BOOL, "false",
@@ -71,9 +121,9 @@ final class SglangRules {
     static final KnobSpec CUTEDSL_ENV = KnobSpec.env(FW, "SGLANG_FLASHINFER_MNNVL_CUTEDSL_AR_FUSION", KnobSpec.Type.BOOL, "unset",
             "CuTe-DSL MNNVL all-reduce fusion for Qwen3.5-MoE");
     static final KnobSpec PURE_ALLREDUCE = KnobSpec.flag(FW, "enable-flashinfer-pure-allreduce", KnobSpec.Type.BOOL, "false",
-            "PR #30700 spelling of FlashInfer all-reduce for non-fused sites (not in server_args.py)");
+            "never an upstream flag (PR #30700's spelling): argparse rejects it").scope(KnobSpec.Scope.ABSENT);
     static final KnobSpec ALLREDUCE_ONLY = KnobSpec.flag(FW, "enable-flashinfer-allreduce-only", KnobSpec.Type.BOOL, "false",
-            "FlashInfer kAllReduce for non-fused TP all-reduces (later naming; flag spelling unverified)");
+            "never an upstream flag: the allreduce-only path switches on with the fusion backend").scope(KnobSpec.Scope.ABSENT);
     static final KnobSpec DCP_SIZE = new KnobSpec(FW, "dcp-size", KnobSpec.Kind.DEPLOYMENT, KnobSpec.Type.INT, List.of(), "1",
             "decode context parallel size (from --dcp)", null);
     static final KnobSpec DCP_BACKEND = KnobSpec.flag(FW, "dcp-comm-backend", KnobSpec.Type.CHOICE, "ag_rs",
@@ -96,12 +146,33 @@ final class SglangRules {
             "as exported before SGLang starts", "0", "1", "2");
     static final KnobSpec CUMEM_ENV = KnobSpec.env(FW, "NCCL_CUMEM_ENABLE", KnobSpec.Type.CHOICE, "unset",
             "as exported before SGLang starts", "0", "1");
+    static final KnobSpec CAR_V2_ENV = KnobSpec.env(FW, "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2", KnobSpec.Type.BOOL, "unset",
+            "dispatch_custom_allreduce picks CustomAllReduceV2 (world sizes 2-8, full NVLink)").only("newest");
+    // known upstream, effect on the all-reduce backends not modelled (set: an "unknown" verdict)
+    static final List<KnobSpec> KNOWN = List.of(
+            KnobSpec.flag(FW, "enable-mscclpp", KnobSpec.Type.BOOL, "false", "MSCCL++ for tuned all-reduce / all-gather, NCCL fallback"),
+            KnobSpec.flag(FW, "enable-quant-communications", KnobSpec.Type.BOOL, "false", "INT8 quantisation of TP communications"),
+            KnobSpec.flag(FW, "pre-warm-nccl", KnobSpec.Type.BOOL, "false", "pre-warm NCCL communicators at start-up"),
+            KnobSpec.flag(FW, "dp-size", KnobSpec.Type.INT, "1", "data-parallel size"),
+            KnobSpec.flag(FW, "ep-size", KnobSpec.Type.INT, "1", "expert-parallel size"),
+            KnobSpec.flag(FW, "attn-cp-size", KnobSpec.Type.INT, "1", "attention context-parallel size"),
+            KnobSpec.flag(FW, "enable-prefill-cp", KnobSpec.Type.BOOL, "false", "prefill context parallel"),
+            KnobSpec.flag(FW, "cp-strategy", KnobSpec.Type.STRING, "default", "context-parallel strategy"),
+            KnobSpec.env(FW, "SGLANG_USE_JIT_ALL_REDUCE", KnobSpec.Type.BOOL, "unset", "JIT-built custom all-reduce"),
+            KnobSpec.env(FW, "SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE", KnobSpec.Type.BOOL, "unset", "CustomAllReduceV2 across nodes"))
+            .stream().map(k -> k.scope(KnobSpec.Scope.KNOWN)).toList();
+    static final List<KnobSpec> ROCM_ONLY = List.of(
+            KnobSpec.flag(FW, "enable-aiter-allreduce-fusion", KnobSpec.Type.BOOL, "false", "ROCm: AITER all-reduce fusion"),
+            KnobSpec.env(FW, "SGLANG_USE_AITER_AR", KnobSpec.Type.BOOL, "unset", "ROCm: AITER custom all-reduce"),
+            KnobSpec.env(FW, "SGLANG_USE_1STAGE_ALLREDUCE", KnobSpec.Type.BOOL, "unset", "ROCm: one-stage all-reduce"))
+            .stream().map(k -> k.scope(KnobSpec.Scope.ROCM_ONLY)).toList();
     static final KnobSpec POSIX_FD_ENV = KnobSpec.env(FW, "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT", KnobSpec.Type.BOOL, "unset",
             "force POSIX-FD handle exchange for FlashInfer (GB200 transport workaround)").only("older");
 
-    static final List<KnobSpec> KNOBS = List.of(FUSION_BACKEND, FUSION_DEPRECATED, ENFORCE_DISABLE, DETERMINISTIC, DP_ATTENTION,
-            MOE_A2A, CUTEDSL_ENV, PURE_ALLREDUCE, ALLREDUCE_ONLY, DCP_SIZE, DCP_BACKEND, DCP_REPLICATE_Q, DISABLE_CUSTOM_AR,
-            P2P_CHECK, SKIP_P2P_ENV, TORCH_SYMM_MEM, NCCL_NVLS, SYMM_MEM, NVLS_ENV, CUMEM_ENV, POSIX_FD_ENV);
+    static final List<KnobSpec> KNOBS = java.util.stream.Stream.of(List.of(FUSION_BACKEND, FUSION_DEPRECATED, ENFORCE_DISABLE,
+                    DETERMINISTIC, DP_ATTENTION, MOE_A2A, CUTEDSL_ENV, PURE_ALLREDUCE, ALLREDUCE_ONLY, DCP_SIZE, DCP_BACKEND, DCP_REPLICATE_Q,
+                    DISABLE_CUSTOM_AR, CAR_V2_ENV, P2P_CHECK, SKIP_P2P_ENV, TORCH_SYMM_MEM, NCCL_NVLS, SYMM_MEM, NVLS_ENV, CUMEM_ENV, POSIX_FD_ENV),
+            KNOWN, ROCM_ONLY).flatMap(List::stream).toList();
 
     // ---- messages, verbatim (backend-rules.md §1)
     static final String DEPRECATED_MSG = "--enable-flashinfer-allreduce-fusion is deprecated. Please use --flashinfer-allreduce-fusion-backend=auto instead.";
@@ -119,7 +190,13 @@ final class SglangRules {
     static final String WORKSPACE_FAILED_GLOBAL = "FlashInfer allreduce fusion disabled globally because workspace initialization failed on at least one rank.";
     static final String TWOSHOT = "Could not allocate a FlashInfer MNNVL workspace whose TWOSHOT stage offset is 32B-aligned after 3 attempts; disabling allreduce fusion. The trtllm backend sizes its workspace differently and is unaffected.";
     static final String TRANSPORT = "Applying FlashInfer transport workaround: forcing PosixFD symmetric-memory handle exchange on aarch64 + sm10x to avoid known data corruption with Fabric handle exchange on GB systems. Set SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT=0 to disable.";
-    static final String PURE_UNRECOGNIZED = "sglang serve: error: unrecognized arguments: --enable-flashinfer-pure-allreduce";
+    /** argparse's words for a flag the parser does not have; the program name as sglang issue #37646 shows it. */
+    static final String UNRECOGNIZED = "sglang serve: error: unrecognized arguments: %s";
+    static final String INVALID_CHOICE = "sglang serve: error: argument --flashinfer-allreduce-fusion-backend: invalid choice: '%s' (choose from 'auto', 'trtllm', 'mnnvl')";
+    static final String CUTEDSL_SUPPRESS = "SGLANG_FLASHINFER_MNNVL_CUTEDSL_AR_FUSION owns both Qwen3.5 AllReduce fusion patterns; suppressing the separately configured --flashinfer-allreduce-fusion-backend=%s";
+    static final List<String> CUTEDSL_ARCHS = List.of("Qwen3_5MoeForCausalLM", "Qwen3_5MoeForConditionalGeneration");
+    static final String TP_DCP = "tensor_model_parallel_size (%d) must be divisible by decode_context_parallel_size (%d)";
+    static final String DCP_SELECTS = "DCP (dcp_size=%d) selects communication backend '%s'.";
     static final String DCP1 = "Decode context parallel size (--dcp-size / --decode-context-parallel-size) must be >= 1, but got dcp_size=%d.";
     static final String DCP2 = "--dcp-comm-backend %s only affects the decode context-parallel attention reduction and therefore requires --dcp-size / --decode-context-parallel-size > 1, but got dcp_size=%d.";
     static final String DCP3 = "--dcp-comm-backend fi_a2a delegates the exchange to FlashInfer's MNNVL All-to-All kernel, which requires an NVIDIA CUDA platform with SM90+ and MNNVL fabric memory (e.g. GB200 NVL72). The authoritative fabric probe runs at model-runner init; use 'a2a' or 'ag_rs' on clusters without MNNVL.";
@@ -182,12 +259,15 @@ final class SglangRules {
         out.add(dpAttentionVerdict(e));
         out.add(moeA2aVerdict(e));
         out.add(cutedslVerdict(e));
-        out.add(pureAllreduceVerdict(e));
-        out.add(allreduceOnlyVerdict(e));
+        absentVerdict(e, PURE_ALLREDUCE).ifPresent(out::add);
+        absentVerdict(e, ALLREDUCE_ONLY).ifPresent(out::add);
         out.add(dcpSizeVerdict(e));
         out.add(dcpBackendVerdict(e));
         out.add(dcpReplicateVerdict(e));
         out.add(customAllReduceVerdict(e));
+        if (version(e).args().customAllReduceV2()) {
+            out.add(carV2Verdict(e));
+        }
         out.add(p2pCheckVerdict(e));
         out.add(skipP2pVerdict(e));
         out.add(torchSymmMemVerdict(e));
@@ -197,6 +277,12 @@ final class SglangRules {
         out.add(cumemEnvVerdict(e));
         if (e.versions.sglang().gbTransportWorkaround()) {
             out.add(transportVerdict(e));
+        }
+        for (KnobSpec k : KNOWN) {
+            OtherKnobs.known(e, k, version(e).id(), version(e).args().source()).ifPresent(out::add);
+        }
+        for (KnobSpec k : ROCM_ONLY) {
+            OtherKnobs.rocmOnly(e, k, version(e).id(), SRC_EXEC_COMM).ifPresent(out::add);
         }
         return out;
     }
@@ -261,7 +347,7 @@ final class SglangRules {
     static Pipeline pipeline(Eval e) {
         String value = e.value(FUSION_BACKEND);
         String source = value != null ? "user" : null;
-        if (value == null && e.bool(FUSION_DEPRECATED)) {
+        if (value == null && e.bool(FUSION_DEPRECATED) && version(e).args().deprecatedFlagOnCli()) {
             value = "auto";
             source = "deprecated";
         }
@@ -277,8 +363,9 @@ final class SglangRules {
         }
         String before = value;
         String model = e.model();
-        if (e.envTrue(CUTEDSL_ENV) && "Qwen3_5MoeForConditionalGeneration".equals(model) && value != null) {
-            return new Pipeline(source, autoArch, autoBlocked, before, CUTEDSL_ENV.display() + " with " + model, null, SRC_AUTO, null);
+        if (e.envTrue(CUTEDSL_ENV) && model != null && CUTEDSL_ARCHS.contains(model) && value != null) {
+            return new Pipeline(source, autoArch, autoBlocked, before, CUTEDSL_ENV.display() + " with " + model,
+                    "user".equals(source) ? String.format(CUTEDSL_SUPPRESS, value) : null, SRC_AUTO, null);
         }
         if (e.bool(ENFORCE_DISABLE) && value != null) {
             return new Pipeline(source, autoArch, autoBlocked, before, ENFORCE_DISABLE.display(), ENFORCE_MSG, SRC_ENFORCE, null);
@@ -376,6 +463,12 @@ final class SglangRules {
 
     static Verdict fusionVerdict(Eval e, boolean withFix) {
         VerdictBuilder v = on(e, FUSION_BACKEND).source(SRC_FIELD);
+        if ("cutedsl".equals(e.value(FUSION_BACKEND)) && !version(e).args().cutedslChoice()) {
+            return v.error("SystemExit (argparse)").message(String.format(INVALID_CHOICE, "cutedsl")).when(WHEN_ARGS).source(version(e).args().source())
+                    .why("This SGLang version's --flashinfer-allreduce-fusion-backend takes auto, trtllm or mnnvl; cutedsl came later (exec_.py@01d795f8).")
+                    .fix(withFix ? (bestFusionBackend(e.with(FUSION_BACKEND, null)) != null ? "--flashinfer-allreduce-fusion-backend="
+                            + bestFusionBackend(e.with(FUSION_BACKEND, null)) : "drop --flashinfer-allreduce-fusion-backend=cutedsl") : null).build();
+        }
         Pipeline p = pipeline(e);
         if (!v.userSet()) {
             v.value("auto-enable".equals(p.source()) ? "auto (auto-enabled)" : "deprecated".equals(p.source())
@@ -399,6 +492,9 @@ final class SglangRules {
             case "deprecated" -> "--enable-flashinfer-allreduce-fusion set 'auto'. ";
             default -> "";
         };
+        if ("cutedsl".equals(p.effective())) {
+            return cutedsl(e, v);
+        }
         // guards inside ensure_workspace_initialized, before the resolver
         if (!e.cuda() || !e.flashinferInstalled()) {
             v.outcome(lesser).when(WHEN_WARMUP).source(SRC_ENSURE)
@@ -465,7 +561,10 @@ final class SglangRules {
         v.ok().resolved(backend).when(WHEN_WARMUP).source("auto".equals(p.effective()) ? SRC_AUTO_RESOLVE : r.source())
                 .message("auto-enable".equals(p.source()) ? String.format(AUTO_ENABLE_MSG, p.autoArch()) : null)
                 .why(resolvedWhy + " Every GPU reports NVLink multicast, so the workspace preflight passes and the " + backend
-                        + " workspace is created; batches of up to " + FUSE_MAX_TOKENS + " tokens use the fused kernel." + twoshot);
+                        + " workspace is created; batches of up to " + FUSE_MAX_TOKENS + " tokens use the fused kernel." + twoshot
+                        + (version(e).args().cutedslChoice() ? " With a fusion backend set, SGLang also switches on its allreduce-only path by itself "
+                        + "(set_flashinfer_allreduce_only): non-fused TP all-reduces try FlashInfer kAllReduce before custom all-reduce and NCCL, "
+                        + "per call where the input fits the workspace." : ""));
         return v.build();
     }
 
@@ -504,6 +603,7 @@ final class SglangRules {
             case OK -> f.resolved() != null ? "resolves to " + f.resolved() : "creates no workspace";
             case FALLBACK -> "falls back to the normal all-reduce at warm-up";
             case ERROR -> "fails at start-up" + (f.errorClass() != null ? " (" + f.errorClass() + ")" : "");
+            case UNKNOWN, NOT_APPLICABLE -> "is not modelled here";
         };
     }
 
@@ -513,13 +613,22 @@ final class SglangRules {
             case OK -> f.resolved() != null ? "resolves to " + f.resolved() : "creates no workspace";
             case FALLBACK -> "falls back to the normal all-reduce" + (f.message() != null ? ": '" + f.message() + "'" : "");
             case ERROR -> "fails at start-up" + (f.message() != null ? " with " + f.errorClass() + " '" + f.message() + "'" : "");
+            case UNKNOWN, NOT_APPLICABLE -> "is not modelled here";
         };
     }
 
     private static Verdict deprecatedVerdict(Eval e) {
         VerdictBuilder v = on(e, FUSION_DEPRECATED).source(SRC_DEPRECATED).when(WHEN_RESOLVE);
         if (!e.bool(FUSION_DEPRECATED)) {
-            return v.ok().why("Not set (deprecated alias of --flashinfer-allreduce-fusion-backend=auto).").build();
+            return v.ok().why("Not set (deprecated alias of --flashinfer-allreduce-fusion-backend=auto"
+                    + (version(e).args().deprecatedFlagOnCli() ? "" : "; no longer a command-line flag in this version") + ").").build();
+        }
+        if (!version(e).args().deprecatedFlagOnCli()) {
+            String best = bestFusionBackend(e.with(FUSION_DEPRECATED, null));
+            return v.error("SystemExit (argparse)").message(String.format(UNRECOGNIZED, FUSION_DEPRECATED.display())).when(WHEN_ARGS).source(SRC_EXEC_COMM)
+                    .why("In this version enable_flashinfer_allreduce_fusion is a config field without a command-line flag (Arg(no_cli=True)), so the parser rejects it.")
+                    .fix(best != null ? "--flashinfer-allreduce-fusion-backend=" + best + " instead" : "drop --enable-flashinfer-allreduce-fusion (no fusion backend works here)")
+                    .build();
         }
         if (e.isSet(FUSION_BACKEND)) {
             return v.ok().message(DEPRECATED_MSG).why("--flashinfer-allreduce-fusion-backend is also set, so this deprecated flag changes nothing.")
@@ -551,6 +660,7 @@ final class SglangRules {
             case ERROR -> ", so the " + without.errorClass() + " '" + without.message() + "' of --flashinfer-allreduce-fusion-backend=" + p.before() + " never fires";
             case FALLBACK -> "; without it fusion would fall back anyway";
             case OK -> without.resolved() != null ? "; without it fusion would work here (" + without.resolved() + ")" : "";
+            case UNKNOWN, NOT_APPLICABLE -> "";
         };
         v.ok().message(ENFORCE_MSG).why("Sets the backend to None before warm-up, winning over "
                 + ("auto-enable".equals(p.source()) ? "auto-enable for " + p.autoArch() : "--flashinfer-allreduce-fusion-backend=" + p.before()) + effect + ".");
@@ -599,32 +709,30 @@ final class SglangRules {
         return v.ok().why("Only read for Qwen3_5MoeForConditionalGeneration; the model here is " + (e.model() == null ? "not given" : e.model()) + ".").build();
     }
 
-    private static Verdict pureAllreduceVerdict(Eval e) {
-        VerdictBuilder v = on(e, PURE_ALLREDUCE).source(SRC_PURE).when(WHEN_ARGS);
-        if (!e.bool(PURE_ALLREDUCE)) {
-            return v.ok().why("Not passed. PR #30700's flag was never added to server_args.py; passing it fails argument parsing.").build();
+    /** A flag upstream never had: an argparse error when passed, no verdict otherwise. */
+    private static java.util.Optional<Verdict> absentVerdict(Eval e, KnobSpec k) {
+        if (!e.isSet(k)) {
+            return java.util.Optional.empty();
         }
-        return v.error("SystemExit (argparse)").message(PURE_UNRECOGNIZED)
-                .why("server_args.py at the modelled commit has no enable_flashinfer_pure_allreduce field (sglang issue #37646 reports this error on 0.5.18).")
-                .fix("drop it; the merged feature is later named --enable-flashinfer-allreduce-only (spelling unverified)").build();
+        SourceRef src = version(e).args().source();
+        return java.util.Optional.of(on(e, k).source(src).when(WHEN_ARGS).error("SystemExit (argparse)")
+                .message(String.format(UNRECOGNIZED, k.display()))
+                .why("SGLang's parser has no such flag (" + src + " has neither --enable-flashinfer-pure-allreduce nor "
+                        + "--enable-flashinfer-allreduce-only; sglang issue #37646 shows this error on 0.5.18). The FlashInfer allreduce-only path needs "
+                        + "no flag: it switches on whenever --flashinfer-allreduce-fusion-backend is set (_set_all_reduce_flags).")
+                .fix("drop " + k.display() + "; set --flashinfer-allreduce-fusion-backend"
+                        + (bestFusionBackend(e) != null ? "=" + bestFusionBackend(e) : " only where a backend works (none does here)")).build());
     }
 
-    private static Verdict allreduceOnlyVerdict(Eval e) {
-        VerdictBuilder v = on(e, ALLREDUCE_ONLY).source(SRC_ALLREDUCE_ONLY).when(WHEN_WARMUP);
-        String caveat = " (Flag spelling taken from later code that names the feature 'allreduce only'; not seen in a server_args.py copy.)";
-        if (!e.bool(ALLREDUCE_ONLY)) {
-            return v.ok().why("Not set: non-fused TP all-reduces use custom all-reduce or NCCL." + caveat).build();
-        }
-        Verdict f = fusionVerdict(e, false);
-        if (f.outcome() == Outcome.OK && f.resolved() != null) {
-            return v.ok().resolved("FlashInfer kAllReduce (" + f.resolved() + " workspace)")
-                    .why("It reuses the fusion workspace, which " + summary(f) + " here; each call still needs a 2-D contiguous input that fits the workspace, else custom all-reduce or NCCL." + caveat)
-                    .build();
-        }
-        return v.fallback().resolved("custom all-reduce / NCCL")
-                .why("It reuses the fusion workspace, but fusion " + summary(f) + ", so every call takes the custom all-reduce or NCCL path." + caveat)
-                .fix(bestFusionBackend(e) != null ? "--flashinfer-allreduce-fusion-backend=" + bestFusionBackend(e) : "drop it: no FlashInfer workspace works here")
-                .build();
+    /** {@code cutedsl} (newest): accepted by the parser; the resolver and workspace path for it were not read. */
+    private static Verdict cutedsl(Eval e, VerdictBuilder v) {
+        boolean blackwell = e.cuda() && e.major() == 10;
+        return v.outcome(Outcome.UNKNOWN).when(WHEN_WARMUP).source(SRC_EXEC_COMM)
+                .why("The parser accepts cutedsl (help: 'Blackwell-only bf16 MNNVL CuTe DSL backend'), but how SGLang resolves and sets it up was not read, "
+                        + "so no verdict is given. " + (blackwell ? e.gpus() + ", which is Blackwell." : e.gpus() + ", not Blackwell (SM10x): expect it to fail or "
+                        + "fall back here."))
+                .fix(bestFusionBackend(e.with(FUSION_BACKEND, null)) != null ? "--flashinfer-allreduce-fusion-backend=" + bestFusionBackend(e.with(FUSION_BACKEND, null))
+                        + " (modelled and verified against upstream)" : null).build();
     }
 
     // ---- decode context parallel (§1.4)
@@ -635,6 +743,11 @@ final class SglangRules {
         if (dcp < 1) {
             return v.error("ValueError").message(String.format(DCP1, dcp)).why("_handle_dcp_validation check 1: the DCP size must be at least 1.")
                     .fix("--dcp 1 (off) or a size > 1 that divides the attention heads").build();
+        }
+        if (e.tp() % dcp != 0) {
+            return v.error("RuntimeError").message(String.format(TP_DCP, e.tp(), dcp)).when(WHEN_COMM).source(SRC_PARALLEL_STATE)
+                    .why("The argument checks pass, but initialize_model_parallel requires the TP size (" + e.tp() + ") to be a multiple of the DCP size (" + dcp + ").")
+                    .fix("--dcp with a divisor of " + e.tp()).build();
         }
         return v.ok().why(dcp == 1 ? "1: decode context parallel is off." : "Decode context parallel over " + dcp + " ranks of the " + e.tpPhrase() + " group.").build();
     }
@@ -658,6 +771,16 @@ final class SglangRules {
         }
         if (dcp <= 1) {
             return v.ok().why(backend + " (default): unused while DCP is off.").build();
+        }
+        if (!v.userSet() && version(e).args().dcpBackendAuto() && e.cuda()) {
+            boolean fi = e.flashinferInstalled() && FlashInferRules.DCP_A2A_JIT_MAJORS.contains(e.major()) && FlashInferRules.fabricSupported(e);
+            String pick = fi ? "fi_a2a" : "a2a";
+            return v.value("chosen by SGLang").outcome(Outcome.UNKNOWN).resolved(pick).message(String.format(DCP_SELECTS, dcp, pick)).when(WHEN_RESOLVE)
+                    .source(SRC_DCP_DEFAULT)
+                    .why("No --dcp-comm-backend with DCP " + dcp + ": _dcp_comm_backend_default picks fi_a2a when is_fi_a2a_supported(...), else a2a "
+                            + "(older versions keep ag_rs). Its body was not read; from the FlashInfer facts here (" + FlashInferRules.fabricWhy(e)
+                            + ") it would pick " + pick + ".")
+                    .fix("--dcp-comm-backend " + (fi ? "fi_a2a" : "a2a") + " to make the choice explicit").build();
         }
         return v.ok().resolved(backend).why(backend + " reduces decode attention across the " + dcp + " DCP ranks.").build();
     }
@@ -750,6 +873,36 @@ final class SglangRules {
                 + (e.cuda() ? "" : " (xGMI on ROCm; the P2P test is CUDA-only)") + ": the custom all-reduce kernel is used." + perCall).build();
     }
 
+    static final List<Integer> CAR_V2_WORLD_SIZES = List.of(2, 3, 4, 5, 6, 7, 8);
+
+    /** {@code SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2} (newest): CustomAllReduceV2, world sizes 2–8 with full NVLink (errata §1.5). */
+    private static Verdict carV2Verdict(Eval e) {
+        VerdictBuilder v = on(e, CAR_V2_ENV).source(SRC_CAR_V2).when(WHEN_COMM);
+        if (!e.envTrue(CAR_V2_ENV)) {
+            return v.ok().why("Not set: the classic custom all-reduce (--disable-custom-all-reduce) applies.").build();
+        }
+        if (e.bool(DISABLE_CUSTOM_AR)) {
+            return v.ok().resolved("nccl").why("--disable-custom-all-reduce turns custom all-reduce off, V2 included.").build();
+        }
+        if (!e.cuda() || e.tp() <= 1) {
+            return v.ok().why(!e.cuda() ? "The platform is " + e.platformName() + "; V2 is modelled on CUDA only." : "TP 1: there is no all-reduce.").build();
+        }
+        if (e.tpSpansNodes()) {
+            return v.outcome(Outcome.UNKNOWN).why(e.span() + " with the " + e.tpPhrase() + " group across them; V2 across nodes depends on "
+                    + "SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE, whose code path was not read.").build();
+        }
+        if (!CAR_V2_WORLD_SIZES.contains(e.tp())) {
+            return v.fallback().resolved("nccl").why("World size " + e.tp() + " is outside V2's 2–8 (exact warning not recorded).")
+                    .fix("unset SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2, or --tp 2 to 8").build();
+        }
+        if (!e.allNvlink()) {
+            return v.fallback().resolved("nccl").why("V2 needs every GPU pair NVLink-connected, and " + e.gpus() + " without NVLink between every pair (exact warning not recorded).")
+                    .fix("unset SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2").build();
+        }
+        return v.ok().resolved("custom all-reduce v2").why(e.tpPhrase() + " on one node with every GPU pair NVLink-connected: V2 takes world sizes 2 to 8, odd ones included"
+                + (CAR_WORLD_SIZES.contains(e.tp()) ? "." : ", so it runs where the classic kernel refuses world size " + e.tp() + ".")).build();
+    }
+
     private static Verdict p2pCheckVerdict(Eval e) {
         VerdictBuilder v = on(e, P2P_CHECK).source(SRC_CAR).when(WHEN_COMM);
         if (!e.bool(P2P_CHECK)) {
@@ -824,8 +977,12 @@ final class SglangRules {
         boolean symm = e.bool(SYMM_MEM);
         String userNvls = e.value(NVLS_ENV);
         String userCumem = e.value(CUMEM_ENV);
-        if (!version(e).respectsExportedNcclEnv()) {
+        if (version(e).engineEnv() == EngineEnv.OLDEST) {
             return new NcclEnv(nvlsFlag ? "1" : "0", true, "0", true);
+        }
+        if (version(e).engineEnv() == EngineEnv.MIDDLE) {
+            boolean keepNvls = symm && userNvls != null;
+            return new NcclEnv(keepNvls ? userNvls : (nvlsFlag ? "1" : "0"), !keepNvls, symm ? "1" : "0", true);
         }
         boolean writeNvls = userNvls == null || nvlsFlag || symm;
         boolean writeCumem = userCumem == null || symm;
@@ -857,6 +1014,9 @@ final class SglangRules {
             return v.ok().why("Not set, but " + (k == NCCL_NVLS ? SYMM_MEM : NCCL_NVLS).display() + " makes " + how + ".").build();
         }
         String reason = NcclRules.unsupported(e);
+        if (reason == null && e.ncclUnreadable()) {
+            return v.outcome(Outcome.UNKNOWN).resolved("NVLS disabled").why(how + "; whether NCCL could use NVLS here is unknown: the snapshot's NCCL version is unreadable.").build();
+        }
         if (reason == null) {
             boolean probablyFabricIssue = e.major() >= 9 && e.nvswitch() && !e.fabricReady();
             if (probablyFabricIssue) {
@@ -875,9 +1035,12 @@ final class SglangRules {
         String user = e.value(NVLS_ENV);
         v.resolved("NCCL_NVLS_ENABLE=" + env.nvls());
         if (user != null && env.nvlsWritten() && !user.equals(env.nvls())) {
-            boolean older = !version(e).respectsExportedNcclEnv();
-            return v.fallback().why("Exported as " + user + ", but SGLang overwrites it with " + env.nvls()
-                            + (older ? " (this version writes int(--enable-nccl-nvls) unconditionally)" : " because --enable-nccl-nvls / --enable-symm-mem decide it") + ".")
+            String how = switch (version(e).engineEnv()) {
+                case OLDEST -> " (this version writes int(--enable-nccl-nvls) unconditionally)";
+                case MIDDLE -> " (this version writes int(--enable-nccl-nvls) unless --enable-symm-mem is set)";
+                case LATEST -> " because --enable-nccl-nvls / --enable-symm-mem decide it";
+            };
+            return v.fallback().why("Exported as " + user + ", but SGLang overwrites it with " + env.nvls() + how + ".")
                     .fix("1".equals(user) ? "--enable-nccl-nvls" : "drop --enable-nccl-nvls / --enable-symm-mem").build();
         }
         if (user != null) {
@@ -893,9 +1056,9 @@ final class SglangRules {
         v.resolved("NCCL_CUMEM_ENABLE=" + env.cumem());
         if (user != null && env.cumemWritten() && !user.equals(env.cumem())) {
             return v.fallback().why("Exported as " + user + ", but SGLang overwrites it with " + env.cumem()
-                    + (version(e).respectsExportedNcclEnv() ? " (from --enable-symm-mem)" : " (this version writes 0 unconditionally)") + ".").build();
+                    + (version(e).engineEnv() != EngineEnv.OLDEST ? " (from --enable-symm-mem)" : " (this version writes 0 unconditionally)") + ".").build();
         }
-        String from = version(e).respectsExportedNcclEnv() ? " from --enable-symm-mem." : " (this version writes 0 unconditionally).";
+        String from = version(e).engineEnv() != EngineEnv.OLDEST ? " from --enable-symm-mem." : " (this version writes 0 unconditionally).";
         return v.ok().why(user == null ? "Not exported: SGLang sets NCCL_CUMEM_ENABLE=" + env.cumem() + from : "Exported as " + user + " and kept.").build();
     }
 

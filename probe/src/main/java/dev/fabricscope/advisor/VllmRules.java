@@ -66,8 +66,24 @@ final class VllmRules {
     static final KnobSpec DCP_BACKEND = KnobSpec.flag(FW, "dcp-comm-backend", KnobSpec.Type.CHOICE, "ag_rs",
             "DCP attention reduction: ag_rs or a2a", "ag_rs", "a2a");
 
-    static final List<KnobSpec> KNOBS = List.of(BACKEND, FUSE, MAX_SIZE, OPT_LEVEL, USE_FLASHINFER, USE_SYMM_MEM, DISABLE_CUSTOM_AR,
-            SKIP_P2P, BATCH_INVARIANT, DCP_SIZE, PCP_SIZE, DCP_BACKEND);
+    static final KnobSpec COMPILATION_CONFIG = KnobSpec.flag(FW, "compilation-config", KnobSpec.Type.STRING, "{}",
+            "-cc / --compilation-config JSON; its pass_config.fuse_allreduce_rms (or enable_fi_allreduce_fusion) and fi_allreduce_fusion_max_size_mb are read");
+    static final KnobSpec PP_SIZE = KnobSpec.flag(FW, "pipeline-parallel-size", KnobSpec.Type.INT, "1",
+            "pipeline-parallel size (-pp); counted in the GPU check").scope(KnobSpec.Scope.KNOWN);
+    static final List<KnobSpec> KNOWN = List.of(
+            KnobSpec.flag(FW, "data-parallel-size", KnobSpec.Type.INT, "1", "data-parallel size (-dp)"),
+            KnobSpec.flag(FW, "dcp-kv-cache-interleave-size", KnobSpec.Type.INT, "1", "DCP KV-cache interleave size"),
+            KnobSpec.flag(FW, "cp-kv-cache-interleave-size", KnobSpec.Type.INT, "1", "context-parallel KV-cache interleave size"),
+            KnobSpec.env(FW, "VLLM_USE_NCCL_SYMM_MEM", KnobSpec.Type.BOOL, "0", "NCCL symmetric-memory all-reduce"))
+            .stream().map(k -> k.scope(KnobSpec.Scope.KNOWN)).toList();
+    static final List<KnobSpec> ROCM_ONLY = List.of(
+            KnobSpec.env(FW, "VLLM_ROCM_USE_AITER", KnobSpec.Type.BOOL, "0", "ROCm: AITER kernels"),
+            KnobSpec.env(FW, "VLLM_ROCM_USE_AITER_CUSTOM_AR", KnobSpec.Type.BOOL, "1", "ROCm: AITER custom all-reduce"))
+            .stream().map(k -> k.scope(KnobSpec.Scope.ROCM_ONLY)).toList();
+
+    static final List<KnobSpec> KNOBS = java.util.stream.Stream.of(List.of(BACKEND, FUSE, MAX_SIZE, OPT_LEVEL, USE_FLASHINFER, USE_SYMM_MEM,
+            DISABLE_CUSTOM_AR, SKIP_P2P, BATCH_INVARIANT, DCP_SIZE, PCP_SIZE, DCP_BACKEND, COMPILATION_CONFIG, PP_SIZE), KNOWN, ROCM_ONLY)
+            .flatMap(List::stream).toList();
 
     /** {@code FI_ALLREDUCE_FUSION_MAX_SIZE_MB}: capability × 10 → world size → MB. */
     static final Map<Integer, Map<Integer, Double>> FI_MAX_SIZE_MB = Map.of(
@@ -101,7 +117,7 @@ final class VllmRules {
     static final String SYMM_MULTICAST = "SymmMemCommunicator: symmetric memory multicast operations are not supported.";
     static final String DCP_DIVISIBLE = "tp_size=%d must be divisible by dcp_size=%d.";
     static final String DCP_DIVISIBLE_OLD = "tp_size=%d must be divisible bydcp_size=%d.";
-    static final String PCP_DCP = "When PCP is enabled, DCP must be disabled, span the PCP axis, or span the full TP x PCP axis.";
+    static final String PCP_DCP = "When PCP is enabled, DCP must be disabled, span the PCP axis, or span the full TP x PCP axis. Got TP=%d, PCP=%d, DCP=%d; valid DCP sizes are %s.";
     static final String DCP_A2A = "dcp_comm_backend='a2a' requires decode_context_parallel_size > 1.";
 
     // ---- sources
@@ -122,6 +138,7 @@ final class VllmRules {
             "vllm/distributed/device_communicators/custom_all_reduce.py", "CustomAllreduce.finalize_p2p");
     static final SourceRef SRC_SYMM = new SourceRef(REPO, "00859a52088e757514a25dddd0214ccc89898a1c",
             "vllm/distributed/device_communicators/symm_mem.py", "SymmMemCommunicator.__init__");
+    static final SourceRef SRC_ARGS = new SourceRef(REPO, null, "vllm/engine/arg_utils.py", "EngineArgs (flags as listed by the audit)");
     static final SourceRef SRC_DISPATCH = new SourceRef(REPO, null, "vllm/distributed/device_communicators/cuda_communicator.py", "all_reduce");
 
     static final String WHEN_PASS = "engine start (torch.compile pass setup: AllReduceFusionPass init)";
@@ -146,6 +163,12 @@ final class VllmRules {
         out.add(dcpSizeVerdict(e));
         out.add(pcpVerdict(e));
         out.add(dcpBackendVerdict(e));
+        for (KnobSpec k : java.util.stream.Stream.concat(java.util.stream.Stream.of(PP_SIZE), KNOWN.stream()).toList()) {
+            OtherKnobs.known(e, k, e.versions.vllm().id(), SRC_ARGS).ifPresent(out::add);
+        }
+        for (KnobSpec k : ROCM_ONLY) {
+            OtherKnobs.rocmOnly(e, k, e.versions.vllm().id(), SRC_ENVS).ifPresent(out::add);
+        }
         return out;
     }
 
@@ -556,8 +579,10 @@ final class VllmRules {
                     .fix("--dcp with a divisor of " + tp).build();
         }
         if (pcp > 1 && dcp != 1 && dcp != pcp && dcp != tp * pcp) {
-            return v.error("ValueError").message(PCP_DCP).why("PCP " + pcp + " is on, so DCP must be 1, " + pcp + " or " + (tp * pcp) + "; it is " + dcp
-                            + " (the message continues beyond the recorded text).")
+            List<Integer> valid = new ArrayList<>(new java.util.TreeSet<>(List.of(1, pcp, tp * pcp)));
+            return v.error("ValueError").message(String.format(PCP_DCP, tp, pcp, dcp, Values.pyList(valid)))
+                    .why("PCP " + pcp + " is on, so DCP must be 1, " + pcp + " or " + (tp * pcp) + "; it is " + dcp
+                            + " (how vLLM orders the list of valid sizes was not recorded).")
                     .fix("--dcp 1, " + pcp + " or " + (tp * pcp)).build();
         }
         return v.ok().why(dcp == 1 ? "1: decode context parallel is off." : "DCP " + dcp + " divides TP " + tp + ".").build();

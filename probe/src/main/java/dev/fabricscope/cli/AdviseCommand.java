@@ -54,6 +54,9 @@ public final class AdviseCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the advice as JSON.")
     boolean json;
 
+    @Option(names = "--all", description = "Also list the verdicts that are ok (hidden by default).")
+    boolean all;
+
     @Option(names = "--list-knobs", description = "List every flag, env name, assume key and rule-set version, then exit.")
     boolean listKnobs;
 
@@ -137,7 +140,7 @@ public final class AdviseCommand implements Callable<Integer> {
             }
             out.print(RecordJson.write(tree));
         } else {
-            out.print((clusterLine != null ? clusterLine + "\n" : "") + AdviceText.render(r));
+            out.print((clusterLine != null ? clusterLine + "\n" : "") + AdviceText.render(r, all));
         }
         out.flush();
         return ExitCodes.OK;

@@ -14,20 +14,36 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** The human text view of advice: machine and deployment, then per framework a table (errors first) and details. */
+/**
+ * The human text view of advice, answer first: a one-line verdict, the deployment checks, machine and deployment,
+ * the recommendations, then per framework a table (worst first; ok rows only with {@code all}) and the details.
+ * Every line fits {@link #MAX_WIDTH} columns.
+ */
 public final class AdviceText {
 
+    /** No line is wider than this. */
+    public static final int MAX_WIDTH = 120;
     private static final int WIDTH = 110;
+    private static final int CELL = 44;
     private static final Map<String, String> NAMES = Map.of("sglang", "SGLang", "vllm", "vLLM", "flashinfer", "FlashInfer", "nccl", "NCCL");
 
     private AdviceText() {
     }
 
     public static String render(AdviceResult r) {
+        return render(r, false);
+    }
+
+    /** @param all also list the ok verdicts (hidden by default) */
+    public static String render(AdviceResult r, boolean all) {
         StringBuilder sb = new StringBuilder();
         EffectiveDeployment d = r.deployment();
+        wrap(sb, "Verdict: " + r.summary(), "  ");
+        for (String c : r.checks()) {
+            wrap(sb, "Deployment check: " + c, "  ");
+        }
         machine(sb, r.machine(), d);
-        sb.append("Deployment: ").append(d.summary()).append('\n');
+        wrap(sb, "Deployment: " + d.summary(), "  ");
         for (String note : d.notes().values()) {
             wrap(sb, "  derived: " + note, "    ");
         }
@@ -40,20 +56,33 @@ public final class AdviceText {
         sb.append("Rules: ").append(r.versions().entrySet().stream()
                 .sorted(Map.Entry.comparingByKey(java.util.Comparator.comparingInt(List.of("sglang", "vllm", "flashinfer", "nccl")::indexOf)))
                 .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(" · ")))
-                .append("  (--framework-version NAME=VERSION selects older behaviour)\n");
+                .append("  (--framework-version selects older rules)\n");
         Map<String, List<Verdict>> byFw = new LinkedHashMap<>();
         for (Verdict v : r.verdicts()) {
             byFw.computeIfAbsent(v.framework(), k -> new ArrayList<>()).add(v);
         }
-        for (Map.Entry<String, List<Verdict>> e : byFw.entrySet()) {
-            framework(sb, e.getKey(), e.getValue(), r.recommendation(e.getKey()).orElse(null));
+        sb.append("\nRecommended:\n");
+        for (String fw : byFw.keySet()) {
+            Recommendation rec = r.recommendation(fw).orElse(null);
+            if (rec == null) {
+                continue;
+            }
+            String set = String.join(" ", rec.flags());
+            String env = rec.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
+            String cmd = ((env.isEmpty() ? "" : env + " ") + set).strip();
+            wrap(sb, "  " + NAMES.getOrDefault(fw, fw) + ": " + (cmd.isEmpty() ? "(no changes)" : cmd), "    ");
+            wrap(sb, "    " + rec.summary(), "    ");
         }
-        return sb.toString();
+        for (Map.Entry<String, List<Verdict>> e : byFw.entrySet()) {
+            framework(sb, e.getKey(), e.getValue(), all);
+        }
+        // snapshot values (GPU names, versions, paths) reach this text: never pass control characters to the terminal
+        return dev.fabricscope.report.Escape.visible(sb.toString(), true);
     }
 
     private static void machine(StringBuilder sb, MachineFacts m, EffectiveDeployment d) {
         String head = m.smPhrase() + (m.gpuName() != null ? " · " + m.gpuName() : "") + " · " + m.origin();
-        sb.append("Machine: ").append(head).append('\n');
+        wrap(sb, "Machine: " + head, "  ");
         List<String> facts = new ArrayList<>();
         facts.add("platform " + m.platform().value());
         facts.add(m.gpusPerNode().value() == null ? "GPUs per node unknown" : m.gpusPerNode().value() + " GPU" + (m.gpusPerNode().value() == 1 ? "" : "s") + " per node");
@@ -106,26 +135,31 @@ public final class AdviceText {
         return f.origin() == Fact.Origin.UNKNOWN ? v + "?" : v;
     }
 
-    private static void framework(StringBuilder sb, String fw, List<Verdict> verdicts, Recommendation rec) {
-        sb.append('\n').append(NAMES.getOrDefault(fw, fw)).append(" (rules: ").append(verdicts.get(0).version()).append(")\n");
-        TextTable t = new TextTable("  OUTCOME", "KNOB", "VALUE", "RESOLVED");
-        for (Verdict v : verdicts) {
-            t.row("  " + v.outcome().json(), v.knob(), v.value(), v.resolved() == null ? "—" : v.resolved());
+    private static void framework(StringBuilder sb, String fw, List<Verdict> verdicts, boolean all) {
+        List<Verdict> shown = all ? verdicts : verdicts.stream().filter(v -> v.outcome() != Outcome.OK).toList();
+        long hidden = verdicts.size() - shown.size();
+        sb.append('\n').append(NAMES.getOrDefault(fw, fw)).append(" (rules: ").append(verdicts.get(0).version()).append(")")
+                .append(hidden > 0 ? ": " + hidden + " ok not shown (--all lists them)" : "").append('\n');
+        if (shown.isEmpty()) {
+            return;
         }
-        sb.append(t.render());
-        for (Verdict v : verdicts) {
+        TextTable t = new TextTable("  OUTCOME", "KNOB", "VALUE", "RESOLVED");
+        for (Verdict v : shown) {
+            t.row("  " + v.outcome().json(), cell(v.knob()), cell(v.value()), v.resolved() == null ? "—" : cell(v.resolved()));
+        }
+        for (String line : t.render().split("\n")) {
+            sb.append(line.length() > MAX_WIDTH ? line.substring(0, MAX_WIDTH - 1) + "…" : line.stripTrailing()).append('\n');
+        }
+        for (Verdict v : shown) {
             if (v.outcome() != Outcome.OK || v.message() != null || v.userSet()) {
                 details(sb, v);
             }
         }
-        if (rec != null) {
-            sb.append('\n');
-            String set = rec.flags().stream().collect(Collectors.joining(" "));
-            String env = rec.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
-            String cmd = (env.isEmpty() ? "" : env + " ") + set;
-            wrap(sb, "  Recommended: " + (cmd.isBlank() ? "(no changes)" : cmd.strip()), "    ");
-            wrap(sb, "    " + rec.summary(), "    ");
-        }
+    }
+
+    private static String cell(String s) {
+        String v = s == null ? "" : s;
+        return v.length() > CELL ? v.substring(0, CELL - 1) + "…" : v;
     }
 
     private static void details(StringBuilder sb, Verdict v) {
@@ -165,9 +199,12 @@ public final class AdviceText {
             int cut = line.lastIndexOf(' ', WIDTH);
             if (cut <= indent.length() + 10) {
                 cut = line.indexOf(' ', WIDTH);
-                if (cut < 0) {
-                    sb.append(line).append('\n');
-                    return;
+                if (cut < 0 || cut > MAX_WIDTH) {
+                    cut = WIDTH; // a long word (a path, a JSON value): split it
+                    sb.append(line, 0, cut).append('\n');
+                    rest = line.substring(cut);
+                    first = false;
+                    continue;
                 }
             }
             sb.append(line, 0, cut).append('\n');

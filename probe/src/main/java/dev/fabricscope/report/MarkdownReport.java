@@ -199,6 +199,8 @@ public final class MarkdownReport {
             case OK -> "✅";
             case FALLBACK -> "⚠️";
             case ERROR -> "❌";
+            case UNKNOWN -> "❔";
+            case NOT_APPLICABLE -> "➖";
         };
     }
 

@@ -235,11 +235,7 @@ public final class ReportFacts {
     /** Verdicts worst first (errors, fallbacks, ok), stable within each outcome. */
     public static List<Verdict> worstFirst(List<Verdict> verdicts) {
         List<Verdict> v = new ArrayList<>(verdicts);
-        v.sort(Comparator.comparingInt(x -> switch (x.outcome()) {
-            case ERROR -> 0;
-            case FALLBACK -> 1;
-            case OK -> 2;
-        }));
+        v.sort(Comparator.comparingInt(x -> x.outcome().severity()));
         return v;
     }
 

@@ -26,6 +26,9 @@ class AdvisorSweepTest {
         for (String sm : SMS) {
             for (int nodes : List.of(1, 2)) {
                 for (int tp : List.of(1, 2, 3, 4, 6, 8, 16)) {
+                    if (tp > 8 * nodes) {
+                        continue; // impossible on these machines: refused before any verdict (AdvisorDeploymentTest)
+                    }
                     for (boolean mc : List.of(true, false)) {
                         out.add(What.machine("sm=" + sm, "gpus-per-node=8", "multicast=" + mc, "nvswitch=" + mc, "all-nvlink=" + mc,
                                 "fabric-handles=" + mc, "mnnvl-fabric=" + (mc && nodes > 1)).tp(tp).nodes(nodes));
@@ -79,9 +82,11 @@ class AdvisorSweepTest {
                 List<String> values = switch (k.type()) {
                     case BOOL -> List.of("true", "false");
                     case CHOICE -> k.choices();
-                    case INT -> List.of("1", "2", "3");
+                    // parallel sizes beyond the machine are refused up front (AdvisorDeploymentTest)
+                    case INT -> List.of("prefill-context-parallel-size", "pipeline-parallel-size").contains(k.name()) ? List.of("1") : List.of("1", "2", "3");
                     case NUMBER -> List.of("0.5", "64");
-                    case STRING -> List.of("none", "deepep");
+                    case STRING -> k.name().equals("compilation-config") ? List.of("{}", "{\"pass_config\": {\"fuse_allreduce_rms\": true}}")
+                            : List.of("none", "deepep");
                     case NONE -> List.of();
                 };
                 for (String v : values) {
@@ -95,7 +100,8 @@ class AdvisorSweepTest {
                     }
                     AdviceResult r = w.advise();
                     check(r, k.name() + "=" + v + " " + base.assume + ": ");
-                    if (k.kind() != KnobSpec.Kind.DEPLOYMENT && k.onlyVersion() == null) {
+                    // compilation-config is read into its pass_config keys, which get the verdicts
+                    if (k.kind() != KnobSpec.Kind.DEPLOYMENT && k.onlyVersion() == null && !k.name().equals("compilation-config")) {
                         Verdict verdict = r.verdict(k.framework(), k.display()).orElseThrow(() -> new AssertionError("no verdict for " + k.display()));
                         assertTrue(verdict.userSet(), k.name());
                     }

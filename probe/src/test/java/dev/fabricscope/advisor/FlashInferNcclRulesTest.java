@@ -69,7 +69,11 @@ class FlashInferNcclRulesTest {
         What handlesOnly = machine(What.HGX_H100).assume("fabric-handles=true", "mnnvl-fabric=false").tp(8);
         ok(handlesOnly.verdict("flashinfer", k), "POSIX FD (one host only)");
         ok(handlesOnly.version("flashinfer", "fabric-attr-only").verdict("flashinfer", k), "FABRIC handles");
-        error(machine(What.HGX_H100).tp(16).nodes(2).flag(WS, "mnnvl").verdict("flashinfer", WS), "RuntimeError", FlashInferRules.POSIX_FD);
+        // errata §2.4/§3.3: the workspace goes through SymmDeviceMemory and fd_exchange, not MnnvlMemory
+        Verdict crossHost = machine(What.HGX_H100).tp(16).nodes(2).flag(WS, "mnnvl").verdict("flashinfer", WS);
+        error(crossHost, "RuntimeError", "[fd_exchange] …");
+        whyMentions(crossHost, FlashInferRules.FD_EXCHANGE, "connect time-out");
+        assertEquals("flashinfer/comm/fd_exchange.py", crossHost.source().path());
     }
 
     @Test

@@ -103,12 +103,17 @@ class MachineFactsTest {
     }
 
     @Test
-    void tpBeyondTheSnapshotRaisesGpusPerNodeAndSaysSo() throws Exception {
-        AdviceResult r = What.snapshot(h200vm()).tp(2).advise();
+    void tpBeyondTheSnapshotIsRefusedUnlessTheMachineIsAssumedLarger() throws Exception {
+        // issue 13: TP 2 on the one-GPU VM is impossible as given; the old answer silently assumed 2 GPUs per node
+        AdvisorInputException refused = org.junit.jupiter.api.Assertions.assertThrows(AdvisorInputException.class,
+                () -> Advisor.advise(h200vm(), Deployment.defaults().withTp(2), Options.defaults()));
+        assertTrue(refused.getMessage().startsWith("impossible deployment: TP 2 needs 2 GPUs, but 1 node × 1 GPU have 1"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("--nodes 2") && refused.getMessage().contains("--assume gpus-per-node=2"), refused.getMessage());
+        AdviceResult r = What.snapshot(h200vm(), "gpus-per-node=2").tp(2).advise();
         assertEquals(2, r.deployment().gpusPerNode());
-        assertEquals(Fact.Origin.DERIVED, r.machine().gpusPerNode().origin());
+        assertEquals(Fact.Origin.ASSUMED, r.machine().gpusPerNode().origin());
         Verdict v = r.verdict("sglang", "--disable-custom-all-reduce").orElseThrow();
-        whyMentions(v, "the snapshot shows 1 GPU; TP 2 on 1 node needs 2 per node");
+        assertEquals("custom", v.resolved(), v::toString);
         AdviceResult defaults = What.snapshot(h200vm()).advise();
         assertEquals(1, defaults.deployment().tp());
         assertTrue(defaults.deployment().notes().get("tp").contains("no --tp"));
@@ -117,13 +122,13 @@ class MachineFactsTest {
     @Test
     void capturedH200SkipsSglangFusionAfterThePreflight() {
         // the captured machine reports multicast 0: SGLang resolves trtllm, then its preflight votes fusion off
-        Verdict auto = What.snapshot(h200vm()).tp(2).model("DeepseekV3ForCausalLM").verdict("sglang", "--flashinfer-allreduce-fusion-backend");
+        Verdict auto = What.snapshot(h200vm(), "gpus-per-node=8").tp(2).model("DeepseekV3ForCausalLM").verdict("sglang", "--flashinfer-allreduce-fusion-backend");
         fallback(auto, null, SglangRules.PREFLIGHT_VOTE);
         whyMentions(auto, "GPU 0 is SM 9.0 (Hopper)", "'auto' picks trtllm", "attribute 132 = 0");
-        fallback(What.snapshot(h200vm()).tp(8).flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", "--flashinfer-allreduce-fusion-backend"),
+        fallback(What.snapshot(h200vm(), "gpus-per-node=8").tp(8).flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", "--flashinfer-allreduce-fusion-backend"),
                 null, SglangRules.PREFLIGHT_VOTE);
         // and vLLM retries with trtllm
-        fallback(What.snapshot(h200vm()).tp(2).verdict("vllm", "VLLM_FLASHINFER_ALLREDUCE_BACKEND"), "trtllm", VllmRules.MNNVL_FALLBACK);
+        fallback(What.snapshot(h200vm(), "gpus-per-node=2").tp(2).verdict("vllm", "VLLM_FLASHINFER_ALLREDUCE_BACKEND"), "trtllm", VllmRules.MNNVL_FALLBACK);
         ok(What.snapshot(h200vm()).verdict("sglang", "--flashinfer-allreduce-fusion-backend"), null);
     }
 

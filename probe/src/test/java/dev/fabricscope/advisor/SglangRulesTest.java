@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -128,12 +129,13 @@ class SglangRulesTest {
 
     @Test
     void deprecatedFlagBecomesAuto() {
-        Verdict v = node("9.0", 1).flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", "--enable-flashinfer-allreduce-fusion");
+        // the seed server_args.py still takes the flag (exec_.py@01d795f8 no longer does: deprecatedFusionFlagIsNoLongerOnTheCommandLine)
+        Verdict v = node("9.0", 1).version("sglang", "older").flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", "--enable-flashinfer-allreduce-fusion");
         ok(v, "trtllm");
         assertEquals(SglangRules.DEPRECATED_MSG, v.message());
-        Verdict multi = node("9.0", 2).flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", "--enable-flashinfer-allreduce-fusion");
+        Verdict multi = node("9.0", 2).version("sglang", "older").flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", "--enable-flashinfer-allreduce-fusion");
         error(multi, "ValueError", SglangRules.R2);
-        ok(node("9.0", 1).flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", FUSION), "trtllm");
+        ok(node("9.0", 1).version("sglang", "older").flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", FUSION), "trtllm");
     }
 
     @ParameterizedTest
@@ -173,7 +175,7 @@ class SglangRulesTest {
         Verdict v = node("10.0", 2).assume("fabric-handles=false", "mnnvl-fabric=false").flag("flashinfer-allreduce-fusion-backend", "mnnvl")
                 .verdict("sglang", FUSION);
         assertEquals(Outcome.FALLBACK, v.outcome());
-        assertTrue(v.message().startsWith("Failed to initialize FlashInfer workspace (backend=mnnvl): [MnnvlMemory] POSIX fd exchange"), v.message());
+        assertTrue(v.message().startsWith("Failed to initialize FlashInfer workspace (backend=mnnvl): [fd_exchange] …"), v.message());
         assertTrue(v.message().endsWith("Disabling flashinfer allreduce fusion permanently."), v.message());
     }
 
@@ -199,18 +201,40 @@ class SglangRulesTest {
     }
 
     @Test
-    void pureAllreduceFlagIsRejectedByArgparse() {
-        error(node("10.0", 1).flag("enable-flashinfer-pure-allreduce", "true").verdict("sglang", "--enable-flashinfer-pure-allreduce"),
-                "SystemExit (argparse)", SglangRules.PURE_UNRECOGNIZED);
-        ok(node("10.0", 1).verdict("sglang", "--enable-flashinfer-pure-allreduce"), null);
+    void flagsUpstreamNeverHadAreArgparseErrorsNeverOk() {
+        // errata §1.3: exec_.py@01d795f8 has neither spelling; passing one stops start-up, on every machine
+        for (String flag : List.of("enable-flashinfer-pure-allreduce", "enable-flashinfer-allreduce-only")) {
+            for (String sm : List.of("9.0", "10.0")) {
+                error(node(sm, 1).flag("flashinfer-allreduce-fusion-backend", "mnnvl").flag(flag, "true").verdict("sglang", "--" + flag),
+                        "SystemExit (argparse)", "sglang serve: error: unrecognized arguments: --" + flag);
+            }
+        }
+        // not passed: no verdict at all (nothing to say about a flag that does not exist)
+        assertTrue(node("10.0", 1).advise().verdict("sglang", "--enable-flashinfer-allreduce-only").isEmpty());
     }
 
     @Test
-    void allreduceOnlyNeedsTheFusionWorkspace() {
-        ok(node("10.0", 1).flag("flashinfer-allreduce-fusion-backend", "mnnvl").flag("enable-flashinfer-allreduce-only", "true")
-                .verdict("sglang", "--enable-flashinfer-allreduce-only"), "FlashInfer kAllReduce (mnnvl workspace)");
-        Verdict none = node("10.0", 1).flag("enable-flashinfer-allreduce-only", "true").verdict("sglang", "--enable-flashinfer-allreduce-only");
-        assertEquals(Outcome.FALLBACK, none.outcome());
+    void deprecatedFusionFlagIsNoLongerOnTheCommandLine() {
+        // exec_.py@01d795f8: enable_flashinfer_allreduce_fusion is Arg(no_cli=True)
+        error(node("9.0", 1).flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", "--enable-flashinfer-allreduce-fusion"),
+                "SystemExit (argparse)", "sglang serve: error: unrecognized arguments: --enable-flashinfer-allreduce-fusion");
+        Verdict older = node("9.0", 1).version("sglang", "older").flag("enable-flashinfer-allreduce-fusion", "true")
+                .verdict("sglang", "--enable-flashinfer-allreduce-fusion");
+        assertEquals(Outcome.OK, older.outcome(), older::toString);
+    }
+
+    @Test
+    void cutedslIsAcceptedNewestOnlyAndNeverOk() {
+        Verdict v = node("10.0", 1).flag("flashinfer-allreduce-fusion-backend", "cutedsl").verdict("sglang", FUSION);
+        assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
+        error(node("10.0", 1).version("sglang", "older").flag("flashinfer-allreduce-fusion-backend", "cutedsl").verdict("sglang", FUSION),
+                "SystemExit (argparse)", String.format(SglangRules.INVALID_CHOICE, "cutedsl"));
+    }
+
+    @Test
+    void dcpMustDivideTp() {
+        error(node("9.0", 1).dcp(3).verdict("sglang", "--dcp-size"), "RuntimeError",
+                "tensor_model_parallel_size (8) must be divisible by decode_context_parallel_size (3)");
     }
 
     // ---- DCP (§1.4)

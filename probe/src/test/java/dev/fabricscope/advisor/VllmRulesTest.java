@@ -110,7 +110,7 @@ class VllmRulesTest {
         ok(node("10.0", 4).tp(8).nodes(2).verdict("vllm", BACKEND), "mnnvl");
         Verdict noFabric = node("10.0", 4).assume("fabric-handles=false", "mnnvl-fabric=false").tp(8).nodes(2).verdict("vllm", BACKEND);
         fallback(noFabric, null, VllmRules.PASS_NO_WORKSPACE);
-        whyMentions(noFabric, "POSIX fd exchange");
+        whyMentions(noFabric, "fd_exchange");
         assertEquals("-cc.pass_config.fuse_allreduce_rms=False (no FlashInfer backend fuses here)", noFabric.fix());
     }
 
@@ -212,7 +212,7 @@ class VllmRulesTest {
                 "tp_size=8 must be divisible bydcp_size=3.");
         ok(node("9.0", 8).tp(8).dcp(4).verdict("vllm", "--decode-context-parallel-size"), null);
         error(node("9.0", 8).tp(4).dcp(3).flag("prefill-context-parallel-size", "2").verdict("vllm", "--decode-context-parallel-size"), "ValueError",
-                VllmRules.PCP_DCP);
+                String.format(VllmRules.PCP_DCP, 4, 2, 3, "[1, 2, 8]"));
         ok(node("9.0", 8).tp(4).dcp(8).flag("prefill-context-parallel-size", "2").verdict("vllm", "--decode-context-parallel-size"), null);
         error(node("9.0", 8).tp(8).dcp(1).flag("dcp-comm-backend", "a2a").verdict("vllm", "--dcp-comm-backend"), "ValueError", VllmRules.DCP_A2A);
         ok(node("9.0", 8).tp(8).dcp(2).flag("dcp-comm-backend", "a2a").verdict("vllm", "--dcp-comm-backend"), "a2a");

@@ -168,11 +168,7 @@ public final class AdvisorViewModel {
     }
 
     private static int rank(Outcome o) {
-        return switch (o) {
-            case ERROR -> 0;
-            case FALLBACK -> 1;
-            case OK -> 2;
-        };
+        return o.severity();
     }
 
     static Map<String, String> pairs(String what, String text) {

@@ -1,0 +1,68 @@
+package dev.fabricscope.advisor;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.samples.Samples;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 13 item 4: SGLang, vLLM and FlashInfer build the same FlashInfer workspace on the same machine, so their
+ * verdicts cannot contradict. For every sample × fusion backend × TP 1–16 (nodes as needed), a framework may say
+ * "ok, fused with backend B" only where FlashInfer's own verdict says the B workspace is created and its kernels launch;
+ * and where FlashInfer's workspace fails, no framework may report it working.
+ */
+class OneMachineOneStoryTest {
+
+    static final String WS = "create_allreduce_fusion_workspace(backend)";
+
+    @Test
+    void sharedWorkspaceFactsAgreeAcrossFrameworks() throws Exception {
+        int compared = 0;
+        List<String> contradictions = new ArrayList<>();
+        for (Samples.Sample s : Samples.list()) {
+            MachineSnapshot snap = s.snapshot().get();
+            int gpn = snap.gpus().size();
+            for (int tp = 1; tp <= 16; tp++) {
+                int nodes = Math.max(1, (tp + gpn - 1) / gpn);
+                if (gpn == 1 && tp > 1) {
+                    nodes = tp; // the one-GPU VM: a deployment over several such VMs
+                }
+                if (tp > gpn * nodes) {
+                    continue;
+                }
+                for (String backend : List.of("trtllm", "mnnvl")) {
+                    for (String flashinferVersion : List.of("newest", "trtllm-multicast")) {
+                        What base = What.snapshot(snap).tp(tp).nodes(nodes).version("flashinfer", flashinferVersion);
+                        Verdict fi = copy(base).flag(WS, backend).verdict("flashinfer", WS);
+                        Verdict sg = copy(base).flag("flashinfer-allreduce-fusion-backend", backend).verdict("sglang", "--flashinfer-allreduce-fusion-backend");
+                        Verdict vl = copy(base).env("VLLM_FLASHINFER_ALLREDUCE_BACKEND", backend).flag("fuse_allreduce_rms", "true")
+                                .verdict("vllm", "VLLM_FLASHINFER_ALLREDUCE_BACKEND");
+                        String where = s.name() + " TP " + tp + " × " + nodes + " node(s) " + backend + " flashinfer=" + flashinferVersion;
+                        boolean fiWorks = fi.outcome() == Outcome.OK && backend.equals(fi.resolved());
+                        for (Verdict f : List.of(sg, vl)) {
+                            boolean claimsFused = f.outcome() == Outcome.OK && backend.equals(f.resolved());
+                            if (claimsFused && !fiWorks && tp > 1) {
+                                contradictions.add(where + ": " + f.framework() + " says ok with " + backend + ", FlashInfer says "
+                                        + fi.outcome().json() + " (" + fi.message() + ")");
+                            }
+                        }
+                        compared++;
+                    }
+                }
+            }
+        }
+        assertTrue(compared > 300, "compared " + compared);
+        assertTrue(contradictions.isEmpty(), contradictions.size() + " contradictions:\n" + String.join("\n", contradictions));
+    }
+
+    private static What copy(What w) {
+        What c = What.snapshot(w.snapshot);
+        c.assume.putAll(w.assume);
+        c.d = w.d;
+        c.o = w.o;
+        return c;
+    }
+}

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Writes backend-cases.json: cases derived from upstream source (backend-rules.md and its errata), each with the
+upstream line it follows. Expectations are written from the upstream tables here, independently of the Java rules.
+Run: python3 generate_backend_cases.py > backend-cases.json"""
+import json
+
+SG = "sgl-project/sglang"
+VL = "vllm-project/vllm"
+FUSION_TB = SG + " (stored copy; commit not recorded): python/sglang/srt/layers/flashinfer_comm_fusion.py"
+CAR_SG = SG + "@004e6561cb8ae26d62166c15782955f99f058274:python/sglang/srt/distributed/device_communicators/custom_all_reduce.py"
+CAR_VL = VL + "@00d618aab60448acdf3fac3e9c4e2e22d0c6c753:vllm/distributed/device_communicators/custom_all_reduce.py"
+TABLE = VL + "@0052812d1f0655bd4b646b5dbda8b3427697fae3:vllm/compilation/passes/fusion/allreduce_rms_fusion.py:FI_ALLREDUCE_FUSION_MAX_SIZE_MB"
+PAR_VL = VL + "@00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a:vllm/config/parallel.py:_validate_parallel_config"
+PAR_SG = SG + "@0005973a:python/sglang/srt/distributed/parallel_state.py:initialize_model_parallel"
+EXEC = SG + "@01d795f8aa711691052ae277055a67f23a123b0b:python/sglang/srt/arg_groups/fields/exec_.py:ExecComm"
+SYMM_VL = VL + "@00859a52088e757514a25dddd0214ccc89898a1c:vllm/distributed/device_communicators/symm_mem.py:SymmMemCommunicator.__init__"
+
+CAR_WORLD = "Custom allreduce is disabled due to an unsupported world size: %d. Supported world sizes: [2, 4, 6, 8]. To silence this warning, specify disable_custom_all_reduce=True explicitly."
+CAR_SPANS = "Custom allreduce is disabled because this process group spans across nodes."
+CAR_PCIE = "Custom allreduce is disabled because it's not supported on more than two PCIe-only GPUs. To silence this warning, specify disable_custom_all_reduce=True explicitly."
+PASS_WORLD = "Flashinfer allreduce fusion is not supported for world size %d or max size is not provided"
+R1 = "FlashInfer allreduce fusion requires SM90 or SM10X NVIDIA GPUs."
+R2 = "FlashInfer allreduce fusion does not support multi-node on non-Blackwell systems."
+R3 = "FlashInfer allreduce fusion trtllm backend supports single-node only."
+R4 = "FlashInfer allreduce fusion mnnvl backend requires a Blackwell system, or SM90 single-node."
+SYMM_WORLD = "SymmMemCommunicator: World size %d not supported, communicator is not available."
+
+cases = []
+
+
+def machine(sm="9.0", nodes=1, gpn=8, mc=True, fabric=False, nvswitch=True, all_nvlink=True, **more):
+    m = {"sm": sm, "platform": "cuda", "nodes": nodes, "gpus_per_node": gpn, "multicast_supported": mc,
+         "fabric_handle_supported": fabric, "nvswitch": nvswitch, "all_nvlink": all_nvlink, "p2p": True}
+    m.update(more)
+    return m
+
+
+def case(cid, fw, knob, value, m, dep, outcome, resolved=None, error_class=None, message=None, source="", **extra):
+    c = {"id": cid, "framework": fw, "knob": knob, "value": value, "machine": m, "deployment": dep,
+         "expected": {"outcome": outcome, "resolved": resolved, "error_class": error_class, "message": message},
+         "source": source, "confidence": "high"}
+    c.update(extra)
+    cases.append(c)
+
+
+# vLLM fusion-pass size table: capability x world size (TP 2..16 on one node of 16 GPUs)
+VL_TABLE = {"9.0": {2, 4, 8}, "10.0": {2, 4, 8, 16}, "10.3": {2, 4, 8, 16}}
+for sm, sizes in VL_TABLE.items():
+    for tp in (2, 3, 4, 5, 6, 7, 8, 16):
+        m = machine(sm, gpn=16, torch_cuda="12.8")
+        if tp in sizes:
+            case(f"VL-TAB-{sm}-{tp}", "vllm", "fuse_allreduce_rms", "true", m, {"tp": tp, "nnodes": 1}, "ok", "mnnvl",
+                 source=TABLE + f" ({int(float(sm) * 10)}: has {tp}); auto = mnnvl in newer flashinfer_all_reduce.py copies")
+        else:
+            case(f"VL-TAB-{sm}-{tp}", "vllm", "fuse_allreduce_rms", "true", m, {"tp": tp, "nnodes": 1}, "fallback",
+                 message=PASS_WORLD % tp, source=TABLE + f" (no entry for world size {tp})")
+
+# custom all-reduce world sizes, both frameworks, TP 1..8 on an NVSwitch node
+for fw, src in (("sglang", CAR_SG), ("vllm", CAR_VL)):
+    for tp in range(1, 9):
+        m = machine("9.0")
+        if tp == 1:
+            case(f"{fw[:2].upper()}-CAR-{tp}", fw, "--disable-custom-all-reduce", None, m, {"tp": tp, "nnodes": 1}, "ok",
+                 source=src + ":CustomAllreduce.__init__ (world size 1)")
+        elif tp in (2, 4, 6, 8):
+            case(f"{fw[:2].upper()}-CAR-{tp}", fw, "--disable-custom-all-reduce", None, m, {"tp": tp, "nnodes": 1}, "ok", "custom",
+                 source=src + ":CustomAllreduce.__init__")
+        else:
+            case(f"{fw[:2].upper()}-CAR-{tp}", fw, "--disable-custom-all-reduce", None, m, {"tp": tp, "nnodes": 1}, "fallback",
+                 resolved=("nccl" if fw == "sglang" else None), message=CAR_WORLD % tp, source=src + ":106-113 (world size)",
+                 **({} if fw == "sglang" else {"skip_resolved": True}))
+    for nodes in (2, 3, 4):
+        case(f"{fw[:2].upper()}-CAR-SPAN-{nodes}", fw, "--disable-custom-all-reduce", None, machine("9.0", nodes=nodes),
+             {"tp": 8 * nodes, "nnodes": nodes}, "fallback", resolved=("nccl" if fw == "sglang" else None), message=CAR_SPANS,
+             source=src + ":92-98 (group spans nodes)", **({} if fw == "sglang" else {"skip_resolved": True}))
+    for tp in (3, 4):
+        m = machine("8.9", nvswitch=False, all_nvlink=False, mc=False)
+        msg = CAR_PCIE if tp == 4 else CAR_WORLD % tp
+        case(f"{fw[:2].upper()}-CAR-PCIE-{tp}", fw, "--disable-custom-all-reduce", None, m, {"tp": tp, "nnodes": 1}, "fallback",
+             resolved=("nccl" if fw == "sglang" else None), message=msg, source=src + (":143-149 (PCIe only)" if tp == 4 else ":106-113"),
+             **({} if fw == "sglang" else {"skip_resolved": True}))
+
+# SGLang fusion backend resolution: SM x value x nodes (backend-rules.md section 6)
+for sm in ("9.0", "10.0", "10.3", "12.0", "8.0"):
+    for nodes in (1, 2):
+        for value in ("auto", "trtllm", "mnnvl"):
+            multi = nodes > 1
+            m = machine(sm, nodes=nodes, fabric=True, mnnvl_fabric=True, torch_cuda="12.8")
+            dep = {"tp": 8 * nodes, "nnodes": nodes}
+            cid = f"SG-RES-{sm}-{nodes}-{value}"
+            if sm in ("12.0", "8.0"):
+                case(cid, "sglang", "--flashinfer-allreduce-fusion-backend", value, m, dep, "error", error_class="ValueError", message=R1,
+                     source=FUSION_TB + ":50 (_resolve_backend, first check)")
+            elif sm == "9.0":
+                if not multi:
+                    case(cid, "sglang", "--flashinfer-allreduce-fusion-backend", value, m, dep, "ok", "trtllm" if value != "mnnvl" else "mnnvl",
+                         source=FUSION_TB + ":62-64 (single node)")
+                else:
+                    msg = {"auto": R2, "trtllm": R3, "mnnvl": R4}[value]
+                    case(cid, "sglang", "--flashinfer-allreduce-fusion-backend", value, m, dep, "error", error_class="ValueError", message=msg,
+                         source=FUSION_TB + ":_resolve_backend (multi-node on SM90)")
+            else:
+                if value == "trtllm" and multi:
+                    case(cid, "sglang", "--flashinfer-allreduce-fusion-backend", value, m, dep, "error", error_class="ValueError", message=R3,
+                         source=FUSION_TB + ":67")
+                else:
+                    case(cid, "sglang", "--flashinfer-allreduce-fusion-backend", value, m, dep, "ok", "trtllm" if value == "trtllm" else "mnnvl",
+                         source=FUSION_TB + ":_resolve_backend (SM10x)")
+
+# DCP divisibility, TP 8, DCP 1..8, both frameworks
+for dcp in range(1, 9):
+    m = machine("9.0")
+    dep = {"tp": 8, "nnodes": 1, "dcp_size": dcp}
+    if 8 % dcp == 0:
+        case(f"SG-DCPDIV-{dcp}", "sglang", "--dcp-size", None, m, dep, "ok", source=PAR_SG)
+        case(f"VL-DCPDIV-{dcp}", "vllm", "--decode-context-parallel-size", None, m, dep, "ok", source=PAR_VL)
+    else:
+        case(f"SG-DCPDIV-{dcp}", "sglang", "--dcp-size", None, m, dep, "error", error_class="RuntimeError",
+             message=f"tensor_model_parallel_size (8) must be divisible by decode_context_parallel_size ({dcp})", source=PAR_SG)
+        case(f"VL-DCPDIV-{dcp}", "vllm", "--decode-context-parallel-size", None, m, dep, "error", error_class="ValueError",
+             message=f"tp_size=8 must be divisible by dcp_size={dcp}.", source=PAR_VL)
+
+# flags SGLang never had, on every sample machine
+SAMPLES = ["h200-vm", "dgx-h100", "hgx-b200", "gb200-nvl72-tray", "dgx-a100", "h100-nvl-pairs", "rtx-pro-6000-2x", "l40s-4x"]
+for sample in SAMPLES:
+    for flag in ("enable-flashinfer-allreduce-only", "enable-flashinfer-pure-allreduce"):
+        case(f"SG-ABSENT-{sample}-{flag}", "sglang", "--" + flag, "true", {}, {"tp": 1}, "error", error_class="SystemExit (argparse)",
+             message="sglang serve: error: unrecognized arguments: --" + flag, source=EXEC + " (no such field)", sample=sample)
+
+# vLLM torch symmetric memory world sizes on SM 9.0 and 10.0 with multicast
+for sm in ("9.0", "10.0"):
+    for tp in range(2, 9):
+        m = machine(sm)
+        if tp in (2, 4, 6, 8):
+            multimem = (sm == "9.0" and tp in (4, 6, 8)) or (sm == "10.0" and tp in (6, 8))
+            case(f"VL-SYMM-{sm}-{tp}", "vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM", None, m, {"tp": tp, "nnodes": 1}, "ok",
+                 "symm_mem (multimem)" if multimem else "symm_mem (two-shot)", source=SYMM_VL)
+        else:
+            case(f"VL-SYMM-{sm}-{tp}", "vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM", None, m, {"tp": tp, "nnodes": 1}, "fallback", "pynccl",
+                 message=SYMM_WORLD % tp, source=SYMM_VL)
+
+# older rule sets: the deprecated SGLang flag (seed server_args.py) and vLLM's older auto (trtllm on one node)
+case("SG-DEPR-older", "sglang", "--enable-flashinfer-allreduce-fusion", "true", machine("9.0", torch_cuda="12.8"), {"tp": 8, "nnodes": 1}, "ok", "trtllm",
+     message="--enable-flashinfer-allreduce-fusion is deprecated. Please use --flashinfer-allreduce-fusion-backend=auto instead.",
+     source=SG + "@0132848349585cfe6aae51c4941cbae872505f8a:python/sglang/srt/server_args.py:_handle_deprecated_args", framework_version={"sglang": "older"})
+case("SG-DEPR-newest", "sglang", "--enable-flashinfer-allreduce-fusion", "true", machine("9.0", torch_cuda="12.8"), {"tp": 8, "nnodes": 1}, "error",
+     error_class="SystemExit (argparse)", message="sglang serve: error: unrecognized arguments: --enable-flashinfer-allreduce-fusion",
+     source=EXEC + " (enable_flashinfer_allreduce_fusion: Arg(no_cli=True))")
+for tp in (2, 4, 8):
+    case(f"VL-OLDER-AUTO-{tp}", "vllm", "VLLM_FLASHINFER_ALLREDUCE_BACKEND", "auto", machine("9.0"), {"tp": tp, "nnodes": 1}, "ok", "trtllm",
+         message="Auto-selected flashinfer allreduce backend: trtllm",
+         source=VL + "@00545a8acc220f4c5fa47afad739e3d2baac7310:vllm/distributed/device_communicators/flashinfer_all_reduce.py:103-121",
+         framework_version={"vllm": "older"})
+
+# env override: vLLM trtllm across nodes is a start-up ValueError
+for nodes in (2, 3, 4):
+    case(f"VL-TRT-MULTI-{nodes}", "vllm", "VLLM_FLASHINFER_ALLREDUCE_BACKEND", "trtllm", machine("10.0", nodes=nodes, gpn=4, fabric=True, mnnvl_fabric=True),
+         {"tp": 4 * nodes if 4 * nodes in (8, 16) else 8, "nnodes": nodes}, "error", error_class="ValueError",
+         message="Flashinfer allreduce is not supported for multi-node allreduce with 'trtllm' backend. Please use 'mnnvl' backend instead.",
+         source=VL + "@00545a8acc220f4c5fa47afad739e3d2baac7310:vllm/distributed/device_communicators/flashinfer_all_reduce.py:146")
+
+print(json.dumps(cases, indent=1, ensure_ascii=False))
