@@ -41,7 +41,7 @@ public record AllReduceResult(String check, CheckStatus status, String summary, 
         return out;
     }
 
-    /** This result with another memory audit (the parent's reading after the worker exited). */
+    @Override
     public AllReduceResult withMemory(MemoryAudit m) {
         return new AllReduceResult(check, status, summary, params, nccl, oneShot, twoShot, rows, notes, m);
     }
