@@ -1,9 +1,9 @@
 #!/bin/sh
-# Rebuilds probe/src/main/resources/dev/fabricscope/check/oneshot_allreduce.ptx from oneshot_allreduce.cu.
+# Rebuilds probe/src/main/resources/dev/fabricscope/check/oneshot_allreduce.ptx (or $PTX_OUT) from oneshot_allreduce.cu.
 # Target: PTX ISA 8.0, .target sm_70 (loads on every driver from R525 / CUDA 12.0, every GPU from Volta on).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-out="$here/../probe/src/main/resources/dev/fabricscope/check/oneshot_allreduce.ptx"
+out="${PTX_OUT:-$here/../probe/src/main/resources/dev/fabricscope/check/oneshot_allreduce.ptx}"
 NVCC=${NVCC:-nvcc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -21,8 +21,8 @@ grep -qx '.target sm_70' "$tmp/out.ptx" || { echo "no .target line rewritten" >&
 # Check it assembles: for sm_70 where ptxas still knows it, else for the oldest target it knows and for sm_90.
 PTXAS=${PTXAS:-$(dirname "$(command -v "$NVCC")")/ptxas}
 for sm in sm_70 sm_75 sm_90; do
-  if "$PTXAS" -arch=$sm "$tmp/out.ptx" -o "$tmp/check.cubin" 2>"$tmp/ptxas.err"; then
-    echo "ptxas -arch=$sm: ok"
+  if "$PTXAS" -v -arch=$sm "$tmp/out.ptx" -o "$tmp/check.cubin" 2>"$tmp/ptxas.err"; then
+    echo "ptxas -arch=$sm: ok"; grep -E "Compiling|Used" "$tmp/ptxas.err" | sed 's/^/  /' 
   elif grep -q "is not defined for option" "$tmp/ptxas.err"; then
     echo "ptxas -arch=$sm: not supported by this toolkit, skipped"
   else

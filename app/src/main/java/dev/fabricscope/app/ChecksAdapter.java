@@ -7,6 +7,8 @@ import dev.fabricscope.check.CallStep;
 import dev.fabricscope.check.CheckControl;
 import dev.fabricscope.check.CheckEvent;
 import dev.fabricscope.check.CheckOptions;
+import dev.fabricscope.check.CheckProcess;
+import dev.fabricscope.check.ChildChecks;
 import dev.fabricscope.check.CheckResult;
 import dev.fabricscope.check.CheckStatus;
 import dev.fabricscope.check.P2pCheck;
@@ -28,6 +30,17 @@ import java.util.function.BooleanSupplier;
  */
 final class ChecksAdapter implements ChecksPort {
 
+    /** How the checks' child processes are started (replaced in tests). */
+    private final java.util.function.Supplier<CheckProcess.Launcher> launcher;
+
+    ChecksAdapter() {
+        this(CheckProcess.Launcher::current);
+    }
+
+    ChecksAdapter(java.util.function.Supplier<CheckProcess.Launcher> launcher) {
+        this.launcher = launcher;
+    }
+
     @Override
     public String unavailableReason() {
         return null;
@@ -46,11 +59,32 @@ final class ChecksAdapter implements ChecksPort {
             }
             progress.update(e.fraction(), e.message());
         }, control);
-        return switch (kind) {
-            case PREFLIGHT -> preflight(PreflightCheck.run(PreflightCheck.Request.defaults(), options));
-            case P2P -> p2p(P2pCheck.run(P2pCheck.Request.defaults(), machine, options));
-            case ALLREDUCE -> allReduce(AllReduceCheck.run(AllReduceCheck.Request.defaults(), options));
-        };
+        // the check runs in a child process (this process never loads NCCL nor creates a CUDA context); cancelling
+        // the tab's task ends that process
+        Thread watcher = new Thread(() -> {
+            while (!control.isCancelled()) {
+                if (cancelled.getAsBoolean()) {
+                    control.cancel();
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    control.cancel();
+                }
+            }
+        }, "fabricscope-checks-cancel");
+        watcher.setDaemon(true);
+        watcher.start();
+        CheckProcess.Launcher l = launcher.get();
+        try {
+            return switch (kind) {
+                case PREFLIGHT -> preflight(ChildChecks.preflight(l, null, options));
+                case P2P -> p2p(ChildChecks.p2p(l, machine, options));
+                case ALLREDUCE -> allReduce(ChildChecks.allReduce(l, options));
+            };
+        } finally {
+            control.cancel();
+        }
     }
 
     /** The result as {@code report --with-checks} records it, so exported reports carry the checks run here. */
@@ -68,6 +102,9 @@ final class ChecksAdapter implements ChecksPort {
         if (r.memory() != null) {
             out.add("GPU memory " + (r.memory().returned() ? "back to its starting level" : "NOT back to its starting level")
                     + (r.memory().note() == null ? "" : ": " + r.memory().note()));
+            if (!r.memory().gpus().isEmpty()) {
+                out.addAll(r.memory().lines());
+            }
         }
         return out;
     }
@@ -139,28 +176,43 @@ final class ChecksAdapter implements ChecksPort {
         List<List<String>> rows = new ArrayList<>();
         Map<String, List<double[]>> busbw = new LinkedHashMap<>();
         Map<String, List<double[]>> latency = new LinkedHashMap<>();
+        // the charts compare implementations and modes on one data type (the first one run)
+        String chartType = r.rows().isEmpty() ? null : r.rows().get(0).dtype();
         for (AllReduceResult.Row row : r.rows()) {
-            rows.add(List.of(row.impl(), row.dtype(), String.valueOf(row.bytes()), String.valueOf(row.count()),
+            rows.add(List.of(row.impl(), row.modeName(), row.dtype(), String.valueOf(row.bytes()), String.valueOf(row.count()),
                     num(row.timeUs()), num(row.algbw()), num(row.busbw()), String.valueOf(row.wrong()),
-                    num(row.inPlaceTimeUs()), num(row.inPlaceBusbw()), row.inPlaceWrong() == null ? "" : String.valueOf(row.inPlaceWrong())));
-            String key = row.impl() + " " + row.dtype();
-            busbw.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {row.bytes(), row.busbw()});
+                    num(row.inPlaceTimeUs()), num(row.inPlaceBusbw()), row.inPlaceWrong() == null ? "" : String.valueOf(row.inPlaceWrong()),
+                    num(row.eventTimeUs())));
+            if (!row.dtype().equals(chartType)) {
+                continue;
+            }
+            String key = label(row.impl()) + ", " + row.modeName();
+            if (row.busbw() > 0) {
+                busbw.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {row.bytes(), row.busbw()});
+            }
             latency.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {row.bytes(), row.timeUs()});
         }
         List<String> notes = new ArrayList<>();
-        if (r.nccl() != null) {
-            notes.add("NCCL: " + r.nccl().status() + " — " + r.nccl().detail());
-        }
-        if (r.oneShot() != null) {
-            notes.add("One-shot kernel: " + r.oneShot().status() + " — " + r.oneShot().detail());
+        for (AllReduceResult.Impl impl : r.impls()) {
+            notes.add(label(impl.name()) + ": " + impl.status() + " — " + impl.detail());
         }
         notes.addAll(r.notes());
         List<Chart> charts = rows.isEmpty() ? List.of() : List.of(
-                new Chart("Bus bandwidth", "message size (bytes)", "busbw GB/s", series(busbw)),
-                new Chart("Time per all-reduce", "message size (bytes)", "µs", series(latency)));
+                new Chart("Time per all-reduce (" + chartType + ")", "message size (bytes)", "µs", series(latency), true),
+                new Chart("Bus bandwidth (" + chartType + ")", "message size (bytes)", "busbw GB/s", series(busbw), true));
         return new Result(Kind.ALLREDUCE, r.status().name(), passed(r), r.summary(),
-                List.of("impl", "type", "size (B)", "count", "time µs", "algbw", "busbw", "#wrong", "in-place µs", "in-place busbw", "#wrong"),
+                List.of("impl", "mode", "type", "size (B)", "count", "time µs", "algbw", "busbw", "#wrong", "in-place µs",
+                        "in-place busbw", "#wrong", "events µs"),
                 rows, memory(r, notes), charts, null, entry(r));
+    }
+
+    static String label(String impl) {
+        return switch (impl) {
+            case "nccl" -> "NCCL";
+            case "oneshot" -> "one-shot";
+            case "twoshot" -> "two-shot";
+            default -> impl;
+        };
     }
 
     private static List<Series> series(Map<String, List<double[]>> m) {

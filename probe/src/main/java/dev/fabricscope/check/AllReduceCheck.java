@@ -1,58 +1,65 @@
 package dev.fabricscope.check;
 
-import com.sun.jna.Memory;
-import com.sun.jna.Pointer;
-import com.sun.jna.ptr.IntByReference;
 import dev.fabricscope.check.AllReduceMath.DType;
-import dev.fabricscope.nativeapi.cuda.CudaJna;
-import dev.fabricscope.nativeapi.cuda.LibCuda;
-import dev.fabricscope.nativeapi.nccl.Nccl;
-import dev.fabricscope.nativeapi.nccl.NcclCollectivesLibrary;
-import dev.fabricscope.nativeapi.nccl.NcclEnvironment;
-import dev.fabricscope.nativeapi.nccl.NcclLocator;
+import dev.fabricscope.nativeapi.cuda.CudaGpus;
+import dev.fabricscope.nativeapi.nccl.NcclComms;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
-import jcuda.driver.CUstream;
 
 /**
- * All-reduce smoke test over all local GPUs, in one process:
+ * All-reduce over all local GPUs, in one process, timed as NVIDIA's nccl-tests times ({@code src/common.cu}
+ * {@code BenchTime}): {@code warmup} untimed operations, then the host clock around {@code iters} back-to-back
+ * operations and the wait for all streams (also CUDA events on every stream), per operation; in graph mode the
+ * {@code iters} operations are captured once per GPU stream ({@code cuStreamBeginCapture}, thread-local), the graphs
+ * instantiated outside the timing and replayed {@code graphLaunches} times. Out of place, then in place. Launched
+ * from one thread with one group call per operation (nccl-tests {@code -g}) or from one host thread per GPU.
  * <ul>
- * <li>NCCL through JNA: {@code ncclCommInitAll}, then per size {@code ncclGroupStart}, one {@code ncclAllReduce}
- *     per GPU on its own non-blocking stream, {@code ncclGroupEnd} (NVIDIA's single-thread multi-GPU pattern);</li>
- * <li>the one-shot P2P kernel of {@code native/oneshot_allreduce.cu}: each GPU reads every GPU's input over P2P
- *     and sums, with a flag barrier on entry and exit.</li>
+ * <li>NCCL: {@code ncclCommInitAll}, {@code ncclAllReduce} per GPU on its own non-blocking stream;</li>
+ * <li>one-shot and two-shot: the P2P kernels of {@code native/oneshot_allreduce.cu} ({@link CustomAllReduce}).</li>
  * </ul>
- * Timing as nccl-tests: warm-up, then the host clock around {@code iters} back-to-back operations and a busy-wait
- * for completion; the result of the last operation is compared element by element with the exact sum.
- * {@code NCCL_NVLS_ENABLE=0} is set before NCCL starts, so NCCL never creates multicast objects.
+ * Every result is compared element by element with the exact sum. {@code NCCL_NVLS_ENABLE=0} is set before NCCL
+ * starts, so NCCL never creates multicast objects.
  */
 public final class AllReduceCheck {
 
     public static final String NAME = "allreduce";
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(300);
     static final byte POISON = (byte) 0xff;
+    public static final List<String> IMPLS = List.of("nccl", "oneshot", "twoshot");
+    public static final List<String> MODES = List.of("plain", "graph");
 
     /**
-     * @param impl     nccl, oneshot or all
-     * @param minBytes first size
-     * @param maxBytes last size
-     * @param dtypes   data types
-     * @param warmup   untimed iterations per size
-     * @param iters    timed iterations per size
-     * @param ncclLib  explicit libnccl.so.2, or null to search
+     * @param impls         nccl, oneshot, twoshot (in that order)
+     * @param minBytes      first size
+     * @param maxBytes      last size
+     * @param dtypes        data types
+     * @param warmup        untimed iterations per size (-w)
+     * @param iters         timed iterations per size (-n)
+     * @param modes         plain and/or graph (-G)
+     * @param graphLaunches graph replays per size in graph mode
+     * @param threadPerGpu  one host thread per GPU instead of one group call
+     * @param ncclLib       explicit libnccl.so.2, or null to search
      */
-    public record Request(String impl, long minBytes, long maxBytes, List<DType> dtypes, int warmup, int iters,
-                          String ncclLib) {
+    public record Request(List<String> impls, long minBytes, long maxBytes, List<DType> dtypes, int warmup, int iters,
+                          List<String> modes, int graphLaunches, boolean threadPerGpu, String ncclLib) {
         public Request {
-            if (!List.of("nccl", "oneshot", "all").contains(impl)) {
-                throw new IllegalArgumentException("--impl must be nccl, oneshot or all");
+            if (impls == null || impls.isEmpty() || !IMPLS.containsAll(impls)) {
+                throw new IllegalArgumentException("--impl must be nccl, oneshot, twoshot or all (comma-separated)");
             }
+            impls = IMPLS.stream().filter(impls::contains).toList();
+            if (modes == null || modes.isEmpty() || !MODES.containsAll(modes)) {
+                throw new IllegalArgumentException("--mode must be plain, graph or both (comma-separated)");
+            }
+            modes = MODES.stream().filter(modes::contains).toList();
             AllReduceMath.sizes(minBytes, maxBytes, 2);
             if (maxBytes > (1L << 30)) {
                 throw new IllegalArgumentException("--max-bytes is limited to 1 GiB");
@@ -60,23 +67,43 @@ public final class AllReduceCheck {
             if (dtypes == null || dtypes.isEmpty()) {
                 throw new IllegalArgumentException("at least one --dtype");
             }
-            dtypes = List.copyOf(dtypes);
-            if (warmup < 0 || iters < 1) {
-                throw new IllegalArgumentException("--iters must be ≥ 1 and --warmup ≥ 0");
+            dtypes = List.copyOf(new LinkedHashSet<>(dtypes));
+            if (warmup < 0 || iters < 1 || graphLaunches < 1) {
+                throw new IllegalArgumentException("--iters and --graph-launches must be ≥ 1 and --warmup ≥ 0");
             }
         }
 
         public static Request defaults() {
-            return new Request("all", 8, 256L << 20, List.of(DType.BF16, DType.FP32), 5, 20, null);
+            return new Request(IMPLS, 8, 256L << 20, List.of(DType.BF16, DType.FP32), 5, 20, MODES, 1, false, null);
         }
 
-        boolean nccl() {
-            return !impl.equals("oneshot");
+        /** {@code all} or a comma-separated list. */
+        public static List<String> parseImpls(String s) {
+            return s.trim().equals("all") ? IMPLS : List.of(s.split(",")).stream().map(String::trim).toList();
         }
 
-        boolean oneShot() {
-            return !impl.equals("nccl");
+        public static List<String> parseModes(String s) {
+            return s.trim().equals("both") ? MODES : List.of(s.split(",")).stream().map(String::trim).toList();
         }
+    }
+
+    /** One operation on every rank, prepared once and enqueued many times. */
+    interface Prepared extends AutoCloseable {
+        /** Every rank, from one thread (NCCL: inside one group call). */
+        void all();
+
+        /** One rank, from that rank's own host thread. */
+        void rank(int r);
+
+        /** An asynchronous error to stop on, or null. */
+        String asyncError();
+
+        @Override
+        void close();
+    }
+
+    /** Per-operation times: host clock and CUDA events (slowest GPU), µs. */
+    record Timing(double hostUs, double eventUs) {
     }
 
     private AllReduceCheck() {
@@ -84,7 +111,7 @@ public final class AllReduceCheck {
 
     public static AllReduceResult run(Request req, CheckOptions options) {
         return CheckRunner.run(NAME, options, ctx -> new Run(req, ctx).execute(), (status, message) ->
-                new AllReduceResult(NAME, status, message, null, null, null, List.of(), List.of(),
+                new AllReduceResult(NAME, status, message, null, null, null, null, List.of(), List.of(),
                         MemoryAudit.none("not measured: " + message)));
     }
 
@@ -96,10 +123,15 @@ public final class AllReduceCheck {
         final List<String> notes = new ArrayList<>();
         final List<Long> sizes;
         GpuSession s;
+        CudaGpus cuda;
         int n;
         long[] send;
         long[] recv;
-        Memory host;
+        long[] streams;
+        long[] startEvents;
+        long[] endEvents;
+        ByteBuffer host;
+        ExecutorService threads;
         int stepsDone;
         int stepsTotal;
 
@@ -113,76 +145,114 @@ public final class AllReduceCheck {
             try {
                 s = GpuSession.open();
             } catch (NoDriverException e) {
-                return new AllReduceResult(NAME, CheckStatus.SKIPPED, e.getMessage(), null, null, null, List.of(),
+                return new AllReduceResult(NAME, CheckStatus.SKIPPED, e.getMessage(), null, null, null, null, List.of(),
                         List.of(), MemoryAudit.none("no GPU used"));
             }
+            cuda = s.cuda();
             n = s.size();
             AllReduceResult.Params params = new AllReduceResult.Params(n, req.minBytes(), req.maxBytes(),
-                    req.dtypes().stream().map(d -> d.flag).toList(), req.warmup(), req.iters());
-            stepsTotal = ((req.nccl() ? 1 : 0) + (req.oneShot() ? 1 : 0)) * req.dtypes().size() * sizes.size();
-            AllReduceResult.Impl nccl = null;
-            AllReduceResult.Impl oneShot = null;
+                    req.dtypes().stream().map(d -> d.flag).toList(), req.warmup(), req.iters(), req.modes(),
+                    req.graphLaunches(), req.threadPerGpu() ? "per-gpu" : "group");
+            stepsTotal = req.impls().size() * req.dtypes().size() * req.modes().size() * sizes.size();
+            AllReduceResult.Impl[] impls = new AllReduceResult.Impl[3];
+            String[] details = new String[3];
             CheckStatus abortStatus = null;
             String abortMessage = null;
             NcclPart ncclPart = null;
-            OneShotPart oneShotPart = null;
             try {
                 long bytes = WorkspaceSizing.ceilAlign(req.maxBytes(), 16);
                 send = new long[n];
                 recv = new long[n];
+                streams = new long[n];
+                startEvents = new long[n];
+                endEvents = new long[n];
                 for (int i = 0; i < n; i++) {
                     send[i] = s.alloc(i, bytes);
                     recv[i] = s.alloc(i, bytes);
+                    streams[i] = s.stream(i);
+                    startEvents[i] = s.event(i);
+                    endEvents[i] = s.event(i);
                 }
-                host = new Memory(bytes);
-                if (req.nccl()) {
+                host = ByteBuffer.allocateDirect((int) Math.min(Integer.MAX_VALUE - 16, bytes));
+                if (req.threadPerGpu()) {
+                    threads = Executors.newFixedThreadPool(n, r -> {
+                        Thread t = new Thread(r, "fabricscope-allreduce-rank");
+                        t.setDaemon(true);
+                        return t;
+                    });
+                }
+                if (req.impls().contains("nccl")) {
                     ncclPart = new NcclPart();
-                    nccl = ncclPart.run();
+                    impls[0] = ncclPart.run();
+                    details[0] = ncclPart.detail;
                 }
-                if (req.oneShot()) {
-                    try {
-                        oneShotPart = new OneShotPart();
-                        oneShot = oneShotPart.run();
-                    } catch (CheckAbortedException e) {
-                        throw e;
-                    } catch (RuntimeException e) {
-                        oneShot = new AllReduceResult.Impl("oneshot", CheckStatus.ERROR, e.getMessage());
+                boolean one = req.impls().contains("oneshot");
+                boolean two = req.impls().contains("twoshot");
+                if (one || two) {
+                    CustomPart custom = new CustomPart();
+                    String skip = custom.unavailable();
+                    for (int k = 1; k <= 2; k++) {
+                        boolean wanted = k == 1 ? one : two;
+                        if (!wanted) {
+                            continue;
+                        }
+                        String name = k == 1 ? "oneshot" : "twoshot";
+                        if (skip != null) {
+                            impls[k] = new AllReduceResult.Impl(name, CheckStatus.SKIPPED, skip);
+                            stepsDone += req.dtypes().size() * req.modes().size() * sizes.size();
+                            continue;
+                        }
+                        try {
+                            impls[k] = custom.run(k == 2);
+                        } catch (CheckAbortedException e) {
+                            details[k] = custom.detail;
+                            throw e;
+                        } catch (RuntimeException e) {
+                            impls[k] = new AllReduceResult.Impl(name, CheckStatus.ERROR,
+                                    (custom.detail == null ? "" : custom.detail + "; ") + e.getMessage());
+                        }
+                        details[k] = custom.detail;
+                        if (impls[k].status() == CheckStatus.FAILED && impls[k].detail().contains("barrier gave up")) {
+                            skip = "not run: the " + name + " kernel's barrier gave up before";
+                        }
                     }
                 }
             } catch (CheckAbortedException e) {
                 abortStatus = e.status();
                 abortMessage = e.getMessage();
-                if (ncclPart != null && ncclPart.abortIfRunning()) {
-                    notes.add("ncclCommAbort called on " + n + " communicator(s) after: " + e.getMessage());
-                }
             } catch (RuntimeException e) {
                 abortStatus = CheckStatus.ERROR;
                 abortMessage = e.getMessage();
-                if (ncclPart != null && ncclPart.abortIfRunning()) {
-                    notes.add("ncclCommAbort called on " + n + " communicator(s) after: " + e.getMessage());
-                }
             } finally {
-                if (host != null) {
-                    host.close();
+                if (abortStatus != null && ncclPart != null && ncclPart.abortIfRunning()) {
+                    notes.add("ncclCommAbort called on " + n + " communicator(s) after: " + abortMessage);
+                }
+                if (threads != null) {
+                    threads.shutdownNow();
                 }
                 s.close();
             }
             if (abortStatus != null) {
                 // the part that was running when the check stopped: keep what it had found
-                if (ncclPart != null && nccl == null) {
-                    nccl = new AllReduceResult.Impl("nccl", abortStatus, (ncclPart.detail == null ? "" : ncclPart.detail
-                            + "; ") + "stopped: " + abortMessage);
-                } else if (oneShotPart != null && oneShot == null) {
-                    oneShot = new AllReduceResult.Impl("oneshot", abortStatus, (oneShotPart.detail == null ? ""
-                            : oneShotPart.detail + "; ") + "stopped: " + abortMessage);
+                for (int k = 0; k < 3; k++) {
+                    String name = IMPLS.get(k);
+                    if (impls[k] == null && req.impls().contains(name)) {
+                        impls[k] = new AllReduceResult.Impl(name, abortStatus, (details[k] == null ? "" : details[k] + "; ")
+                                + "stopped: " + abortMessage);
+                        break;
+                    }
                 }
             }
             if (n == 1) {
-                notes.add("World size 1: one GPU, so NCCL's all-reduce is a local copy and the one-shot kernel reads only its "
-                        + "own buffer; busbw = algbw × 2(n−1)/n = 0 by the nccl-tests formula.");
+                notes.add("World size 1: one GPU, so NCCL's all-reduce is a local copy and the custom kernels read only "
+                        + "their own buffer; busbw = algbw × 2(n−1)/n = 0 by the nccl-tests formula.");
             }
-            notes.add("Out-of-place; time = host clock over " + req.iters() + " back-to-back operations after " + req.warmup()
-                    + " warm-up, per operation (as nccl-tests); algbw = bytes / time (GB = 1e9); busbw = algbw × 2(n−1)/n; "
+            notes.add("Timing as nccl-tests: " + req.warmup() + " warm-up, then the host clock around " + req.iters()
+                    + " back-to-back operations and the wait for every stream, per operation (time); CUDA events on every "
+                    + "stream around the same operations, slowest GPU (event); graph mode: the " + req.iters()
+                    + " operations captured once per GPU, replayed " + req.graphLaunches() + "×, per operation. "
+                    + (req.threadPerGpu() ? "One host thread per GPU." : "One host thread, one group call per operation "
+                    + "(nccl-tests -g " + n + ").") + " algbw = bytes / time (GB = 1e9); busbw = algbw × 2(n−1)/n; "
                     + "#wrong = elements, over all ranks, that differ from the exact sum.");
             if (!s.cleanupErrors().isEmpty()) {
                 notes.add("Clean-up problems: " + String.join("; ", s.cleanupErrors()));
@@ -195,7 +265,7 @@ public final class AllReduceCheck {
             } else {
                 status = CheckStatus.PASSED;
                 boolean anyRan = false;
-                for (AllReduceResult.Impl impl : new AllReduceResult.Impl[] {nccl, oneShot}) {
+                for (AllReduceResult.Impl impl : impls) {
                     if (impl != null && impl.status() != CheckStatus.SKIPPED) {
                         anyRan = true;
                         status = status.worse(impl.status());
@@ -208,14 +278,14 @@ public final class AllReduceCheck {
                 if (wrong > 0) {
                     status = status.worse(CheckStatus.FAILED);
                 }
-                summary = summary(nccl, oneShot, wrong);
+                summary = summary(impls, wrong);
             }
-            return new AllReduceResult(NAME, status, summary, params, nccl, oneShot, rows, notes, s.audit());
+            return new AllReduceResult(NAME, status, summary, params, impls[0], impls[1], impls[2], rows, notes, s.audit());
         }
 
-        String summary(AllReduceResult.Impl nccl, AllReduceResult.Impl oneShot, long wrong) {
+        String summary(AllReduceResult.Impl[] impls, long wrong) {
             List<String> parts = new ArrayList<>();
-            for (AllReduceResult.Impl impl : new AllReduceResult.Impl[] {nccl, oneShot}) {
+            for (AllReduceResult.Impl impl : impls) {
                 if (impl != null) {
                     parts.add(impl.name() + " " + impl.status().name().toLowerCase(Locale.ROOT));
                 }
@@ -225,21 +295,20 @@ public final class AllReduceCheck {
         }
 
         void fill(DType t) {
-            long count = req.maxBytes() / t.size;
-            ByteBuffer b = host.getByteBuffer(0, count * t.size);
+            long count = Math.min(req.maxBytes(), host.capacity()) / t.size;
             for (int i = 0; i < n; i++) {
                 ctx.checkpoint();
-                AllReduceMath.fillInput(b, t, i, count);
+                AllReduceMath.fillInput(host, t, i, count);
                 s.makeCurrent(i);
-                s.cuda().check("cuMemcpyHtoD", s.lib().cuMemcpyHtoD_v2(send[i], host, count * t.size));
+                cuda.copyToDevice(send[i], host, count * t.size);
             }
         }
 
         void poison(long bytes) {
             for (int i = 0; i < n; i++) {
                 s.makeCurrent(i);
-                s.cuda().check("cuMemsetD8", s.lib().cuMemsetD8_v2(recv[i], POISON, Math.min(bytes + 16, req.maxBytes())));
-                s.cuda().check("cuCtxSynchronize", s.lib().cuCtxSynchronize());
+                cuda.memset8(recv[i], POISON, Math.min(bytes + 16, WorkspaceSizing.ceilAlign(req.maxBytes(), 16)));
+                cuda.synchronize();
             }
         }
 
@@ -248,100 +317,248 @@ public final class AllReduceCheck {
             long bytes = count * t.size;
             for (int i = 0; i < n; i++) {
                 s.makeCurrent(i);
-                s.cuda().check("cuMemcpyDtoH", s.lib().cuMemcpyDtoH_v2(host, recv[i], bytes));
-                wrong += AllReduceMath.countWrong(host.getByteBuffer(0, bytes), t, n, count);
+                cuda.copyToHost(host, recv[i], bytes);
+                wrong += AllReduceMath.countWrong(host, t, n, count);
             }
             return wrong;
         }
 
-        /** Times {@code op} as nccl-tests does: warm-up, then the host clock around {@code iters} operations. */
-        long time(Runnable op, Runnable await) {
-            for (int w = 0; w < req.warmup(); w++) {
-                op.run();
-            }
-            await.run();
-            long t0 = System.nanoTime();
-            for (int it = 0; it < req.iters(); it++) {
-                op.run();
-            }
-            await.run();
-            return System.nanoTime() - t0;
-        }
-
-        /** One row; {@code inPlaceNanos}/{@code inPlaceWrong} null when there is no in-place variant. */
-        void record(String impl, DType t, long bytes, long count, long nanos, long wrong, Long inPlaceNanos, Long inPlaceWrong) {
-            double seconds = nanos / 1e9 / req.iters();
-            double alg = AllReduceMath.algBandwidth(bytes, seconds);
-            Double inTime = null;
-            Double inAlg = null;
-            Double inBus = null;
-            if (inPlaceNanos != null) {
-                double s2 = inPlaceNanos / 1e9 / req.iters();
-                inTime = round(s2 * 1e6, 2);
-                inAlg = round(AllReduceMath.algBandwidth(bytes, s2), 2);
-                inBus = round(AllReduceMath.busBandwidth(AllReduceMath.algBandwidth(bytes, s2), n), 2);
-            }
-            rows.add(new AllReduceResult.Row(impl, t.flag, bytes, count, round(seconds * 1e6, 2), round(alg, 2),
-                    round(AllReduceMath.busBandwidth(alg, n), 2), wrong, inTime, inAlg, inBus, inPlaceWrong));
-            ctx.progress(String.format(Locale.ROOT, "%s %s %d B: %.2f us, %d wrong", impl, t.flag, bytes, seconds * 1e6,
-                    wrong + (inPlaceWrong == null ? 0 : inPlaceWrong)), (double) ++stepsDone / Math.max(1, stepsTotal));
-        }
-
         /** recv ← send on every GPU (stream-ordered), for the in-place runs. */
-        void copySendToRecv(Pointer[] streams, long bytes) {
+        void copySendToRecv(long bytes) {
             for (int i = 0; i < n; i++) {
                 s.makeCurrent(i);
-                s.cuda().check("cuMemcpyAsync", s.lib().cuMemcpyAsync(recv[i], send[i], bytes, streams[i]));
+                cuda.copyAsync(recv[i], send[i], bytes, streams[i]);
             }
         }
 
-        /** The NCCL half. */
-        final class NcclPart {
-            String detail;
-            Nccl nccl;
-            Pointer[] comms;
-            Pointer[] streams;
-            final AtomicBoolean aborted = new AtomicBoolean();
-            boolean live;
+        void awaitAll(Prepared op, String what) {
+            ctx.await(what, () -> {
+                for (long st : streams) {
+                    if (!s.streamDone(st)) {
+                        return false;
+                    }
+                }
+                return true;
+            }, op::asyncError);
+        }
 
-            AllReduceResult.Impl run() {
-                List<Path> found = NcclLocator.candidates(req.ncclLib(), System.getenv());
-                if (found.isEmpty() || !Files.isRegularFile(found.get(0))) {
-                    return skip(found.isEmpty() ? "libnccl.so.2 not found (searched Python wheels, LD_LIBRARY_PATH and "
-                            + "system library paths; give --nccl-lib PATH)" : "no such file: " + found.get(0));
+        void recordAll(long[] events) {
+            for (int i = 0; i < n; i++) {
+                s.makeCurrent(i);
+                cuda.recordEvent(events[i], streams[i]);
+            }
+        }
+
+        double slowestEventUs(int ops) {
+            double worst = 0;
+            for (int i = 0; i < n; i++) {
+                s.makeCurrent(i);
+                worst = Math.max(worst, s.elapsedMs(startEvents[i], endEvents[i]));
+            }
+            return worst * 1e3 / ops;
+        }
+
+        /** Warm-up, then the timed operations (plain or graph), as nccl-tests. */
+        Timing time(Prepared op, boolean graph, String what) {
+            for (int w = 0; w < req.warmup(); w++) {
+                op.all();
+            }
+            awaitAll(op, what + " (warm-up)");
+            if (req.threadPerGpu()) {
+                return timeThreads(op, graph, what);
+            }
+            long[] execs = null;
+            if (graph) {
+                execs = new long[n];
+                long[] graphs = new long[n];
+                for (int i = 0; i < n; i++) {
+                    s.makeCurrent(i);
+                    cuda.beginCapture(streams[i]);
                 }
                 try {
-                    nccl = Nccl.load(found.get(0));
-                } catch (IllegalStateException e) {
-                    return skip(e.getMessage());
+                    for (int it = 0; it < req.iters(); it++) {
+                        op.all();
+                    }
+                } finally {
+                    for (int i = 0; i < n; i++) {
+                        s.makeCurrent(i);
+                        graphs[i] = cuda.endCapture(streams[i]);
+                    }
                 }
-                String nvls = NcclEnvironment.get("NCCL_NVLS_ENABLE");
-                NcclEnvironment.set("NCCL_NVLS_ENABLE", "0");
+                for (int i = 0; i < n; i++) {
+                    s.makeCurrent(i);
+                    execs[i] = cuda.instantiate(graphs[i]);
+                    cuda.destroyGraph(graphs[i]);
+                }
+            }
+            try {
+                recordAll(startEvents);
+                long t0 = System.nanoTime();
+                if (graph) {
+                    for (int l = 0; l < req.graphLaunches(); l++) {
+                        for (int i = 0; i < n; i++) {
+                            s.makeCurrent(i);
+                            cuda.launchGraph(execs[i], streams[i]);
+                        }
+                    }
+                } else {
+                    for (int it = 0; it < req.iters(); it++) {
+                        op.all();
+                    }
+                }
+                recordAll(endEvents);
+                awaitAll(op, what);
+                long t1 = System.nanoTime();
+                int ops = req.iters() * (graph ? req.graphLaunches() : 1);
+                return new Timing((t1 - t0) / 1e3 / ops, slowestEventUs(ops));
+            } finally {
+                if (execs != null) {
+                    for (int i = 0; i < n; i++) {
+                        s.makeCurrent(i);
+                        cuda.destroyGraphExec(execs[i]);
+                    }
+                }
+            }
+        }
+
+        /** One host thread per GPU, started together; the slowest thread's host time. */
+        Timing timeThreads(Prepared op, boolean graph, String what) {
+            CyclicBarrier together = new CyclicBarrier(n);
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Future<Long>> futures = new ArrayList<>();
+            int ops = req.iters() * (graph ? req.graphLaunches() : 1);
+            for (int r = 0; r < n; r++) {
+                int rank = r;
+                futures.add(threads.submit(() -> {
+                    s.makeCurrent(rank);
+                    long exec = 0;
+                    if (graph) {
+                        cuda.beginCapture(streams[rank]);
+                        try {
+                            for (int it = 0; it < req.iters(); it++) {
+                                op.rank(rank);
+                            }
+                        } finally {
+                            long g = cuda.endCapture(streams[rank]);
+                            exec = cuda.instantiate(g);
+                            cuda.destroyGraph(g);
+                        }
+                    }
+                    try {
+                        together.await();
+                        cuda.recordEvent(startEvents[rank], streams[rank]);
+                        long t0 = System.nanoTime();
+                        if (graph) {
+                            for (int l = 0; l < req.graphLaunches(); l++) {
+                                cuda.launchGraph(exec, streams[rank]);
+                            }
+                        } else {
+                            for (int it = 0; it < req.iters(); it++) {
+                                op.rank(rank);
+                            }
+                        }
+                        cuda.recordEvent(endEvents[rank], streams[rank]);
+                        while (!cuda.streamDone(streams[rank]) && !stop.get()) {
+                            Thread.onSpinWait();
+                        }
+                        return System.nanoTime() - t0;
+                    } finally {
+                        if (exec != 0) {
+                            cuda.destroyGraphExec(exec);
+                        }
+                    }
+                }));
+            }
+            long worst = 0;
+            try {
+                for (Future<Long> f : futures) {
+                    while (!f.isDone()) {
+                        ctx.checkpoint();
+                        String e = op.asyncError();
+                        if (e != null) {
+                            throw new IllegalStateException(what + ": " + e);
+                        }
+                        Thread.sleep(0, 200_000);
+                    }
+                    worst = Math.max(worst, f.get());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CheckAbortedException(CheckStatus.CANCELLED, "interrupted during: " + what);
+            } catch (java.util.concurrent.ExecutionException e) {
+                Throwable c = e.getCause() == null ? e : e.getCause();
+                throw c instanceof RuntimeException re ? re : new IllegalStateException(c);
+            } finally {
+                stop.set(true);
+            }
+            return new Timing(worst / 1e3 / ops, slowestEventUs(ops));
+        }
+
+        /** Out of place and in place at one size, one row. */
+        void measure(String impl, String mode, DType t, long bytes, long count, java.util.function.BiFunction<long[], long[], Prepared> prepare) {
+            ctx.checkpoint();
+            boolean graph = mode.equals("graph");
+            String what = impl + " " + mode + " " + t.flag + " " + bytes + " B";
+            poison(bytes);
+            Timing out;
+            long outWrong;
+            try (Prepared op = prepare.apply(send, recv)) {
+                out = time(op, graph, what);
+                outWrong = wrong(t, count);
+            }
+            Timing in;
+            long inWrong;
+            try (Prepared op = prepare.apply(recv, recv)) {
+                copySendToRecv(count * t.size);
+                in = time(op, graph, what + " in place");
+                copySendToRecv(count * t.size);
+                op.all();
+                awaitAll(op, what + " in place (check)");
+                inWrong = wrong(t, count);
+            }
+            double alg = AllReduceMath.algBandwidth(bytes, out.hostUs() / 1e6);
+            double inAlg = AllReduceMath.algBandwidth(bytes, in.hostUs() / 1e6);
+            rows.add(new AllReduceResult.Row(impl, t.flag, bytes, count, round(out.hostUs(), 2), round(alg, 2),
+                    round(AllReduceMath.busBandwidth(alg, n), 2), outWrong, round(in.hostUs(), 2), round(inAlg, 2),
+                    round(AllReduceMath.busBandwidth(inAlg, n), 2), inWrong, mode, round(out.eventUs(), 2),
+                    round(in.eventUs(), 2)));
+            ctx.progress(String.format(Locale.ROOT, "%s %s %s %d B: %.2f us, %d wrong", impl, mode, t.flag, bytes,
+                    out.hostUs(), outWrong + inWrong), (double) ++stepsDone / Math.max(1, stepsTotal));
+        }
+
+        /** The NCCL part. */
+        final class NcclPart {
+            String detail;
+            NcclComms nccl;
+            long[] comms;
+            final AtomicBoolean aborted = new AtomicBoolean();
+            volatile boolean live;
+
+            AllReduceResult.Impl run() {
+                NcclComms.Opened o = NcclComms.open(req.ncclLib(), System.getenv());
+                if (o.comms() == null) {
+                    return skip(o.failure());
+                }
+                nccl = o.comms();
+                String nvls = NcclComms.setEnvironment("NCCL_NVLS_ENABLE", "0");
                 detail = "NCCL " + nccl.version() + " from " + nccl.path() + "; NCCL_NVLS_ENABLE=0"
                         + (nvls == null ? " (was unset)" : " (was " + nvls + ")");
-                NcclCollectivesLibrary lib = nccl.lib();
-                streams = new Pointer[n];
-                for (int i = 0; i < n; i++) {
-                    streams[i] = s.stream(i);
-                }
-                Memory commMem = new Memory(8L * n);
-                commMem.clear();
                 int[] devs = new int[n];
                 for (int i = 0; i < n; i++) {
                     devs[i] = s.devices().get(i).ordinal();
                 }
                 ctx.progress("ncclCommInitAll over " + n + " GPU(s)", -1);
-                int rc = lib.ncclCommInitAll(commMem, n, devs);
-                if (rc != Nccl.SUCCESS) {
-                    return new AllReduceResult.Impl("nccl", CheckStatus.ERROR, detail + "; ncclCommInitAll → " + nccl.describe(rc));
+                try {
+                    comms = nccl.initAll(devs);
+                } catch (NcclComms.NcclCallException e) {
+                    return new AllReduceResult.Impl("nccl", CheckStatus.ERROR, detail + "; " + e.getMessage());
                 }
-                comms = commMem.getPointerArray(0, n);
                 live = true;
                 ctx.onAbort(this::abortIfRunning);
                 s.track(0, "NCCL communicators", () -> {
                     if (!aborted.get()) {
-                        for (Pointer c : comms) {
-                            lib.ncclCommDestroy(c);
+                        for (long c : comms) {
+                            nccl.destroy(c);
                         }
                     }
                     live = false;
@@ -349,23 +566,15 @@ public final class AllReduceCheck {
                 try {
                     for (DType t : req.dtypes()) {
                         fill(t);
-                        for (long bytes : sizes) {
-                            long count = AllReduceMath.count(bytes, t);
-                            if (count == 0) {
-                                stepsDone++;
-                                continue;
+                        for (String mode : req.modes()) {
+                            for (long bytes : sizes) {
+                                long count = AllReduceMath.count(bytes, t);
+                                if (count == 0) {
+                                    stepsDone++;
+                                    continue;
+                                }
+                                measure("nccl", mode, t, bytes, count, (from, to) -> new Op(t, count, from, to));
                             }
-                            ctx.checkpoint();
-                            poison(bytes);
-                            long outNanos = time(() -> allReduce(t, count, send), () -> await(t, bytes));
-                            long outWrong = wrong(t, count);
-                            // in place (send = recv): time on a copy of the inputs, then check one fresh operation
-                            copySendToRecv(streams, count * t.size);
-                            long inNanos = time(() -> allReduce(t, count, recv), () -> await(t, bytes));
-                            copySendToRecv(streams, count * t.size);
-                            allReduce(t, count, recv);
-                            await(t, bytes);
-                            record("nccl", t, bytes, count, outNanos, outWrong, inNanos, wrong(t, count));
                         }
                     }
                 } catch (CheckAbortedException e) {
@@ -379,59 +588,54 @@ public final class AllReduceCheck {
             }
 
             AllReduceResult.Impl skip(String why) {
-                stepsDone += req.dtypes().size() * sizes.size();
+                stepsDone += req.dtypes().size() * req.modes().size() * sizes.size();
                 return new AllReduceResult.Impl("nccl", CheckStatus.SKIPPED, why);
             }
 
-            /** One all-reduce on every GPU inside a group; {@code from} = send (out of place) or recv (in place). */
-            void allReduce(DType t, long count, long[] from) {
-                NcclCollectivesLibrary lib = nccl.lib();
-                check("ncclGroupStart", lib.ncclGroupStart());
-                for (int i = 0; i < n; i++) {
-                    int rc = lib.ncclAllReduce(CudaJna.devicePointer(from[i]), CudaJna.devicePointer(recv[i]), count,
-                            t.ncclType, Nccl.SUM, comms[i], streams[i]);
-                    if (rc != Nccl.SUCCESS) {
-                        lib.ncclGroupEnd();
-                        check("ncclAllReduce(GPU" + i + ")", rc);
+            /** One all-reduce per GPU: from[i] → to[i]. */
+            final class Op implements Prepared {
+                final DType t;
+                final long count;
+                final long[] from;
+                final long[] to;
+
+                Op(DType t, long count, long[] from, long[] to) {
+                    this.t = t;
+                    this.count = count;
+                    this.from = from;
+                    this.to = to;
+                }
+
+                @Override
+                public void all() {
+                    nccl.groupStart();
+                    try {
+                        for (int i = 0; i < n; i++) {
+                            nccl.allReduce(from[i], to[i], count, t.ncclType, comms[i], streams[i], "GPU" + i);
+                        }
+                    } finally {
+                        nccl.groupEnd();
                     }
                 }
-                check("ncclGroupEnd", lib.ncclGroupEnd());
-            }
 
-            void await(DType t, long bytes) {
-                ctx.await("NCCL all-reduce " + t.flag + " " + bytes + " B", () -> {
-                    for (Pointer st : streams) {
-                        if (!s.streamDone(st)) {
-                            return false;
+                @Override
+                public void rank(int r) {
+                    nccl.allReduce(from[r], to[r], count, t.ncclType, comms[r], streams[r], "GPU" + r);
+                }
+
+                @Override
+                public String asyncError() {
+                    for (int i = 0; i < n; i++) {
+                        String e = nccl.asyncError(comms[i]);
+                        if (e != null) {
+                            return "GPU" + i + " asynchronous error " + e;
                         }
                     }
-                    return true;
-                }, this::asyncError);
-            }
-
-            String asyncError() {
-                IntByReference e = new IntByReference();
-                for (int i = 0; i < n; i++) {
-                    int rc = nccl.lib().ncclCommGetAsyncError(comms[i], e);
-                    if (rc != Nccl.SUCCESS) {
-                        return "ncclCommGetAsyncError → " + nccl.describe(rc);
-                    }
-                    if (e.getValue() != Nccl.SUCCESS && e.getValue() != Nccl.IN_PROGRESS) {
-                        return "GPU" + i + " asynchronous error " + nccl.describe(e.getValue());
-                    }
+                    return null;
                 }
-                return null;
-            }
 
-            void check(String call, int rc) {
-                if (rc != Nccl.SUCCESS) {
-                    String last = null;
-                    try {
-                        last = nccl.lib().ncclGetLastError(null);
-                    } catch (LinkageError | RuntimeException ignored) {
-                        // older NCCL
-                    }
-                    throw new NcclFailure(call + " → " + nccl.describe(rc) + (last == null || last.isBlank() ? "" : " (" + last + ")"));
+                @Override
+                public void close() {
                 }
             }
 
@@ -440,9 +644,9 @@ public final class AllReduceCheck {
                 if (!live || !aborted.compareAndSet(false, true)) {
                     return false;
                 }
-                for (Pointer c : comms) {
+                for (long c : comms) {
                     try {
-                        nccl.lib().ncclCommAbort(c);
+                        nccl.abort(c);
                     } catch (RuntimeException | LinkageError ignored) {
                         // keep aborting the others
                     }
@@ -451,135 +655,63 @@ public final class AllReduceCheck {
             }
         }
 
-        /** The one-shot kernel half. */
-        final class OneShotPart {
+        /** The one-shot and two-shot kernels (set up once, shared). */
+        final class CustomPart {
             String detail;
+            CustomAllReduce kernels;
 
-            AllReduceResult.Impl run() {
+            /** Why the kernels cannot run here, or null. */
+            String unavailable() {
+                if (n > PtxKernels.MAX_RANKS) {
+                    return "the kernels support at most " + PtxKernels.MAX_RANKS + " GPUs";
+                }
                 for (int i = 0; i < n; i++) {
                     for (int j = 0; j < n; j++) {
                         if (i != j && !s.canAccessPeer(i, j)) {
-                            return skip("no P2P: cuDeviceCanAccessPeer(GPU" + i + ", GPU" + j + ") = 0, so a GPU cannot "
-                                    + "read its peers' buffers; the one-shot kernel (like the custom all-reduce kernels "
-                                    + "of vLLM, SGLang and TensorRT-LLM) cannot run here");
+                            return "no P2P: cuDeviceCanAccessPeer(GPU" + i + ", GPU" + j + ") = 0, so a GPU cannot read "
+                                    + "its peers' buffers; custom all-reduce kernels (vLLM, SGLang, TensorRT-LLM) cannot "
+                                    + "run here";
                         }
-                    }
-                }
-                String jcuda = PtxKernels.jcudaProblem();
-                if (jcuda != null) {
-                    return skip(jcuda);
-                }
-                if (n > PtxKernels.MAX_RANKS) {
-                    return skip("the kernel supports at most " + PtxKernels.MAX_RANKS + " GPUs");
-                }
-                LibCuda lib = s.lib();
-                PtxKernels[] k = new PtxKernels[n];
-                CUstream[] st = new CUstream[n];
-                long[] inputs = new long[n];
-                long[] signalArrays = new long[n];
-                long[] signals = new long[n];
-                long[] errors = new long[n];
-                long signalBytes = 4L * PtxKernels.MAX_RANKS * PtxKernels.MAX_BLOCKS;
-                for (int i = 0; i < n; i++) {
-                    for (int j = 0; j < n; j++) {
-                        if (i != j) {
-                            s.enablePeerAccess(i, j);
-                        }
-                    }
-                    k[i] = PtxKernels.load(s, i);
-                    st[i] = k[i].stream();
-                    signals[i] = s.alloc(i, signalBytes);
-                    s.cuda().check("cuMemsetD8", lib.cuMemsetD8_v2(signals[i], (byte) 0, signalBytes));
-                    errors[i] = s.alloc(i, 4);
-                    s.cuda().check("cuMemsetD8", lib.cuMemsetD8_v2(errors[i], (byte) 0, 4));
-                }
-                Memory ptrs = new Memory(8L * n);
-                for (int i = 0; i < n; i++) {
-                    inputs[i] = s.alloc(i, 8L * n);
-                    signalArrays[i] = s.alloc(i, 8L * n);
-                    s.makeCurrent(i);
-                    for (int r = 0; r < n; r++) {
-                        ptrs.setLong(8L * r, send[r]);
-                    }
-                    s.cuda().check("cuMemcpyHtoD", lib.cuMemcpyHtoD_v2(inputs[i], ptrs, 8L * n));
-                    for (int r = 0; r < n; r++) {
-                        ptrs.setLong(8L * r, signals[r]);
-                    }
-                    s.cuda().check("cuMemcpyHtoD", lib.cuMemcpyHtoD_v2(signalArrays[i], ptrs, 8L * n));
-                    s.cuda().check("cuCtxSynchronize", lib.cuCtxSynchronize());
-                }
-                detail = "oneshot_allreduce.ptx (PTX ISA 8.0, sm_70) loaded with JCuda cuModuleLoadData on " + n
-                        + " GPU(s); " + (n == 1 ? "world size 1: reads its own buffer only" : "reads " + (n - 1)
-                        + " peer buffer(s) over P2P") + "; flag barrier on entry and exit";
-                int[] epoch = {0};
-                for (DType t : req.dtypes()) {
-                    if (t == DType.FP16) {
-                        notes.add("one-shot kernel: fp16 not implemented (bf16 and fp32 only); fp16 rows are NCCL only");
-                        stepsDone += sizes.size();
-                        continue;
-                    }
-                    fill(t);
-                    for (long bytes : sizes) {
-                        long count = AllReduceMath.count(bytes, t);
-                        if (count == 0) {
-                            stepsDone++;
-                            continue;
-                        }
-                        ctx.checkpoint();
-                        poison(bytes);
-                        Runnable once = () -> {
-                            epoch[0]++;
-                            for (int i = 0; i < n; i++) {
-                                k[i].launchAllReduce(t == DType.BF16, inputs[i], signalArrays[i], recv[i], count, i, n,
-                                        epoch[0], errors[i], st[i]);
-                            }
-                        };
-                        long nanos = time(once, () -> awaitAll(k, st, t, bytes));
-                        String barrier = barrierError(errors);
-                        if (barrier != null) {
-                            return new AllReduceResult.Impl("oneshot", CheckStatus.FAILED, detail + "; " + barrier
-                                    + " at " + t.flag + " " + bytes + " B");
-                        }
-                        record("oneshot", t, bytes, count, nanos, wrong(t, count), null, null);
-                    }
-                }
-                return new AllReduceResult.Impl("oneshot", CheckStatus.PASSED, detail);
-            }
-
-            AllReduceResult.Impl skip(String why) {
-                stepsDone += req.dtypes().size() * sizes.size();
-                return new AllReduceResult.Impl("oneshot", CheckStatus.SKIPPED, why);
-            }
-
-            void awaitAll(PtxKernels[] k, CUstream[] st, DType t, long bytes) {
-                ctx.await("one-shot all-reduce " + t.flag + " " + bytes + " B", () -> {
-                    for (int i = 0; i < n; i++) {
-                        if (!k[i].done(st[i])) {
-                            return false;
-                        }
-                    }
-                    return true;
-                }, () -> null);
-            }
-
-            String barrierError(long[] errors) {
-                Memory flag = new Memory(4);
-                for (int i = 0; i < n; i++) {
-                    s.makeCurrent(i);
-                    s.cuda().check("cuMemcpyDtoH", s.lib().cuMemcpyDtoH_v2(flag, errors[i], 4));
-                    if (flag.getInt(0) != 0) {
-                        return "GPU" + i + "'s barrier gave up waiting for a peer (spin limit reached)";
                     }
                 }
                 return null;
             }
-        }
-    }
 
-    /** An NCCL call failed (not a time-out). */
-    static final class NcclFailure extends RuntimeException {
-        NcclFailure(String message) {
-            super(message);
+            AllReduceResult.Impl run(boolean twoShot) {
+                String name = twoShot ? "twoshot" : "oneshot";
+                if (kernels == null) {
+                    kernels = new CustomAllReduce(s, WorkspaceSizing.ceilAlign(req.maxBytes(), 16));
+                }
+                detail = PtxKernels.source() + " (PTX ISA 8.0, sm_70) loaded with cuModuleLoadData on " + n + " GPU(s); "
+                        + (twoShot ? "reduce-scatter + all-gather, two flag barriers per operation"
+                        : "every rank sums all ranks' staged inputs, one flag barrier per operation")
+                        + "; buffers and peer pointers set up once";
+                for (DType t : req.dtypes()) {
+                    if (t == DType.FP16) {
+                        notes.add(name + " kernel: fp16 not implemented (bf16 and fp32 only); fp16 rows are NCCL only");
+                        stepsDone += req.modes().size() * sizes.size();
+                        continue;
+                    }
+                    fill(t);
+                    for (String mode : req.modes()) {
+                        for (long bytes : sizes) {
+                            long count = AllReduceMath.count(bytes, t);
+                            if (count == 0) {
+                                stepsDone++;
+                                continue;
+                            }
+                            measure(name, mode, t, bytes, count,
+                                    (from, to) -> kernels.new Op(twoShot, t, count, from, to, streams));
+                            String barrier = kernels.barrierError();
+                            if (barrier != null) {
+                                return new AllReduceResult.Impl(name, CheckStatus.FAILED, detail + "; " + barrier
+                                        + " at " + mode + " " + t.flag + " " + bytes + " B");
+                            }
+                        }
+                    }
+                }
+                return new AllReduceResult.Impl(name, CheckStatus.PASSED, detail);
+            }
         }
     }
 

@@ -10,4 +10,7 @@ public interface CheckResult {
     String summary();
 
     MemoryAudit memory();
+
+    /** The same result with another memory audit (the parent's readings around the worker process added). */
+    CheckResult withMemory(MemoryAudit memory);
 }

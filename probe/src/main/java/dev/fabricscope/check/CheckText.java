@@ -180,49 +180,71 @@ public final class CheckText {
         AllReduceResult.Params p = r.params();
         if (p != null) {
             sb.append(String.format(Locale.ROOT, "# fabricscope check allreduce: world size %d, %d .. %d bytes ×2, %s, "
-                    + "warm-up %d, iters %d%n", p.worldSize(), p.minBytes(), p.maxBytes(), String.join(" ", p.dtypes()),
-                    p.warmup(), p.iters()));
+                    + "warm-up %d, iters %d%s%n", p.worldSize(), p.minBytes(), p.maxBytes(), String.join(" ", p.dtypes()),
+                    p.warmup(), p.iters(), p.modes() == null ? "" : ", modes " + String.join(" ", p.modes())
+                    + (p.modes().contains("graph") ? " (graph launches " + p.graphLaunches() + ")" : "")
+                    + ", host threads " + p.hostThreads()));
         }
-        for (AllReduceResult.Impl impl : new AllReduceResult.Impl[] {r.nccl(), r.oneShot()}) {
-            if (impl == null) {
-                continue;
-            }
+        for (AllReduceResult.Impl impl : r.impls()) {
             sb.append("#\n# ").append(impl.name()).append(": ").append(impl.status()).append(" — ").append(impl.detail()).append('\n');
-            List<AllReduceResult.Row> rows = r.rows().stream().filter(x -> x.impl().equals(impl.name())).toList();
-            if (rows.isEmpty()) {
-                continue;
-            }
-            boolean inPlace = rows.stream().anyMatch(x -> x.inPlaceTimeUs() != null);
-            String col = "  %9s  %7s  %7s  %6s";
-            // column titles centred over the two 37-character groups that start at 44 and 81, as nccl-tests does
-            sb.append("#\n").append(("#" + " ".repeat(55) + String.format(Locale.ROOT, "%-39s", "out-of-place")
-                    + (inPlace ? "in-place" : "")).stripTrailing()).append('\n');
-            sb.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s" + col + (inPlace ? col : "") + "%n", "size", "count",
-                    "type", "redop", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong"));
-            sb.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s" + col + (inPlace ? col : "") + "%n", "(B)",
-                    "(elements)", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", ""));
-            double busSum = 0;
-            int busN = 0;
-            for (AllReduceResult.Row x : rows) {
-                sb.append(String.format(Locale.ROOT, "  %10d  %12d  %8s  %6s  %9.2f  %7.2f  %7.2f  %6d", x.bytes(), x.count(),
-                        AllReduceMath.DType.parse(x.dtype()).ncclTestsName, "sum", x.timeUs(), x.algbw(), x.busbw(), x.wrong()));
-                busSum += x.busbw();
-                busN++;
-                if (inPlace && x.inPlaceTimeUs() != null) {
-                    sb.append(String.format(Locale.ROOT, "  %9.2f  %7.2f  %7.2f  %6d", x.inPlaceTimeUs(), x.inPlaceAlgbw(),
-                            x.inPlaceBusbw(), x.inPlaceWrong()));
-                    busSum += x.inPlaceBusbw();
-                    busN++;
+            for (String mode : List.of("plain", "graph")) {
+                List<AllReduceResult.Row> rows = r.rows().stream()
+                        .filter(x -> x.impl().equals(impl.name()) && x.modeName().equals(mode)).toList();
+                if (!rows.isEmpty()) {
+                    table(sb, impl.name() + ", " + (mode.equals("graph") ? "CUDA-graph replay (as nccl-tests -G)" : "plain launches"), rows);
                 }
-                sb.append('\n');
             }
-            long wrong = rows.stream().mapToLong(AllReduceResult.Row::totalWrong).sum();
-            sb.append(String.format(Locale.ROOT, "# Out of bounds values : %d %s%n", wrong, wrong == 0 ? "OK" : "FAILED"));
-            // as nccl-tests: the mean of every busbw figure printed (out-of-place and in-place)
-            sb.append(String.format(Locale.ROOT, "# Avg bus bandwidth    : %.4g%n", busSum / busN));
         }
         sb.append("#\n");
         footer(sb, r, r.notes());
         return sb.toString();
+    }
+
+    /** nccl-tests' table (size, count, type, redop, root, then time/algbw/busbw/#wrong out of place and in place). */
+    static void table(StringBuilder sb, String title, List<AllReduceResult.Row> rows) {
+        boolean inPlace = rows.stream().anyMatch(x -> x.inPlaceTimeUs() != null);
+        boolean events = rows.stream().anyMatch(x -> x.eventTimeUs() != null);
+        String col = "  %9s  %7s  %7s  %6s";
+        sb.append("#\n# ").append(title).append('\n');
+        // column titles centred over the two 37-character groups, as nccl-tests does
+        sb.append(("#" + " ".repeat(61) + String.format(Locale.ROOT, "%-39s", "out-of-place")
+                + (inPlace ? String.format(Locale.ROOT, "%-37s", "in-place") : "")
+                + (events ? "CUDA events" : "")).stripTrailing()).append('\n');
+        String ev = events ? "  %9s  %9s" : "";
+        sb.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %4s" + col + (inPlace ? col : "") + ev + "%n", "size",
+                "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong",
+                "out", "in"));
+        sb.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %4s" + col + (inPlace ? col : "") + ev + "%n", "(B)",
+                "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)"));
+        double busSum = 0;
+        int busN = 0;
+        for (AllReduceResult.Row x : rows) {
+            sb.append(String.format(Locale.ROOT, "  %10d  %12d  %8s  %6s  %4d  %9.2f  %7.2f  %7.2f  %6d", x.bytes(), x.count(),
+                    AllReduceMath.DType.parse(x.dtype()).ncclTestsName, "sum", -1, x.timeUs(), x.algbw(), x.busbw(), x.wrong()));
+            busSum += x.busbw();
+            busN++;
+            if (inPlace) {
+                if (x.inPlaceTimeUs() != null) {
+                    sb.append(String.format(Locale.ROOT, "  %9.2f  %7.2f  %7.2f  %6d", x.inPlaceTimeUs(), x.inPlaceAlgbw(),
+                            x.inPlaceBusbw(), x.inPlaceWrong()));
+                    busSum += x.inPlaceBusbw();
+                    busN++;
+                } else {
+                    sb.append(String.format(Locale.ROOT, col, "-", "-", "-", "-"));
+                }
+            }
+            if (events) {
+                sb.append(String.format(Locale.ROOT, "  %9s  %9s", us(x.eventTimeUs()), us(x.inPlaceEventTimeUs())));
+            }
+            sb.append('\n');
+        }
+        long wrong = rows.stream().mapToLong(AllReduceResult.Row::totalWrong).sum();
+        sb.append(String.format(Locale.ROOT, "# Out of bounds values : %d %s%n", wrong, wrong == 0 ? "OK" : "FAILED"));
+        // as nccl-tests: the mean of every busbw figure printed (out-of-place and in-place)
+        sb.append(String.format(Locale.ROOT, "# Avg bus bandwidth    : %.4g%n", busSum / busN));
+    }
+
+    private static String us(Double v) {
+        return v == null ? "-" : String.format(Locale.ROOT, "%.2f", v);
     }
 }

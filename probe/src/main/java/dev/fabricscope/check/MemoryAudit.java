@@ -1,5 +1,6 @@
 package dev.fabricscope.check;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,17 +34,26 @@ public record MemoryAudit(List<Gpu> gpus, boolean returned, String note) {
      * @param afterReleaseBytes  used after Fabricscope released its context, or null
      * @param contextStillActive {@code cuDevicePrimaryCtxGetState} after the release: true = someone else holds it
      * @param missing            why a reading is missing, or null
+     * @param afterExitBytes     used after the check's worker process exited, read by the parent (NVML only), or null
+     *                           when the check ran in this process
      */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Gpu(int cudaOrdinal, String pci, Long beforeContextBytes, Long beforeBytes, Long afterBytes,
-                      Long afterReleaseBytes, Boolean contextStillActive, String missing) {
+                      Long afterReleaseBytes, Boolean contextStillActive, String missing, Long afterExitBytes) {
 
         /** What the check's own allocations left behind, context open: after − before. */
         public Long checkDeltaBytes() {
             return beforeBytes == null || afterBytes == null ? null : afterBytes - beforeBytes;
         }
 
-        /** Against the starting level: after release − before context (or after − before when those are missing). */
+        /**
+         * Against the starting level: after the worker exited (or after release) − before context, or after − before
+         * when those are missing.
+         */
         public Long deltaBytes() {
+            if (beforeContextBytes != null && afterExitBytes != null) {
+                return afterExitBytes - beforeContextBytes;
+            }
             if (beforeContextBytes != null && afterReleaseBytes != null) {
                 return afterReleaseBytes - beforeContextBytes;
             }
@@ -70,13 +80,30 @@ public record MemoryAudit(List<Gpu> gpus, boolean returned, String note) {
                     continue;
                 }
                 parts.add("GPU" + g.cudaOrdinal() + (g.deltaBytes() == null ? " (" + g.missing() + ")"
-                        : " (" + signedMib(g.deltaBytes()) + (Boolean.TRUE.equals(g.contextStillActive())
+                        : " (" + signedMib(g.deltaBytes()) + (g.afterExitBytes() == null && Boolean.TRUE.equals(g.contextStillActive())
                         ? ", held by a CUDA context another user in this process keeps active; freed when the process exits"
                         : "") + ")"));
             }
             note = "GPU memory NOT back to its starting level on: " + String.join(", ", parts);
         }
         return new MemoryAudit(gpus, all, note);
+    }
+
+    /**
+     * This audit with the parent's reading after the worker process exited ({@code usedByPci}: NVML used bytes by PCI
+     * address; a GPU absent from it keeps its in-process figures).
+     */
+    public MemoryAudit withAfterExit(java.util.Map<String, Long> usedByPci) {
+        if (gpus.isEmpty() || usedByPci.isEmpty()) {
+            return this;
+        }
+        List<Gpu> out = new ArrayList<>();
+        for (Gpu g : gpus) {
+            Long v = usedByPci.get(g.pci());
+            out.add(v == null ? g : new Gpu(g.cudaOrdinal(), g.pci(), g.beforeContextBytes(), g.beforeBytes(), g.afterBytes(),
+                    g.afterReleaseBytes(), g.contextStillActive(), g.missing(), v));
+        }
+        return of(out);
     }
 
     public static MemoryAudit none(String why) {
@@ -114,8 +141,11 @@ public record MemoryAudit(List<Gpu> gpus, boolean returned, String note) {
             if (g.afterReleaseBytes() != null) {
                 sb.append(", ").append(mib(g.afterReleaseBytes())).append(" after releasing the context");
                 if (Boolean.TRUE.equals(g.contextStillActive())) {
-                    sb.append(" (the primary context stays active: another user in this process holds it)");
+                    sb.append(" (the primary context stays active: another user in the check's process holds it)");
                 }
+            }
+            if (g.afterExitBytes() != null) {
+                sb.append(", ").append(mib(g.afterExitBytes())).append(" after the check's process exited");
             }
             sb.append(g.returned() ? " — back to its starting level" : " — NOT back to its starting level ("
                     + signedMib(g.deltaBytes()) + ")");

@@ -1,22 +1,21 @@
 package dev.fabricscope.check;
 
-import com.sun.jna.Memory;
-import com.sun.jna.Pointer;
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.GpuPair;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.Reading;
-import dev.fabricscope.nativeapi.cuda.LibCuda;
-import dev.fabricscope.nativeapi.nvml.Nvml;
+import dev.fabricscope.nativeapi.cuda.CudaGpus;
+import dev.fabricscope.nativeapi.cuda.KernelArgs;
+import dev.fabricscope.nativeapi.NvmlGpus;
+import java.nio.ByteBuffer;
 import dev.fabricscope.probe.NvLinkSpecs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import jcuda.driver.CUstream;
 
 /**
  * P2P matrix in the manner of nvbandwidth's device-to-device copy-engine tests: {@code cuMemcpyAsync} of a large
@@ -81,27 +80,33 @@ public final class P2pCheck {
         int totalSteps = n + n * (n - 1);
         int done = 0;
         try {
-            String jcuda = PtxKernels.jcudaProblem();
             PtxKernels[] kernels = new PtxKernels[n];
             long[] a = new long[n];
             long[] b = new long[n];
-            Pointer[] streams = new Pointer[n];
+            long[] streams = new long[n];
+            String ptxProblem = null;
             for (int i = 0; i < n; i++) {
                 a[i] = s.alloc(i, req.bufferBytes());
                 b[i] = s.alloc(i, req.bufferBytes());
-                s.cuda().check("cuMemsetD8", s.lib().cuMemsetD8_v2(a[i], (byte) 1, req.bufferBytes()));
+                s.cuda().memset8(a[i], (byte) 1, req.bufferBytes());
                 streams[i] = s.stream(i);
-                if (jcuda == null) {
-                    kernels[i] = PtxKernels.load(s, i);
+                if (ptxProblem == null) {
+                    try {
+                        kernels[i] = PtxKernels.load(s, i);
+                    } catch (RuntimeException e) {
+                        ptxProblem = e.getMessage();
+                        kernels[i] = null;
+                    }
                 }
             }
-            if (jcuda != null) {
-                notes.add("Latency not measured: " + jcuda);
+            if (ptxProblem != null) {
+                java.util.Arrays.fill(kernels, null);
+                notes.add("Latency not measured: " + ptxProblem);
             }
             for (int i = 0; i < n; i++) {
                 ctx.progress("device-local copy on GPU" + i, (double) done++ / totalSteps);
                 double copy = copyGBps(s, i, streams[i], a[i], b[i], req, ctx);
-                Double lat = kernels[i] == null ? null : latencyNs(s, kernels[i], i, i, b[i], nodes, req.latencyHops(), ctx);
+                Double lat = kernels[i] == null ? null : latencyNs(s, kernels[i], i, i, streams[i], b[i], nodes, req.latencyHops(), ctx);
                 Theoretical t = theoreticalLocal(s, i);
                 local.add(new P2pResult.Local(i, s.devices().get(i).name(), round(copy), round(2 * copy), t.gbps(),
                         t.source(), lat));
@@ -123,7 +128,7 @@ public final class P2pCheck {
                     s.enablePeerAccess(j, i);
                     double uni = copyGBps(s, i, streams[i], a[i], b[j], req, ctx);
                     double bidi = bidiGBps(s, i, j, streams, a, b, req, ctx);
-                    Double lat = kernels[i] == null ? null : latencyNs(s, kernels[i], i, j, b[j], nodes, req.latencyHops(), ctx);
+                    Double lat = kernels[i] == null ? null : latencyNs(s, kernels[i], i, j, streams[i], b[j], nodes, req.latencyHops(), ctx);
                     pairs.add(new P2pResult.Pair(i, j, true, round(uni), round(bidi), lat, t.gbps(), t.source(), null));
                 }
             }
@@ -166,51 +171,51 @@ public final class P2pCheck {
         return sb.toString();
     }
 
-    private static double copyGBps(GpuSession s, int streamGpu, Pointer stream, long src, long dst, Request req,
+    private static double copyGBps(GpuSession s, int streamGpu, long stream, long src, long dst, Request req,
                                    CheckContext ctx) {
-        LibCuda lib = s.lib();
+        CudaGpus cuda = s.cuda();
         s.makeCurrent(streamGpu);
-        Pointer start = s.event(streamGpu);
-        Pointer end = s.event(streamGpu);
+        long start = s.event(streamGpu);
+        long end = s.event(streamGpu);
         for (int w = 0; w < WARMUP; w++) {
-            s.cuda().check("cuMemcpyAsync", lib.cuMemcpyAsync(dst, src, req.bufferBytes(), stream));
+            cuda.copyAsync(dst, src, req.bufferBytes(), stream);
         }
-        s.cuda().check("cuEventRecord", lib.cuEventRecord(start, stream));
+        cuda.recordEvent(start, stream);
         for (int r = 0; r < req.repetitions(); r++) {
-            s.cuda().check("cuMemcpyAsync", lib.cuMemcpyAsync(dst, src, req.bufferBytes(), stream));
+            cuda.copyAsync(dst, src, req.bufferBytes(), stream);
         }
-        s.cuda().check("cuEventRecord", lib.cuEventRecord(end, stream));
+        cuda.recordEvent(end, stream);
         ctx.await("copy on GPU" + streamGpu, () -> s.streamDone(stream), () -> null);
         return gbps((double) req.bufferBytes() * req.repetitions(), s.elapsedMs(start, end) / 1e3);
     }
 
-    private static double bidiGBps(GpuSession s, int i, int j, Pointer[] streams, long[] a, long[] b, Request req,
+    private static double bidiGBps(GpuSession s, int i, int j, long[] streams, long[] a, long[] b, Request req,
                                    CheckContext ctx) {
-        LibCuda lib = s.lib();
-        Pointer si = s.event(i);
-        Pointer ei = s.event(i);
-        Pointer sj = s.event(j);
-        Pointer ej = s.event(j);
+        CudaGpus cuda = s.cuda();
+        long si = s.event(i);
+        long ei = s.event(i);
+        long sj = s.event(j);
+        long ej = s.event(j);
         for (int w = 0; w < WARMUP; w++) {
             s.makeCurrent(i);
-            s.cuda().check("cuMemcpyAsync", lib.cuMemcpyAsync(b[j], a[i], req.bufferBytes(), streams[i]));
+            cuda.copyAsync(b[j], a[i], req.bufferBytes(), streams[i]);
             s.makeCurrent(j);
-            s.cuda().check("cuMemcpyAsync", lib.cuMemcpyAsync(b[i], a[j], req.bufferBytes(), streams[j]));
+            cuda.copyAsync(b[i], a[j], req.bufferBytes(), streams[j]);
         }
         s.makeCurrent(i);
-        s.cuda().check("cuEventRecord", lib.cuEventRecord(si, streams[i]));
+        cuda.recordEvent(si, streams[i]);
         s.makeCurrent(j);
-        s.cuda().check("cuEventRecord", lib.cuEventRecord(sj, streams[j]));
+        cuda.recordEvent(sj, streams[j]);
         for (int r = 0; r < req.repetitions(); r++) {
             s.makeCurrent(i);
-            s.cuda().check("cuMemcpyAsync", lib.cuMemcpyAsync(b[j], a[i], req.bufferBytes(), streams[i]));
+            cuda.copyAsync(b[j], a[i], req.bufferBytes(), streams[i]);
             s.makeCurrent(j);
-            s.cuda().check("cuMemcpyAsync", lib.cuMemcpyAsync(b[i], a[j], req.bufferBytes(), streams[j]));
+            cuda.copyAsync(b[i], a[j], req.bufferBytes(), streams[j]);
         }
         s.makeCurrent(i);
-        s.cuda().check("cuEventRecord", lib.cuEventRecord(ei, streams[i]));
+        cuda.recordEvent(ei, streams[i]);
         s.makeCurrent(j);
-        s.cuda().check("cuEventRecord", lib.cuEventRecord(ej, streams[j]));
+        cuda.recordEvent(ej, streams[j]);
         ctx.await("bidirectional copy GPU" + i + " ⇄ GPU" + j, () -> s.streamDone(streams[i]) && s.streamDone(streams[j]),
                 () -> null);
         double bytes = (double) req.bufferBytes() * req.repetitions();
@@ -218,21 +223,24 @@ public final class P2pCheck {
     }
 
     /** GPU {@code reader} (whose kernels {@code k} are) chases a ring placed in {@code buffer} on GPU {@code owner}. */
-    private static Double latencyNs(GpuSession s, PtxKernels k, int reader, int owner, long buffer, int nodes, long hops,
+    private static Double latencyNs(GpuSession s, PtxKernels k, int reader, int owner, long stream, long buffer, int nodes, long hops,
                                     CheckContext ctx) {
-        Memory ring = PointerChaseRing.image(buffer, nodes, LATENCY_STRIDE, SEED);
+        ByteBuffer ring = PointerChaseRing.image(buffer, nodes, LATENCY_STRIDE, SEED);
+        CudaGpus cuda = s.cuda();
         s.makeCurrent(owner);
-        s.cuda().check("cuMemcpyHtoD", s.lib().cuMemcpyHtoD_v2(buffer, ring, ring.size()));
-        ring.close();
+        cuda.copyToDevice(buffer, ring, ring.capacity());
         long sink = s.alloc(reader, 8);
-        CUstream st = k.stream();
-        k.launchPointerChase(buffer, Math.max(1, hops / 10), sink, st);
-        ctx.await("pointer chase (warm-up)", () -> k.done(st), () -> null);
-        long t0 = System.nanoTime();
-        k.launchPointerChase(buffer, hops, sink, st);
-        ctx.await("pointer chase", () -> k.done(st), () -> null);
-        long t1 = System.nanoTime();
-        return round((t1 - t0) / (double) hops);
+        s.makeCurrent(reader);
+        try (KernelArgs warm = new KernelArgs().u64(buffer).u64(Math.max(1, hops / 10)).u64(sink);
+             KernelArgs timed = new KernelArgs().u64(buffer).u64(hops).u64(sink)) {
+            cuda.launch(k.pointerChase, 1, 1, stream, warm, "pointer_chase");
+            ctx.await("pointer chase (warm-up)", () -> s.streamDone(stream), () -> null);
+            long t0 = System.nanoTime();
+            cuda.launch(k.pointerChase, 1, 1, stream, timed, "pointer_chase");
+            ctx.await("pointer chase", () -> s.streamDone(stream), () -> null);
+            long t1 = System.nanoTime();
+            return round((t1 - t0) / (double) hops);
+        }
     }
 
     static double gbps(double bytes, double seconds) {
@@ -252,22 +260,13 @@ public final class P2pCheck {
     }
 
     private static Theoretical theoreticalLocal(GpuSession s, int i) {
-        Nvml.NvmlDevice h = s.nvmlHandle(i);
-        if (h == null || s.nvml() == null) {
-            return new Theoretical(null, "unknown: NVML device not matched");
+        Reading<NvmlGpus.Peak> p = s.nvml().memoryPeak(s.devices().get(i).pci());
+        if (!p.isPresent()) {
+            return new Theoretical(null, "unknown: " + p.missing().describe());
         }
-        Reading<Integer> mhz = s.nvml().maxMemoryClockMhz(h);
-        Reading<Integer> bits = s.nvml().memoryBusWidthBits(h);
-        if (!mhz.isPresent() || !bits.isPresent()) {
-            return new Theoretical(null, "unknown: " + (mhz.isPresent() ? bits : mhz).missing().describe());
-        }
-        return new Theoretical(round(peakBytesPerSecond(mhz.value(), bits.value()) / 1e9), String.format(Locale.ROOT,
-                "DRAM peak = 2 × %d MHz × %d bit / 8 (NVML max memory clock, bus width)", mhz.value(), bits.value()));
-    }
-
-    /** Peak DRAM bandwidth: 2 (double data rate) × maximum memory clock × bus width / 8 (H100 SXM: 3.35 TB/s). */
-    static double peakBytesPerSecond(int memoryClockMhz, int busWidthBits) {
-        return 2.0 * memoryClockMhz * 1e6 * busWidthBits / 8.0;
+        NvmlGpus.Peak v = p.value();
+        return new Theoretical(round(v.bytesPerSecond() / 1e9), String.format(Locale.ROOT,
+                "DRAM peak = 2 × %d MHz × %d bit / 8 (NVML max memory clock, bus width)", v.memoryClockMhz(), v.busWidthBits()));
     }
 
     /** Nominal per-direction bandwidth of the pair's NVLinks from the snapshot. */

@@ -20,6 +20,11 @@ import java.util.List;
 public record P2pResult(String check, CheckStatus status, String summary, Params params, List<Local> local,
                         List<Pair> pairs, List<String> notes, MemoryAudit memory) implements CheckResult {
 
+    @Override
+    public P2pResult withMemory(MemoryAudit m) {
+        return new P2pResult(check, status, summary, params, local, pairs, notes, m);
+    }
+
     public P2pResult {
         local = local == null ? List.of() : List.copyOf(local);
         pairs = pairs == null ? List.of() : List.copyOf(pairs);

@@ -1,6 +1,7 @@
 package dev.fabricscope.check;
 
-import com.sun.jna.Memory;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 
 /**
@@ -34,12 +35,11 @@ final class PointerChaseRing {
     }
 
     /** Host image of the ring for a device buffer at {@code deviceBase}; node 0 is the start. */
-    static Memory image(long deviceBase, int nodes, int stride, long seed) {
+    static ByteBuffer image(long deviceBase, int nodes, int stride, long seed) {
         int[] next = cycle(nodes, seed);
-        Memory m = new Memory((long) nodes * stride);
-        m.clear();
+        ByteBuffer m = ByteBuffer.allocateDirect(nodes * stride).order(ByteOrder.LITTLE_ENDIAN);
         for (int k = 0; k < nodes; k++) {
-            m.setLong((long) k * stride, deviceBase + (long) next[k] * stride);
+            m.putLong(k * stride, deviceBase + (long) next[k] * stride);
         }
         return m;
     }

@@ -1,15 +1,10 @@
 package dev.fabricscope.check;
 
-import com.sun.jna.Memory;
-import com.sun.jna.Pointer;
-import com.sun.jna.ptr.IntByReference;
-import com.sun.jna.ptr.LongByReference;
 import dev.fabricscope.model.FabricInfo;
 import dev.fabricscope.model.Reading;
 import dev.fabricscope.nativeapi.cuda.CuMemAllocationProp;
-import dev.fabricscope.nativeapi.cuda.CuMulticastObjectProp;
 import dev.fabricscope.nativeapi.cuda.CudaAttribute;
-import dev.fabricscope.nativeapi.cuda.LibCuda;
+import dev.fabricscope.nativeapi.cuda.CudaGpus;
 import dev.fabricscope.nativeapi.nvml.Nvml;
 import dev.fabricscope.probe.FabricDecoder;
 import java.time.Duration;
@@ -174,16 +169,16 @@ public final class PreflightCheck {
 
     private static PreflightResult.Gpu probeGpu(GpuSession s, int i, PreflightResult.Params p, CheckContext ctx) {
         GpuSession.Device d = s.devices().get(i);
-        LibCuda lib = s.lib();
+        CudaGpus cuda = s.cuda();
         s.makeCurrent(i);
         List<CallStep> steps = new ArrayList<>();
 
         // 1. handle type, as _make_flashinfer_workspace_allocation_prop chooses it
-        IntByReference fabricAttr = new IntByReference();
-        int rc = lib.cuDeviceGetAttribute(fabricAttr, CudaAttribute.HANDLE_TYPE_FABRIC_SUPPORTED, d.ordinal());
+        CudaGpus.Answer<Integer> fabricAttr = cuda.attributeAnswer(CudaAttribute.HANDLE_TYPE_FABRIC_SUPPORTED, d.ordinal());
+        int rc = fabricAttr.code();
         steps.add(step(s, "cuDeviceGetAttribute", "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED (128), dev " + d.ordinal(),
-                rc, rc == 0 ? String.valueOf(fabricAttr.getValue()) : null, "FlashInfer is_mnnvl_fabric_supported, part 1"));
-        boolean fabricAttribute = rc == 0 && fabricAttr.getValue() != 0;
+                rc, rc == 0 ? String.valueOf(fabricAttr.value()) : null, "FlashInfer is_mnnvl_fabric_supported, part 1"));
+        boolean fabricAttribute = rc == 0 && fabricAttr.value() != 0;
         String override = posixOverride(System.getenv(), System.getProperty("os.arch", ""), d.ccMajor());
         int handleType;
         String reason;
@@ -200,8 +195,6 @@ public final class PreflightCheck {
             reason = "is_mnnvl_fabric_supported = " + (f.inDomain() ? "True" : "False") + ": attribute 128 = 1, " + f.detail()
                     + (f.inDomain() ? "" : " (FlashInfer's lighter variant, which reads attribute 128 alone, would pick FABRIC)");
         }
-        CuMemAllocationProp prop = CuMemAllocationProp.pinnedOnDevice(d.ordinal(), handleType, true);
-        Memory propMem = prop.toNative();
         String propText = "type=PINNED, location=DEVICE " + d.ordinal() + ", requestedHandleTypes="
                 + CuMemAllocationProp.handleTypeName(handleType) + ", gpuDirectRDMACapable=1";
 
@@ -212,49 +205,50 @@ public final class PreflightCheck {
         String probeError = null;
         for (WorkspaceSizing.Buffer b : buffers) {
             ctx.checkpoint();
-            LongByReference gran = new LongByReference();
-            rc = lib.cuMemGetAllocationGranularity(gran, propMem, CuMemAllocationProp.GRANULARITY_RECOMMENDED);
+            CudaGpus.Answer<Long> gran = cuda.allocationGranularity(d.ordinal(), handleType,
+                    CuMemAllocationProp.GRANULARITY_RECOMMENDED);
+            rc = gran.code();
             steps.add(step(s, "cuMemGetAllocationGranularity", propText + ", RECOMMENDED", rc,
-                    rc == 0 ? String.valueOf(gran.getValue()) : null, b.name() + " buffer (" + b.roundedBytes() + " B)"));
+                    rc == 0 ? String.valueOf(gran.value()) : null, b.name() + " buffer (" + b.roundedBytes() + " B)"));
             if (rc != 0) {
                 probeError = "cuMemGetAllocationGranularity failed for FlashInfer workspace preflight: "
                         + sglangErrorText(s.cuda().errorName(rc), rc);
                 break;
             }
-            long size = WorkspaceSizing.withAllocationGranularity(b.roundedBytes(), gran.getValue());
+            long size = WorkspaceSizing.withAllocationGranularity(b.roundedBytes(), gran.value());
             sizesWithoutMulticast.add(size);
-            CuMulticastObjectProp mc = new CuMulticastObjectProp(p.worldSize(), size, handleType);
-            LongByReference mcGran = new LongByReference();
-            rc = lib.cuMulticastGetGranularity(mcGran, mc.toNative(), CuMemAllocationProp.GRANULARITY_RECOMMENDED);
+            CudaGpus.Answer<Long> mcGran = cuda.multicastGranularity(p.worldSize(), size, handleType,
+                    CuMemAllocationProp.GRANULARITY_RECOMMENDED);
+            rc = mcGran.code();
             steps.add(step(s, "cuMulticastGetGranularity", "numDevices=" + p.worldSize() + ", size=" + size
                     + ", handleTypes=" + CuMemAllocationProp.handleTypeName(handleType) + ", RECOMMENDED", rc,
-                    rc == 0 ? String.valueOf(mcGran.getValue()) : null, "query only"));
+                    rc == 0 ? String.valueOf(mcGran.value()) : null, "query only"));
             if (rc != 0) {
                 probeError = "cuMulticastGetGranularity failed for FlashInfer workspace preflight: "
                         + sglangErrorText(s.cuda().errorName(rc), rc);
                 break;
             }
-            sizes.add(WorkspaceSizing.withMulticastGranularity(size, mcGran.getValue()));
+            sizes.add(WorkspaceSizing.withMulticastGranularity(size, mcGran.value()));
         }
         boolean localOk = false;
         List<CallStep> extraSteps = new ArrayList<>();
         Boolean extraOk = null;
         if (probeError == null) {
-            localOk = createSequence(s, sizes, propMem, steps, ctx);
+            localOk = createSequence(s, d.ordinal(), handleType, sizes, steps, ctx);
         } else if (probeError.startsWith("cuMulticastGetGranularity")) {
             // beyond SGLang: would the allocation itself have worked without the multicast rounding?
             List<Long> all = new ArrayList<>();
             for (WorkspaceSizing.Buffer b : buffers) {
-                LongByReference gran = new LongByReference();
-                int g = lib.cuMemGetAllocationGranularity(gran, propMem, CuMemAllocationProp.GRANULARITY_RECOMMENDED);
-                if (g != 0) {
+                CudaGpus.Answer<Long> gran = cuda.allocationGranularity(d.ordinal(), handleType,
+                        CuMemAllocationProp.GRANULARITY_RECOMMENDED);
+                if (!gran.ok()) {
                     all = null;
                     break;
                 }
-                all.add(WorkspaceSizing.withAllocationGranularity(b.roundedBytes(), gran.getValue()));
+                all.add(WorkspaceSizing.withAllocationGranularity(b.roundedBytes(), gran.value()));
             }
             if (all != null) {
-                extraOk = createSequence(s, all, propMem, extraSteps, ctx);
+                extraOk = createSequence(s, d.ordinal(), handleType, all, extraSteps, ctx);
             }
         }
         ctx.checkpoint();
@@ -265,25 +259,25 @@ public final class PreflightCheck {
     }
 
     /** {@code _probe_cumem_create_sequence}: create each size, stop at the first failure, release in reverse. */
-    static boolean createSequence(GpuSession s, List<Long> sizes, Pointer propMem, List<CallStep> steps, CheckContext ctx) {
-        LibCuda lib = s.lib();
+    static boolean createSequence(GpuSession s, int device, int handleType, List<Long> sizes, List<CallStep> steps,
+                                  CheckContext ctx) {
+        CudaGpus cuda = s.cuda();
         List<Long> handles = new ArrayList<>();
         boolean ok = true;
         try {
             for (long size : sizes) {
                 ctx.checkpoint();
-                LongByReference h = new LongByReference();
-                int rc = lib.cuMemCreate(h, size, propMem, 0);
-                steps.add(step(s, "cuMemCreate", "size=" + size, rc, rc == 0 ? "handle" : null, null));
-                if (rc != 0) {
+                CudaGpus.Answer<Long> h = cuda.memCreate(device, handleType, size);
+                steps.add(step(s, "cuMemCreate", "size=" + size, h.code(), h.ok() ? "handle" : null, null));
+                if (!h.ok()) {
                     ok = false;
                     break;
                 }
-                handles.add(h.getValue());
+                handles.add(h.value());
             }
         } finally {
             for (int k = handles.size() - 1; k >= 0; k--) {
-                int rc = lib.cuMemRelease(handles.get(k));
+                int rc = cuda.memRelease(handles.get(k));
                 steps.add(step(s, "cuMemRelease", "handle " + (k + 1) + " of " + handles.size(), rc, null, null));
             }
         }
@@ -295,13 +289,11 @@ public final class PreflightCheck {
 
     /** Part 2 of FlashInfer's {@code is_mnnvl_fabric_supported}: NVML fabric state COMPLETED and a cluster UUID. */
     private static FabricVerdict fabricState(GpuSession s, int i) {
-        Nvml nvml = s.nvml();
-        Nvml.NvmlDevice h = s.nvmlHandle(i);
-        if (nvml == null || h == null) {
+        if (!s.nvml().available()) {
             return new FabricVerdict(false, "NVML not available (FlashInfer's NVML call would raise; treated as False)",
                     new CallStep("nvmlDeviceGetGpuFabricInfoV", "", -1, "UNAVAILABLE", null, "NVML not available"));
         }
-        Reading<Nvml.FabricReading> r = nvml.fabricInfo(h);
+        Reading<Nvml.FabricReading> r = s.nvml().fabricInfo(s.devices().get(i).pci());
         FabricInfo f = FabricDecoder.decode(r);
         if (!r.isPresent()) {
             var m = r.missing();
@@ -317,21 +309,21 @@ public final class PreflightCheck {
 
     /** cuMemCreate with FABRIC handles, then cuMemExportToShareableHandle(FABRIC), then release. */
     static PreflightResult.FabricCheck fabricCheck(GpuSession s, int i, boolean attribute) {
-        LibCuda lib = s.lib();
+        CudaGpus cuda = s.cuda();
         GpuSession.Device d = s.devices().get(i);
         List<CallStep> steps = new ArrayList<>();
-        Memory prop = CuMemAllocationProp.pinnedOnDevice(d.ordinal(), CuMemAllocationProp.HANDLE_FABRIC, true).toNative();
-        LongByReference gran = new LongByReference();
-        int rc = lib.cuMemGetAllocationGranularity(gran, prop, CuMemAllocationProp.GRANULARITY_RECOMMENDED);
+        CudaGpus.Answer<Long> gran = cuda.allocationGranularity(d.ordinal(), CuMemAllocationProp.HANDLE_FABRIC,
+                CuMemAllocationProp.GRANULARITY_RECOMMENDED);
+        int rc = gran.code();
         steps.add(step(s, "cuMemGetAllocationGranularity", "requestedHandleTypes=CU_MEM_HANDLE_TYPE_FABRIC, RECOMMENDED", rc,
-                rc == 0 ? String.valueOf(gran.getValue()) : null, null));
+                rc == 0 ? String.valueOf(gran.value()) : null, null));
         if (rc != 0) {
             return new PreflightResult.FabricCheck(steps, false, "Fabric handles unusable: the granularity query for "
                     + "CU_MEM_HANDLE_TYPE_FABRIC fails with " + s.cuda().describe(rc) + ".");
         }
-        LongByReference h = new LongByReference();
-        rc = lib.cuMemCreate(h, gran.getValue(), prop, 0);
-        steps.add(step(s, "cuMemCreate", "size=" + gran.getValue() + ", requestedHandleTypes=CU_MEM_HANDLE_TYPE_FABRIC", rc,
+        CudaGpus.Answer<Long> h = cuda.memCreate(d.ordinal(), CuMemAllocationProp.HANDLE_FABRIC, gran.value());
+        rc = h.code();
+        steps.add(step(s, "cuMemCreate", "size=" + gran.value() + ", requestedHandleTypes=CU_MEM_HANDLE_TYPE_FABRIC", rc,
                 rc == 0 ? "handle" : null, null));
         if (rc == 800) {
             return new PreflightResult.FabricCheck(steps, false, "Fabric handles unusable: cuMemCreate with "
@@ -346,14 +338,12 @@ public final class PreflightCheck {
         }
         int exportRc;
         try {
-            Memory fabricHandle = new Memory(CuMemAllocationProp.FABRIC_HANDLE_SIZE);
-            fabricHandle.clear();
-            exportRc = lib.cuMemExportToShareableHandle(fabricHandle, h.getValue(), CuMemAllocationProp.HANDLE_FABRIC, 0);
+            exportRc = cuda.exportFabricHandle(h.value());
             steps.add(step(s, "cuMemExportToShareableHandle", "CU_MEM_HANDLE_TYPE_FABRIC", exportRc,
                     exportRc == 0 ? "64-byte fabric handle" : null,
                     exportRc == 800 ? "no IMEX channel for this process" : null));
         } finally {
-            rc = lib.cuMemRelease(h.getValue());
+            rc = cuda.memRelease(h.value());
             steps.add(step(s, "cuMemRelease", "", rc, null, null));
         }
         if (exportRc == 0) {

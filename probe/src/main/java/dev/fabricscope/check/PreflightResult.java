@@ -22,6 +22,11 @@ public record PreflightResult(String check, CheckStatus status, String summary, 
                               String vote, List<String> frameworkLog, String conclusion, List<String> notes,
                               MemoryAudit memory) implements CheckResult {
 
+    @Override
+    public PreflightResult withMemory(MemoryAudit m) {
+        return new PreflightResult(check, status, summary, params, gpus, vote, frameworkLog, conclusion, notes, m);
+    }
+
     public PreflightResult {
         gpus = gpus == null ? List.of() : List.copyOf(gpus);
         frameworkLog = frameworkLog == null ? List.of() : List.copyOf(frameworkLog);

@@ -6,6 +6,7 @@ import dev.fabricscope.check.AllReduceResult;
 import dev.fabricscope.check.CheckControl;
 import dev.fabricscope.check.CheckListener;
 import dev.fabricscope.check.CheckOptions;
+import dev.fabricscope.check.CheckProcess;
 import dev.fabricscope.check.CheckResult;
 import dev.fabricscope.check.CheckStatus;
 import dev.fabricscope.check.CheckText;
@@ -34,7 +35,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "check", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
         description = "Run live checks on the local GPUs: SGLang's FlashInfer workspace preflight, the P2P matrix, "
                 + "all-reduce smoke tests (NCCL and a one-shot P2P kernel).",
-        subcommands = {CheckCommand.Preflight.class, CheckCommand.P2p.class, CheckCommand.AllReduce.class})
+        subcommands = {CheckCommand.Preflight.class, CheckCommand.P2p.class, CheckCommand.AllReduce.class,
+                CheckCommand.Memory.class})
 public final class CheckCommand implements Runnable {
 
     /** Where the commands learn whether a driver is there (replaced in tests). */
@@ -61,6 +63,13 @@ public final class CheckCommand implements Runnable {
 
         @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON result to FILE (atomically).")
         java.nio.file.Path out;
+
+        @Option(names = "--in-process", description = "Run the check in this process instead of a child process.")
+        boolean inProcess;
+
+        /** The child side of {@link CheckProcess}: JSON lines on stdout (progress events, then the result). */
+        @Option(names = "--worker", hidden = true)
+        boolean worker;
     }
 
     abstract static class Base implements Callable<Integer> {
@@ -78,8 +87,29 @@ public final class CheckCommand implements Runnable {
 
         abstract CheckResult runCheck(CheckOptions options);
 
+        /** This check's options as the worker process gets them (without --json, --out, --progress, --timeout). */
+        abstract List<String> workerArgs();
+
+        abstract Class<? extends CheckResult> resultType();
+
+        /** A result of this check's type, for a worker that gave none. */
+        abstract CheckResult failed(CheckStatus status, String message, MemoryAudit memory);
+
+        /** Runs the check in a child process (the default) or here (--in-process, --worker). */
+        CheckResult runSomewhere(CheckOptions options) {
+            if (common.inProcess || common.worker) {
+                return runCheck(options);
+            }
+            @SuppressWarnings("unchecked")
+            Class<CheckResult> type = (Class<CheckResult>) resultType();
+            return CheckProcess.run(launcher.get(), name(), workerArgs(), type, options, this::failed);
+        }
+
         @Override
         public Integer call() {
+            if (common.worker) {
+                return worker();
+            }
             var out = spec.commandLine().getOut();
             var err = spec.commandLine().getErr();
             CudaJna.Result driver = driverProbe.get();
@@ -104,7 +134,7 @@ public final class CheckCommand implements Runnable {
             Runtime.getRuntime().addShutdownHook(hook);
             CheckResult r;
             try {
-                r = runCheck(new CheckOptions(timeout, listener, control));
+                r = runSomewhere(new CheckOptions(timeout, listener, control));
             } finally {
                 try {
                     Runtime.getRuntime().removeShutdownHook(hook);
@@ -125,7 +155,83 @@ public final class CheckCommand implements Runnable {
             out.flush();
             return exitCode(r.status());
         }
+
+        /** The child side: events and the result as JSON lines; SIGTERM cancels the check and lets it clean up. */
+        Integer worker() {
+            var out = spec.commandLine().getOut();
+            Object lock = new Object();
+            Duration timeout = common.timeoutSeconds == null ? defaultTimeout() : Duration.ofSeconds(common.timeoutSeconds);
+            CheckListener listener = e -> {
+                synchronized (lock) {
+                    out.println(CheckProcess.WorkerLine.event(e));
+                    out.flush();
+                }
+            };
+            CheckControl control = new CheckControl();
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+            Thread hook = new Thread(() -> {
+                control.cancel();
+                try {
+                    done.await(8, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException ignored) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            Runtime.getRuntime().addShutdownHook(hook);
+            CheckResult r;
+            try {
+                CudaJna.Result driver = driverProbe.get();
+                r = driver.cuda() == null && driver.noDriver() ? noDriver("no NVIDIA driver: " + driver.failure())
+                        : runCheck(new CheckOptions(timeout, listener, control));
+                synchronized (lock) {
+                    out.println(CheckProcess.WorkerLine.result(r));
+                    out.flush();
+                }
+            } finally {
+                done.countDown();
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException ignored) {
+                // shutting down already
+            }
+            return exitCode(r.status());
+        }
     }
+
+    @Command(name = "memory", hidden = true, description = "NVML used memory per GPU as one worker line (no CUDA context).")
+    static final class Memory implements Callable<Integer> {
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--worker", hidden = true)
+        boolean worker;
+
+        @Override
+        public Integer call() {
+            java.util.Map<String, Long> used = new java.util.LinkedHashMap<>();
+            String failure = null;
+            try (dev.fabricscope.nativeapi.NvmlGpus nvml = dev.fabricscope.nativeapi.NvmlGpus.open()) {
+                if (!nvml.available()) {
+                    failure = "NVML not available";
+                }
+                for (dev.fabricscope.model.PciAddress pci : nvml.devices()) {
+                    var r = nvml.usedBytes(pci);
+                    if (r.isPresent()) {
+                        used.put(pci.toString(), r.value());
+                    }
+                }
+            } catch (RuntimeException | LinkageError e) {
+                failure = e.getMessage();
+            }
+            spec.commandLine().getOut().println(CheckProcess.WorkerLine.memory(used, failure));
+            spec.commandLine().getOut().flush();
+            return failure == null ? ExitCodes.OK : ExitCodes.NO_DRIVER;
+        }
+    }
+
+    /** Where a check's child process is started from (replaced in tests). */
+    static volatile Supplier<CheckProcess.Launcher> launcher = CheckProcess.Launcher::current;
 
     static int exitCode(CheckStatus s) {
         return switch (s) {
@@ -173,6 +279,27 @@ public final class CheckCommand implements Runnable {
             return PreflightCheck.run(request(), options);
         }
 
+        @Override
+        List<String> workerArgs() {
+            List<String> a = new java.util.ArrayList<>(List.of("--max-tokens", String.valueOf(maxTokens), "--hidden",
+                    String.valueOf(hidden), "--dtype", dtype));
+            if (worldSize != null) {
+                a.addAll(List.of("--world-size", String.valueOf(worldSize)));
+            }
+            return a;
+        }
+
+        @Override
+        Class<? extends CheckResult> resultType() {
+            return PreflightResult.class;
+        }
+
+        @Override
+        CheckResult failed(CheckStatus status, String message, MemoryAudit memory) {
+            return new PreflightResult(PreflightCheck.NAME, status, message, null, List.of(), null, List.of(), null,
+                    List.of(), memory);
+        }
+
         PreflightCheck.Request request() {
             try {
                 return new PreflightCheck.Request(worldSize, maxTokens, hidden, dtype);
@@ -202,6 +329,30 @@ public final class CheckCommand implements Runnable {
         @Option(names = "--hops", paramLabel = "N", defaultValue = "100000", description = "Pointer-chase hops per latency figure.")
         long hops;
 
+        @Option(names = "--snapshot", paramLabel = "FILE", description = "This machine's snapshot (probe --json) for the "
+                + "nominal link figures, instead of probing again.")
+        java.nio.file.Path snapshotFile;
+
+        @Override
+        List<String> workerArgs() {
+            List<String> a = new java.util.ArrayList<>(List.of("--buffer", String.valueOf(buffer), "--reps",
+                    String.valueOf(reps), "--hops", String.valueOf(hops)));
+            if (snapshotFile != null) {
+                a.addAll(List.of("--snapshot", snapshotFile.toString()));
+            }
+            return a;
+        }
+
+        @Override
+        Class<? extends CheckResult> resultType() {
+            return P2pResult.class;
+        }
+
+        @Override
+        CheckResult failed(CheckStatus status, String message, MemoryAudit memory) {
+            return new P2pResult(P2pCheck.NAME, status, message, null, List.of(), List.of(), List.of(), memory);
+        }
+
         @Override
         String name() {
             return P2pCheck.NAME;
@@ -220,7 +371,20 @@ public final class CheckCommand implements Runnable {
 
         @Override
         CheckResult runCheck(CheckOptions options) {
-            MachineSnapshot snapshot = new LiveProbe(Main.argv, null).probe();
+            MachineSnapshot snapshot;
+            try {
+                snapshot = snapshotFile != null ? dev.fabricscope.io.SnapshotIO.read(snapshotFile)
+                        : new LiveProbe(Main.argv, null).probe();
+            } catch (dev.fabricscope.io.SnapshotIO.ReadException e) {
+                snapshot = null;
+            } catch (RuntimeException e) {
+                // e.g. NVSwitch far ends whose PCI address reads all-ones (fixed in the probe by issue 11): the
+                // theoretical link figures are then unknown, the measurements still run
+                snapshot = null;
+                options.listener().onEvent(new dev.fabricscope.check.CheckEvent(P2pCheck.NAME,
+                        dev.fabricscope.check.CheckEvent.Kind.WARNING, "machine snapshot failed, theoretical link "
+                        + "bandwidth unknown: " + e.getMessage(), -1));
+            }
             return P2pCheck.run(request(), snapshot, options);
         }
 
@@ -243,8 +407,21 @@ public final class CheckCommand implements Runnable {
             description = "All-reduce over all local GPUs: NCCL (ncclCommInitAll) and the one-shot P2P kernel, sizes swept "
                     + "like nccl-tests, results checked against exact sums.")
     static final class AllReduce extends Base {
-        @Option(names = "--impl", paramLabel = "nccl|oneshot|all", defaultValue = "all", description = "Which implementation (default ${DEFAULT-VALUE}).")
+        @Option(names = "--impl", paramLabel = "nccl,oneshot,twoshot|all", defaultValue = "all",
+                description = "Implementations, comma-separated (default ${DEFAULT-VALUE}).")
         String impl;
+
+        @Option(names = "--mode", paramLabel = "plain,graph|both", defaultValue = "both",
+                description = "Plain launches and/or CUDA-graph replays (nccl-tests -G) (default ${DEFAULT-VALUE}).")
+        String mode;
+
+        @Option(names = {"--graph-launches", "-G"}, paramLabel = "N", defaultValue = "1",
+                description = "Graph replays timed per size in graph mode (default ${DEFAULT-VALUE}).")
+        int graphLaunches;
+
+        @Option(names = "--thread-per-gpu", description = "One host thread per GPU (nccl-tests -t N) instead of one "
+                + "thread with one group call per operation (nccl-tests -g N).")
+        boolean threadPerGpu;
 
         @Option(names = {"--min-bytes", "-b"}, paramLabel = "B", defaultValue = "8", converter = SizeConverter.class,
                 description = "First size, suffixes K/M/G allowed (default ${DEFAULT-VALUE}).")
@@ -279,8 +456,8 @@ public final class CheckCommand implements Runnable {
 
         @Override
         CheckResult noDriver(String message) {
-            return new AllReduceResult(AllReduceCheck.NAME, CheckStatus.SKIPPED, message, null, null, null, List.of(),
-                    List.of(), MemoryAudit.none("no GPU used"));
+            return new AllReduceResult(AllReduceCheck.NAME, CheckStatus.SKIPPED, message, null, null, null, null,
+                    List.of(), List.of(), MemoryAudit.none("no GPU used"));
         }
 
         @Override
@@ -288,10 +465,36 @@ public final class CheckCommand implements Runnable {
             return AllReduceCheck.run(request(), options);
         }
 
+        @Override
+        List<String> workerArgs() {
+            List<String> a = new java.util.ArrayList<>(List.of("--impl", impl, "--mode", mode, "-G",
+                    String.valueOf(graphLaunches), "-b", String.valueOf(minBytes), "-e", String.valueOf(maxBytes),
+                    "--dtype", String.join(",", dtypes), "-n", String.valueOf(iters), "-w", String.valueOf(warmup)));
+            if (threadPerGpu) {
+                a.add("--thread-per-gpu");
+            }
+            if (ncclLib != null) {
+                a.addAll(List.of("--nccl-lib", ncclLib));
+            }
+            return a;
+        }
+
+        @Override
+        Class<? extends CheckResult> resultType() {
+            return AllReduceResult.class;
+        }
+
+        @Override
+        CheckResult failed(CheckStatus status, String message, MemoryAudit memory) {
+            return new AllReduceResult(AllReduceCheck.NAME, status, message, null, null, null, null, List.of(), List.of(),
+                    memory);
+        }
+
         AllReduceCheck.Request request() {
             try {
                 List<AllReduceMath.DType> types = dtypes.stream().map(String::trim).map(AllReduceMath.DType::parse).distinct().toList();
-                return new AllReduceCheck.Request(impl, minBytes, maxBytes, types, warmup, iters, ncclLib);
+                return new AllReduceCheck.Request(AllReduceCheck.Request.parseImpls(impl), minBytes, maxBytes, types, warmup,
+                        iters, AllReduceCheck.Request.parseModes(mode), graphLaunches, threadPerGpu, ncclLib);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }

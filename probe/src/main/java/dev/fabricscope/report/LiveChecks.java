@@ -4,6 +4,8 @@ import dev.fabricscope.check.AllReduceCheck;
 import dev.fabricscope.check.CheckControl;
 import dev.fabricscope.check.CheckListener;
 import dev.fabricscope.check.CheckOptions;
+import dev.fabricscope.check.CheckProcess;
+import dev.fabricscope.check.ChildChecks;
 import dev.fabricscope.check.CheckResult;
 import dev.fabricscope.check.CheckStatus;
 import dev.fabricscope.check.P2pCheck;
@@ -16,9 +18,12 @@ import java.util.List;
 /**
  * Runs the live checks for a report ({@code report --with-checks}): SGLang's FlashInfer workspace preflight, the P2P
  * matrix and the all-reduce smoke test, each with its default size and time limit, on the machine the snapshot was
- * just probed from. A saved snapshot or a machine without driver is not checked; the section says why.
+ * just probed from, each in a child process ({@link CheckProcess}). A saved snapshot or a machine without driver is not checked; the section says why.
  */
 public final class LiveChecks {
+
+    /** Where the checks' child processes are started from (replaced in tests). */
+    static volatile java.util.function.Supplier<CheckProcess.Launcher> LAUNCHER = CheckProcess.Launcher::current;
 
     private LiveChecks() {
     }
@@ -48,14 +53,14 @@ public final class LiveChecks {
             return ReportChecks.skipped(why);
         }
         List<ReportChecks.Entry> entries = new ArrayList<>();
-        entries.add(entry(PreflightCheck.run(new PreflightCheck.Request(worldSize, 2048, 4096, "bf16"),
+        CheckProcess.Launcher launcher = LAUNCHER.get();
+        entries.add(entry(ChildChecks.preflight(launcher, worldSize,
                 new CheckOptions(PreflightCheck.DEFAULT_TIMEOUT, listener, control))));
         if (!control.isCancelled()) {
-            entries.add(entry(P2pCheck.run(P2pCheck.Request.defaults(), live,
-                    new CheckOptions(P2pCheck.DEFAULT_TIMEOUT, listener, control))));
+            entries.add(entry(ChildChecks.p2p(launcher, live, new CheckOptions(P2pCheck.DEFAULT_TIMEOUT, listener, control))));
         }
         if (!control.isCancelled()) {
-            entries.add(entry(AllReduceCheck.run(AllReduceCheck.Request.defaults(),
+            entries.add(entry(ChildChecks.allReduce(launcher,
                     new CheckOptions(AllReduceCheck.DEFAULT_TIMEOUT, listener, control))));
         }
         return new ReportChecks(true, null, entries);

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 class CheckResultJsonTest {
 
     static MemoryAudit audit() {
-        return MemoryAudit.of(List.of(new MemoryAudit.Gpu(0, "0000:00:06.0", 0L, 524_288_000L, 524_288_000L, 0L, false, null),
+        return MemoryAudit.of(List.of(new MemoryAudit.Gpu(0, "0000:00:06.0", 0L, 524_288_000L, 524_288_000L, 0L, false, null, null),
                 new MemoryAudit.Gpu(1, "0000:00:07.0", 0L, 524_288_000L, null, null, null,
-                        "nvmlDeviceGetMemoryInfo → NVML_ERROR_UNKNOWN (999)")));
+                        "nvmlDeviceGetMemoryInfo → NVML_ERROR_UNKNOWN (999)", null)));
     }
 
     static <T> T roundTrip(T value, Class<T> type) throws Exception {
@@ -58,12 +58,14 @@ class CheckResultJsonTest {
     @Test
     void allReduce() throws Exception {
         AllReduceResult r = new AllReduceResult("allreduce", CheckStatus.PASSED, "ok",
-                new AllReduceResult.Params(1, 8, 256L << 20, List.of("bf16", "fp32"), 5, 20),
+                new AllReduceResult.Params(1, 8, 256L << 20, List.of("bf16", "fp32"), 5, 20, List.of("plain", "graph"), 1,
+                        "group"),
                 new AllReduceResult.Impl("nccl", CheckStatus.PASSED, "NCCL 2.28.9"),
-                new AllReduceResult.Impl("oneshot", CheckStatus.SKIPPED, "no P2P"),
-                List.of(new AllReduceResult.Row("nccl", "bf16", 8, 4, 11.25, 0.0, 0.0, 0, 10.5, 0.0, 0.0, 0L),
+                new AllReduceResult.Impl("oneshot", CheckStatus.SKIPPED, "no P2P"), null,
+                List.of(new AllReduceResult.Row("nccl", "bf16", 8, 4, 11.25, 0.0, 0.0, 0, 10.5, 0.0, 0.0, 0L, "plain", 9.5,
+                                9.0),
                         new AllReduceResult.Row("oneshot", "fp32", 268_435_456, 67_108_864, 120.5, 2227.68, 0.0, 0, null, null,
-                                null, null)),
+                                null, null, "graph", null, null)),
                 List.of("note"), audit());
         AllReduceResult back = roundTrip(r, AllReduceResult.class);
         assertEquals(67_108_864, back.rows().get(1).count());
@@ -77,11 +79,11 @@ class CheckResultJsonTest {
     void memoryAuditJudgesAgainstTheStartingLevel() {
         long mib = 1L << 20;
         // the context's lazy resources (+2 MiB) go away with the context: back
-        MemoryAudit.Gpu lazy = new MemoryAudit.Gpu(0, "x", 0L, 1142 * mib, 1144 * mib, 0L, false, null);
+        MemoryAudit.Gpu lazy = new MemoryAudit.Gpu(0, "x", 0L, 1142 * mib, 1144 * mib, 0L, false, null, null);
         // NCCL's CUDA runtime keeps the context: not back while the process lives
-        MemoryAudit.Gpu held = new MemoryAudit.Gpu(1, "y", 0L, 1142 * mib, 1334 * mib, 1334 * mib, true, null);
+        MemoryAudit.Gpu held = new MemoryAudit.Gpu(1, "y", 0L, 1142 * mib, 1334 * mib, 1334 * mib, true, null, null);
         // no release reading: judged on the check's own delta
-        MemoryAudit.Gpu plain = new MemoryAudit.Gpu(2, "z", null, 1000 * mib, 1000 * mib, null, null, null);
+        MemoryAudit.Gpu plain = new MemoryAudit.Gpu(2, "z", null, 1000 * mib, 1000 * mib, null, null, null, null);
         assertTrue(lazy.returned());
         assertEquals(2 * mib, lazy.checkDeltaBytes());
         assertTrue(plain.returned());

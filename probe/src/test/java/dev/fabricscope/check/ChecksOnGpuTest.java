@@ -50,8 +50,8 @@ class ChecksOnGpuTest {
 
     @Test
     void allReduceIsExact() {
-        AllReduceResult r = AllReduceCheck.run(new AllReduceCheck.Request("all", 8, 1 << 20, List.of(DType.BF16, DType.FP32),
-                1, 3, null), options());
+        AllReduceResult r = AllReduceCheck.run(new AllReduceCheck.Request(AllReduceCheck.IMPLS, 8, 1 << 20,
+                List.of(DType.BF16, DType.FP32), 1, 3, AllReduceCheck.MODES, 1, false, null), options());
         assertTrue(r.status() == CheckStatus.PASSED || r.status() == CheckStatus.SKIPPED, r.summary());
         assertTrue(r.rows().stream().allMatch(x -> x.totalWrong() == 0), r.summary());
         // NCCL's CUDA runtime keeps the primary context (and what it loaded) until the process exits

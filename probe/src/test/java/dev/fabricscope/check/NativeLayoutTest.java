@@ -1,10 +1,10 @@
 package dev.fabricscope.check;
 
+import com.sun.jna.Memory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.jna.Memory;
 import dev.fabricscope.nativeapi.cuda.CuMemAllocationProp;
 import dev.fabricscope.nativeapi.cuda.CuMulticastObjectProp;
 import dev.fabricscope.nativeapi.cuda.LibCuda;
@@ -66,7 +66,7 @@ class NativeLayoutTest {
         String ptx = new String(image, 0, image.length - 1, StandardCharsets.US_ASCII);
         assertTrue(ptx.lines().anyMatch(l -> l.equals(".version 8.0")), "PTX ISA 8.0");
         assertTrue(ptx.lines().anyMatch(l -> l.equals(".target sm_70")), "target sm_70");
-        for (String k : new String[] {"oneshot_allreduce_f32", "oneshot_allreduce_bf16", "pointer_chase"}) {
+        for (String k : new String[] {"fs_oneshot_f32", "fs_oneshot_bf16", "fs_twoshot_f32", "fs_twoshot_bf16", "pointer_chase"}) {
             assertTrue(ptx.contains(".visible .entry " + k + "("), k);
         }
         assertFalse(ptx.contains("multimem"), "no multicast instructions");
@@ -74,10 +74,13 @@ class NativeLayoutTest {
 
     @Test
     void kernelGridStaysWithinTheBarrierSlots() {
-        assertEquals(1, PtxKernels.blocks(1, 4));
-        assertEquals(1, PtxKernels.blocks(4 * 512, 4));
-        assertEquals(2, PtxKernels.blocks(4 * 512 + 1, 4));
-        assertEquals(PtxKernels.MAX_BLOCKS, PtxKernels.blocks(1L << 30, 8));
+        assertEquals(1, PtxKernels.blocks(0), "a message under one vector still gets a block (for its tail)");
+        assertEquals(1, PtxKernels.blocks(512));
+        assertEquals(2, PtxKernels.blocks(513));
+        assertEquals(PtxKernels.MAX_BLOCKS, PtxKernels.blocks(1L << 30));
+        // 64 KiB bf16 = 4096 vectors: 8 blocks one-shot; two-shot covers one rank's half: 4 blocks
+        assertEquals(8, CustomAllReduce.grid(false, AllReduceMath.DType.BF16, 32768, 2));
+        assertEquals(4, CustomAllReduce.grid(true, AllReduceMath.DType.BF16, 32768, 2));
     }
 
     @Test
@@ -92,7 +95,7 @@ class NativeLayoutTest {
             at = next[at];
         }
         assertEquals(0, at, "back at the start after n hops");
-        Memory m = PointerChaseRing.image(0x7000_0000_0000L, 16, 256, 1);
+        java.nio.ByteBuffer m = PointerChaseRing.image(0x7000_0000_0000L, 16, 256, 1);
         int[] nx = PointerChaseRing.cycle(16, 1);
         assertEquals(0x7000_0000_0000L + 256L * nx[0], m.getLong(0));
         assertEquals(0, m.getLong(8), "only node words are written");

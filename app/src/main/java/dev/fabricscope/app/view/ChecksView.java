@@ -119,10 +119,37 @@ public final class ChecksView extends ScrollPane {
         }
         for (ChecksPort.Chart c : r.charts()) {
             NumberAxis x = new NumberAxis();
-            x.setLabel(c.xLabel() + " (log₂)");
+            x.setLabel(c.xLabel() + ", log scale");
             x.setForceZeroInRange(false);
+            x.setTickLabelFormatter(new javafx.util.StringConverter<>() {
+                @Override
+                public String toString(Number v) {
+                    return bytes(Math.pow(2, v.doubleValue()));
+                }
+
+                @Override
+                public Number fromString(String s) {
+                    return 0;
+                }
+            });
             NumberAxis y = new NumberAxis();
-            y.setLabel(c.yLabel());
+            y.setLabel(c.yLabel() + (c.logY() ? ", log scale" : ""));
+            if (c.logY()) {
+                y.setForceZeroInRange(false);
+                y.setTickUnit(1);
+                y.setTickLabelFormatter(new javafx.util.StringConverter<>() {
+                    @Override
+                    public String toString(Number v) {
+                        double d = Math.pow(10, v.doubleValue());
+                        return d >= 1 ? String.format(java.util.Locale.ROOT, "%.0f", d) : String.format(java.util.Locale.ROOT, "%.2g", d);
+                    }
+
+                    @Override
+                    public Number fromString(String s) {
+                        return 0;
+                    }
+                });
+            }
             LineChart<Number, Number> chart = new LineChart<>(x, y);
             chart.setTitle(c.title());
             chart.setCreateSymbols(true);
@@ -131,13 +158,28 @@ public final class ChecksView extends ScrollPane {
                 XYChart.Series<Number, Number> series = new XYChart.Series<>();
                 series.setName(s.name());
                 for (double[] p : s.points()) {
-                    series.getData().add(new XYChart.Data<>(Math.log(p[0]) / Math.log(2), p[1]));
+                    if (c.logY() && p[1] <= 0) {
+                        continue;
+                    }
+                    series.getData().add(new XYChart.Data<>(Math.log(p[0]) / Math.log(2), c.logY() ? Math.log10(p[1]) : p[1]));
                 }
                 chart.getData().add(series);
             }
             chart.setPrefHeight(320);
             box.getChildren().add(chart);
         }
+    }
+
+    /** 8, 64K, 1M, 256M: message sizes as nccl-tests' flags write them. */
+    static String bytes(double b) {
+        long v = Math.round(b);
+        String[] units = {"", "K", "M", "G"};
+        int u = 0;
+        while (u < 3 && v >= 1024 && v % 1024 == 0) {
+            v /= 1024;
+            u++;
+        }
+        return v + units[u];
     }
 
     /** A GPU × GPU grid coloured by the measured figure relative to the largest one; tooltips give the nominal figure. */

@@ -14,7 +14,7 @@ public interface ChecksPort {
     enum Kind {
         PREFLIGHT("Workspace preflight", "What SGLang and FlashInfer do before creating their all-reduce workspace"),
         P2P("P2P bandwidth", "Peer access and measured copy bandwidth and latency for every GPU pair"),
-        ALLREDUCE("All-reduce", "NCCL and the one-shot P2P kernel, sizes swept like nccl-tests");
+        ALLREDUCE("All-reduce", "NCCL and the one-shot and two-shot P2P kernels, plain and CUDA-graph, timed like nccl-tests");
 
         public final String title;
         public final String description;
@@ -34,10 +34,14 @@ public interface ChecksPort {
     record Series(String name, List<double[]> points) {
     }
 
-    /** A chart of series against message size (x drawn on a log₂ axis). */
-    record Chart(String title, String xLabel, String yLabel, List<Series> series) {
+    /** A chart of series against message size (x drawn on a log₂ axis; y on a log₁₀ axis when {@code logY}). */
+    record Chart(String title, String xLabel, String yLabel, List<Series> series, boolean logY) {
         public Chart {
             series = List.copyOf(series);
+        }
+
+        public Chart(String title, String xLabel, String yLabel, List<Series> series) {
+            this(title, xLabel, yLabel, series, false);
         }
     }
 

@@ -107,4 +107,25 @@ public interface LibCuda extends Library {
 
     /** Query only: creates nothing. */
     int cuMulticastGetGranularity(LongByReference granularity, Pointer prop, int option);
+
+    // --- modules, kernels and CUDA graphs (the live checks' PTX; launches go through CudaHot) ---
+
+    int cuModuleLoadData(PointerByReference module, Pointer image);
+
+    int cuModuleUnload(Pointer module);
+
+    int cuModuleGetFunction(PointerByReference function, Pointer module, String name);
+
+    /** {@code mode}: CU_STREAM_CAPTURE_MODE_GLOBAL 0, THREAD_LOCAL 1, RELAXED 2. */
+    int cuStreamBeginCapture_v2(Pointer stream, int mode);
+
+    int cuStreamEndCapture(Pointer stream, PointerByReference graph);
+
+    int cuGraphInstantiateWithFlags(PointerByReference exec, Pointer graph, long flags);
+
+    int cuGraphExecDestroy(Pointer exec);
+
+    int cuGraphDestroy(Pointer graph);
+
+    int cuEventSynchronize(Pointer event);
 }
