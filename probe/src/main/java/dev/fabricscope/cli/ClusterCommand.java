@@ -96,6 +96,9 @@ public final class ClusterCommand implements Runnable {
             CollectResult r;
             try {
                 r = c.collect();
+            } catch (dev.fabricscope.cluster.MissingProgramException e) {
+                err.println("fabricscope: " + e.getMessage());
+                return ExitCodes.ENVIRONMENT;
             } catch (IOException e) {
                 err.println("fabricscope: " + e.getMessage());
                 return ExitCodes.FAILURE;
@@ -111,7 +114,8 @@ public final class ClusterCommand implements Runnable {
     }
 
     @Command(name = "show", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
-            description = "Merge a folder of node reports: NVLink domains, GPUs per domain, and what differs between nodes.")
+            description = {"Merge a folder of node reports: NVLink domains, GPUs per domain, and what differs between nodes.",
+                "Exits 4 when any file could not be read (the others are still shown), 6 with --fail-on-outliers when nodes differ."})
     static final class Show implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
@@ -121,6 +125,12 @@ public final class ClusterCommand implements Runnable {
 
         @Option(names = "--json", description = "Print the merged view as JSON.")
         boolean json;
+
+        @Option(names = "--fail-on-outliers", description = "Exit 6 when nodes differ in anything compared (driver, GPUs, NVLink, fabric, environment…).")
+        boolean failOnOutliers;
+
+        @Option(names = "--all", description = "List every node of every difference and every domain (default: folded to fit 120 columns).")
+        boolean all;
 
         @Override
         public Integer call() {
@@ -135,9 +145,12 @@ public final class ClusterCommand implements Runnable {
                 spec.commandLine().getErr().println("fabricscope: " + dir + ": no readable node report (" + v.unreadable().size() + " unreadable)");
                 return ExitCodes.BAD_INPUT;
             }
-            spec.commandLine().getOut().print(json ? Json.write(v) : ClusterText.render(v));
+            spec.commandLine().getOut().print(json ? Json.write(v) : ClusterText.render(v, all));
             spec.commandLine().getOut().flush();
-            return ExitCodes.OK;
+            if (!v.unreadable().isEmpty()) {
+                return ExitCodes.BAD_INPUT;
+            }
+            return failOnOutliers && !v.inconsistencies().isEmpty() ? ExitCodes.DIFFERENT : ExitCodes.OK;
         }
     }
 }
