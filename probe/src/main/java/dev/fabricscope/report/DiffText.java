@@ -77,7 +77,7 @@ public final class DiffText {
     /** {@code Differ: 201 differences in 4 areas; first: GPU0–7 model NVIDIA H100 … → NVIDIA B200} or {@code Same: …}. */
     static String answer(ReportDiff d, List<Change> folded) {
         if (d.identical()) {
-            return "Same: no differences.";
+            return "No differences.";
         }
         Change first = folded.get(0);
         String line = "Differ: " + ReportFacts.plural(d.changes().size(), "difference") + " in "
