@@ -77,6 +77,10 @@ public final class ClusterCommand implements Runnable {
         @Option(names = "--json", description = "Print the collect summary as JSON.")
         boolean json;
 
+        @Option(names = "--progress", negatable = true,
+                description = "Progress on stderr: node reports written so far (default: on a terminal; none when piped).")
+        Boolean progress;
+
         @Override
         public Integer call() {
             var err = spec.commandLine().getErr();
@@ -94,6 +98,18 @@ public final class ClusterCommand implements Runnable {
                     ? new SlurmCollector(out, remote, timeout, nodes, nodelist, partition, System.getenv().getOrDefault("FABRICSCOPE_SRUN", "srun"))
                     : new PdshCollector(out, remote, timeout, launcher.pdsh, System.getenv().getOrDefault("FABRICSCOPE_PDSH", "pdsh"));
             CollectResult r;
+            Progress p = Progress.of(err, progress);
+            java.util.concurrent.ScheduledExecutorService ticker = null;
+            if (p != null) {
+                long t0 = System.nanoTime();
+                ticker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(task -> {
+                    Thread t = new Thread(task, "collect-progress");
+                    t.setDaemon(true);
+                    return t;
+                });
+                ticker.scheduleAtFixedRate(() -> p.update("collect", reportsIn(out) + " node report(s) in " + out + " after "
+                        + (System.nanoTime() - t0) / 1_000_000_000L + " s", -1), 0, 1, java.util.concurrent.TimeUnit.SECONDS);
+            }
             try {
                 r = c.collect();
             } catch (dev.fabricscope.cluster.MissingProgramException e) {
@@ -106,10 +122,24 @@ public final class ClusterCommand implements Runnable {
                 Thread.currentThread().interrupt();
                 err.println("fabricscope: interrupted");
                 return ExitCodes.FAILURE;
+            } finally {
+                if (ticker != null) {
+                    ticker.shutdownNow();
+                    p.done();
+                }
             }
             spec.commandLine().getOut().print(json ? Json.write(r) : ClusterText.render(r, out.toString()));
             spec.commandLine().getOut().flush();
             return r.okCount() == r.nodes().size() ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+        }
+    }
+
+    /** How many node reports a collect has written so far. */
+    static long reportsIn(Path dir) {
+        try (var files = java.nio.file.Files.list(dir)) {
+            return files.filter(f -> f.toString().endsWith(".json") && !f.getFileName().toString().equals("collect.json")).count();
+        } catch (IOException | RuntimeException e) {
+            return 0;
         }
     }
 
