@@ -39,8 +39,11 @@ public final class DiffText {
         sb.append("B: ").append(t(d.right().name())).append(" — ").append(t(d.right().machine()))
                 .append(d.right().taken() == null ? "" : " (probed " + t(d.right().taken()) + ")").append('\n');
         if (d.identical()) {
-            return sb.toString();
+            return Fit.wrap(sb.toString(), Fit.WIDTH);
         }
+        String head = Fit.wrap(sb.toString(), Fit.WIDTH);
+        sb.setLength(0);
+        sb.append(head);
         Map<ReportDiff.Category, List<Change>> byCategory = new LinkedHashMap<>();
         for (ReportDiff.Category c : ReportDiff.Category.values()) {
             List<Change> l = changes.stream().filter(x -> x.category() == c).toList();

@@ -74,11 +74,11 @@ public final class MarkdownReport {
         blocks.add(new Block("summary", 0, summary(), List.of(), ""));
         blocks.add(topology());
         blocks.add(verdicts());
-        blocks.add(okVerdicts());
         blocks.add(recommendations());
         blocks.add(checks());
         blocks.add(findings());
         blocks.add(new Block("details heading", 3, "\n### Details\n", List.of(), ""));
+        blocks.add(okVerdicts());
         blocks.add(gpuTable());
         blocks.add(p2p());
         blocks.add(nvlinks());
