@@ -263,36 +263,11 @@ public final class SnapshotIO {
         return "[\"" + oneLineSafe(k).replace("\"", "\\\"") + "\"]";
     }
 
-    /** Writes atomically: a temporary file in the same folder, then a rename; a failure leaves the old file intact. */
+    /**
+     * Writes an output file: a regular file or new path atomically, a device or FIFO as a stream, {@code -} to
+     * standard output, a folder refused ({@link OutputFile}).
+     */
     public static void writeAtomically(Path target, String content) throws IOException {
-        Path abs = target.toAbsolutePath();
-        Path dir = abs.getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
-        }
-        Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
-        try {
-            Files.writeString(tmp, content, StandardCharsets.UTF_8);
-            keepOrDefaultPermissions(abs, tmp);
-            try {
-                Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-    }
-
-    /** A temporary file is owner-only; the result gets the replaced file's permissions, or rw-r--r-- when new. */
-    private static void keepOrDefaultPermissions(Path target, Path tmp) {
-        try {
-            java.util.Set<java.nio.file.attribute.PosixFilePermission> perms = Files.exists(target)
-                    ? Files.getPosixFilePermissions(target)
-                    : java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--");
-            Files.setPosixFilePermissions(tmp, perms);
-        } catch (UnsupportedOperationException | IOException e) {
-            // not a POSIX file system (Windows): the default ACLs apply
-        }
+        OutputFile.write(target, content, System.out);
     }
 }
