@@ -104,46 +104,94 @@ public final class SnapshotIO {
         return s;
     }
 
-    /** Returns true for a report (snapshot nested under {@code snapshot}); checks the schema version either way. */
+    /** Report format name, as {@code dev.fabricscope.report.Report.FORMAT}. */
+    public static final String REPORT_FORMAT = "fabricscope-report";
+    /** The report version this build reads, as {@code dev.fabricscope.report.Report.REPORT_VERSION}. */
+    public static final int REPORT_VERSION = 1;
+
+    /** Reads the envelope with {@link #checkEnvelope}; true for a report (the snapshot under {@code snapshot}). */
     private static boolean scanEnvelope(byte[] json, String where) throws ReadException {
-        // Stops at the schema version (the first member of every snapshot Fabricscope writes): the binding pass
-        // that follows tokenises the whole document anyway, and reports syntax errors as this pass would.
-        Integer version = null;
-        boolean wrapped = false;
+        return checkEnvelope(json, where);
+    }
+
+    /**
+     * One streaming pass over the top level that every reader runs (show, advise, cluster, report --from, diff), so
+     * all accept and refuse the same files (docs/report-schema.md): one JSON object, no trailing content, no
+     * duplicate keys; a report ({@code format}, {@code reportVersion} or {@code snapshot} present) has the known
+     * format, an integer {@code reportVersion} not newer than this build's, and an object {@code snapshot}; the
+     * snapshot's integer {@code schemaVersion} is between 1 and this build's. Returns true for a report.
+     */
+    public static boolean checkEnvelope(byte[] json, String where) throws ReadException {
+        Object format = null;
+        Object reportVersion = null;
+        boolean report = false;
+        boolean snapshotObject = false;
+        Object schemaVersion = null;
         try (com.fasterxml.jackson.core.JsonParser p = Json.mapper().getFactory().createParser(json)) {
             if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
                 throw new ReadException(where + ": expected a JSON object at the top level");
             }
-            scan:
             while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 com.fasterxml.jackson.core.JsonToken t = p.nextToken();
-                if (name.equals("snapshot") && t == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
-                    wrapped = true;
-                    while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
-                        String inner = p.currentName();
-                        com.fasterxml.jackson.core.JsonToken it = p.nextToken();
-                        if (inner.equals("schemaVersion") && it == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT) {
-                            version = p.getIntValue();
-                            break scan;
-                        }
-                        p.skipChildren();
+                switch (name) {
+                    case "format" -> {
+                        report = true;
+                        format = t == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : t.name();
                     }
-                    break;
-                } else if (name.equals("schemaVersion") && t == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT) {
-                    version = p.getIntValue();
-                    break;
-                } else {
-                    p.skipChildren();
+                    case "reportVersion" -> {
+                        report = true;
+                        reportVersion = integer(p, t);
+                    }
+                    case "schemaVersion" -> schemaVersion = schemaVersion == null ? integer(p, t) : schemaVersion;
+                    case "snapshot" -> {
+                        report = true;
+                        if (t == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                            snapshotObject = true;
+                            schemaVersion = null; // the nested one counts
+                            while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                                String inner = p.currentName();
+                                com.fasterxml.jackson.core.JsonToken it = p.nextToken();
+                                if (inner.equals("schemaVersion")) {
+                                    schemaVersion = integer(p, it);
+                                }
+                                p.skipChildren();
+                            }
+                        }
+                    }
+                    default -> { }
                 }
+                p.skipChildren();
+            }
+            if (p.nextToken() != null) {
+                throw new ReadException(where + ": not valid JSON: trailing content after the top-level object");
             }
         } catch (JsonProcessingException e) {
             throw syntax(where, e);
         } catch (IOException e) {
             throw new ReadException(where + ": cannot read: " + e.getMessage());
         }
-        if (version == null) {
-            throw new ReadException(where + ": no integer schemaVersion: not a Fabricscope snapshot or report");
+        if (report) {
+            if (format != null && !REPORT_FORMAT.equals(format)) {
+                throw new ReadException(where + ": at $.format: not \"" + REPORT_FORMAT + "\"; not a Fabricscope report");
+            }
+            if (!(reportVersion instanceof Integer v)) {
+                throw new ReadException(where + ": at $.reportVersion: missing or not an integer; not a Fabricscope report");
+            }
+            if (v > REPORT_VERSION) {
+                throw new ReadException(where + ": reportVersion " + v + " is newer than this Fabricscope reads ("
+                        + REPORT_VERSION + "); update Fabricscope");
+            }
+            if (v < 1) {
+                throw new ReadException(where + ": at $.reportVersion: " + v + " is not a known version");
+            }
+            if (!snapshotObject) {
+                throw new ReadException(where + ": at $.snapshot: missing or not an object");
+            }
+        }
+        if (!(schemaVersion instanceof Integer version)) {
+            throw new ReadException(where + (report ? ": at $.snapshot.schemaVersion: missing or not an integer"
+                    : ": no integer schemaVersion: not a Fabricscope snapshot or report"));
         }
         if (version > MachineSnapshot.SCHEMA_VERSION) {
             throw new ReadException(where + ": schemaVersion " + version + " is newer than this Fabricscope reads ("
@@ -152,7 +200,13 @@ public final class SnapshotIO {
         if (version < 1) {
             throw new ReadException(where + ": schemaVersion " + version + " is not a known version");
         }
-        return wrapped;
+        return report;
+    }
+
+    /** An int token as Integer, anything else as its token name (so a check can say what it was). */
+    private static Object integer(com.fasterxml.jackson.core.JsonParser p, com.fasterxml.jackson.core.JsonToken t) throws IOException {
+        return t == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT
+                && p.getNumberType() == com.fasterxml.jackson.core.JsonParser.NumberType.INT ? p.getIntValue() : t.name();
     }
 
     private static ReadException syntax(String where, JsonProcessingException e) {
@@ -164,7 +218,16 @@ public final class SnapshotIO {
     /** Reads a file of at most {@link #MAX_BYTES}, with one-line errors. */
     public static byte[] readBytes(Path file) throws ReadException {
         try {
-            long size = Files.size(file);
+            java.nio.file.attribute.BasicFileAttributes a =
+                    Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+            if (a.isDirectory()) {
+                throw new ReadException(file + ": is a folder, not a snapshot or report file");
+            }
+            if (!a.isRegularFile()) {
+                // a FIFO with no writer would block forever, a device may never end: only regular files are read
+                throw new ReadException(file + ": not a regular file (a device, FIFO or socket)");
+            }
+            long size = a.size();
             if (size > MAX_BYTES) {
                 throw new ReadException(file + ": file is " + size + " bytes, over the " + MAX_BYTES + "-byte limit");
             }
@@ -176,11 +239,26 @@ public final class SnapshotIO {
                 throw new ReadException(file + ": file grew past the " + MAX_BYTES + "-byte limit while reading");
             }
             return bytes;
-        } catch (NoSuchFileException e) {
-            throw new ReadException(file + ": no such file");
         } catch (IOException e) {
-            throw new ReadException(file + ": cannot read: " + e.getMessage());
+            throw new ReadException(file + ": " + describe(e));
+        } catch (OutOfMemoryError e) {
+            throw new ReadException(file + ": not enough memory to read it (" + (Runtime.getRuntime().maxMemory() >> 20)
+                    + " MiB heap); give Java more with -Xmx");
         }
+    }
+
+    /** An I/O failure in words: "no such file", "permission denied", or the file system's own reason. */
+    public static String describe(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "cannot read: permission denied";
+        }
+        if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
+            return "cannot read: " + fse.getReason();
+        }
+        return "cannot read: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
     }
 
     public static void checkUtf8(byte[] bytes, String where) throws ReadException {
@@ -193,23 +271,7 @@ public final class SnapshotIO {
     }
 
     public static String readText(Path file) throws ReadException {
-        byte[] bytes;
-        try {
-            long size = Files.size(file);
-            if (size > MAX_BYTES) {
-                throw new ReadException(file + ": file is " + size + " bytes, over the " + MAX_BYTES + "-byte limit");
-            }
-            try (InputStream in = Files.newInputStream(file)) {
-                bytes = in.readNBytes((int) MAX_BYTES + 1);
-            }
-            if (bytes.length > MAX_BYTES) {
-                throw new ReadException(file + ": file grew past the " + MAX_BYTES + "-byte limit while reading");
-            }
-        } catch (NoSuchFileException e) {
-            throw new ReadException(file + ": no such file");
-        } catch (IOException e) {
-            throw new ReadException(file + ": cannot read: " + e.getMessage());
-        }
+        byte[] bytes = readBytes(file);
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
@@ -235,7 +297,9 @@ public final class SnapshotIO {
             }
             String msg = mie.getOriginalMessage();
             Throwable cause = mie.getCause();
-            if (!(mie instanceof MismatchedInputException) && cause != null && cause.getMessage() != null) {
+            if (cause instanceof NullPointerException) {
+                msg = "a required field is missing or null"; // a record constructor's null check, not the file's words
+            } else if (!(mie instanceof MismatchedInputException) && cause != null && cause.getMessage() != null) {
                 msg = cause.getMessage(); // a record constructor's own words, e.g. "a reading holds exactly one of value or missing"
             }
             return "at " + path + ": " + (msg == null ? "wrong type" : msg.lines().findFirst().orElse(""));
@@ -247,6 +311,8 @@ public final class SnapshotIO {
             Throwable cause = jpe.getCause();
             if (cause instanceof IllegalArgumentException iae && iae.getMessage() != null) {
                 msg = iae.getMessage();
+            } else if (cause instanceof NullPointerException) {
+                msg = "a required field is missing or null";
             }
             return (msg == null ? "malformed" : msg.lines().findFirst().orElse("")) + at;
         }

@@ -15,7 +15,8 @@ import java.util.TreeMap;
  * @param pairs         one entry per unordered GPU pair
  * @param findings      warnings and notes derived from the readings, worst first
  */
-public record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host, DriverInfo driver, List<Gpu> gpus,
+public record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host, DriverInfo driver,
+                              @com.fasterxml.jackson.annotation.JsonProperty(required = true) List<Gpu> gpus,
                               List<NvSwitch> nvSwitches, List<GpuPair> pairs, Map<String, String> environment,
                               List<Finding> findings) {
 
