@@ -49,10 +49,10 @@ public final class SnapshotIO {
         StringBuilder sb = new StringBuilder(Math.min(m.length(), MAX_MESSAGE + 16));
         for (int i = 0; i < m.length() && sb.length() < MAX_MESSAGE; i++) {
             char c = m.charAt(i);
-            int type = Character.getType(c);
-            if (c < 0x20 || c == 0x7f || type == Character.FORMAT || type == Character.LINE_SEPARATOR
-                    || type == Character.PARAGRAPH_SEPARATOR || type == Character.SURROGATE || (c >= 0x80 && c < 0xa0)) {
-                sb.append(String.format("\\u%04x", (int) c));
+            if (Character.isHighSurrogate(c) && i + 1 < m.length() && Character.isLowSurrogate(m.charAt(i + 1))) {
+                sb.append(c).append(m.charAt(++i));
+            } else if (c == '\n' || c == '\t' || dev.fabricscope.report.Escape.invisible(c)) {
+                sb.append(dev.fabricscope.report.Escape.escaped(c));
             } else {
                 sb.append(c);
             }
