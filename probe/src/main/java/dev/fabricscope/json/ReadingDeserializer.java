@@ -50,28 +50,40 @@ public final class ReadingDeserializer extends JsonDeserializer<Reading<?>> impl
 
     @Override
     public Reading<?> deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-        JsonNode node = ctxt.readTree(p);
-        if (!node.isObject()) {
-            return unreadable(node, "not an object with value or missing");
+        if (p.currentToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+            return unreadable(ctxt.readTree(p), "not an object with value or missing");
         }
-        JsonNode v = node.get("value");
-        JsonNode m = node.get("missing");
+        // streamed member by member: a 256-GPU snapshot holds half a million readings
+        JsonNode v = null;
+        JsonNode m = null;
+        while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            p.nextToken();
+            switch (name) {
+                case "value" -> v = ctxt.readTree(p);
+                case "missing" -> m = ctxt.readTree(p);
+                default -> p.skipChildren();
+            }
+        }
         boolean hasValue = v != null && !v.isNull();
         boolean hasMissing = m != null && !m.isNull();
         if (hasValue == hasMissing) {
-            return unreadable(node, hasValue ? "both a value and why it is missing" : "neither a value nor why it is missing");
+            com.fasterxml.jackson.databind.node.ObjectNode whole = ctxt.getNodeFactory().objectNode();
+            if (v != null) {
+                whole.set("value", v);
+            }
+            if (m != null) {
+                whole.set("missing", m);
+            }
+            return unreadable(whole, hasValue ? "both a value and why it is missing" : "neither a value nor why it is missing");
         }
         if (hasMissing) {
-            try {
-                Missing why = ctxt.readTreeAsValue(m, Missing.class);
-                return why == null ? unreadable(m, "not a reason") : Reading.missing(why);
-            } catch (IOException | RuntimeException e) {
-                return unreadable(m, "not a reason");
-            }
+            Missing why = missing(m);
+            return why == null ? unreadable(m, "not a reason") : shared(Reading.missing(why));
         }
         Object value;
         try {
-            value = ctxt.readTreeAsValue(v, valueType);
+            value = bind(v, ctxt);
         } catch (IOException | RuntimeException e) {
             return unreadable(v, "not " + expected());
         }
@@ -79,7 +91,87 @@ public final class ReadingDeserializer extends JsonDeserializer<Reading<?>> impl
             return unreadable(v, "not " + expected());
         }
         String problem = outOfRange(value, v);
-        return problem == null ? Reading.of(value) : unreadable(v, problem);
+        return problem == null ? shared(Reading.of(value)) : unreadable(v, problem);
+    }
+
+    /**
+     * Readings repeat: the same "NV18", "OK" or "NVML_ERROR_NOT_SUPPORTED (3)" thousands of times in a big machine
+     * and in every report of a cluster folder. Equal small readings share one instance (they are immutable), so a
+     * folder of 10,000 node reports fits a 1 GiB heap. The table is bounded; past it, readings are not shared.
+     */
+    private static final java.util.concurrent.ConcurrentHashMap<Reading<?>, Reading<?>> SHARED = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int MAX_SHARED = 50_000;
+
+    static Reading<?> shared(Reading<?> r) {
+        Object v = r.value();
+        boolean small = v == null ? r.missing().detail() == null || r.missing().detail().length() <= 200
+                : v instanceof String str ? str.length() <= 64 : v instanceof Number || v instanceof Boolean
+                || v instanceof dev.fabricscope.model.PciAddress;
+        if (!small) {
+            return r;
+        }
+        Reading<?> known = SHARED.get(r);
+        if (known != null) {
+            return known;
+        }
+        if (SHARED.size() < MAX_SHARED) {
+            known = SHARED.putIfAbsent(r, r);
+        }
+        return known != null ? known : r;
+    }
+
+    /** The value of the reading's type: scalars straight from the node, anything else through Jackson. */
+    private Object bind(JsonNode v, DeserializationContext ctxt) throws IOException {
+        Class<?> c = valueType.getRawClass();
+        if (c == Integer.class) {
+            return v.isIntegralNumber() && v.canConvertToInt() ? (Object) v.intValue() : v.isNumber() ? (Object) Integer.MAX_VALUE : null;
+        }
+        if (c == Long.class) {
+            return v.isIntegralNumber() && v.canConvertToLong() ? (Object) v.longValue() : v.isNumber() ? (Object) Long.MAX_VALUE : null;
+        }
+        if (c == Double.class) {
+            return v.isNumber() ? v.doubleValue() : null;
+        }
+        if (c == Boolean.class) {
+            return v.isBoolean() ? v.booleanValue() : null;
+        }
+        if (c == String.class) {
+            return v.isTextual() ? v.textValue() : null;
+        }
+        if (c == dev.fabricscope.model.PciAddress.class) {
+            return v.isTextual() ? dev.fabricscope.model.PciAddress.parse(v.textValue()) : null;
+        }
+        return ctxt.readTreeAsValue(v, valueType);
+    }
+
+    /** A {@link Missing} from its object, or null when it is not one. */
+    private static Missing missing(JsonNode m) {
+        if (!m.isObject() || !m.path("kind").isTextual()) {
+            return null;
+        }
+        Missing.Kind kind;
+        try {
+            kind = Missing.Kind.valueOf(m.get("kind").textValue());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        JsonNode codeValue = m.get("codeValue");
+        for (String f : new String[] {"call", "code", "detail"}) {
+            JsonNode t = m.get(f);
+            if (t != null && !t.isNull() && !t.isTextual()) {
+                return null;
+            }
+        }
+        if (codeValue != null && !codeValue.isNull() && !(codeValue.isIntegralNumber() && codeValue.canConvertToInt())) {
+            return null;
+        }
+        return new Missing(kind, text(m, "call"), text(m, "code"),
+                codeValue == null || codeValue.isNull() ? null : codeValue.intValue(), text(m, "detail"));
+    }
+
+    private static String text(JsonNode m, String field) {
+        JsonNode t = m.get(field);
+        return t == null || t.isNull() ? null : t.textValue();
     }
 
     private String expected() {
@@ -106,7 +198,7 @@ public final class ReadingDeserializer extends JsonDeserializer<Reading<?>> impl
     private String outOfRange(Object value, JsonNode raw) {
         if (value instanceof Integer || value instanceof Long) {
             if (!raw.isIntegralNumber()) {
-                return "not a whole number"; // Jackson coerces "5" and 5.7
+                return "not a whole number";
             }
             long n = ((Number) value).longValue();
             long min = "numaNode".equals(field) || "hostNumaId".equals(field) ? -1 : 0;

@@ -59,7 +59,26 @@ public final class ReportIO {
 
     /** The canonical JSON text, with a trailing newline. */
     public static String toJson(Report r) {
-        return Escape.jsonSafe(Json.write(r));
+        String pretty = Escape.jsonSafe(Json.write(r));
+        if (pretty.length() <= SnapshotIO.MAX_BYTES / 4 || utf8Length(pretty) <= SnapshotIO.MAX_BYTES) {
+            return pretty;
+        }
+        // indentation alone can push a large report past the size every reader accepts: what report writes, show reads
+        try {
+            return Escape.jsonSafe(Json.mapper().writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(r)) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    static long utf8Length(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            n += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
+        }
+        return n;
     }
 
     /** Writes {@code content} (any format) atomically: a failed write never leaves a partial file or harms an old one. */
