@@ -84,14 +84,7 @@ public final class SnapshotIO {
             s = wrapped ? Json.mapper().readValue(json, Wrapped.class).snapshot()
                     : Json.mapper().readValue(json, MachineSnapshot.class);
         } catch (IOException | IllegalArgumentException e) {
-            // Databind wraps syntax errors (truncation, nesting limit) met while binding: report them as syntax.
-            for (Throwable c = e; c != null; c = c.getCause()) {
-                if (c instanceof com.fasterxml.jackson.core.exc.StreamReadException
-                        || c instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
-                    throw syntax(where, (JsonProcessingException) c);
-                }
-            }
-            throw new ReadException(where + ": " + oneLine(e));
+            throw bindingFailure(where, e);
         }
         if (s == null) {
             throw new ReadException(where + ": at $.snapshot: missing");
@@ -131,6 +124,8 @@ public final class SnapshotIO {
             if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
                 throw new ReadException(where + ": expected a JSON object at the top level");
             }
+            boolean first = true;
+            scan:
             while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 com.fasterxml.jackson.core.JsonToken t = p.nextToken();
@@ -143,7 +138,12 @@ public final class SnapshotIO {
                         report = true;
                         reportVersion = integer(p, t);
                     }
-                    case "schemaVersion" -> schemaVersion = schemaVersion == null ? integer(p, t) : schemaVersion;
+                    case "schemaVersion" -> {
+                        schemaVersion = schemaVersion == null ? integer(p, t) : schemaVersion;
+                        if (first) {
+                            break scan; // a bare snapshot as Fabricscope writes it: the binding pass reads the rest
+                        }
+                    }
                     case "snapshot" -> {
                         report = true;
                         if (t == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
@@ -154,6 +154,9 @@ public final class SnapshotIO {
                                 com.fasterxml.jackson.core.JsonToken it = p.nextToken();
                                 if (inner.equals("schemaVersion")) {
                                     schemaVersion = integer(p, it);
+                                    if (format != null && reportVersion != null) {
+                                        break scan; // a report as Fabricscope writes it: envelope first, then the snapshot
+                                    }
                                 }
                                 p.skipChildren();
                             }
@@ -161,12 +164,10 @@ public final class SnapshotIO {
                     }
                     default -> { }
                 }
+                first = false;
                 p.skipChildren();
             }
-            if (p.nextToken() != null) {
-                throw new ReadException(where + ": not valid JSON: trailing content after the top-level object");
-            }
-        } catch (JsonProcessingException e) {
+                } catch (JsonProcessingException e) {
             throw syntax(where, e);
         } catch (IOException e) {
             throw new ReadException(where + ": cannot read: " + e.getMessage());
@@ -207,6 +208,22 @@ public final class SnapshotIO {
     private static Object integer(com.fasterxml.jackson.core.JsonParser p, com.fasterxml.jackson.core.JsonToken t) throws IOException {
         return t == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT
                 && p.getNumberType() == com.fasterxml.jackson.core.JsonParser.NumberType.INT ? p.getIntValue() : t.name();
+    }
+
+    /** A failure while binding, in one line: syntax errors (truncation, nesting, trailing content) said as such. */
+    public static ReadException bindingFailure(String where, Exception e) {
+        if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mie
+                && String.valueOf(mie.getOriginalMessage()).startsWith("Trailing token")) {
+            return new ReadException(where + ": not valid JSON: trailing content after the top-level object");
+        }
+        // Databind wraps syntax errors (truncation, nesting limit) met while binding: report them as syntax.
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof com.fasterxml.jackson.core.exc.StreamReadException
+                    || c instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
+                return syntax(where, (JsonProcessingException) c);
+            }
+        }
+        return new ReadException(where + ": " + oneLine(e));
     }
 
     private static ReadException syntax(String where, JsonProcessingException e) {

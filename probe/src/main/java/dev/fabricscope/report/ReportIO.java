@@ -46,7 +46,7 @@ public final class ReportIO {
         try {
             b = Json.mapper().readValue(json, Bound.class);
         } catch (IOException | RuntimeException x) {
-            throw new ReadException(where + ": " + SnapshotIO.oneLine(x));
+            throw SnapshotIO.bindingFailure(where, x);
         }
         try {
             RecordValidator.validate(b, "$");
