@@ -91,12 +91,12 @@ public final class AdviseCommand implements Callable<Integer> {
                     return usage("--nodes " + nodes + " but the cluster folder has " + view.readable().size() + " readable node report(s)");
                 }
                 cf = dev.fabricscope.cluster.ClusterFacts.of(view, nodes);
-            } catch (java.io.IOException | IllegalArgumentException e) {
+                snapshot = cf.representative().readSnapshot(); // the cluster view read summaries only
+            } catch (java.io.IOException | IllegalArgumentException | dev.fabricscope.io.SnapshotIO.ReadException e) {
                 err.println("fabricscope: " + e.getMessage());
                 err.flush();
                 return ExitCodes.BAD_INPUT;
             }
-            snapshot = cf.representative().snapshot();
             Map<String, String> merged = new LinkedHashMap<>(cf.assumptions());
             merged.putAll(o.assume());
             o = new Options(o.frameworks(), o.versions(), merged);

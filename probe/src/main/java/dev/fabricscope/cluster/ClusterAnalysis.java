@@ -1,7 +1,6 @@
 package dev.fabricscope.cluster;
 
-import dev.fabricscope.model.Gpu;
-import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.cluster.NodeSummary.GpuSummary;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -22,7 +21,7 @@ public final class ClusterAnalysis {
     }
 
     /** A fact compared across nodes, in order of importance. */
-    private record Fact(String field, Function<MachineSnapshot, String> value) {
+    private record Fact(String field, Function<NodeSummary, String> value) {
     }
 
     private static final List<Fact> FACTS = List.of(
@@ -32,7 +31,7 @@ public final class ClusterAnalysis {
             new Fact("compute capability", s -> distinct(s, g -> g.computeCapability().shortDisplay())),
             new Fact("GPU count", s -> String.valueOf(s.gpus().size())),
             new Fact("active NVLinks per GPU", ClusterAnalysis::activeLinks),
-            new Fact("NVSwitches seen", s -> String.valueOf(s.nvSwitches().size())),
+            new Fact("NVSwitches seen", s -> String.valueOf(s.nvSwitches())),
             new Fact("GPU fabric state", s -> distinct(s, g -> g.fabric().state().shortDisplay())),
             new Fact("GPU fabric health", s -> distinct(s, g -> g.fabric().healthSummary().shortDisplay())),
             new Fact("MIG mode", s -> distinct(s, g -> g.migMode().shortDisplay())),
@@ -43,7 +42,7 @@ public final class ClusterAnalysis {
             new Fact("IMEX channels", s -> s.driver().imexChannels().isPresent()
                     ? String.valueOf(s.driver().imexChannels().value().size()) : "?"));
 
-    private static String distinct(MachineSnapshot s, Function<Gpu, String> f) {
+    private static String distinct(NodeSummary s, Function<GpuSummary, String> f) {
         if (s.gpus().isEmpty()) {
             return "(no GPUs)";
         }
@@ -51,14 +50,13 @@ public final class ClusterAnalysis {
     }
 
     /** {@code 18} when every GPU has 18 active links, else per GPU ({@code GPU3: 16}); {@code ?} when unreadable. */
-    static String activeLinks(MachineSnapshot s) {
+    static String activeLinks(NodeSummary s) {
         Map<String, Integer> perGpu = new LinkedHashMap<>();
         boolean unknown = false;
         for (int i = 0; i < s.gpus().size(); i++) {
-            Gpu g = s.gpus().get(i);
-            boolean readable = g.nvLinks().stream().anyMatch(l -> l.active().isPresent()) || g.nvLinks().isEmpty();
-            unknown |= !readable;
-            perGpu.put("GPU" + i, g.activeLinks().size());
+            GpuSummary g = s.gpus().get(i);
+            unknown |= !g.linkStateReadable();
+            perGpu.put("GPU" + i, g.activeLinks());
         }
         if (unknown) {
             return "? (NVLink state not readable)";
@@ -83,15 +81,15 @@ public final class ClusterAnalysis {
         for (ClusterNode n : nodes) {
             int k = seen.merge(n.name(), 1, Integer::sum);
             String name = k == 1 ? n.name() : n.name() + " (" + java.nio.file.Paths.get(n.file()).getFileName() + ")";
-            out.add(new ClusterNode(name, n.file(), n.snapshot(), n.error()));
+            out.add(k == 1 ? n : n.named(name));
         }
         return out;
     }
 
     /** The node's MNNVL domain key (cluster UUID/clique shared by most of its GPUs), or null. */
-    static String domainKey(MachineSnapshot s) {
+    static String domainKey(NodeSummary s) {
         Map<String, Integer> counts = new TreeMap<>();
-        for (Gpu g : s.gpus()) {
+        for (GpuSummary g : s.gpus()) {
             if (g.fabric().inMnnvlDomain()) {
                 counts.merge(g.fabric().clusterUuid().value() + "/" + g.fabric().cliqueId().orElse(0L), 1, Integer::sum);
             }
@@ -102,7 +100,7 @@ public final class ClusterAnalysis {
     static List<NvlinkDomain> domains(List<ClusterNode> nodes) {
         Map<String, List<ClusterNode>> byKey = new TreeMap<>();
         for (ClusterNode n : nodes) {
-            String key = domainKey(n.snapshot());
+            String key = domainKey(n.summary());
             byKey.computeIfAbsent(key != null ? key : "node:" + n.name(), k -> new ArrayList<>()).add(n);
         }
         List<NvlinkDomain> out = new ArrayList<>();
@@ -111,7 +109,7 @@ public final class ClusterAnalysis {
             String uuid = mnnvl ? key.substring(0, key.lastIndexOf('/')) : null;
             Long clique = mnnvl ? Long.parseLong(key.substring(key.lastIndexOf('/') + 1)) : null;
             out.add(new NvlinkDomain(key, uuid, clique, members.stream().map(ClusterNode::name).sorted().toList(),
-                    members.stream().mapToInt(m -> m.snapshot().gpus().size()).sum()));
+                    members.stream().mapToInt(m -> m.summary().gpus().size()).sum()));
         });
         out.sort(Comparator.comparing((NvlinkDomain d) -> -d.nodes().size()).thenComparing(NvlinkDomain::id));
         return out;
@@ -124,16 +122,16 @@ public final class ClusterAnalysis {
         }
         for (int rank = 0; rank < FACTS.size(); rank++) {
             Fact f = FACTS.get(rank);
-            compare(out, rank, f.field(), nodes, n -> f.value().apply(n.snapshot()));
+            compare(out, rank, f.field(), nodes, n -> f.value().apply(n.summary()));
         }
         Set<String> envNames = new TreeSet<>();
-        nodes.forEach(n -> envNames.addAll(n.snapshot().environment().keySet()));
+        nodes.forEach(n -> envNames.addAll(n.summary().environment().keySet()));
         int rank = FACTS.size();
         for (String name : envNames) {
             if (name.equals("LD_LIBRARY_PATH")) {
                 continue;
             }
-            compare(out, rank, "environment " + name, nodes, n -> n.snapshot().environment().getOrDefault(name, "(unset)"));
+            compare(out, rank, "environment " + name, nodes, n -> n.summary().environment().getOrDefault(name, "(unset)"));
         }
         return out;
     }

@@ -1,7 +1,6 @@
 package dev.fabricscope.cluster;
 
-import dev.fabricscope.model.Gpu;
-import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.cluster.NodeSummary.GpuSummary;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,15 +27,15 @@ public record ClusterFacts(ClusterNode representative, int nodesUsed, Map<String
             throw new IllegalArgumentException(v.directory() + ": no readable node report");
         }
         Map<String, Long> models = new LinkedHashMap<>();
-        ok.forEach(n -> models.merge(model(n.snapshot()), 1L, Long::sum));
+        ok.forEach(n -> models.merge(model(n.summary()), 1L, Long::sum));
         String common = models.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElseThrow();
-        ClusterNode rep = ok.stream().filter(n -> model(n.snapshot()).equals(common)).findFirst().orElseThrow();
+        ClusterNode rep = ok.stream().filter(n -> model(n.summary()).equals(common)).findFirst().orElseThrow();
         int used = requestedNodes != null ? requestedNodes : ok.size();
         NvlinkDomain biggest = v.domains().stream().filter(d -> d.clusterUuid() != null)
                 .max(Comparator.comparingInt(d -> d.nodes().size())).orElse(null);
         boolean oneDomain = biggest != null && biggest.nodes().size() >= used;
-        boolean multicast = ok.stream().allMatch(n -> all(n.snapshot(), g -> Boolean.TRUE.equals(g.cuda().multicast().value())));
-        boolean fabric = ok.stream().allMatch(n -> all(n.snapshot(), g -> Boolean.TRUE.equals(g.cuda().fabricHandles().value())));
+        boolean multicast = ok.stream().allMatch(n -> all(n.summary(), g -> Boolean.TRUE.equals(g.cuda().multicast().value())));
+        boolean fabric = ok.stream().allMatch(n -> all(n.summary(), g -> Boolean.TRUE.equals(g.cuda().fabricHandles().value())));
         Map<String, String> a = new LinkedHashMap<>();
         a.put("nodes", String.valueOf(used));
         a.put("mnnvl-fabric", String.valueOf(oneDomain));
@@ -50,11 +49,11 @@ public record ClusterFacts(ClusterNode representative, int nodesUsed, Map<String
         return new ClusterFacts(rep, used, a, summary);
     }
 
-    private static String model(MachineSnapshot s) {
+    private static String model(NodeSummary s) {
         return s.gpus().isEmpty() ? "(no GPUs)" : s.gpus().get(0).name().orElse("?") + " SM " + s.gpus().get(0).computeCapability().orElse("?");
     }
 
-    private static boolean all(MachineSnapshot s, java.util.function.Predicate<Gpu> p) {
+    private static boolean all(NodeSummary s, java.util.function.Predicate<GpuSummary> p) {
         return !s.gpus().isEmpty() && s.gpus().stream().allMatch(p);
     }
 }

@@ -1,7 +1,6 @@
 package dev.fabricscope.cluster;
 
 import dev.fabricscope.io.SnapshotIO;
-import dev.fabricscope.model.MachineSnapshot;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -74,11 +73,18 @@ public final class ClusterReader {
         try {
             List<Future<ClusterNode>> futures = new ArrayList<>();
             java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.Semaphore budget = new java.util.concurrent.Semaphore(BUDGET_KIB);
             for (Path f : files) {
                 futures.add(pool.submit(() -> {
-                    ClusterNode n = readOne(f);
-                    progress.update(done.incrementAndGet(), files.size());
-                    return n;
+                    int cost = costKib(f);
+                    budget.acquire(cost);
+                    try {
+                        ClusterNode n = readOne(f);
+                        progress.update(done.incrementAndGet(), files.size());
+                        return n;
+                    } finally {
+                        budget.release(cost);
+                    }
                 }));
             }
             List<ClusterNode> out = new ArrayList<>();
@@ -97,12 +103,26 @@ public final class ClusterReader {
         }
     }
 
+    /**
+     * Memory the files being read at once may take, in KiB: a quarter of the heap. Each file costs about three times
+     * its size while read (its bytes, the parser's buffers, what is bound), so a few large files wait for each other
+     * instead of all the cores reading 64 MB at once.
+     */
+    static final int BUDGET_KIB = (int) Math.max(SnapshotIO.MAX_BYTES * 3 >> 10, Runtime.getRuntime().maxMemory() / 4 >> 10);
+
+    private static int costKib(Path f) {
+        try {
+            return (int) Math.min(BUDGET_KIB, Math.max(1, Files.size(f) * 3 >> 10));
+        } catch (IOException e) {
+            return 1; // the read itself will say what is wrong
+        }
+    }
+
     static ClusterNode readOne(Path f) {
         String base = f.getFileName().toString().replaceFirst("\\.json$", "");
         try {
-            MachineSnapshot s = SnapshotIO.read(f);
-            String name = s.host() != null && s.host().hostname().isPresent() ? s.host().hostname().value() : base;
-            return new ClusterNode(name, f.toString(), s, null);
+            NodeSummary s = SummaryReader.read(f);
+            return ClusterNode.summarised(s.hostname() != null ? s.hostname() : base, f.toString(), s);
         } catch (SnapshotIO.ReadException e) {
             return new ClusterNode(base, f.toString(), null, e.getMessage());
         } catch (RuntimeException e) {

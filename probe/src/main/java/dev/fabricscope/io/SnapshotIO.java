@@ -296,10 +296,31 @@ public final class SnapshotIO {
         return "cannot read: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
     }
 
+    /** Strict UTF-8 or a one-line error; decodes through a small buffer, so checking costs no copy of the file. */
     public static void checkUtf8(byte[] bytes, String where) throws ReadException {
+        java.nio.charset.CharsetDecoder d = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(8192);
         try {
-            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
+            for (java.nio.charset.CoderResult r = d.decode(in, out, true); ; r = d.decode(in, out, true)) {
+                if (r.isError()) {
+                    r.throwException();
+                }
+                if (!r.isOverflow()) {
+                    break;
+                }
+                out.clear();
+            }
+            for (java.nio.charset.CoderResult r = d.flush(out); ; r = d.flush(out)) {
+                if (r.isError()) {
+                    r.throwException();
+                }
+                if (!r.isOverflow()) {
+                    break;
+                }
+                out.clear();
+            }
         } catch (CharacterCodingException e) {
             throw new ReadException(where + ": not UTF-8 text (" + e.getMessage() + ")");
         }

@@ -36,7 +36,7 @@ public final class ClusterText {
      */
     public static String render(ClusterView v, boolean all) {
         StringBuilder sb = new StringBuilder();
-        int gpus = v.readable().stream().mapToInt(n -> n.snapshot().gpus().size()).sum();
+        int gpus = v.readable().stream().mapToInt(n -> n.summary().gpus().size()).sum();
         sb.append(answer(v)).append('\n');
         sb.append("Cluster ").append(v.directory()).append(": ").append(v.readable().size()).append(" node(s), ")
                 .append(gpus).append(" GPU(s), ").append(v.domains().size()).append(" NVLink domain(s)");
@@ -98,7 +98,7 @@ public final class ClusterText {
 
     /** {@code 4 nodes, 32 GPUs: 2 differences — driver version: dgx-3 on 550.54.15 (others 580.126.20)}. */
     static String answer(ClusterView v) {
-        int gpus = v.readable().stream().mapToInt(n -> n.snapshot().gpus().size()).sum();
+        int gpus = v.readable().stream().mapToInt(n -> n.summary().gpus().size()).sum();
         StringBuilder sb = new StringBuilder();
         sb.append(v.readable().size()).append(v.readable().size() == 1 ? " node, " : " nodes, ").append(gpus).append(" GPUs: ");
         if (v.inconsistencies().isEmpty()) {

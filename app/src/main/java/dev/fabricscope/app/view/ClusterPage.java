@@ -5,7 +5,6 @@ import dev.fabricscope.app.viewmodel.ClusterViewModel.Group;
 import dev.fabricscope.app.viewmodel.LoadedCluster;
 import dev.fabricscope.cluster.ClusterNode;
 import dev.fabricscope.cluster.Inconsistency;
-import dev.fabricscope.model.MachineSnapshot;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -388,7 +387,7 @@ public final class ClusterPage extends BorderPane {
             setMaxWidth(tileWidth);
             setId("node-" + n.name());
             name.setText(n.name());
-            MachineSnapshot s = n.snapshot();
+            dev.fabricscope.cluster.NodeSummary s = n.summary();
             String gpus = ClusterViewModel.gpuLine(s);
             if (diffs.isEmpty()) {
                 line.setText(gpus);

@@ -3,7 +3,6 @@ package dev.fabricscope.app.viewmodel;
 import dev.fabricscope.cluster.ClusterNode;
 import dev.fabricscope.cluster.Inconsistency;
 import dev.fabricscope.cluster.NvlinkDomain;
-import dev.fabricscope.model.MachineSnapshot;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -145,7 +144,7 @@ public final class ClusterViewModel {
     }
 
     /** "4 × GB200" or "8 × H100 80GB HBM3": a node's GPUs in a few words; "no GPUs" when it has none. */
-    public static String gpuLine(MachineSnapshot s) {
+    public static String gpuLine(dev.fabricscope.cluster.NodeSummary s) {
         if (s.gpus().isEmpty()) {
             return "no GPUs";
         }

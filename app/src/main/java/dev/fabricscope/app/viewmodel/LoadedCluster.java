@@ -63,7 +63,7 @@ public record LoadedCluster(Path dir, ClusterView view, Map<String, ClusterNode>
         } catch (IllegalArgumentException e) {
             problem = e.getMessage();
         }
-        int gpus = v.readable().stream().mapToInt(n -> n.snapshot().gpus().size()).sum();
+        int gpus = v.readable().stream().mapToInt(n -> n.summary().gpus().size()).sum();
         return new LoadedCluster(dir, v, byName, diffs, facts, problem, gpus);
     }
 

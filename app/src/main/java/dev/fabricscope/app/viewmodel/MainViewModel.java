@@ -225,8 +225,8 @@ public final class MainViewModel {
     }
 
     /**
-     * Shows the machine views of one node of the open cluster (its snapshot is already read; the fabric graph is
-     * laid out in the background), then runs {@code onShown}.
+     * Shows the machine views of one node of the open cluster (its file is read in full and its fabric graph laid out in
+     * the background), then runs {@code onShown}.
      */
     public Task<LoadedMachine> openClusterNode(String name, Runnable onShown) {
         LoadedCluster c = cluster.get();
@@ -235,7 +235,7 @@ public final class MainViewModel {
             throw new IllegalArgumentException("no readable node '" + name + "' in the open cluster");
         }
         return start("Opening node " + name + "…", r -> {
-            MachineSnapshot s = n.snapshot();
+            MachineSnapshot s = n.readSnapshot(); // the cluster view holds summaries; the node's file is read now
             return new LoadedMachine(s, LoadedMachine.Source.FILE, Path.of(n.file()), null, FabricLayout.layout(s));
         }, m -> {
             showMachine(m);
