@@ -66,7 +66,7 @@ public final class AdvisorView extends BorderPane {
         table.getSelectionModel().selectedItemProperty().addListener((o, was, v) -> showDetails(v));
         showDetails(null);
         Label status = new Label();
-        status.textProperty().bind(vm.statusProperty());
+        SafeText.bind(status.textProperty(), vm.statusProperty());
         status.getStyleClass().add("text-muted");
         Label facts = new Label();
         facts.setId("advisorFacts");

@@ -34,13 +34,13 @@ public final class ChecksView extends ScrollPane {
         setFitToWidth(true);
         Label reason = new Label();
         reason.setId("checksDisabledReason");
-        reason.textProperty().bind(vm.disabledReasonProperty());
+        SafeText.bind(reason.textProperty(), vm.disabledReasonProperty());
         reason.visibleProperty().bind(vm.disabledReasonProperty().isNotNull());
         reason.managedProperty().bind(reason.visibleProperty());
         reason.setWrapText(true);
         reason.getStyleClass().addAll("placeholder-message", "title-4", "text-muted");
         Label status = new Label();
-        status.textProperty().bind(vm.statusProperty());
+        SafeText.bind(status.textProperty(), vm.statusProperty());
         status.getStyleClass().add("text-muted");
         VBox body = new VBox(14, reason, status);
         body.setPadding(new Insets(18, 22, 22, 22));
@@ -72,7 +72,7 @@ public final class ChecksView extends ScrollPane {
             progress.textProperty().unbind();
             if (t != null && mine) {
                 bar.progressProperty().bind(t.progressProperty());
-                progress.textProperty().bind(t.messageProperty());
+                SafeText.bind(progress.textProperty(), t.messageProperty());
             }
         });
         cancel.disableProperty().bind(vm.runningProperty().not());

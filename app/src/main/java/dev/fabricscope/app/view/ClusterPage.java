@@ -169,7 +169,7 @@ public final class ClusterPage extends BorderPane {
         Label listed = new Label();
         listed.setId("clusterListed");
         listed.getStyleClass().add("text-muted");
-        listed.textProperty().bind(Bindings.createStringBinding(() -> {
+        SafeText.bind(listed.textProperty(), Bindings.createStringBinding(() -> {
             LoadedCluster c = vm.clusterProperty().get();
             return c == null ? "" : String.format(java.util.Locale.ROOT, "%,d of %,d nodes listed · click a node to open its fabric view",
                     vm.listedProperty().get(), c.view().readable().size());

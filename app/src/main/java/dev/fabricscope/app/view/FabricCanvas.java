@@ -490,7 +490,7 @@ public final class FabricCanvas extends Region {
         gc.setFont(font(size, bold));
         gc.setFill(Color.web(colour));
         gc.setTextAlign(align);
-        gc.fillText(s, x, y);
+        gc.fillText(SafeText.shown(s), x, y); // labels come from files and devices
     }
 
     private static String family;

@@ -95,6 +95,9 @@ public final class MainView extends BorderPane {
                     AppPreferences prefs, boolean dark, Consumer<Boolean> themeSwitcher, Consumer<String> openLink) {
         this.vm = vm;
         this.reportsVm = reportsVm;
+        // every text shown from a file or device passes the CLI's rule for invisible characters, in one place
+        SafeText.guard(this);
+        SafeText.installEverywhere();
         reportsVm.redactProperty().set(prefs.redactExports());
         reportsVm.redactProperty().addListener((o, was, now) -> prefs.setRedactExports(now));
         this.prefs = prefs;
@@ -245,7 +248,7 @@ public final class MainView extends BorderPane {
         back.setOnAction(e -> vm.showCluster());
         Label where = new Label();
         where.setId("clusterNodeLabel");
-        where.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> {
+        SafeText.bind(where.textProperty(), javafx.beans.binding.Bindings.createStringBinding(() -> {
             LoadedCluster c = vm.getCluster();
             String node = vm.getClusterNode();
             if (c == null || node == null) {
@@ -457,7 +460,7 @@ public final class MainView extends BorderPane {
         icon.getStyleClass().add("banner-icon");
         Label msg = new Label();
         msg.setId("noDriverBanner");
-        msg.textProperty().bind(vm.noDriverMessageProperty());
+        SafeText.bind(msg.textProperty(), vm.noDriverMessageProperty());
         msg.setWrapText(true);
         msg.getStyleClass().add("banner-text");
         HBox.setHgrow(msg, Priority.ALWAYS);
@@ -493,7 +496,7 @@ public final class MainView extends BorderPane {
     private HBox errorBar() {
         Label msg = new Label();
         msg.setId("errorBar");
-        msg.textProperty().bind(vm.errorProperty());
+        SafeText.bind(msg.textProperty(), vm.errorProperty());
         msg.setWrapText(true);
         HBox.setHgrow(msg, Priority.ALWAYS);
         HBox box = new HBox(10, new Label("✖"), msg);
@@ -508,7 +511,7 @@ public final class MainView extends BorderPane {
     private StatusBar statusBar() {
         StatusBar bar = new StatusBar();
         bar.setId("statusBar");
-        bar.textProperty().bind(vm.statusProperty());
+        SafeText.bind(bar.textProperty(), vm.statusProperty());
         bar.progressProperty().bind(vm.progressProperty());
         Button cancel = new Button("Cancel");
         cancel.setId("cancelButton");
@@ -516,7 +519,7 @@ public final class MainView extends BorderPane {
         cancel.managedProperty().bind(cancel.visibleProperty());
         cancel.setOnAction(e -> vm.cancel());
         Label source = new Label();
-        source.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> {
+        SafeText.bind(source.textProperty(), javafx.beans.binding.Bindings.createStringBinding(() -> {
             if (vm.getPage() == MainViewModel.Page.CLUSTER && vm.getCluster() != null) {
                 return "cluster " + vm.getCluster().dir();
             }

@@ -77,7 +77,9 @@ public final class MainViewModel {
             return t;
         });
         recentFiles.setAll(prefs.recentFiles());
-        title.bind(Bindings.createStringBinding(this::makeTitle, machine, cluster, page, clusterNode, comparison));
+        // names in the title come from files: shown by the one rule for untrusted text (view.SafeText)
+        title.bind(Bindings.createStringBinding(() -> dev.fabricscope.report.Escape.visible(makeTitle(), false),
+                machine, cluster, page, clusterNode, comparison));
     }
 
     private String makeTitle() {
