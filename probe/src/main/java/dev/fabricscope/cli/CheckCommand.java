@@ -116,6 +116,16 @@ public final class CheckCommand implements Runnable {
             }
             var out = spec.commandLine().getOut();
             var err = spec.commandLine().getErr();
+            if (common.out != null) {
+                try {
+                    dev.fabricscope.io.OutputFile.checkTarget(common.out); // before the check runs, as probe and report do
+                } catch (dev.fabricscope.io.OutputFile.NotAFileException e) {
+                    err.println("fabricscope: --out " + e.getMessage());
+                    err.println("Try 'fabricscope check " + name() + " --help'.");
+                    err.flush();
+                    return ExitCodes.USAGE;
+                }
+            }
             CudaJna.Result driver = driverProbe.get();
             if (driver.cuda() == null && driver.noDriver()) {
                 String message = "no NVIDIA driver: " + driver.failure();

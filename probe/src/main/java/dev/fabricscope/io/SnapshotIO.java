@@ -66,10 +66,15 @@ public final class SnapshotIO {
     public static MachineSnapshot read(Path file) throws ReadException {
         byte[] bytes = readBytes(file);
         checkUtf8(bytes, file.toString());
-        if (dev.fabricscope.nativeapi.trace.TraceIO.looksLikeTrace(bytes)) {
-            return replayTrace(bytes, file);
+        try {
+            return parse(bytes, file.toString());
+        } catch (ReadException e) {
+            // a trace's format is never a report's, so it always lands here: no scan of every file for one
+            if (dev.fabricscope.nativeapi.trace.TraceIO.looksLikeTrace(bytes)) {
+                return replayTrace(bytes, file);
+            }
+            throw e;
         }
-        return parse(bytes, file.toString());
     }
 
     /** A native-call trace ({@code probe --record}) reads as the snapshot its replay produces. */

@@ -52,6 +52,19 @@ class CheckCommandTest {
     }
 
     @Test
+    void outIntoAFolderIsAUsageErrorBeforeAnyCheckRuns(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        CheckCommand.driverProbe = () -> {
+            throw new AssertionError("the check must not start");
+        };
+        for (String check : new String[] {"preflight", "p2p", "allreduce"}) {
+            err.getBuffer().setLength(0);
+            assertEquals(ExitCodes.USAGE, run("check", check, "--out", dir.toString()), check);
+            assertTrue(err.toString().startsWith("fabricscope: --out " + dir + ": is a folder"), err.toString());
+            assertEquals(2, err.toString().strip().lines().count(), err.toString());
+        }
+    }
+
+    @Test
     void jsonStillGetsARecord() throws Exception {
         assertEquals(ExitCodes.NO_DRIVER, run("check", "allreduce", "--json"));
         JsonNode n = Json.mapper().readTree(out.toString());
