@@ -14,10 +14,11 @@ import java.util.TreeMap;
  * @param gpus          sorted by PCI address
  * @param pairs         one entry per unordered GPU pair
  * @param findings      warnings and notes derived from the readings, worst first
+ * @param pythonStack   the Python environments and framework packages; null in snapshots made before it was read
  */
 public record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host, DriverInfo driver, List<Gpu> gpus,
                               List<NvSwitch> nvSwitches, List<GpuPair> pairs, Map<String, String> environment,
-                              List<Finding> findings) {
+                              List<Finding> findings, PythonStack pythonStack) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -27,6 +28,13 @@ public record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host,
         pairs = pairs == null ? List.of() : List.copyOf(pairs);
         environment = environment == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(environment));
         findings = findings == null ? List.of() : List.copyOf(findings);
+    }
+
+    /** Without a Python stack reading (snapshots from before it, synthetic machines). */
+    public MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host, DriverInfo driver, List<Gpu> gpus,
+                           List<NvSwitch> nvSwitches, List<GpuPair> pairs, Map<String, String> environment,
+                           List<Finding> findings) {
+        this(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, findings, null);
     }
 
     public Optional<Gpu> gpu(PciAddress pci) {
@@ -54,6 +62,16 @@ public record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host,
 
     /** Same snapshot with other findings. */
     public MachineSnapshot withFindings(List<Finding> newFindings) {
-        return new MachineSnapshot(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, newFindings);
+        return new MachineSnapshot(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, newFindings, pythonStack);
+    }
+
+    /** Same snapshot with another Python stack reading. */
+    public MachineSnapshot withPythonStack(PythonStack stack) {
+        return new MachineSnapshot(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, findings, stack);
+    }
+
+    /** Same snapshot with other provenance. */
+    public MachineSnapshot withProbe(ProbeInfo info) {
+        return new MachineSnapshot(schemaVersion, info, host, driver, gpus, nvSwitches, pairs, environment, findings, pythonStack);
     }
 }

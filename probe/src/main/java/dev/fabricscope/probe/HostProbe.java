@@ -188,6 +188,14 @@ public final class HostProbe {
                 : Reading.of(r.value().get(0).trim());
     }
 
+    /**
+     * The Python environments and their framework packages ({@code explicit}: {@code --python} values), or null when
+     * the seam answers none of the calls (a trace recorded before the stack was read).
+     */
+    public dev.fabricscope.model.PythonStack pythonStack(List<String> explicit) {
+        return new PythonStackProbe(host, explicit).read();
+    }
+
     /** IMEX channel device nodes (needed to export fabric handles across nodes). */
     public Reading<List<String>> imexChannels() {
         String dir = "/dev/nvidia-caps-imex-channels";

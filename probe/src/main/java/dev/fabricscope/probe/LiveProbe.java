@@ -13,6 +13,7 @@ import dev.fabricscope.model.NcclInfo;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.ProbeInfo;
+import dev.fabricscope.model.PythonStack;
 import dev.fabricscope.model.Reading;
 import dev.fabricscope.nativeapi.NativeBackends;
 import dev.fabricscope.nativeapi.cuda.CudaApi;
@@ -86,6 +87,8 @@ public final class LiveProbe {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         CompletableFuture<CudaDriver.Result> cudaInit = cudaOpener.get();
         CompletableFuture<NcclInfo> ncclInfo = CompletableFuture.supplyAsync(() -> NcclLocator.locate(nccl, ncclPath));
+        CompletableFuture<PythonStack> pythonStack = CompletableFuture.supplyAsync(
+                () -> hostProbe.pythonStack(PythonStackProbe.pythonArgs(commandLine)));
         HostInfo host = hostProbe.probe();
         dev.fabricscope.Trace.mark("host read");
         Nvml.Result nvmlOpen = nvmlOpener.get();
@@ -116,10 +119,11 @@ public final class LiveProbe {
             gpus.sort(Comparator.comparing(Gpu::pci));
             List<GpuPair> pairs = pairs(nvmlPairs, cuda, cudaDevices, gpus);
             dev.fabricscope.Trace.mark("cuda read");
+            PythonStack stack = pythonStack.join();
             long ms = (System.nanoTime() - t0) / 1_000_000;
             ProbeInfo info = new ProbeInfo(Version.get(), now.toString(), commandLine, ms, ProbeInfo.Origin.LIVE, null);
             MachineSnapshot s = new MachineSnapshot(MachineSnapshot.SCHEMA_VERSION, info, host, driver, gpus,
-                    Topology.switches(gpus), pairs, env.get(), List.of());
+                    Topology.switches(gpus), pairs, env.get(), List.of(), stack);
             return s.withFindings(SnapshotAnalyzer.findings(s));
         } finally {
             if (nvml != null) {
