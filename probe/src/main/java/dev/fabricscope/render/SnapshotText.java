@@ -38,6 +38,7 @@ public final class SnapshotText {
         header(sb, s);
         if (s.driver() != null && !s.driver().driverPresent()) {
             sb.append('\n').append(s.driver().message()).append('\n');
+            appendStack(sb, s);
             findings(sb, s);
             return sb.toString();
         }
@@ -48,6 +49,7 @@ public final class SnapshotText {
         }
         sb.append('\n').append(nvlinkSummary(s));
         sb.append('\n').append(memoryFabric(s));
+        appendStack(sb, s);
         findings(sb, s);
         return sb.toString();
     }
@@ -228,6 +230,13 @@ public final class SnapshotText {
 
     static String yn(Reading<Boolean> r) {
         return r.isPresent() ? (r.value() ? "yes" : "no") : r.shortDisplay();
+    }
+
+    private static void appendStack(StringBuilder sb, MachineSnapshot s) {
+        String stack = StackText.section(s);
+        if (!stack.isEmpty()) {
+            sb.append('\n').append(stack);
+        }
     }
 
     private static void findings(StringBuilder sb, MachineSnapshot s) {
