@@ -57,6 +57,9 @@ public final class AdviceText {
                 .sorted(Map.Entry.comparingByKey(java.util.Comparator.comparingInt(List.of("sglang", "vllm", "flashinfer", "nccl")::indexOf)))
                 .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(" · ")))
                 .append("  (--framework-version selects older rules)\n");
+        for (String note : r.ruleNotes()) {
+            wrap(sb, "  " + note, "    ");
+        }
         Map<String, List<Verdict>> byFw = new LinkedHashMap<>();
         for (Verdict v : r.verdicts()) {
             byFw.computeIfAbsent(v.framework(), k -> new ArrayList<>()).add(v);
