@@ -270,7 +270,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
         dev.fabricscope.model.PythonEnvironment e = fw.get();
         String in = " in " + visible(e.prefix());
         if (e.torchCuda().isPresent()) {
-            f.put(FactKey.TORCH_CUDA, Fact.probed(e.torchCuda().get(), "torch " + e.torch().value().version() + in + " (torch/version.py)"));
+            f.put(FactKey.TORCH_CUDA, Fact.probed(e.torchCuda().get(), "torch/version.py of torch " + e.torch().value().version() + in));
         } else if (e.pkg("torch").isPresent()) {
             String why = e.torch().isPresent() ? e.torch().value().cuda().missing().describe() : e.torch().missing().describe();
             f.put(FactKey.TORCH_CUDA, Fact.unknown(null, "torch/version.py" + in + ": " + why
@@ -282,7 +282,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
         java.util.Optional<dev.fabricscope.model.PythonStack.LoadedNccl> nccl = dev.fabricscope.model.PythonStack.loadedNccl(e,
                 s.environment(), s.driver() == null ? null : s.driver().nccl());
         if (nccl.isPresent() && nccl.get().version() != null && READABLE_VERSION.matcher(nccl.get().version()).matches()) {
-            f.put(FactKey.NCCL_VERSION, Fact.probed(nccl.get().version(), visible(nccl.get().how()) + in));
+            f.put(FactKey.NCCL_VERSION, Fact.probed(nccl.get().version(), visible(nccl.get().how()) + "," + in));
         }
     }
 

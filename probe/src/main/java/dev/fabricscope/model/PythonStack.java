@@ -37,6 +37,26 @@ public record PythonStack(List<PythonEnvironment> environments, List<String> sea
         return Optional.empty();
     }
 
+    /**
+     * One line for comparing machines: {@code torch 2.11.0+cu130 / CUDA 13.0 / NCCL 2.28.9 / sglang 0.5.6}, of the
+     * frameworks' environment ({@code no Python}, {@code no torch} otherwise).
+     */
+    public String summary(Map<String, String> environment, NcclInfo probed) {
+        Optional<PythonEnvironment> fw = frameworkEnvironment();
+        if (fw.isEmpty()) {
+            return environments.isEmpty() ? "no Python" : "no torch";
+        }
+        PythonEnvironment e = fw.get();
+        List<String> parts = new java.util.ArrayList<>();
+        parts.add("torch " + (e.torch().isPresent() ? e.torch().value().version() : e.version("torch").orElse("not installed")));
+        e.torchCuda().ifPresent(c -> parts.add("CUDA " + c));
+        loadedNccl(e, environment, probed).map(LoadedNccl::version).ifPresent(v -> parts.add("NCCL " + v));
+        for (String f : List.of("sglang", "vllm", "flashinfer-python")) {
+            e.version(f).ifPresent(v -> parts.add(f.replace("-python", "") + " " + v));
+        }
+        return String.join(" / ", parts);
+    }
+
     /** The NCCL a framework in {@code env} would load, and how that was decided. */
     public record LoadedNccl(String version, String library, String how) {
     }
@@ -59,7 +79,7 @@ public record PythonStack(List<PythonEnvironment> environments, List<String> sea
         if (env != null && env.nccl().isPresent()) {
             PythonEnvironment.WheelNccl w = env.nccl().value();
             String lib = w.library().orElse(null);
-            String how = w.packageName() + " " + w.version() + " beside torch (torch loads it; pynccl's libnccl.so.2 resolves to it)";
+            String how = "the " + w.packageName() + " " + w.version() + " wheel, which torch loads and pynccl's libnccl.so.2 then finds";
             if (probedPresent && lib != null && probed.path().value().equals(lib) && !probed.version().value().equals(w.version())) {
                 return Optional.of(new LoadedNccl(probed.version().value(), lib, how + "; ncclGetVersion says " + probed.version().value()));
             }

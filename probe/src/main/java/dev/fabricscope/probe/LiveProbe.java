@@ -87,8 +87,10 @@ public final class LiveProbe {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         CompletableFuture<CudaDriver.Result> cudaInit = cudaOpener.get();
         CompletableFuture<NcclInfo> ncclInfo = CompletableFuture.supplyAsync(() -> NcclLocator.locate(nccl, ncclPath));
-        CompletableFuture<PythonStack> pythonStack = CompletableFuture.supplyAsync(
-                () -> hostProbe.pythonStack(PythonStackProbe.pythonArgs(commandLine)));
+        // -Dfabricscope.pythonStack=off leaves the stack unread (docs/benchmarks.md times the probe with and without it)
+        CompletableFuture<PythonStack> pythonStack = "off".equals(System.getProperty("fabricscope.pythonStack"))
+                ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.supplyAsync(() -> hostProbe.pythonStack(PythonStackProbe.pythonArgs(commandLine)));
         HostInfo host = hostProbe.probe();
         dev.fabricscope.Trace.mark("host read");
         Nvml.Result nvmlOpen = nvmlOpener.get();

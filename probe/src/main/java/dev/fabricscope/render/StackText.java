@@ -93,27 +93,33 @@ public final class StackText {
         return " (" + String.join(", ", d) + ")";
     }
 
-    /**
-     * One line per machine for comparisons: {@code torch 2.11.0+cu130 / CUDA 13.0 / NCCL 2.28.9 / FlashInfer absent},
-     * of the frameworks' environment; null when the stack was not read.
-     */
+    /** One line per machine for comparisons ({@link PythonStack#summary}); null when the stack was not read. */
     public static String summary(PythonStack stack, java.util.Map<String, String> environment, NcclInfo probed) {
+        return stack == null ? null : stack.summary(environment, probed);
+    }
+
+    /**
+     * One row per environment for report tables: environment, kind and Python, packages, the NCCL its frameworks
+     * load; one row saying so when no Python was found; none when the stack was not read.
+     */
+    public static List<String[]> rows(MachineSnapshot s) {
+        List<String[]> out = new ArrayList<>();
+        PythonStack stack = s.pythonStack();
         if (stack == null) {
-            return null;
+            return out;
         }
-        Optional<PythonEnvironment> fw = stack.frameworkEnvironment();
-        if (fw.isEmpty()) {
-            return stack.environments().isEmpty() ? "no Python" : "no torch";
+        if (stack.environments().isEmpty()) {
+            out.add(new String[] {"none found", "", "", "looked at " + String.join(", ", stack.searched())});
         }
-        PythonEnvironment e = fw.get();
-        List<String> parts = new ArrayList<>();
-        parts.add("torch " + (e.torch().isPresent() ? e.torch().value().version() : e.version("torch").orElse("?")));
-        e.torchCuda().ifPresent(c -> parts.add("CUDA " + c));
-        PythonStack.loadedNccl(e, environment, probed).map(PythonStack.LoadedNccl::version).ifPresent(v -> parts.add("NCCL " + v));
-        for (String f : FRAMEWORKS) {
-            e.version(f).ifPresent(v -> parts.add(f.replace("-python", "") + " " + v));
+        PythonEnvironment fw = stack.frameworkEnvironment().orElse(null);
+        for (PythonEnvironment e : stack.environments()) {
+            String nccl = e.pkg("torch").isEmpty() ? "" : PythonStack.loadedNccl(e, s.environment(), s.driver() == null ? null : s.driver().nccl())
+                    .map(n -> (n.version() == null ? "version unknown" : n.version()) + " — " + n.how()).orElse("");
+            out.add(new String[] {e.prefix() + (e == fw ? " (the frameworks')" : ""),
+                e.kind().name().toLowerCase(Locale.ROOT) + (e.pythonVersion().isPresent() ? " · Python " + e.pythonVersion().value() : ""),
+                e.packages().isEmpty() ? "no framework packages" : packagesLine(e), nccl});
         }
-        return String.join(" / ", parts);
+        return out;
     }
 
     private static String safe(String s) {

@@ -38,7 +38,7 @@ class StackTextTest {
         assertTrue(text.contains("  /opt/torch/.venv  venv · Python 3.12.3 · found as python3 on PATH, /opt/*/.venv · the frameworks' environment\n"), text);
         assertTrue(text.contains("    torch 2.11.0 (2.11.0+cu130, CUDA 13.0, cuDNN 9.19.0.56) · nvidia-nccl-cu13 2.28.9 · nvidia-nvshmem-cu13 3.4.5 · "
                 + "cuda-bindings 13.3.1 · triton 3.6.0 · transformers 5.17.0\n"), text);
-        assertTrue(text.contains("    NCCL loaded: 2.28.9 (" + PythonEnvFixture.SITE + "/nvidia/nccl/lib/libnccl.so.2) — nvidia-nccl-cu13 2.28.9 beside torch"), text);
+        assertTrue(text.contains("    NCCL loaded: 2.28.9 (" + PythonEnvFixture.SITE + "/nvidia/nccl/lib/libnccl.so.2) — the nvidia-nccl-cu13 2.28.9 wheel, which torch loads"), text);
         assertTrue(text.contains("    not installed: sglang, vllm, flashinfer-python\n"), text);
         assertTrue(text.contains("  /usr  system · Python 3.12 · found as python3 on PATH\n    no framework packages\n"), text);
     }
