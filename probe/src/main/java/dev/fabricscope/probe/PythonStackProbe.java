@@ -43,25 +43,13 @@ public final class PythonStackProbe {
     private final List<String> explicit;
     /** Whether the seam answered any call (a trace from before this reading answers none). */
     private volatile boolean answered;
+    /** The first call that did not answer normally (hung, threw), and how many did not. */
+    private volatile String firstFault;
+    private volatile int faults;
 
     /** @param explicit {@code --python} arguments: interpreters or environment folders, in order */
     public PythonStackProbe(HostCalls host, List<String> explicit) {
-        this.host = (HostCalls) java.lang.reflect.Proxy.newProxyInstance(HostCalls.class.getClassLoader(),
-                new Class<?>[] {HostCalls.class}, (p, m, args) -> {
-                    if (m.getDeclaringClass() == Object.class) {
-                        return m.invoke(host, args);
-                    }
-                    Object r;
-                    try {
-                        r = m.invoke(host, args);
-                    } catch (java.lang.reflect.InvocationTargetException e) {
-                        r = NativeAnswer.failed(NativeAnswer.Fault.THREW, String.valueOf(e.getCause()));
-                    }
-                    if (!(r instanceof NativeAnswer<?> a) || a.fault() != NativeAnswer.Fault.NOT_RECORDED) {
-                        answered = true;
-                    }
-                    return r != null ? r : NativeAnswer.failed(NativeAnswer.Fault.THREW, "no answer object");
-                });
+        this.host = new Watched(host);
         this.explicit = explicit == null ? List.of() : List.copyOf(explicit);
     }
 
@@ -77,6 +65,72 @@ public final class PythonStackProbe {
             }
         }
         return out;
+    }
+
+    /** The host seam, noting whether it answered anything (a trace from before this reading answers nothing). */
+    private final class Watched implements HostCalls {
+        private final HostCalls host;
+
+        Watched(HostCalls host) {
+            this.host = host;
+        }
+
+        private <T> NativeAnswer<T> seen(NativeAnswer<T> a) {
+            if (a == null) {
+                answered = true;
+                return NativeAnswer.failed(NativeAnswer.Fault.THREW, "no answer object");
+            }
+            if (a.fault() != NativeAnswer.Fault.NOT_RECORDED) {
+                answered = true;
+            }
+            if (a.fault() != null && a.fault() != NativeAnswer.Fault.NOT_RECORDED) {
+                faults++;
+                if (firstFault == null) {
+                    firstFault = NativeReads.faultText(a);
+                }
+            }
+            return a;
+        }
+
+        @Override
+        public NativeAnswer<List<String>> readLines(String path) {
+            return seen(host.readLines(path));
+        }
+
+        @Override
+        public NativeAnswer<List<String>> listDirectory(String path, String glob) {
+            return seen(host.listDirectory(path, glob));
+        }
+
+        @Override
+        public NativeAnswer<String> systemProperty(String name) {
+            return seen(host.systemProperty(name));
+        }
+
+        @Override
+        public NativeAnswer<Integer> availableProcessors() {
+            return seen(host.availableProcessors());
+        }
+
+        @Override
+        public NativeAnswer<List<String>> readHeaderLines(String path, int maxBytes) {
+            return seen(host.readHeaderLines(path, maxBytes));
+        }
+
+        @Override
+        public NativeAnswer<String> readlink(String path) {
+            return seen(host.readlink(path));
+        }
+
+        @Override
+        public NativeAnswer<String> getenv(String name) {
+            return seen(host.getenv(name));
+        }
+
+        @Override
+        public NativeAnswer<Map<String, String>> environment() {
+            return seen(host.environment());
+        }
     }
 
     private record Candidate(String path, String how) {
@@ -117,6 +171,9 @@ public final class PythonStackProbe {
         for (Prefix p : prefixes.values()) {
             envs.add(environment(p, foundBy.get(p.prefix)));
         }
+        if (firstFault != null) {
+            notes.add(faults + " file read(s) did not answer, so the stack may be incomplete; first: " + firstFault);
+        }
         return answered ? new PythonStack(envs, searched, notes) : null;
     }
 
@@ -146,41 +203,50 @@ public final class PythonStackProbe {
                 if (!dir.startsWith("/")) {
                     continue;
                 }
-                NativeAnswer<List<String>> ls = host.listDirectory(clean(dir), "python3");
-                if (ls.succeeded() && ls.value() != null && ls.value().contains("python3")) {
+                // readlink answers in one system call whether the file is there (a link, EINVAL: a plain file, ENOENT)
+                NativeAnswer<String> py = host.readlink(clean(dir) + "/python3");
+                if (py.fault() == null && (py.rc() == 0 || py.rc() == HostCalls.EINVAL)) {
                     out.add(new Candidate(clean(dir) + "/python3", "python3 on PATH")); // every one, as which -a lists them
                 }
             }
         }
         searched.add("/opt/*/.venv and /opt/*");
-        for (String name : list("/opt", "*")) {
-            out.add(new Candidate("/opt/" + name + "/.venv", "/opt/*/.venv"));
-            out.add(new Candidate("/opt/" + name, "/opt/*"));
+        List<String> opt = list("/opt", "*");
+        for (String name : opt) {
+            // one listing per folder says which of its entries can make it (or its .venv) an environment
+            List<String> marks = list("/opt/" + name, "{.venv,pyvenv.cfg,lib,conda-meta}");
+            if (marks.contains(".venv")) {
+                out.add(new Candidate("/opt/" + name + "/.venv", "/opt/*/.venv"));
+            }
+            if (marks.contains("pyvenv.cfg") || marks.contains("lib") && !marks.contains("conda-meta")) {
+                out.add(new Candidate("/opt/" + name, "/opt/*"));
+            }
         }
         String home = env("HOME");
-        if (home != null && home.startsWith("/")) {
+        boolean hasHome = home != null && home.startsWith("/");
+        if (hasHome) {
             searched.add("~/.venv");
             out.add(new Candidate(clean(home) + "/.venv", "~/.venv"));
         }
         searched.add("conda environments");
         List<String> bases = new ArrayList<>();
-        bases.add("/opt/conda");
-        for (String b : CONDA_BASES) {
-            if (home != null && home.startsWith("/")) {
-                bases.add(clean(home) + "/" + b);
+        String condaGlob = "{conda," + String.join(",", CONDA_BASES) + "}";
+        for (String name : opt) {
+            if (name.equals("conda") || CONDA_BASES.contains(name)) {
+                bases.add("/opt/" + name);
             }
-            bases.add("/opt/" + b);
+        }
+        if (hasHome) {
+            for (String name : list(clean(home), condaGlob)) {
+                if (!name.equals("conda")) {
+                    bases.add(clean(home) + "/" + name);
+                }
+            }
         }
         for (String base : bases) {
-            NativeAnswer<List<String>> envs = host.listDirectory(base + "/envs", "*");
-            boolean isBase = envs.succeeded() || list(base + "/conda-meta", "history").contains("history");
-            if (isBase) {
-                out.add(new Candidate(base, "conda environments"));
-            }
-            if (envs.succeeded() && envs.value() != null) {
-                for (String e : envs.value()) {
-                    out.add(new Candidate(base + "/envs/" + e, "conda environments"));
-                }
+            out.add(new Candidate(base, "conda environments"));
+            for (String e : list(base + "/envs", "*")) {
+                out.add(new Candidate(base + "/envs/" + e, "conda environments"));
             }
         }
         return out;
@@ -219,7 +285,7 @@ public final class PythonStackProbe {
             String target = link.value();
             real = clean(target.startsWith("/") ? target : parent(real) + "/" + target);
         }
-        String realBin = parent(real);
+        String realBin = realDirectory(parent(real));
         String realTop = realBin == null ? null : parent(realBin);
         if (realTop == null) {
             return null;
@@ -229,6 +295,39 @@ public final class PythonStackProbe {
             return null;
         }
         return p;
+    }
+
+    /** {@code dir} with symbolic links among its folders followed ({@code /bin} → {@code /usr/bin} on merged-/usr systems). */
+    private String realDirectory(String dir) {
+        if (dir == null || dir.isEmpty()) {
+            return dir;
+        }
+        String done = "";
+        List<String> rest = parts(dir);
+        for (int hops = 0; !rest.isEmpty() && hops < MAX_LINK_HOPS * 4; hops++) {
+            String next = done + "/" + rest.remove(0);
+            NativeAnswer<String> link = host.readlink(next);
+            if (link.succeeded() && link.value() != null && !link.value().isBlank()) {
+                String target = clean(link.value().startsWith("/") ? link.value() : (done.isEmpty() ? "" : done) + "/" + link.value());
+                List<String> again = parts(target);
+                again.addAll(rest);
+                rest = again;
+                done = "";
+            } else {
+                done = next;
+            }
+        }
+        return done.isEmpty() ? dir : done;
+    }
+
+    private static List<String> parts(String path) {
+        List<String> out = new ArrayList<>();
+        for (String p : path.split("/")) {
+            if (!p.isEmpty()) {
+                out.add(p);
+            }
+        }
+        return out;
     }
 
     private Prefix prefixAt(String dir, Reading<String> interpreter) {

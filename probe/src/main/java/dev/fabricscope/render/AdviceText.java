@@ -101,6 +101,12 @@ public final class AdviceText {
         if (m.ncclVersion().value() != null) {
             facts.add("NCCL " + m.ncclVersion().value());
         }
+        if (m.torchCuda().probed()) {
+            facts.add("torch CUDA " + m.torchCuda().value() + " (read)");
+        }
+        if (m.flashinfer().probed()) {
+            facts.add("FlashInfer " + (Boolean.TRUE.equals(m.flashinfer().value()) ? "installed" : "not installed") + " (read)");
+        }
         wrap(sb, "  " + String.join(" · ", facts), "  ");
         List<String> whatIf = new ArrayList<>();
         for (FactKey k : FactKey.values()) {
