@@ -193,7 +193,12 @@ public final class HostProbe {
      * the seam answers none of the calls (a trace recorded before the stack was read).
      */
     public dev.fabricscope.model.PythonStack pythonStack(List<String> explicit) {
-        return new PythonStackProbe(host, explicit).read();
+        try {
+            return new PythonStackProbe(host, explicit).read();
+        } catch (RuntimeException e) { // a reading the decoder did not foresee must not cost the rest of the probe
+            return new dev.fabricscope.model.PythonStack(List.of(), List.of(),
+                    List.of("the Python stack could not be read: " + e.getClass().getSimpleName() + ": " + e.getMessage()));
+        }
     }
 
     /** IMEX channel device nodes (needed to export fabric handles across nodes). */

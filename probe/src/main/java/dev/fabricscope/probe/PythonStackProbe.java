@@ -375,6 +375,9 @@ public final class PythonStackProbe {
             }
             read.add(site);
             for (String entry : ls.value()) {
+                if (entry == null || entry.isEmpty()) {
+                    continue;
+                }
                 String wanted = wanted(entry);
                 if (wanted == null || packages.stream().anyMatch(x -> PythonEnvironment.normalise(x.name()).equals(wanted))) {
                     continue;
@@ -419,7 +422,7 @@ public final class PythonStackProbe {
 
     /** The wanted project a {@code name-version.dist-info} folder is for, in normal form, or null. */
     static String wanted(String entry) {
-        int dash = entry.indexOf('-');
+        int dash = entry == null ? -1 : entry.indexOf('-');
         if (dash <= 0) {
             return null;
         }
