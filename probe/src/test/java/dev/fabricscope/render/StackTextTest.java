@@ -33,7 +33,7 @@ class StackTextTest {
 
     @Test
     void listsTheTorchVenvWithItsCudaAndTheNcclItLoads() {
-        String text = SnapshotText.render(h200WithStack(root));
+        String text = SnapshotText.render(h200WithStack(root), true);
         assertTrue(text.contains("Python environments (read from their files; nothing was run):"), text);
         assertTrue(text.contains("  /opt/torch/.venv  venv · Python 3.12.3 · found as python3 on PATH, /opt/*/.venv · the frameworks' environment\n"), text);
         assertTrue(text.contains("    torch 2.11.0 (2.11.0+cu130, CUDA 13.0, cuDNN 9.19.0.56) · nvidia-nccl-cu13 2.28.9 · nvidia-nvshmem-cu13 3.4.5 · "
@@ -60,7 +60,7 @@ class StackTextTest {
         String json = RecordJson.write(s);
         MachineSnapshot back = SnapshotIO.parse(json.getBytes(StandardCharsets.UTF_8), "stack");
         assertEquals(s.pythonStack(), back.pythonStack());
-        assertEquals(SnapshotText.render(s), SnapshotText.render(back));
+        assertEquals(SnapshotText.render(s, true), SnapshotText.render(back, true));
         MachineSnapshot old = Samples.find("h200-vm").orElseThrow().snapshot().get();
         assertNull(old.pythonStack());
         String oldJson = RecordJson.write(old);
