@@ -39,9 +39,16 @@ class CapturedPythonEnvTest {
         assertTrue(probe.contains("  /opt/torch/.venv  venv · Python 3.12.3 · found as python3 on PATH, /opt/*/.venv · the frameworks' environment\n"
                 + "    torch 2.11.0 (2.11.0+cu130, CUDA 13.0, cuDNN 9.19.0.56) · nvidia-nccl-cu13 2.28.9"), probe);
         CliTest.Run here = CliTest.run("probe", "--replay", DIR.resolve("trace.json").toString(), "--wide");
-        String stackHere = here.out().substring(here.out().indexOf("Python environments"));
-        String stackThere = probe.substring(probe.indexOf("Python environments"));
+        String stackHere = section(here.out());
+        String stackThere = section(probe);
         assertEquals(stackThere, stackHere, "the replay here prints what the GPU machine printed");
+    }
+
+    /** The stack section: from its heading to the next empty line. */
+    private static String section(String text) {
+        int from = text.indexOf("Python environments");
+        int to = text.indexOf("\n\n", from);
+        return text.substring(from, to < 0 ? text.length() : to);
     }
 
     @Test
