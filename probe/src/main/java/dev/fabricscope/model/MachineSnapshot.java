@@ -14,10 +14,11 @@ import java.util.TreeMap;
  * @param gpus          sorted by PCI address
  * @param pairs         one entry per unordered GPU pair
  * @param findings      warnings and notes derived from the readings, worst first
+ * @param node          NICs, the GPUs' PCIe places and the NVIDIA services; absent in snapshots made before they were read
  */
 public record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host, DriverInfo driver, List<Gpu> gpus,
                               List<NvSwitch> nvSwitches, List<GpuPair> pairs, Map<String, String> environment,
-                              List<Finding> findings) {
+                              List<Finding> findings, NodeInfo node) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -27,6 +28,25 @@ public record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host,
         pairs = pairs == null ? List.of() : List.copyOf(pairs);
         environment = environment == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(environment));
         findings = findings == null ? List.of() : List.copyOf(findings);
+        if (node == null) {
+            node = new NodeInfo(Reading.missing(Missing.notApplicable("NICs not read")), List.of(), List.of());
+        }
+    }
+
+    public MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host, DriverInfo driver, List<Gpu> gpus,
+                           List<NvSwitch> nvSwitches, List<GpuPair> pairs, Map<String, String> environment,
+                           List<Finding> findings) {
+        this(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, findings, null);
+    }
+
+    /** Same snapshot with another node part. */
+    public MachineSnapshot withNode(NodeInfo newNode) {
+        return new MachineSnapshot(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, findings, newNode);
+    }
+
+    /** Same snapshot with other GPUs (switches re-derived by the caller where needed). */
+    public MachineSnapshot withGpus(List<Gpu> newGpus) {
+        return new MachineSnapshot(schemaVersion, probe, host, driver, newGpus, nvSwitches, pairs, environment, findings, node);
     }
 
     public Optional<Gpu> gpu(PciAddress pci) {
@@ -54,6 +74,6 @@ public record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host,
 
     /** Same snapshot with other findings. */
     public MachineSnapshot withFindings(List<Finding> newFindings) {
-        return new MachineSnapshot(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, newFindings);
+        return new MachineSnapshot(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, newFindings, node);
     }
 }
