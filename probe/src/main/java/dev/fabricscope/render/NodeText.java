@@ -70,7 +70,7 @@ public final class NodeText {
         return "NICs (" + rdma.size() + " RDMA):\n" + t.render();
     }
 
-    static String ports(Nic nic) {
+    public static String ports(Nic nic) {
         List<String> out = new ArrayList<>();
         for (Nic.Port p : nic.ports()) {
             out.add(p.port() + ": " + p.state().shortDisplay() + (p.rate().isPresent() ? ", " + p.rate().value() : ""));
