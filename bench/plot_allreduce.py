@@ -44,14 +44,19 @@ def main(run, out):
         a.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", label=name)
         bw = [p for p in pts if p[2] > 0]
         b.plot([p[0] for p in bw], [p[2] for p in bw], marker=".", label=name)
+    have_bw = any(p[2] > 0 for pts in series.values() for p in pts)
+    if not have_bw:
+        b.text(0.5, 0.5, "busbw is 0 at world size 1 (nccl-tests formula)", ha="center", transform=b.transAxes)
     for ax, y in ((a, "time per all-reduce (us)"), (b, "busbw (GB/s)")):
         ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
+        if ax is a or have_bw:
+            ax.set_yscale("log")
         ax.set_xlabel("message size (bytes)")
         ax.set_ylabel(y)
         ax.grid(True, which="both", alpha=0.3)
     a.legend(fontsize=8)
-    fig.suptitle("All-reduce, bf16, 2x H200 (NVSwitch, NVLS off), one run")
+    n = ar.get("params", {}).get("localGpus") or ar.get("worldSize") or "?"
+    fig.suptitle("All-reduce, bf16, %s GPU(s) of %s, NVLS off, one run" % (n, os.environ.get("FABRICSCOPE_MACHINE", "this machine")))
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 

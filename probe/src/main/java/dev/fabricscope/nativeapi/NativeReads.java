@@ -95,10 +95,10 @@ public final class NativeReads {
             case SYMBOL_MISSING -> "symbol missing";
             case THREW -> "binding failed";
             case TIMED_OUT -> "timed out";
-            case NOT_RECORDED -> "not in the trace";
+            case NOT_RECORDED -> "not recorded in the trace";
             case UNREADABLE_TRACE -> "unreadable trace answer";
         };
-        return a.detail() == null || a.detail().isBlank() ? what : what + ": " + a.detail();
+        return a.detail() == null || a.detail().isBlank() || a.fault() == NativeAnswer.Fault.NOT_RECORDED ? what : what + ": " + a.detail();
     }
 
     private static String abbreviate(String s) {

@@ -2,7 +2,6 @@ package dev.fabricscope.probe;
 
 import dev.fabricscope.model.DriverInfo;
 import dev.fabricscope.model.FabricInfo;
-import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.Finding;
 import dev.fabricscope.model.Finding.Severity;
 import dev.fabricscope.model.Gpu;
@@ -81,10 +80,10 @@ public final class SnapshotAnalyzer {
         }
         long hiddenLinks = Topology.hiddenSwitchLinks(s.gpus());
         if (hiddenLinks > 0) {
-            List<String> who = s.gpus().stream().filter(g -> g.activeLinks().stream().anyMatch(l -> NvLink.REMOTE_SWITCH.equals(l.remoteType().value())
-                    && !l.remotePci().isPresent())).map(g -> s.label(g.pci())).toList();
-            String raw = s.gpus().stream().flatMap(g -> g.activeLinks().stream()).filter(l -> !l.remotePci().isPresent()
-                    && l.remotePci().missing().raw() != null).map(l -> l.remotePci().missing().raw().split(" ")[0]).findFirst().orElse("not readable");
+            List<String> who = s.gpus().stream().filter(g -> g.activeLinks().stream().anyMatch(Topology::endsAtHiddenSwitch))
+                    .map(g -> s.label(g.pci())).toList();
+            String raw = s.gpus().stream().flatMap(g -> g.activeLinks().stream()).filter(Topology::endsAtHiddenSwitch)
+                    .map(l -> l.remotePci().missing().raw().split(" ")[0]).findFirst().orElse("?");
             out.add(new Finding(Severity.INFO, "nvswitch-hidden", hiddenLinks + " NVLinks of " + String.join(", ", who)
                     + " end at NVSwitches " + Topology.hiddenSwitchWhere(s) + " (far-end PCI address " + raw + "): the GPUs share the "
                     + "switch fabric, but how many switches there are cannot be read here.", null));

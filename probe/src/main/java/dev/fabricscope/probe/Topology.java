@@ -57,10 +57,15 @@ public final class Topology {
         return vm ? "not visible from this VM" : "address not readable";
     }
 
-    /** Active links of all GPUs that end at switches without a readable address. */
+    /** Active links of all GPUs that end at switches whose address NVML answered as all-ones (hidden by a VM). */
     public static long hiddenSwitchLinks(List<Gpu> gpus) {
-        return gpus.stream().flatMap(g -> g.activeLinks().stream())
-                .filter(l -> NvLink.REMOTE_SWITCH.equals(l.remoteType().value()) && !l.remotePci().isPresent()).count();
+        return gpus.stream().flatMap(g -> g.activeLinks().stream()).filter(Topology::endsAtHiddenSwitch).count();
+    }
+
+    /** A switch link whose far-end address was answered but not usable (the raw answer is kept in the reading). */
+    public static boolean endsAtHiddenSwitch(NvLink l) {
+        return NvLink.REMOTE_SWITCH.equals(l.remoteType().value()) && !l.remotePci().isPresent()
+                && l.remotePci().missing().raw() != null;
     }
 
     /** Active links from {@code g} that end at a switch. */

@@ -232,7 +232,7 @@ public final class SnapshotText {
                 if (speed != null) {
                     sb.append(", ").append(speed).append(" per link");
                 }
-                sb.append(String.format(Locale.ROOT, ", %.0f GB/s data per direction", bw));
+                sb.append(String.format(Locale.ROOT, ", %.0f GB/s per direction", bw));
                 if (toSwitch > 0) sb.append(", ").append(toSwitch).append(" to NVSwitch");
                 if (toGpu > 0) sb.append(", ").append(toGpu).append(" to GPUs");
             }

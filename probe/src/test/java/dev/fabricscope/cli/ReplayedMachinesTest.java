@@ -269,8 +269,9 @@ class ReplayedMachinesTest {
 
     /** What `advise` predicts for SGLang's FlashInfer workspace preflight: the trtllm fusion verdict. */
     private static JsonNode fusionVerdict(Path dir) throws Exception {
+        // The one-GPU machine is asked about a two-GPU machine like it (as its preflight asked world size 2 of its GPU).
         CliTest.Run r = CliTest.run("advise", "--snapshot", trace(dir), "--framework", "sglang", "--tp", "2",
-                "--flag", "flashinfer-allreduce-fusion-backend=trtllm", "--json");
+                "--assume", "gpus-per-node=2", "--flag", "flashinfer-allreduce-fusion-backend=trtllm", "--json");
         assertEquals(0, r.code(), r.err());
         for (JsonNode v : Json.mapper().readTree(r.out()).get("verdicts")) {
             if (v.get("knob").asText().equals("--flashinfer-allreduce-fusion-backend")) {

@@ -144,7 +144,7 @@ class SyntheticSamplesTest {
         assertSingleNodeFabric(s);
         assertEquals("Intel(R) Xeon(R) Platinum 8480C", s.host().cpuModel().value());
         assertEquals(2, cpuNodes(s));
-        assertEquals(List.of(), s.findings());
+        assertEquals(List.of("fabric-not-mnnvl"), codes(s), "a single-node NVSwitch board is said not to be an MNNVL domain");
     }
 
     @Test
@@ -160,7 +160,7 @@ class SyntheticSamplesTest {
         assertAllPairs(s, "NV18");
         assertFlags(s, true, true);
         assertSingleNodeFabric(s);
-        assertEquals(List.of(), s.findings());
+        assertEquals(List.of("fabric-not-mnnvl"), codes(s), "a single-node NVSwitch board is said not to be an MNNVL domain");
     }
 
     @Test

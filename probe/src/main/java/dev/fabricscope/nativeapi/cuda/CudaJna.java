@@ -67,18 +67,8 @@ public final class CudaJna {
         return cached;
     }
 
-    /** The loader's useful line: the one saying why the shared object could not be opened. */
     static String loaderLine(String message) {
-        if (message == null) {
-            return "unknown reason";
-        }
-        String[] lines = message.split("\n");
-        for (String line : lines) {
-            if (line.contains("cannot open shared object") || line.contains("undefined symbol") || line.contains("wrong ELF")) {
-                return line.trim();
-            }
-        }
-        return lines[0].trim();
+        return dev.fabricscope.nativeapi.JnaCalls.loaderLine(message);
     }
 
     public LibCuda lib() {

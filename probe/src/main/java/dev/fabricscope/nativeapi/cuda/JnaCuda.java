@@ -1,9 +1,9 @@
 package dev.fabricscope.nativeapi.cuda;
 
-import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
+import dev.fabricscope.nativeapi.JnaCalls;
 import dev.fabricscope.nativeapi.NativeAnswer;
 import java.nio.charset.StandardCharsets;
 import java.util.function.IntSupplier;
@@ -22,33 +22,13 @@ public final class JnaCuda implements CudaCalls {
 
     @Override
     public NativeAnswer<String> load() {
-        String why = null;
-        for (String name : LIBRARY_NAMES) {
-            try {
-                lib = Native.load(name, LibCuda.class);
-                return NativeAnswer.ok(name);
-            } catch (LinkageError e) {
-                if (why == null) {
-                    why = CudaJna.loaderLine(e.getMessage());
-                }
-            }
-        }
-        return NativeAnswer.failed(NativeAnswer.Fault.LOAD_FAILED, why);
+        JnaCalls.Loaded<LibCuda> l = JnaCalls.load(LibCuda.class, LIBRARY_NAMES);
+        lib = l.library();
+        return lib != null ? NativeAnswer.ok(l.name()) : NativeAnswer.failed(NativeAnswer.Fault.LOAD_FAILED, l.failure());
     }
 
     private <T> NativeAnswer<T> call(IntSupplier nativeCall, Supplier<T> outputs) {
-        if (lib == null) {
-            return NativeAnswer.failed(NativeAnswer.Fault.LOAD_FAILED, "libcuda not loaded");
-        }
-        int rc;
-        try {
-            rc = nativeCall.getAsInt();
-        } catch (UnsatisfiedLinkError e) {
-            return NativeAnswer.failed(NativeAnswer.Fault.SYMBOL_MISSING, CudaJna.loaderLine(e.getMessage()));
-        } catch (RuntimeException | Error e) {
-            return NativeAnswer.failed(NativeAnswer.Fault.THREW, e.toString());
-        }
-        return NativeAnswer.returned(rc, rc == CuResults.SUCCESS ? outputs.get() : null);
+        return JnaCalls.call(lib, "libcuda", CuResults.SUCCESS, nativeCall, outputs);
     }
 
     private NativeAnswer<Integer> intOut(java.util.function.ToIntFunction<IntByReference> f) {

@@ -1,10 +1,10 @@
 package dev.fabricscope.nativeapi.nvml;
 
 import com.sun.jna.Memory;
-import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
+import dev.fabricscope.nativeapi.JnaCalls;
 import dev.fabricscope.nativeapi.NativeAnswer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -36,47 +36,13 @@ public final class JnaNvml implements NvmlCalls {
         if (lib != null) {
             return NativeAnswer.ok("(preloaded)");
         }
-        String why = null;
-        for (String name : LIBRARY_NAMES) {
-            try {
-                lib = Native.load(name, NvmlLibrary.class);
-                return NativeAnswer.ok(name);
-            } catch (LinkageError e) {
-                if (why == null) {
-                    why = loaderLine(e.getMessage());
-                }
-            }
-        }
-        return NativeAnswer.failed(NativeAnswer.Fault.LOAD_FAILED, why);
-    }
-
-    /** The loader's useful line: the one that says why the shared object could not be opened. */
-    static String loaderLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        String[] lines = s.split("\n");
-        for (String line : lines) {
-            if (line.contains("cannot open shared object") || line.contains("undefined symbol") || line.contains("wrong ELF")) {
-                return line.trim();
-            }
-        }
-        return lines[0].trim();
+        JnaCalls.Loaded<NvmlLibrary> l = JnaCalls.load(NvmlLibrary.class, LIBRARY_NAMES);
+        lib = l.library();
+        return lib != null ? NativeAnswer.ok(l.name()) : NativeAnswer.failed(NativeAnswer.Fault.LOAD_FAILED, l.failure());
     }
 
     private <T> NativeAnswer<T> call(IntSupplier nativeCall, Supplier<T> outputs) {
-        if (lib == null) {
-            return NativeAnswer.failed(NativeAnswer.Fault.LOAD_FAILED, "libnvidia-ml not loaded");
-        }
-        int rc;
-        try {
-            rc = nativeCall.getAsInt();
-        } catch (UnsatisfiedLinkError e) {
-            return NativeAnswer.failed(NativeAnswer.Fault.SYMBOL_MISSING, loaderLine(e.getMessage()));
-        } catch (RuntimeException | Error e) {
-            return NativeAnswer.failed(NativeAnswer.Fault.THREW, e.toString());
-        }
-        return NativeAnswer.returned(rc, rc == NvmlCodes.SUCCESS ? outputs.get() : null);
+        return JnaCalls.call(lib, "libnvidia-ml", NvmlCodes.SUCCESS, nativeCall, outputs);
     }
 
     private <T> NativeAnswer<T> onDevice(int device, java.util.function.Function<Pointer, NativeAnswer<T>> f) {
