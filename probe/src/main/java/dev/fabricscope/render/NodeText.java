@@ -42,7 +42,7 @@ public final class NodeText {
     }
 
     /** Whether a reading is the placeholder of a snapshot made before it was read. */
-    static boolean notRead(Reading<?> r) {
+    public static boolean notRead(Reading<?> r) {
         Missing m = r.missing();
         return m != null && m.kind() == Missing.Kind.NOT_APPLICABLE && m.call() == null && m.detail() != null
                 && m.detail().endsWith("not read");
@@ -177,7 +177,7 @@ public final class NodeText {
         return "GPU health:\n" + t.render();
     }
 
-    static String remapped(Reading<GpuHealth.RemappedRows> r) {
+    public static String remapped(Reading<GpuHealth.RemappedRows> r) {
         if (!r.isPresent()) {
             return r.shortDisplay();
         }

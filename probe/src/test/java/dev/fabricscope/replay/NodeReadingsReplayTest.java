@@ -75,6 +75,10 @@ class NodeReadingsReplayTest {
             }
         }
         assertTrue(nonZeroCrcData > 18, "CRC data counts on most links: " + nonZeroCrcData);
+        // the details pane of GPU0: the summary and each non-zero link marked for highlighting
+        List<dev.fabricscope.render.FabricGraph.Detail> d = dev.fabricscope.render.NodeDetails.gpu(s, s.gpus().get(0));
+        assertTrue(d.stream().anyMatch(x -> x.key().equals("NVLink errors") && x.value().startsWith(dev.fabricscope.render.NodeDetails.NON_ZERO)), d.toString());
+        assertTrue(d.stream().anyMatch(x -> x.key().equals("Link 3 errors") && x.value().contains("CRC data=12")), d.toString());
         String text = SnapshotText.render(s);
         assertTrue(text.contains("NVLink error counters"), text);
         assertTrue(text.contains("!CRC data"), text);
@@ -85,7 +89,7 @@ class NodeReadingsReplayTest {
     void throughputCountersThatWereNotReadThereSayWhy() {
         NvLink l = s.gpus().get(0).activeLinks().get(0);
         assertFalse(l.errors().throughputTxKib().isPresent());
-        assertTrue(l.errors().throughputTxKib().missing().describe().contains("not in the trace"), l.errors().throughputTxKib().missing().describe());
+        assertTrue(l.errors().throughputTxKib().missing().describe().contains("not recorded in the trace"), l.errors().throughputTxKib().missing().describe());
     }
 
     @Test
