@@ -58,8 +58,12 @@ public final class CheckCommand implements Runnable {
         @Option(names = "--timeout", paramLabel = "SECONDS", description = "Time limit; a hung collective is aborted.")
         Integer timeoutSeconds;
 
-        @Option(names = "--progress", description = "Print progress events to stderr.")
-        boolean progress;
+        @Option(names = "--progress", negatable = true,
+                description = "Progress on stderr (default: on a terminal, rewritten in place; none when piped).")
+        Boolean progress;
+
+        @Option(names = "--wide", description = "Do not wrap long lines to 120 columns.")
+        boolean wide;
 
         @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON result to FILE (atomically).")
         java.nio.file.Path out;
@@ -124,11 +128,8 @@ public final class CheckCommand implements Runnable {
                 return ExitCodes.NO_DRIVER;
             }
             Duration timeout = common.timeoutSeconds == null ? defaultTimeout() : Duration.ofSeconds(common.timeoutSeconds);
-            CheckListener listener = common.progress ? e -> {
-                err.println(String.format(Locale.ROOT, "[%s] %s%s", e.check(), e.message(),
-                        e.fraction() >= 0 ? String.format(Locale.ROOT, " (%.0f%%)", 100 * e.fraction()) : ""));
-                err.flush();
-            } : CheckListener.NONE;
+            Progress progress = Progress.of(err, common.progress);
+            CheckListener listener = progress != null ? e -> progress.update(e.check(), e.message(), e.fraction()) : CheckListener.NONE;
             CheckControl control = new CheckControl();
             Thread hook = new Thread(control::cancel);
             Runtime.getRuntime().addShutdownHook(hook);
@@ -136,6 +137,9 @@ public final class CheckCommand implements Runnable {
             try {
                 r = runSomewhere(new CheckOptions(timeout, listener, control));
             } finally {
+                if (progress != null) {
+                    progress.done();
+                }
                 try {
                     Runtime.getRuntime().removeShutdownHook(hook);
                 } catch (IllegalStateException ignored) {
@@ -151,7 +155,9 @@ public final class CheckCommand implements Runnable {
                     return ExitCodes.FAILURE;
                 }
             }
-            out.print(common.json ? json : CheckText.render(r));
+            // The answer first (the same status line ends the text), then the details, fitted to 120 columns.
+            String text = r.status() + ": " + r.summary() + "\n\n" + CheckText.render(r);
+            out.print(common.json ? json : common.wide ? text : dev.fabricscope.render.Fit.wrap(text, dev.fabricscope.render.Fit.WIDTH));
             out.flush();
             return exitCode(r.status());
         }

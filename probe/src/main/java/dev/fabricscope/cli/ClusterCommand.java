@@ -77,6 +77,10 @@ public final class ClusterCommand implements Runnable {
         @Option(names = "--json", description = "Print the collect summary as JSON.")
         boolean json;
 
+        @Option(names = "--progress", negatable = true,
+                description = "Progress on stderr: node reports written so far (default: on a terminal; none when piped).")
+        Boolean progress;
+
         @Override
         public Integer call() {
             var err = spec.commandLine().getErr();
@@ -94,8 +98,23 @@ public final class ClusterCommand implements Runnable {
                     ? new SlurmCollector(out, remote, timeout, nodes, nodelist, partition, System.getenv().getOrDefault("FABRICSCOPE_SRUN", "srun"))
                     : new PdshCollector(out, remote, timeout, launcher.pdsh, System.getenv().getOrDefault("FABRICSCOPE_PDSH", "pdsh"));
             CollectResult r;
+            Progress p = Progress.of(err, progress);
+            java.util.concurrent.ScheduledExecutorService ticker = null;
+            if (p != null) {
+                long t0 = System.nanoTime();
+                ticker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(task -> {
+                    Thread t = new Thread(task, "collect-progress");
+                    t.setDaemon(true);
+                    return t;
+                });
+                ticker.scheduleAtFixedRate(() -> p.update("collect", reportsIn(out) + " node report(s) in " + out + " after "
+                        + (System.nanoTime() - t0) / 1_000_000_000L + " s", -1), 0, 1, java.util.concurrent.TimeUnit.SECONDS);
+            }
             try {
                 r = c.collect();
+            } catch (dev.fabricscope.cluster.MissingProgramException e) {
+                err.println("fabricscope: " + e.getMessage());
+                return ExitCodes.ENVIRONMENT;
             } catch (IOException e) {
                 err.println("fabricscope: " + e.getMessage());
                 return ExitCodes.FAILURE;
@@ -103,6 +122,11 @@ public final class ClusterCommand implements Runnable {
                 Thread.currentThread().interrupt();
                 err.println("fabricscope: interrupted");
                 return ExitCodes.FAILURE;
+            } finally {
+                if (ticker != null) {
+                    ticker.shutdownNow();
+                    p.done();
+                }
             }
             spec.commandLine().getOut().print(json ? Json.write(r) : ClusterText.render(r, out.toString()));
             spec.commandLine().getOut().flush();
@@ -110,8 +134,18 @@ public final class ClusterCommand implements Runnable {
         }
     }
 
+    /** How many node reports a collect has written so far. */
+    static long reportsIn(Path dir) {
+        try (var files = java.nio.file.Files.list(dir)) {
+            return files.filter(f -> f.toString().endsWith(".json") && !f.getFileName().toString().equals("collect.json")).count();
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
     @Command(name = "show", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
-            description = "Merge a folder of node reports: NVLink domains, GPUs per domain, and what differs between nodes.")
+            description = {"Merge a folder of node reports: NVLink domains, GPUs per domain, and what differs between nodes.",
+                "Exits 4 when any file could not be read (the others are still shown), 6 with --fail-on-outliers when nodes differ."})
     static final class Show implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
@@ -121,6 +155,12 @@ public final class ClusterCommand implements Runnable {
 
         @Option(names = "--json", description = "Print the merged view as JSON.")
         boolean json;
+
+        @Option(names = "--fail-on-outliers", description = "Exit 6 when nodes differ in anything compared (driver, GPUs, NVLink, fabric, environment…).")
+        boolean failOnOutliers;
+
+        @Option(names = "--all", description = "List every node of every difference and every domain (default: folded to fit 120 columns).")
+        boolean all;
 
         @Override
         public Integer call() {
@@ -135,9 +175,12 @@ public final class ClusterCommand implements Runnable {
                 spec.commandLine().getErr().println("fabricscope: " + dir + ": no readable node report (" + v.unreadable().size() + " unreadable)");
                 return ExitCodes.BAD_INPUT;
             }
-            spec.commandLine().getOut().print(json ? Json.write(v) : ClusterText.render(v));
+            spec.commandLine().getOut().print(json ? Json.write(v) : ClusterText.render(v, all));
             spec.commandLine().getOut().flush();
-            return ExitCodes.OK;
+            if (!v.unreadable().isEmpty()) {
+                return ExitCodes.BAD_INPUT;
+            }
+            return failOnOutliers && !v.inconsistencies().isEmpty() ? ExitCodes.DIFFERENT : ExitCodes.OK;
         }
     }
 }

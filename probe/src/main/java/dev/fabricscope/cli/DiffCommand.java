@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "diff", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
         description = {"Compare two reports (or snapshots): driver, CUDA and NCCL versions, GPU models and compute capability, "
                 + "NVLink links and state, NVSwitches, multicast and fabric, P2P, and every verdict that changes, most important first.",
-            "Exits 0 whether or not they differ."})
+            "Exits 0 whether or not they differ; with --exit-code, 6 when they differ (as git diff --exit-code)."})
 public final class DiffCommand implements Callable<Integer> {
 
     @Spec
@@ -34,6 +34,12 @@ public final class DiffCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the differences as JSON.")
     boolean json;
 
+    @Option(names = "--exit-code", description = "Exit 6 when the two differ, 0 when they do not.")
+    boolean exitCode;
+
+    @Option(names = "--all", description = "One row per GPU and per link (default: identical changes folded into ranges, e.g. GPU0–7).")
+    boolean all;
+
     @Override
     public Integer call() {
         Report ra;
@@ -46,8 +52,8 @@ public final class DiffCommand implements Callable<Integer> {
             return ExitCodes.BAD_INPUT;
         }
         ReportDiff d = ReportDiffer.compare(ra, a.toString(), rb, b.toString());
-        spec.commandLine().getOut().print(json ? Escape.jsonSafe(Json.write(d)) : DiffText.render(d));
+        spec.commandLine().getOut().print(json ? Escape.jsonSafe(Json.write(d)) : DiffText.render(d, all));
         spec.commandLine().getOut().flush();
-        return ExitCodes.OK;
+        return exitCode && !d.identical() ? ExitCodes.DIFFERENT : ExitCodes.OK;
     }
 }

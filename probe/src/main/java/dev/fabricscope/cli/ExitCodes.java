@@ -16,6 +16,10 @@ public final class ExitCodes {
     public static final int BAD_INPUT = 4;
     /** A check ran and found a failure (issue-level problem on the machine). */
     public static final int CHECK_FAILED = 5;
+    /** The compared inputs differ ({@code diff --exit-code}, {@code cluster show --fail-on-outliers}). */
+    public static final int DIFFERENT = 6;
+    /** A program the command needs is not installed (srun, pdsh). */
+    public static final int ENVIRONMENT = 7;
 
     public static final String HELP_FOOTER = """
 
@@ -24,6 +28,8 @@ public final class ExitCodes {
               1  unexpected failure
               2  usage error (unknown flag, bad value)
               3  no NVIDIA driver found (live probe/check could not run)
-              4  input file could not be read (snapshot or report)
-              5  a live check ran and failed""";
+              4  input file could not be read (snapshot or report; cluster show: any node file)
+              5  a live check ran and failed (cluster collect: a node failed)
+              6  the inputs differ (diff --exit-code, cluster show --fail-on-outliers)
+              7  a program the command needs is missing (srun, pdsh)""";
 }

@@ -96,7 +96,7 @@ public final class Main implements Runnable {
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"fabricscope " + Version.get()};
+            return Version.describe();
         }
     }
 }

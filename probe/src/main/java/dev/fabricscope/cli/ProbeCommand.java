@@ -20,6 +20,9 @@ public final class ProbeCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    @Option(names = {"--wide", "--all"}, description = "One row per GPU, the UUID column and the full P2P matrix, however wide (default: fits 120 columns).")
+    boolean wide;
+
     @Option(names = "--json", description = "Print the snapshot as JSON.")
     boolean json;
 
@@ -67,7 +70,7 @@ public final class ProbeCommand implements Callable<Integer> {
             SnapshotIO.writeAtomically(out, jsonText);
         }
         var o = spec.commandLine().getOut();
-        o.print(json ? jsonText : SnapshotText.render(s));
+        o.print(json ? jsonText : SnapshotText.render(s, wide));
         o.flush();
         dev.fabricscope.Trace.mark("output written");
         if (replay == null && !s.driver().driverPresent()) {

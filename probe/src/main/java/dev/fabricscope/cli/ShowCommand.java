@@ -23,6 +23,9 @@ public final class ShowCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the snapshot as JSON.")
     boolean json;
 
+    @Option(names = {"--wide", "--all"}, description = "One row per GPU, the UUID column and the full P2P matrix, however wide (default: fits 120 columns).")
+    boolean wide;
+
     @Override
     public Integer call() {
         MachineSnapshot s;
@@ -32,7 +35,7 @@ public final class ShowCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("fabricscope: " + e.getMessage());
             return e.exitCode;
         }
-        spec.commandLine().getOut().print(json ? Json.write(s) : SnapshotText.render(s));
+        spec.commandLine().getOut().print(json ? Json.write(s) : SnapshotText.render(s, wide));
         spec.commandLine().getOut().flush();
         return ExitCodes.OK;
     }

@@ -147,11 +147,11 @@ public final class ClusterAnalysis {
         if (byValue.size() < 2) {
             return;
         }
+        // Only a value more than half the nodes share is a majority; otherwise no node is the odd one out.
         String majority = byValue.entrySet().stream()
-                .max(Comparator.comparing((Map.Entry<String, List<String>> e) -> e.getValue().size())
-                        .thenComparing(Map.Entry::getKey, Comparator.reverseOrder()))
-                .map(Map.Entry::getKey).orElseThrow();
-        List<String> outliers = byValue.entrySet().stream().filter(e -> !e.getKey().equals(majority))
+                .filter(e -> e.getValue().size() * 2 > nodes.size())
+                .map(Map.Entry::getKey).findFirst().orElse(null);
+        List<String> outliers = majority == null ? List.of() : byValue.entrySet().stream().filter(e -> !e.getKey().equals(majority))
                 .flatMap(e -> e.getValue().stream()).sorted().toList();
         Map<String, List<String>> sorted = new LinkedHashMap<>();
         byValue.entrySet().stream().sorted(Comparator.comparing((Map.Entry<String, List<String>> e) -> -e.getValue().size()))

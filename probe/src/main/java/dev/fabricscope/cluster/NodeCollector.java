@@ -60,10 +60,14 @@ public abstract class NodeCollector {
 
     /** Runs the launcher once, judges every node and writes the {@code collect.json} manifest. */
     public final CollectResult collect() throws IOException, InterruptedException {
+        List<String> launcher = command();
+        MissingProgramException.requireRunnable(launcher.get(0), scheduler().equals("slurm")
+                ? "run this on a Slurm login node (or set FABRICSCOPE_SRUN), or use --pdsh HOSTS"
+                : "install pdsh (or set FABRICSCOPE_PDSH), or use --slurm");
         Files.createDirectories(outDir);
         long t0 = System.nanoTime();
         String started = now();
-        List<String> cmd = command();
+        List<String> cmd = launcher;
         Path out = Files.createTempFile("fabricscope-" + scheduler(), ".out");
         Path err = Files.createTempFile("fabricscope-" + scheduler(), ".err");
         try {

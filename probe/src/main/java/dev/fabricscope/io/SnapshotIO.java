@@ -125,7 +125,11 @@ public final class SnapshotIO {
         Integer version = null;
         boolean wrapped = false;
         try (com.fasterxml.jackson.core.JsonParser p = Json.mapper().getFactory().createParser(json)) {
-            if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+            com.fasterxml.jackson.core.JsonToken first = p.nextToken();
+            if (first == null) {
+                throw new ReadException(where + ": empty file (no JSON in it)");
+            }
+            if (first != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
                 throw new ReadException(where + ": expected a JSON object at the top level");
             }
             scan:

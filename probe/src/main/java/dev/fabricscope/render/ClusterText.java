@@ -26,41 +26,42 @@ public final class ClusterText {
     }
 
     public static String render(ClusterView v) {
+        return render(v, false);
+    }
+
+    /**
+     * A one-line answer, then the differences (most important first), the unreadable files and the NVLink domains.
+     *
+     * @param all every node name of every value and every domain row, instead of folded to fit 120 columns
+     */
+    public static String render(ClusterView v, boolean all) {
         StringBuilder sb = new StringBuilder();
         int gpus = v.readable().stream().mapToInt(n -> n.snapshot().gpus().size()).sum();
+        sb.append(answer(v)).append('\n');
         sb.append("Cluster ").append(v.directory()).append(": ").append(v.readable().size()).append(" node(s), ")
                 .append(gpus).append(" GPU(s), ").append(v.domains().size()).append(" NVLink domain(s)");
         if (!v.unreadable().isEmpty()) {
             sb.append(", ").append(v.unreadable().size()).append(" unreadable file(s)");
         }
-        sb.append("\n\nNVLink domains:\n");
-        TextTable t = new TextTable("Domain", "Kind", "Nodes", "GPUs", "Members");
-        List<NvlinkDomain> single = v.domains().stream().filter(d -> d.clusterUuid() == null).toList();
-        boolean groupSingles = single.size() > MAX_SINGLE_NODE_ROWS;
-        for (NvlinkDomain d : v.domains()) {
-            if (groupSingles && d.clusterUuid() == null) {
-                continue;
-            }
-            t.row(d.id(), d.clusterUuid() != null ? "MNNVL (clique " + d.cliqueId() + ")" : "single node",
-                    d.nodes().size(), d.gpus(), names(d.nodes(), 6));
-        }
-        if (groupSingles) {
-            // Thousands of nodes without MNNVL: one row per GPU count instead of one per node.
-            single.stream().collect(Collectors.groupingBy(NvlinkDomain::gpus, java.util.TreeMap::new, Collectors.toList()))
-                    .forEach((perNode, ds) -> t.row("(" + ds.size() + " domains)", "single node each", ds.size(), perNode * ds.size(),
-                            perNode + " GPUs each: " + names(ds.stream().flatMap(d -> d.nodes().stream()).toList(), 4)));
-        }
-        sb.append(indent(t.render()));
+        sb.append('\n');
+        int maxNames = all ? Integer.MAX_VALUE : 8;
         if (v.inconsistencies().isEmpty()) {
             sb.append("\nNo differences between nodes in driver, CUDA, GPUs, NVLink, fabric, MIG, multicast, NCCL or environment.\n");
         } else {
             sb.append("\nDifferences between nodes (most important first):\n");
             for (Inconsistency i : v.inconsistencies()) {
-                sb.append("  ").append(i.field()).append(": ").append(i.outliers().size()).append(" node(s) differ from the majority (")
-                        .append(i.majority()).append(")\n");
+                if (i.hasMajority()) {
+                    sb.append("  ").append(i.field()).append(": ").append(i.outliers().size())
+                            .append(i.outliers().size() == 1 ? " node differs" : " nodes differ")
+                            .append(" from the majority (").append(i.byValue().get(i.majority()).size()).append(" of ")
+                            .append(v.readable().size()).append(": ").append(i.majority()).append(")\n");
+                } else {
+                    sb.append("  ").append(i.field()).append(": ").append(i.byValue().size())
+                            .append(" different values, none held by most nodes\n");
+                }
                 for (Map.Entry<String, List<String>> e : i.byValue().entrySet()) {
                     if (!e.getKey().equals(i.majority())) {
-                        sb.append("    ").append(e.getKey()).append(": ").append(names(e.getValue(), 8)).append('\n');
+                        sb.append("    ").append(e.getKey()).append(": ").append(names(e.getValue(), maxNames)).append('\n');
                     }
                 }
             }
@@ -71,7 +72,57 @@ public final class ClusterText {
                 sb.append("  ").append(n.error()).append('\n');
             }
         }
-        return sb.toString();
+        sb.append("\nNVLink domains:\n");
+        TextTable t = new TextTable("Domain", "Kind", "Nodes", "GPUs", "Members");
+        List<NvlinkDomain> single = v.domains().stream().filter(d -> d.clusterUuid() == null).toList();
+        boolean groupSingles = !all && single.size() > MAX_SINGLE_NODE_ROWS;
+        for (NvlinkDomain d : v.domains()) {
+            if (groupSingles && d.clusterUuid() == null) {
+                continue;
+            }
+            t.row(d.id(), d.clusterUuid() != null ? "MNNVL (clique " + d.cliqueId() + ")" : "single node",
+                    d.nodes().size(), d.gpus(), names(d.nodes(), all ? Integer.MAX_VALUE : 6));
+        }
+        if (groupSingles) {
+            // Thousands of nodes without MNNVL: one row per GPU count instead of one per node.
+            single.stream().collect(Collectors.groupingBy(NvlinkDomain::gpus, java.util.TreeMap::new, Collectors.toList()))
+                    .forEach((perNode, ds) -> t.row("(" + ds.size() + " domains)", "single node each", ds.size(), perNode * ds.size(),
+                            perNode + " GPUs each: " + names(ds.stream().flatMap(d -> d.nodes().stream()).toList(), 4)));
+        }
+        sb.append(indent(t.render()));
+        if (sb.toString().contains("N/S")) {
+            sb.append("\nN/S: the driver says the GPU does not support this reading; ?: it could not be read (the node's JSON has the call and its error).\n");
+        }
+        return all ? sb.toString() : Fit.wrap(sb.toString(), Fit.WIDTH);
+    }
+
+    /** {@code 4 nodes, 32 GPUs: 2 differences — driver version: dgx-3 on 550.54.15 (others 580.126.20)}. */
+    static String answer(ClusterView v) {
+        int gpus = v.readable().stream().mapToInt(n -> n.snapshot().gpus().size()).sum();
+        StringBuilder sb = new StringBuilder();
+        sb.append(v.readable().size()).append(v.readable().size() == 1 ? " node, " : " nodes, ").append(gpus).append(" GPUs: ");
+        if (v.inconsistencies().isEmpty()) {
+            sb.append("all nodes match");
+        } else {
+            Inconsistency first = v.inconsistencies().get(0);
+            sb.append(v.inconsistencies().size()).append(v.inconsistencies().size() == 1 ? " difference" : " differences")
+                    .append(" — ").append(first.field()).append(": ");
+            if (first.hasMajority() && first.outliers().size() <= 3) {
+                String value = first.byValue().entrySet().stream().filter(e -> !e.getKey().equals(first.majority()))
+                        .map(Map.Entry::getKey).findFirst().orElse("");
+                sb.append(String.join(", ", first.outliers())).append(first.byValue().size() == 2 ? " on " + value : "")
+                        .append(" (others ").append(first.majority()).append(")");
+            } else if (first.hasMajority()) {
+                sb.append(first.outliers().size()).append(" nodes differ from ").append(first.majority());
+            } else {
+                sb.append(first.byValue().size()).append(" different values, no majority");
+            }
+        }
+        if (!v.unreadable().isEmpty()) {
+            sb.append("; ").append(v.unreadable().size()).append(" unreadable file(s)");
+        }
+        String line = sb.toString();
+        return line.length() <= Fit.WIDTH ? line : line.substring(0, Fit.WIDTH - 1) + "…";
     }
 
     public static String render(CollectResult r, String dir) {

@@ -34,23 +34,83 @@ public final class SnapshotText {
             """;
 
     public static String render(MachineSnapshot s) {
+        return render(s, false);
+    }
+
+    /**
+     * A one-line answer (machine summary and worst finding), the header, the findings, then the tables. By default
+     * everything fits {@link Fit#WIDTH} columns: identical GPU rows are folded ({@code GPU0–7}), a P2P matrix where
+     * every pair says the same becomes one line, and the GPU table leaves out UUIDs.
+     *
+     * @param wide one row per GPU, the UUID column and the full P2P matrix, however wide
+     */
+    public static String render(MachineSnapshot s, boolean wide) {
         StringBuilder sb = new StringBuilder();
+        sb.append(answer(s)).append('\n');
         header(sb, s);
         if (s.driver() != null && !s.driver().driverPresent()) {
             sb.append('\n').append(s.driver().message()).append('\n');
             findings(sb, s);
-            return sb.toString();
+            return wide ? sb.toString() : Fit.wrap(sb.toString(), Fit.WIDTH);
         }
-        sb.append('\n').append(gpuTable(s));
+        findings(sb, s);
+        sb.append('\n').append(gpuTable(s, wide));
         sb.append('\n').append(topologyMatrix(s)).append(TOPOLOGY_LEGEND);
         if (s.gpus().size() > 1) {
-            sb.append('\n').append(p2pMatrix(s));
+            sb.append('\n').append(wide ? p2pMatrix(s) : p2pFitted(s));
         }
-        sb.append('\n').append(nvlinkSummary(s));
-        sb.append('\n').append(memoryFabric(s));
+        sb.append('\n').append(nvlinkSummary(s, wide));
+        sb.append('\n').append(memoryFabric(s, wide));
         sb.append(NodeText.render(s));
-        findings(sb, s);
-        return sb.toString();
+        if (sb.indexOf("N/S") >= 0 || sb.indexOf("N/A") >= 0) {
+            sb.append("\nN/S: the driver says this GPU does not support the reading; N/A: not applicable here; ?: could not be read"
+                    + " (the JSON names the call and its error).\n");
+        }
+        return wide ? sb.toString() : Fit.wrap(sb.toString(), Fit.WIDTH);
+    }
+
+    /**
+     * The answer line: {@code 8× NVIDIA H100 80GB HBM3 · NVLink 18/18 via 4 NVSwitches · multicast yes — 1 info: …}.
+     */
+    public static String answer(MachineSnapshot s) {
+        StringBuilder sb = new StringBuilder();
+        if (s.driver() != null && !s.driver().driverPresent()) {
+            sb.append("No NVIDIA driver");
+        } else if (s.gpus().isEmpty()) {
+            sb.append("No GPUs seen");
+        } else {
+            java.util.Map<String, Integer> models = new java.util.LinkedHashMap<>();
+            s.gpus().forEach(g -> models.merge(g.name().orElse("unknown GPU"), 1, Integer::sum));
+            sb.append(models.entrySet().stream().map(e -> e.getValue() + "× " + e.getKey()).collect(Collectors.joining(" + ")));
+            long withLinks = s.gpus().stream().filter(g -> !g.activeLinks().isEmpty()).count();
+            boolean unknownLinks = s.gpus().stream().anyMatch(g -> !g.nvLinks().isEmpty() && g.nvLinks().stream().noneMatch(l -> l.active().isPresent()));
+            if (withLinks > 0) {
+                java.util.IntSummaryStatistics st = s.gpus().stream().mapToInt(g -> g.activeLinks().size()).summaryStatistics();
+                sb.append(" · NVLink ").append(st.getMin() == st.getMax() ? String.valueOf(st.getMax()) : st.getMin() + "–" + st.getMax())
+                        .append(" active per GPU");
+                if (!s.nvSwitches().isEmpty()) {
+                    sb.append(" via ").append(s.nvSwitches().size()).append(s.nvSwitches().size() == 1 ? " NVSwitch" : " NVSwitches");
+                }
+            } else {
+                sb.append(unknownLinks ? " · NVLink not readable" : " · no NVLink");
+            }
+            java.util.Set<String> mc = new java.util.TreeSet<>();
+            s.gpus().forEach(g -> mc.add(yn(g.cuda().multicast())));
+            sb.append(" · multicast ").append(String.join("/", mc));
+        }
+        List<Finding> worst = s.findings().stream().sorted(java.util.Comparator.comparing(Finding::severity)).toList();
+        if (worst.isEmpty()) {
+            sb.append(" — no findings");
+        } else {
+            java.util.Map<Finding.Severity, Long> counts = new java.util.EnumMap<>(Finding.Severity.class);
+            worst.forEach(f -> counts.merge(f.severity(), 1L, Long::sum));
+            sb.append(" — ").append(counts.entrySet().stream()
+                    .map(e -> e.getValue() + " " + e.getKey().name().toLowerCase(Locale.ROOT) + (e.getValue() > 1 && e.getKey() != Finding.Severity.INFO ? "s" : ""))
+                    .collect(Collectors.joining(", ")));
+            sb.append(": ").append(worst.get(0).message());
+        }
+        String line = sb.toString().replace('\n', ' ');
+        return line.length() <= Fit.WIDTH ? line : line.substring(0, Fit.WIDTH - 1) + "…";
     }
 
     private static void header(StringBuilder sb, MachineSnapshot s) {
@@ -95,15 +155,38 @@ public final class SnapshotText {
     }
 
     public static String gpuTable(MachineSnapshot s) {
-        TextTable t = new TextTable("GPU", "Name", "SM", "SMs", "Memory", "PCI", "NUMA", "CPU affinity", "MIG", "Virt", "UUID");
+        return gpuTable(s, true);
+    }
+
+    /** The GPU table; without {@code wide}, no UUID column (it alone would pass 120 columns on most machines). */
+    public static String gpuTable(MachineSnapshot s, boolean wide) {
+        TextTable t = wide ? new TextTable("GPU", "Name", "SM", "SMs", "Memory", "PCI", "NUMA", "CPU affinity", "MIG", "Virt", "UUID")
+                : new TextTable("GPU", "Name", "SM", "SMs", "Memory", "PCI", "NUMA", "CPU affinity", "MIG", "Virt");
         for (int i = 0; i < s.gpus().size(); i++) {
             Gpu g = s.gpus().get(i);
-            t.row("GPU" + i, g.name().shortDisplay(), g.computeCapability().shortDisplay(), g.smCount().shortDisplay(),
+            Object[] row = {"GPU" + i, g.name().shortDisplay(), g.computeCapability().shortDisplay(), g.smCount().shortDisplay(),
                     g.memoryTotalBytes().isPresent() ? gib(g.memoryTotalBytes().value()) : g.memoryTotalBytes().shortDisplay(),
                     g.pci(), g.numaNode().shortDisplay(), g.cpuAffinity().shortDisplay(), g.migMode().shortDisplay(),
-                    g.virtualizationMode().shortDisplay(), g.uuid().shortDisplay());
+                    g.virtualizationMode().shortDisplay(), g.uuid().shortDisplay()};
+            t.row(wide ? row : java.util.Arrays.copyOf(row, row.length - 1));
         }
-        return t.render();
+        return t.render() + (wide ? "" : "(UUIDs: --wide or --json)\n");
+    }
+
+    /** Rows for GPU0..n-1 whose other cells are equal, folded into one row labelled {@code GPU0–7}. */
+    static void foldedRows(TextTable t, List<Object[]> perGpu) {
+        int i = 0;
+        while (i < perGpu.size()) {
+            int j = i;
+            while (j + 1 < perGpu.size() && java.util.Arrays.equals(perGpu.get(j + 1), perGpu.get(i))) {
+                j++;
+            }
+            Object[] row = new Object[perGpu.get(i).length + 1];
+            row[0] = i == j ? "GPU" + i : "GPU" + i + "–" + j;
+            System.arraycopy(perGpu.get(i), 0, row, 1, perGpu.get(i).length);
+            t.row(row);
+            i = j + 1;
+        }
     }
 
     static String gib(long bytes) {
@@ -206,11 +289,61 @@ public final class SnapshotText {
                 + t.render();
     }
 
+    /** The P2P matrix when it fits, else one line when every pair says the same, else the pairs grouped by status. */
+    static String p2pFitted(MachineSnapshot s) {
+        String matrix = p2pMatrix(s);
+        java.util.Map<String, List<String>> byStatus = new java.util.LinkedHashMap<>();
+        List<Gpu> gpus = s.gpus();
+        for (int i = 0; i < gpus.size(); i++) {
+            for (int j = i + 1; j < gpus.size(); j++) {
+                GpuPair p = s.pair(gpus.get(i).pci(), gpus.get(j).pci()).orElse(null);
+                String v = p == null ? "?" : String.join("/", p.p2pRead().shortDisplay(), p.p2pWrite().shortDisplay(),
+                        p.p2pNvlink().shortDisplay(), p.p2pAtomics().shortDisplay(), p.p2pProp().shortDisplay());
+                byStatus.computeIfAbsent(v, k -> new java.util.ArrayList<>()).add("GPU" + i + "–" + j);
+            }
+        }
+        String title = "P2P (NVML read/write/nvlink/atomics/prop; OK, CNS chipset, GNS GPU, TNS topology, NS not supported)";
+        if (byStatus.size() == 1) {
+            String v = byStatus.keySet().iterator().next();
+            int n = byStatus.get(v).size();
+            return title + ":\n  all " + n + (n == 1 ? " pair " : " pairs ") + (v.equals("OK/OK/OK/OK/OK") ? "OK" : v) + "\n";
+        }
+        if (Fit.widest(matrix) <= Fit.WIDTH) {
+            return matrix;
+        }
+        StringBuilder sb = new StringBuilder(title).append(", by status (--wide for the matrix):\n");
+        byStatus.forEach((v, pairs) -> sb.append("  ").append(v).append(": ").append(pairs.size()).append(pairs.size() == 1 ? " pair: " : " pairs: ")
+                .append(String.join(", ", pairs)).append('\n'));
+        return sb.toString();
+    }
+
     public static String nvlinkSummary(MachineSnapshot s) {
+        return nvlinkSummary(s, true);
+    }
+
+    /** Per-GPU NVLink lines; without {@code wide}, GPUs with the same line are folded ({@code GPU0–7}). */
+    public static String nvlinkSummary(MachineSnapshot s, boolean wide) {
         StringBuilder sb = new StringBuilder("NVLink:\n");
+        List<Object[]> lines = new java.util.ArrayList<>();
         for (int i = 0; i < s.gpus().size(); i++) {
-            Gpu g = s.gpus().get(i);
-            sb.append("  GPU").append(i).append(": ");
+            lines.add(new Object[] {nvlinkLine(s.gpus().get(i))});
+        }
+        int i = 0;
+        while (i < lines.size()) {
+            int j = i;
+            while (!wide && j + 1 < lines.size() && lines.get(j + 1)[0].equals(lines.get(i)[0])) {
+                j++;
+            }
+            sb.append("  ").append(i == j ? "GPU" + i : "GPU" + i + "–" + j).append(": ").append(lines.get(i)[0]).append('\n');
+            i = j + 1;
+        }
+        nvSwitches(sb, s);
+        return sb.toString();
+    }
+
+    private static String nvlinkLine(Gpu g) {
+        StringBuilder sb = new StringBuilder();
+        {
             List<NvLink> active = g.activeLinks();
             if (g.nvLinks().isEmpty()) {
                 sb.append(g.nvLinkCount().isPresent() ? "no NVLinks" : "links unknown — " + g.nvLinkCount().missing().describe());
@@ -236,8 +369,11 @@ public final class SnapshotText {
                 if (toSwitch > 0) sb.append(", ").append(toSwitch).append(" to NVSwitch");
                 if (toGpu > 0) sb.append(", ").append(toGpu).append(" to GPUs");
             }
-            sb.append('\n');
         }
+        return sb.toString();
+    }
+
+    private static void nvSwitches(StringBuilder sb, MachineSnapshot s) {
         if (s.nvSwitches().isEmpty()) {
             sb.append("  NVSwitches: none seen\n");
         } else {
@@ -248,17 +384,33 @@ public final class SnapshotText {
                         .append(": ").append(sw.totalLinks()).append(" links from ").append(sw.gpuLinks().size()).append(" GPUs\n");
             }
         }
-        return sb.toString();
     }
 
     public static String memoryFabric(MachineSnapshot s) {
-        TextTable t = new TextTable("GPU", "VMM", "POSIX-FD", "Fabric handles", "Multicast", "GPUDirect RDMA", "Fabric state", "Clique", "Cluster UUID", "Health");
+        return memoryFabric(s, true);
+    }
+
+    /** Memory sharing and fabric per GPU; without {@code wide}, identical GPUs share one row ({@code GPU0–7}). */
+    public static String memoryFabric(MachineSnapshot s, boolean wide) {
+        TextTable t = new TextTable("GPU", "VMM", "POSIX-FD", "Fabric handles", "Multicast", "RDMA", "Fabric state", "Clique", "Cluster UUID", "Health");
+        List<Object[]> rows = new java.util.ArrayList<>();
         for (int i = 0; i < s.gpus().size(); i++) {
             Gpu g = s.gpus().get(i);
-            t.row("GPU" + i, yn(g.cuda().vmm()), yn(g.cuda().posixFdHandles()), yn(g.cuda().fabricHandles()),
+            Object[] row = {yn(g.cuda().vmm()), yn(g.cuda().posixFdHandles()), yn(g.cuda().fabricHandles()),
                     yn(g.cuda().multicast()), yn(g.cuda().gpuDirectRdma()), g.fabric().state().shortDisplay(),
                     g.fabric().cliqueId().shortDisplay(), g.fabric().clusterUuid().shortDisplay(),
-                    g.fabric().healthSummary().isPresent() ? g.fabric().healthSummary().value() : g.fabric().healthMask().shortDisplay());
+                    g.fabric().healthSummary().isPresent() ? g.fabric().healthSummary().value() : g.fabric().healthMask().shortDisplay()};
+            if (wide) {
+                Object[] full = new Object[row.length + 1];
+                full[0] = "GPU" + i;
+                System.arraycopy(row, 0, full, 1, row.length);
+                t.row(full);
+            } else {
+                rows.add(row);
+            }
+        }
+        if (!wide) {
+            foldedRows(t, rows);
         }
         return "Memory sharing and fabric:\n" + t.render();
     }
@@ -271,8 +423,8 @@ public final class SnapshotText {
         if (s.findings().isEmpty()) {
             return;
         }
-        sb.append("\nFindings:\n");
-        for (Finding f : s.findings()) {
+        sb.append("\nFindings (worst first):\n");
+        for (Finding f : s.findings().stream().sorted(java.util.Comparator.comparing(Finding::severity)).toList()) {
             sb.append("  ").append(f.severity()).append(": ").append(f.subject() == null ? "" : f.subject() + ": ")
                     .append(f.message()).append('\n');
         }

@@ -1,38 +1,169 @@
 package dev.fabricscope.report;
 
-import dev.fabricscope.report.ReportDiff.Change;
+import dev.fabricscope.render.Fit;
 import dev.fabricscope.render.TextTable;
+import dev.fabricscope.report.ReportDiff.Change;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** The text view of a {@link ReportDiff} for a terminal: control characters escaped, long values cut. */
+/**
+ * The text view of a {@link ReportDiff} for a terminal: a one-line answer first, then the changes by category with
+ * identical per-link and per-GPU changes folded into ranges ({@code GPU0–7}, {@code links 0–17}); control characters
+ * escaped, long values cut, 120 columns.
+ */
 public final class DiffText {
 
     private static final int MAX = 200;
+    private static final Pattern LINK = Pattern.compile("link (\\d+)(?: (.+))?");
+    private static final Pattern GPU = Pattern.compile("GPU(\\d+)");
+    private static final Pattern PAIR = Pattern.compile("GPU\\d+–GPU\\d+");
 
     private DiffText() {
     }
 
     public static String render(ReportDiff d) {
+        return render(d, false);
+    }
+
+    /** @param all one row per GPU and per link instead of folded ranges */
+    public static String render(ReportDiff d, boolean all) {
         StringBuilder sb = new StringBuilder();
+        List<Change> changes = all ? d.changes() : fold(d.changes());
+        sb.append(answer(d, changes)).append("\n\n");
         sb.append("A: ").append(t(d.left().name())).append(" — ").append(t(d.left().machine()))
                 .append(d.left().taken() == null ? "" : " (probed " + t(d.left().taken()) + ")").append('\n');
         sb.append("B: ").append(t(d.right().name())).append(" — ").append(t(d.right().machine()))
                 .append(d.right().taken() == null ? "" : " (probed " + t(d.right().taken()) + ")").append('\n');
         if (d.identical()) {
-            return sb.append("\nNo differences.\n").toString();
+            return Fit.wrap(sb.toString(), Fit.WIDTH);
         }
-        sb.append('\n').append(ReportFacts.plural(d.changes().size(), "difference")).append(", most important first.\n");
-        d.byCategory().forEach((c, changes) -> {
+        String head = Fit.wrap(sb.toString(), Fit.WIDTH);
+        sb.setLength(0);
+        sb.append(head);
+        Map<ReportDiff.Category, List<Change>> byCategory = new LinkedHashMap<>();
+        for (ReportDiff.Category c : ReportDiff.Category.values()) {
+            List<Change> l = changes.stream().filter(x -> x.category() == c).toList();
+            if (!l.isEmpty()) {
+                byCategory.put(c, l);
+            }
+        }
+        byCategory.forEach((c, list) -> {
             sb.append('\n').append(c.title()).append(":\n");
             TextTable table = new TextTable("", "", "A", "", "B");
-            for (Change x : changes) {
+            for (Change x : list) {
                 table.row("  " + t(x.subject()), t(x.item()), x.before() == null ? "(none)" : t(x.before()), "→",
                         x.after() == null ? "(none)" : t(x.after()));
             }
             List<String> lines = table.render().lines().skip(1).toList();
-            lines.forEach(l -> sb.append(l).append('\n'));
+            if (lines.stream().allMatch(l -> l.length() <= Fit.WIDTH)) {
+                lines.forEach(l -> sb.append(l).append('\n'));
+                return;
+            }
+            // Too wide for a table: one block per change.
+            for (Change x : list) {
+                sb.append(Fit.wrap("  " + t(x.subject()) + "  " + t(x.item()), Fit.WIDTH));
+                sb.append(Fit.wrap("      A: " + (x.before() == null ? "(none)" : t(x.before())), Fit.WIDTH));
+                sb.append(Fit.wrap("      B: " + (x.after() == null ? "(none)" : t(x.after())), Fit.WIDTH));
+            }
         });
+        if (!all && changes.size() < d.changes().size()) {
+            sb.append("\n(").append(d.changes().size()).append(" differences folded into ").append(changes.size())
+                    .append(" rows; --all lists one per GPU and link)\n");
+        }
         return sb.toString();
+    }
+
+    /** {@code Differ: 201 differences in 4 areas; first: GPU0–7 model NVIDIA H100 … → NVIDIA B200} or {@code Same: …}. */
+    static String answer(ReportDiff d, List<Change> folded) {
+        if (d.identical()) {
+            return "No differences.";
+        }
+        Change first = folded.get(0);
+        String line = "Differ: " + ReportFacts.plural(d.changes().size(), "difference") + " in "
+                + ReportFacts.plural(d.byCategory().size(), "area") + "; first: " + t(first.subject()) + " " + t(first.item()) + " "
+                + (first.before() == null ? "(none)" : t(first.before())) + " → " + (first.after() == null ? "(none)" : t(first.after()));
+        return line.length() <= Fit.WIDTH ? line : line.substring(0, Fit.WIDTH - 1) + "…";
+    }
+
+    /** Folds identical changes of consecutive links, then of GPUs and GPU pairs, keeping first-seen order. */
+    static List<Change> fold(List<Change> changes) {
+        return foldSubjects(foldLinks(changes));
+    }
+
+    private static List<Change> foldLinks(List<Change> changes) {
+        Map<List<Object>, List<Integer>> groups = new LinkedHashMap<>();
+        Map<List<Object>, Change> firstOf = new LinkedHashMap<>();
+        List<Object> order = new ArrayList<>();
+        for (Change c : changes) {
+            Matcher m = c.item() == null ? null : LINK.matcher(c.item());
+            if (m == null || !m.matches()) {
+                order.add(c);
+                continue;
+            }
+            List<Object> key = java.util.Arrays.asList(c.category(), c.subject(), m.group(2), c.before(), c.after());
+            if (!groups.containsKey(key)) {
+                order.add(key);
+                firstOf.put(key, c);
+            }
+            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(Integer.parseInt(m.group(1)));
+        }
+        List<Change> out = new ArrayList<>();
+        for (Object o : order) {
+            if (o instanceof Change c) {
+                out.add(c);
+            } else {
+                Change c = firstOf.get(o);
+                List<Integer> links = groups.get(o);
+                String attr = (String) ((List<?>) o).get(2);
+                String item = links.size() == 1 ? c.item() : Fit.ranges("", links).replace(", ", ",") + (attr == null ? "" : " " + attr);
+                out.add(new Change(c.category(), c.subject(), links.size() == 1 ? item : "links " + item, c.before(), c.after()));
+            }
+        }
+        return out;
+    }
+
+    private static List<Change> foldSubjects(List<Change> changes) {
+        Map<List<Object>, List<String>> groups = new LinkedHashMap<>();
+        Map<List<Object>, Change> firstOf = new LinkedHashMap<>();
+        List<Object> order = new ArrayList<>();
+        for (Change c : changes) {
+            String s = c.subject() == null ? "" : c.subject();
+            boolean gpu = GPU.matcher(s).matches();
+            boolean pair = PAIR.matcher(s).matches();
+            if (!gpu && !pair) {
+                order.add(c);
+                continue;
+            }
+            List<Object> key = java.util.Arrays.asList(c.category(), gpu, c.item(), c.before(), c.after());
+            if (!groups.containsKey(key)) {
+                order.add(key);
+                firstOf.put(key, c);
+            }
+            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(s);
+        }
+        List<Change> out = new ArrayList<>();
+        for (Object o : order) {
+            if (o instanceof Change c) {
+                out.add(c);
+                continue;
+            }
+            Change c = firstOf.get(o);
+            List<String> subjects = groups.get(o);
+            String subject;
+            if (subjects.size() == 1) {
+                subject = subjects.get(0);
+            } else if ((Boolean) ((List<?>) o).get(1)) {
+                subject = Fit.ranges("GPU", subjects.stream().map(x -> Integer.parseInt(x.substring(3))).toList());
+            } else {
+                subject = subjects.size() <= 2 ? String.join(", ", subjects) : subjects.size() + " GPU pairs";
+            }
+            out.add(new Change(c.category(), subject, c.item(), c.before(), c.after()));
+        }
+        return out;
     }
 
     private static String t(String s) {

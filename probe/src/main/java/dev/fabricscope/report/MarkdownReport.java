@@ -29,6 +29,8 @@ public final class MarkdownReport {
 
     /** GitHub's limit on an issue or comment body, in characters. */
     public static final int GITHUB_LIMIT = 65_536;
+    /** What a report aims for by default: under GitHub's limit with room for a few lines of the reporter's own. */
+    public static final int TARGET = 60_000;
     /** Kept free for the truncation note and the footer. */
     private static final int RESERVE = 2_000;
     /** Longest value in a table cell or summary line. */
@@ -49,7 +51,7 @@ public final class MarkdownReport {
     }
 
     public static String render(Report r) {
-        return render(r, GITHUB_LIMIT);
+        return render(r, TARGET);
     }
 
     /** Rendered within {@code limit} characters (tests use small limits to exercise truncation). */
@@ -76,6 +78,7 @@ public final class MarkdownReport {
         blocks.add(checks());
         blocks.add(findings());
         blocks.add(new Block("details heading", 3, "\n### Details\n", List.of(), ""));
+        blocks.add(okVerdicts());
         blocks.add(gpuTable());
         blocks.add(p2p());
         blocks.add(nvlinks());
@@ -126,8 +129,8 @@ public final class MarkdownReport {
             }
             out.append(w);
             if (b.name().equals("summary") && !omitted.isEmpty()) {
-                out.append("\n> [!NOTE]\n> Shortened to stay under GitHub's ").append(String.format("%,d", GITHUB_LIMIT))
-                        .append("-character limit. Left out: ").append(md(String.join("; ", omitted), 1_200))
+                out.append("\n> [!NOTE]\n> Shortened to stay under ").append(String.format("%,d", limit))
+                        .append(" characters (GitHub's limit is ").append(String.format("%,d", GITHUB_LIMIT)).append("). Left out: ").append(md(String.join("; ", omitted), 1_200))
                         .append(". The JSON report (`--format json`) has everything.\n");
             }
         }
@@ -226,11 +229,37 @@ public final class MarkdownReport {
         String head = "\n### Verdicts" + ReportView.deployment(a).map(d -> " for " + md(d, 300)).orElse("") + "\n\n"
                 + "| | Framework | Knob | Value | Outcome | Why |\n|---|---|---|---|---|---|\n";
         List<String> rows = new ArrayList<>();
+        long ok = a.verdicts().stream().filter(v -> v.outcome() == Outcome.OK).count();
         for (Verdict v : ReportFacts.worstFirst(a.verdicts())) {
-            rows.add("| " + icon(v.outcome()) + " | " + md(v.framework(), 30) + " | " + md(v.knob(), 80) + " | "
-                    + md(ReportView.value(v), 60) + " | " + md(ReportView.outcome(v), CELL) + " | " + md(v.why(), 400) + " |\n");
+            if (v.outcome() != Outcome.OK) {
+                rows.add(verdictRow(v));
+            }
         }
-        return new Block("verdicts table", 1, head, rows, "");
+        if (rows.isEmpty()) {
+            return new Block("verdicts", 1, "\n### Verdicts" + ReportView.deployment(a).map(d -> " for " + md(d, 300)).orElse("")
+                    + "\n\nEvery verdict is ok (" + ok + ", listed below).\n", List.of(), "");
+        }
+        return new Block("verdicts table", 1, head, rows, ok == 0 ? "" : "\n" + ok + " ok verdicts are folded below.\n");
+    }
+
+    /** The ok verdicts, folded: they matter least and are most of the rows. */
+    private Block okVerdicts() {
+        List<String> rows = new ArrayList<>();
+        for (Verdict v : r.advice().verdicts()) {
+            if (v.outcome() == Outcome.OK) {
+                rows.add(verdictRow(v));
+            }
+        }
+        if (rows.isEmpty()) {
+            return new Block("ok verdicts", 8, "", List.of(), "");
+        }
+        return details("ok verdicts", 8, "Ok verdicts (" + rows.size() + ")",
+                "| | Framework | Knob | Value | Outcome | Why |\n|---|---|---|---|---|---|\n", rows);
+    }
+
+    private String verdictRow(Verdict v) {
+        return "| " + icon(v.outcome()) + " | " + md(v.framework(), 30) + " | " + md(v.knob(), 80) + " | "
+                + md(ReportView.value(v), 60) + " | " + md(ReportView.outcome(v), CELL) + " | " + md(v.why(), 400) + " |\n";
     }
 
     private Block recommendations() {

@@ -100,6 +100,8 @@ class CliTest {
         Run r = run("samples");
         assertEquals(0, r.code());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("h200-vm ")), r.out());
-        r.out().lines().forEach(l -> assertTrue(l.matches("^[a-z0-9-]+\\s{2,}\\S.*"), l));
+        // A name, two spaces or more, the description; long descriptions continue under the description column.
+        r.out().lines().forEach(l -> assertTrue(l.matches("^[a-z0-9-]+\\s{2,}\\S.*") || l.matches("^ {10,}\\S.*"), l));
+        r.out().lines().forEach(l -> assertTrue(l.length() <= 120, l));
     }
 }

@@ -170,7 +170,7 @@ class ReplayedMachinesTest {
         assertEquals("OK", p.p2pAtomics().value());
         assertEquals(Boolean.TRUE, p.cudaCanAccessPeer().value());
 
-        CliTest.Run text = CliTest.run("probe", "--replay", trace(TWO));
+        CliTest.Run text = CliTest.run("probe", "--replay", trace(TWO), "--wide");
         assertTrue(text.out().contains("GPU0: 18/18 active, NVLink 4.0, 26.562 GB/s per link"), text.out());
         assertTrue(text.out().contains("(not visible from this VM; switch count unknown): 36 links from 2 GPUs"), text.out());
     }
@@ -190,7 +190,7 @@ class ReplayedMachinesTest {
         List<String> ids = s.findings().stream().map(Finding::code).toList();
         assertTrue(ids.contains("fabric-not-mnnvl"), ids.toString());
         assertTrue(ids.contains("nvswitch-hidden"), ids.toString());
-        String text = CliTest.run("probe", "--replay", trace(TWO)).out();
+        String text = CliTest.run("probe", "--replay", trace(TWO), "--wide").out();
         assertTrue(text.contains("not a multi-node NVLink (MNNVL) domain"), text);
     }
 
@@ -255,7 +255,7 @@ class ReplayedMachinesTest {
 
     @Test
     void oneGpuTextMatchesNvidiaSmi() {
-        CliTest.Run r = CliTest.run("probe", "--replay", trace(ONE));
+        CliTest.Run r = CliTest.run("probe", "--replay", trace(ONE), "--wide");
         assertEquals(0, r.code(), r.err());
         assertEquals(smiTopology(CapturedTraces.read(ONE, "topo-m.txt")).keySet(), ourTopology(r.out()).keySet());
         assertTrue(r.out().contains("nvmlDeviceGetNvLinkState → NVML_ERROR_NOT_SUPPORTED (3)"), r.out());

@@ -8,6 +8,10 @@ import dev.fabricscope.advisor.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fabricscope.json.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class MarkdownReportTest {
@@ -29,6 +33,37 @@ class MarkdownReportTest {
         HostileReportTest.checkMarkdown(md);
     }
 
+    /**
+     * Issue 15: whatever the machine, with the advice and every captured live-check result included, a report stays
+     * under 60,000 characters, and the ok verdicts are folded away from the top.
+     */
+    @Test
+    void everySampleWithAdviceAndCapturedChecksStaysUnder60000() throws Exception {
+        Path dir = Path.of("src/test/resources/captured/h200-vm-2026-11-29-checks");
+        List<ReportChecks.Entry> entries = new ArrayList<>();
+        for (String f : List.of("preflight.json", "preflight-ws8.json", "p2p.json", "allreduce.json", "allreduce-timeout.json",
+                "torch-allreduce.json")) {
+            JsonNode n = Json.mapper().readTree(Files.readString(dir.resolve(f)));
+            entries.add(new ReportChecks.Entry(n.path("check").asText(f), n.path("status").asText("PASSED"),
+                    n.path("summary").asText(""), n));
+        }
+        ReportChecks checks = new ReportChecks(true, null, entries);
+        for (String name : dev.fabricscope.samples.Samples.names()) {
+            var s = ReportFixtures.sample(name);
+            var d = new dev.fabricscope.advisor.Deployment(null, null, null, null, null, Map.of(), Map.of());
+            var o = new dev.fabricscope.advisor.Options(List.of(), Map.of(), Map.of());
+            Report r = Reports.create(s, ReportAdvice.of(dev.fabricscope.advisor.Advisor.advise(s, d, o), d, o), checks,
+                    List.of("fabricscope", "report", "--sample", name, "--with-checks"), ReportFixtures.WHEN);
+            String md = MarkdownReport.render(r);
+            assertTrue(md.length() < MarkdownReport.TARGET, name + ": " + md.length());
+            int verdicts = md.indexOf("\n### Verdicts");
+            String table = md.substring(verdicts, md.indexOf("\n### ", verdicts + 5));
+            assertFalse(table.contains("| ✅ |"), name + ": ok verdicts are folded below the details heading: " + table);
+            assertTrue(md.contains("<details><summary>Ok verdicts ("), name);
+            HostileReportTest.checkMarkdown(md);
+        }
+    }
+
     /** The summary is the first screen: about 30 lines. */
     @Test
     void summaryFitsOneScreen() {
@@ -48,7 +83,7 @@ class MarkdownReportTest {
                 ReportFixtures.checks(), List.of("fabricscope"), ReportFixtures.WHEN);
         String md = MarkdownReport.render(r);
         assertTrue(md.length() <= MarkdownReport.GITHUB_LIMIT, "length " + md.length());
-        assertTrue(md.contains("> [!NOTE]\n> Shortened to stay under GitHub's 65,536-character limit. Left out: "), md.substring(0, 3000));
+        assertTrue(md.contains("> [!NOTE]\n> Shortened to stay under 60,000 characters (GitHub's limit is 65,536). Left out: "), md.substring(0, 3000));
         assertTrue(md.contains("rows cut here"));
         assertTrue(md.contains("- **Verdicts:** 1667 errors · 0 fallbacks · 3333 ok"), "the summary is complete");
         assertTrue(md.contains("### Topology"), "more important than the verdict rows");

@@ -456,10 +456,12 @@ public final class ClusterPage extends BorderPane {
             boolean env = d.field().startsWith("environment ");
             badge.getStyleClass().removeAll("badge-error", "badge-warning");
             badge.getStyleClass().add(env ? "badge-warning" : "badge-error");
-            badge.setText(d.outliers().size() == 1 ? "1 node" : String.format(java.util.Locale.ROOT, "%,d nodes", d.outliers().size()));
+            badge.setText(!d.hasMajority() ? d.byValue().size() + " values"
+                    : d.outliers().size() == 1 ? "1 node" : String.format(java.util.Locale.ROOT, "%,d nodes", d.outliers().size()));
             field.setText(d.field() + ("cluster".equals(d.scope()) ? "" : " (in " + d.scope() + ")"));
             int most = d.byValue().getOrDefault(d.majority(), List.of()).size();
-            majority.setText("Most nodes (" + most + "): " + d.majority());
+            majority.setText(d.hasMajority() ? "Most nodes (" + most + "): " + d.majority()
+                    : "No majority: " + d.byValue().size() + " different values");
             StringBuilder sb = new StringBuilder();
             int shown = 0;
             for (Map.Entry<String, List<String>> e : d.byValue().entrySet()) {

@@ -31,7 +31,9 @@ public record LoadedCluster(Path dir, ClusterView view, Map<String, ClusterNode>
     public record Difference(Inconsistency inconsistency, String value) {
         /** "driver version 550.54.15 (most nodes: 570.86.15)". */
         public String describe() {
-            return inconsistency.field() + " " + value + " (most nodes: " + inconsistency.majority() + ")";
+            return inconsistency.field() + " " + value + (inconsistency.hasMajority()
+                    ? " (most nodes: " + inconsistency.majority() + ")"
+                    : " (no majority: " + inconsistency.byValue().size() + " different values)");
         }
     }
 
