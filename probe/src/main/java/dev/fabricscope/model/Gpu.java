@@ -59,7 +59,14 @@ public record Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlInd
 
     /** Major.minor as a number (9.0, 10.3), or NaN when unknown. */
     public double computeCapabilityNumber() {
-        return computeCapability.isPresent() ? Double.parseDouble(computeCapability.value()) : Double.NaN;
+        if (!computeCapability.isPresent()) {
+            return Double.NaN;
+        }
+        try {
+            return Double.parseDouble(computeCapability.value());
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
     }
 
     /** Short label for tables: the name without the vendor prefix. */
