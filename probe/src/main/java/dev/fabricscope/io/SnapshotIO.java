@@ -135,11 +135,11 @@ public final class SnapshotIO {
         boolean snapshotObject = false;
         Object schemaVersion = null;
         try (com.fasterxml.jackson.core.JsonParser p = Json.mapper().getFactory().createParser(json)) {
-            com.fasterxml.jackson.core.JsonToken first = p.nextToken();
-            if (first == null) {
+            com.fasterxml.jackson.core.JsonToken firstToken = p.nextToken();
+            if (firstToken == null) {
                 throw new ReadException(where + ": empty file (no JSON in it)");
             }
-            if (first != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+            if (firstToken != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
                 throw new ReadException(where + ": expected a JSON object at the top level");
             }
             boolean first = true;

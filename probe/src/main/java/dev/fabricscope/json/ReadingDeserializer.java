@@ -156,7 +156,7 @@ public final class ReadingDeserializer extends JsonDeserializer<Reading<?>> impl
             return null;
         }
         JsonNode codeValue = m.get("codeValue");
-        for (String f : new String[] {"call", "code", "detail"}) {
+        for (String f : new String[] {"call", "code", "detail", "raw"}) {
             JsonNode t = m.get(f);
             if (t != null && !t.isNull() && !t.isTextual()) {
                 return null;
@@ -166,7 +166,7 @@ public final class ReadingDeserializer extends JsonDeserializer<Reading<?>> impl
             return null;
         }
         return new Missing(kind, text(m, "call"), text(m, "code"),
-                codeValue == null || codeValue.isNull() ? null : codeValue.intValue(), text(m, "detail"));
+                codeValue == null || codeValue.isNull() ? null : codeValue.intValue(), text(m, "detail"), text(m, "raw"));
     }
 
     private static String text(JsonNode m, String field) {
