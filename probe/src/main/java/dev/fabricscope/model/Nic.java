@@ -8,7 +8,7 @@ import java.util.List;
  *
  * @param name       {@code mlx5_0}, or the interface name ({@code eth0}) for a NIC without RDMA
  * @param rdma       listed under /sys/class/infiniband
- * @param pci        PCI address, {@code 0000:18:00.0}
+ * @param address    PCI address, {@code 0000:18:00.0}
  * @param model      the adapter ({@code hca_type}: {@code MT4129} is ConnectX-7), or the PCI vendor:device id
  * @param firmware   {@code fw_ver}
  * @param numaNode   the PCI device's {@code numa_node} (-1 in sysfs = none: read as missing)
@@ -16,7 +16,7 @@ import java.util.List;
  * @param ports      ports with link layer, state and rate
  * @param netDevices the network interfaces on this adapter ({@code ibp24s0})
  */
-public record Nic(String name, boolean rdma, Reading<String> pci, Reading<String> model, Reading<String> firmware,
+public record Nic(String name, boolean rdma, Reading<String> address, Reading<String> model, Reading<String> firmware,
                   Reading<Integer> numaNode, Reading<List<String>> pciePath, List<Port> ports, List<String> netDevices) {
 
     public Nic {

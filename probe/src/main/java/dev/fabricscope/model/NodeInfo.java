@@ -24,11 +24,11 @@ public record NodeInfo(Reading<List<Nic>> nics, List<PcieEndpoint> gpuPcie, List
     /**
      * A PCI device's place in the PCIe tree.
      *
-     * @param pci      the device, {@code 0000:1b:00.0}
+     * @param address  the PCI device, {@code 0000:1b:00.0}
      * @param path     the host bridge ({@code pci0000:00}), then the PCI bridges above the device, top down
      * @param numaNode its {@code numa_node}
      */
-    public record PcieEndpoint(String pci, Reading<List<String>> path, Reading<Integer> numaNode) {
+    public record PcieEndpoint(String address, Reading<List<String>> path, Reading<Integer> numaNode) {
     }
 
     /**

@@ -30,7 +30,7 @@ public final class PcieTopology {
         if (!a.path().isPresent() || !b.path().isPresent()) {
             return Reading.missing((a.path().isPresent() ? b : a).path().missing());
         }
-        if (a.pci().equalsIgnoreCase(b.pci())) {
+        if (a.address().equalsIgnoreCase(b.address())) {
             return Reading.of("X");
         }
         List<String> pa = a.path().value();
@@ -57,11 +57,11 @@ public final class PcieTopology {
 
     /** A GPU's place in the PCIe tree as the probe read it. */
     public static Optional<PcieEndpoint> gpuPlace(MachineSnapshot s, Gpu g) {
-        return s.node().gpuPcie().stream().filter(e -> e.pci().equalsIgnoreCase(g.pci().toString())).findFirst();
+        return s.node().gpuPcie().stream().filter(e -> e.address().equalsIgnoreCase(g.pci().toString())).findFirst();
     }
 
     public static PcieEndpoint nicPlace(Nic n) {
-        return new PcieEndpoint(n.pci().orElse(n.name()), n.pciePath(), n.numaNode());
+        return new PcieEndpoint(n.address().orElse(n.name()), n.pciePath(), n.numaNode());
     }
 
     /** GPU to NIC, as {@code nvidia-smi topo -m}'s NIC columns. */
@@ -80,7 +80,7 @@ public final class PcieTopology {
         for (PcieEndpoint e : all) {
             String sw = switchOf(e);
             if (sw != null) {
-                out.computeIfAbsent(sw, k -> new ArrayList<>()).add(e.pci());
+                out.computeIfAbsent(sw, k -> new ArrayList<>()).add(e.address());
             }
         }
         return out;

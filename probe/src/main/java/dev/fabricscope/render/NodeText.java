@@ -64,7 +64,7 @@ public final class NodeText {
         List<Nic> rdma = n.rdmaNics();
         for (Nic nic : all) {
             int k = rdma.indexOf(nic);
-            t.row(k >= 0 ? "NIC" + k : "-", nic.name(), nic.rdma() ? "yes" : "no", nic.model().shortDisplay(), nic.pci().shortDisplay(),
+            t.row(k >= 0 ? "NIC" + k : "-", nic.name(), nic.rdma() ? "yes" : "no", nic.model().shortDisplay(), nic.address().shortDisplay(),
                     nic.numaNode().shortDisplay(), ports(nic), nearestGpu(s, nic));
         }
         return "NICs (" + rdma.size() + " RDMA):\n" + t.render();

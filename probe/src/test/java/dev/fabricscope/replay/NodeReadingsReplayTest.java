@@ -122,7 +122,7 @@ class NodeReadingsReplayTest {
         assertEquals(List.of(), s.node().rdmaNics());
         Nic eth0 = nics.value().get(0);
         assertEquals("eth0", eth0.name());
-        assertEquals("0000:00:03.0", eth0.pci().value(), "eth0 -> /sys/devices/pci0000:00/0000:00:03.0/virtio2");
+        assertEquals("0000:00:03.0", eth0.address().value(), "eth0 -> /sys/devices/pci0000:00/0000:00:03.0/virtio2");
         assertEquals(List.of("pci0000:00"), eth0.pciePath().value());
         assertEquals(1, nics.value().size(), "ifb0, ifb1 and lo are virtual");
         String text = SnapshotText.render(s);
