@@ -19,6 +19,7 @@ public final class RecordValidator {
     private static final Set<String> OPTIONAL = Set.of(
             "Reading.value", "Reading.missing",
             "Missing.call", "Missing.code", "Missing.codeValue", "Missing.detail", "Missing.raw", "NvLink.speedMbps",
+            "NvLink.errors", "Gpu.health", "MachineSnapshot.node",
             "ProbeInfo.toolVersion", "ProbeInfo.probedAt", "ProbeInfo.durationMs", "ProbeInfo.description",
             "DriverInfo.message", "Finding.subject", "MachineSnapshot.pythonStack",
             "Verdict.value", "Verdict.resolved", "Verdict.errorClass", "Verdict.message", "Verdict.when",

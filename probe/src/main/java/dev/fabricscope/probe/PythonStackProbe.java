@@ -103,6 +103,11 @@ public final class PythonStackProbe {
         }
 
         @Override
+        public NativeAnswer<String> realPath(String path) {
+            return seen(host.realPath(path));
+        }
+
+        @Override
         public NativeAnswer<String> systemProperty(String name) {
             return seen(host.systemProperty(name));
         }

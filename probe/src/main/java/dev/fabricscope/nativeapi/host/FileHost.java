@@ -95,6 +95,17 @@ public final class FileHost implements HostCalls {
         return v == null ? NativeAnswer.returned(ENOENT, null) : NativeAnswer.ok(v);
     }
 
+    @Override
+    public NativeAnswer<String> realPath(String path) {
+        try {
+            Path real = resolve(path).toRealPath();
+            Path rootReal = root.toRealPath();
+            return NativeAnswer.ok(real.startsWith(rootReal) ? "/" + rootReal.relativize(real).toString().replace('\\', '/') : real.toString());
+        } catch (IOException | RuntimeException e) {
+            return NativeAnswer.returned(errno(e), null);
+        }
+    }
+
     static int errno(Exception e) {
         if (e instanceof NoSuchFileException) {
             return ENOENT;
