@@ -230,6 +230,12 @@ class ReplayedMachinesTest {
         MachineSnapshot s = SnapshotIO.parse(json.getBytes(StandardCharsets.UTF_8), "snapshot");
         ObjectNode copy = (ObjectNode) Json.mapper().readTree(dev.fabricscope.json.RecordJson.write(s));
         copy.remove("probe");
+        // readings this trace's recording build did not take (issue 19): the replay answers "not in the trace"
+        copy.remove("node");
+        copy.withArray("gpus").forEach(g -> {
+            ((ObjectNode) g).remove("health");
+            g.withArray("nvLinks").forEach(l -> ((ObjectNode) l).remove("errors"));
+        });
         return copy;
     }
 
