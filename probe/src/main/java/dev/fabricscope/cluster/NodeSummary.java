@@ -6,6 +6,7 @@ import dev.fabricscope.model.FabricInfo;
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.HostInfo;
 import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.model.PythonStack;
 import dev.fabricscope.model.Reading;
 import java.util.List;
 import java.util.Map;
@@ -15,10 +16,11 @@ import java.util.Map;
  * readings, GPU pairs and findings are left out). Read from a file by {@link SummaryReader} without building the
  * rest, or made from a snapshot in memory by {@link #of}; both give equal summaries for the same node.
  *
- * @param nvSwitches how many NVSwitches the node's snapshot lists
+ * @param nvSwitches      how many NVSwitches the node's snapshot lists
+ * @param pythonStack     the Python stack in one line ({@link PythonStack#summary}), or null when not read
  */
 public record NodeSummary(HostInfo host, DriverInfo driver, List<GpuSummary> gpus, int nvSwitches,
-                          Map<String, String> environment) {
+                          Map<String, String> environment, String pythonStack) {
 
     public NodeSummary {
         gpus = List.copyOf(gpus);
@@ -44,7 +46,11 @@ public record NodeSummary(HostInfo host, DriverInfo driver, List<GpuSummary> gpu
 
     public static NodeSummary of(MachineSnapshot s) {
         return new NodeSummary(s.host(), s.driver(), s.gpus().stream().map(GpuSummary::of).toList(),
-                s.nvSwitches().size(), s.environment());
+                s.nvSwitches().size(), s.environment(), pythonStackLine(s.pythonStack(), s.environment(), s.driver()));
+    }
+
+    static String pythonStackLine(PythonStack stack, Map<String, String> environment, DriverInfo driver) {
+        return stack == null ? null : stack.summary(environment, driver.nccl());
     }
 
     /** The node's own host name, or null when its snapshot could not read it. */

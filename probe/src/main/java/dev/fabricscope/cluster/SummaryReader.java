@@ -16,6 +16,7 @@ import dev.fabricscope.model.FabricInfo;
 import dev.fabricscope.model.HostInfo;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.ProbeInfo;
+import dev.fabricscope.model.PythonStack;
 import dev.fabricscope.model.Reading;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -37,15 +38,17 @@ public final class SummaryReader {
     }
 
     // Parts not kept are named as ignored: Jackson then skips them in the parser, where an unknown member of a record
-    // is first copied into a token buffer (a tenth of the time of a 10,000-report folder).
+    // is first copied into a token buffer (a tenth of the time of a 10,000-report folder). The binding records are
+    // named as the model records they stand for, so RecordValidator's rules by type name (optional members, the GPU
+    // limit, the compute capability) apply to them unchanged.
 
     /** The parts of a snapshot the summary keeps, as they appear in the file. */
-    @JsonIgnoreProperties(value = {"pairs", "findings"}, ignoreUnknown = true)
-    private record Slim(int schemaVersion, ProbeInfo probe, HostInfo host, DriverInfo driver,
-                        @JsonProperty(required = true) List<SlimGpu> gpus,
-                        @JsonDeserialize(using = ObjectCounter.class) Integer nvSwitches,
-                        Map<String, String> environment) {
-        Slim { // absent lists and maps read as empty, as MachineSnapshot's constructor reads them
+    @JsonIgnoreProperties(value = {"pairs", "findings", "node"}, ignoreUnknown = true)
+    private record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host, DriverInfo driver,
+                                   @JsonProperty(required = true) List<Gpu> gpus,
+                                   @JsonDeserialize(using = ObjectCounter.class) Integer nvSwitches,
+                                   Map<String, String> environment, PythonStack pythonStack) {
+        MachineSnapshot { // absent lists and maps read as empty, as MachineSnapshot's constructor reads them
             gpus = gpus == null ? List.of() : gpus;
             nvSwitches = nvSwitches == null ? 0 : nvSwitches;
             environment = environment == null ? Map.of() : environment;
@@ -53,23 +56,23 @@ public final class SummaryReader {
     }
 
     @JsonIgnoreProperties(value = {"uuid", "nvmlIndex", "cudaOrdinal", "serial", "architecture", "smCount",
-        "memoryTotalBytes", "numaNode", "cpuAffinity", "persistenceMode", "nvLinkCount"}, ignoreUnknown = true)
-    private record SlimGpu(PciAddress pci, Reading<String> name, Reading<String> computeCapability,
-                           Reading<String> migMode, Reading<String> virtualizationMode, CudaAttributes cuda,
-                           List<SlimLink> nvLinks, FabricInfo fabric) {
-        SlimGpu {
+        "memoryTotalBytes", "numaNode", "cpuAffinity", "persistenceMode", "nvLinkCount", "health"}, ignoreUnknown = true)
+    private record Gpu(PciAddress pci, Reading<String> name, Reading<String> computeCapability,
+                       Reading<String> migMode, Reading<String> virtualizationMode, CudaAttributes cuda,
+                       List<NvLink> nvLinks, FabricInfo fabric) {
+        Gpu {
             nvLinks = nvLinks == null ? List.of() : nvLinks;
         }
     }
 
     @JsonIgnoreProperties(value = {"index", "versionCode", "generation", "remoteType", "remotePci", "gbpsPerDirection",
-        "speedMbps"}, ignoreUnknown = true)
-    private record SlimLink(Reading<Boolean> active) {
+        "speedMbps", "errors"}, ignoreUnknown = true)
+    private record NvLink(Reading<Boolean> active) {
     }
 
     /** A report file: the summary comes from its {@code snapshot} member. */
     @JsonIgnoreProperties(value = {"advice", "checks", "redaction", "commandLine"}, ignoreUnknown = true)
-    private record Wrapped(Slim snapshot) {
+    private record Wrapped(MachineSnapshot snapshot) {
     }
 
     /** Counts the objects of an array, skipping their contents (the parser still checks them). */
@@ -108,9 +111,9 @@ public final class SummaryReader {
 
     public static NodeSummary parse(byte[] json, String where) throws SnapshotIO.ReadException {
         boolean wrapped = SnapshotIO.checkEnvelope(json, where);
-        Slim s;
+        MachineSnapshot s;
         try {
-            s = wrapped ? Json.mapper().readValue(json, Wrapped.class).snapshot() : Json.mapper().readValue(json, Slim.class);
+            s = wrapped ? Json.mapper().readValue(json, Wrapped.class).snapshot() : Json.mapper().readValue(json, MachineSnapshot.class);
         } catch (IOException | IllegalArgumentException e) {
             throw SnapshotIO.bindingFailure(where, e);
         }
@@ -123,17 +126,14 @@ public final class SummaryReader {
         } catch (RecordValidator.Invalid e) {
             throw new SnapshotIO.ReadException(where + ": " + e.getMessage());
         }
-        if (s.gpus().size() > RecordValidator.MAX_GPUS) {
-            throw new SnapshotIO.ReadException(where + ": at " + at + ".gpus: " + s.gpus().size() + " GPUs, over the limit of "
-                    + RecordValidator.MAX_GPUS);
-        }
         List<NodeSummary.GpuSummary> gpus = s.gpus().stream().map(g -> {
-            List<SlimLink> links = g.nvLinks();
+            List<NvLink> links = g.nvLinks();
             int active = (int) links.stream().filter(l -> Boolean.TRUE.equals(l.active().value())).count();
             boolean readable = links.isEmpty() || links.stream().anyMatch(l -> l.active().isPresent());
             return new NodeSummary.GpuSummary(g.name(), g.computeCapability(), g.migMode(), g.virtualizationMode(),
                     g.cuda(), g.fabric(), active, readable);
         }).toList();
-        return new NodeSummary(s.host(), s.driver(), gpus, s.nvSwitches(), s.environment());
+        return new NodeSummary(s.host(), s.driver(), gpus, s.nvSwitches(), s.environment(),
+                NodeSummary.pythonStackLine(s.pythonStack(), s.environment(), s.driver()));
     }
 }

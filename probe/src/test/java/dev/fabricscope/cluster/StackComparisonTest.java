@@ -52,6 +52,23 @@ class StackComparisonTest {
         assertEquals(List.of("node3"), stack.byValue().get("torch 2.10.0+cu129 / CUDA 12.9 / NCCL 2.27.7"));
     }
 
+    /** cluster show reads node files as summaries: the stack line comes out as from the full snapshot. */
+    @Test
+    void theStackReadsAlikeFromNodeFiles() throws Exception {
+        PythonStack usual = stack("usual", "2.11.0+cu130", "13.0", "2.28.9");
+        PythonStack old = stack("old", "2.10.0+cu129", "12.9", "2.27.7");
+        Path dir = tmp.resolve("cluster");
+        for (int i = 1; i <= 4; i++) {
+            MachineSnapshot s = ClusterFixtures.node(node(i == 3 ? old : usual), "node" + i, i);
+            ClusterFixtures.write(dir, s, "node" + i + ".json");
+            assertEquals(NodeSummary.of(s), SummaryReader.read(dir.resolve("node" + i + ".json")));
+        }
+        Inconsistency stack = ClusterAnalysis.analyse(dir.toString(), ClusterReader.read(dir)).inconsistencies().stream()
+                .filter(x -> x.field().startsWith("Python stack")).findFirst().orElseThrow();
+        assertEquals(List.of("node3"), stack.outliers());
+        assertEquals("torch 2.11.0+cu130 / CUDA 13.0 / NCCL 2.28.9", stack.majority());
+    }
+
     @Test
     void diffComparesTheStackOnlyWhereBothSidesReadIt() throws Exception {
         MachineSnapshot a = node(stack("a", "2.11.0+cu130", "13.0", "2.28.9"));
