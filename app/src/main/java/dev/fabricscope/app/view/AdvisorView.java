@@ -216,11 +216,11 @@ public final class AdvisorView extends BorderPane {
             }
         });
         table.getColumns().add(outcome);
-        table.getColumns().add(col("Framework", Verdict::framework, 90));
+        table.getColumns().add(col("Framework", Verdict::framework, 80));
         table.getColumns().add(col("Knob", Verdict::knob, 260));
         table.getColumns().add(col("Value", v -> v.userSet() || String.valueOf(v.value()).endsWith("(default)") ? String.valueOf(v.value())
-                : v.value() + " (default)", 140));
-        table.getColumns().add(col("Resolved", v -> v.resolved() == null ? "—" : v.resolved(), 110));
+                : v.value() + " (default)", 130));
+        table.getColumns().add(col("Resolved", v -> v.resolved() == null ? "—" : v.resolved(), 100));
         table.getColumns().add(col("When", v -> v.when() == null ? "" : v.when(), 140));
         WrappingCells.apply(table);
     }

@@ -46,7 +46,11 @@ public final class WrappingCells {
         text.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(
                 () -> cell.isEmpty() || cell.getItem() == null ? null : String.valueOf(cell.getItem()),
                 cell.itemProperty(), cell.emptyProperty()));
-        cell.setGraphic(text);
+        // a little air above and below: the row is as tall as the wrapped text
+        javafx.scene.layout.StackPane box = new javafx.scene.layout.StackPane(text);
+        box.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        box.setPadding(new javafx.geometry.Insets(4, 0, 4, 0));
+        cell.setGraphic(box);
         cell.setContentDisplay(ContentDisplay.GRAPHIC_ONLY);
         cell.setText(null);
     }
