@@ -21,7 +21,7 @@ import javafx.stage.Stage;
  */
 final class Screenshots {
 
-    private static final String[] TABS = {"overview", "fabric", "matrices", "advisor", "checks"};
+    private static final String[] TABS = {"overview", "fabric", "matrices", "advisor", "checks", "acceptance"};
 
     private final Stage stage;
     private final MainView view;

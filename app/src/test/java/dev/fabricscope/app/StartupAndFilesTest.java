@@ -78,7 +78,8 @@ class StartupAndFilesTest {
     void openingAReportFileTitlesTheWindowWithHostAndTime(FxRobot robot, @TempDir Path dir) throws Exception {
         MachineSnapshot s = Samples.find("h200-vm").orElseThrow().snapshot().get();
         Path report = dir.resolve("report.json");
-        Files.writeString(report, Json.mapper().writeValueAsString(Map.of("snapshot", s, "verdicts", List.of())));
+        Files.writeString(report, Json.mapper().writeValueAsString(
+                Map.of("format", "fabricscope-report", "reportVersion", 1, "snapshot", s, "verdicts", List.of())));
         robot.interact(() -> app.vm.openFile(report));
         app.awaitIdle();
         assertTrue(stage.getTitle().matches("Fabricscope — report from vm at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d"), stage.getTitle());

@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
         description = "Run live checks on the local GPUs: SGLang's FlashInfer workspace preflight, the P2P matrix, "
                 + "all-reduce smoke tests (NCCL and a one-shot P2P kernel).",
         subcommands = {CheckCommand.Preflight.class, CheckCommand.P2p.class, CheckCommand.AllReduce.class,
-                CheckCommand.Memory.class})
+                CheckCommand.Memory.class, CheckNodeCommand.class})
 public final class CheckCommand implements Runnable {
 
     /** Where the commands learn whether a driver is there (replaced in tests). */

@@ -74,18 +74,38 @@ public final class Main implements Runnable {
         for (Class<?> c : only != null ? java.util.List.<Class<?>>of(only) : SUBCOMMANDS) {
             cl.addSubcommand(c);
         }
+        cl.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF)); // no escape codes, ever
+        // Whatever writers the caller set, every command prints through the one terminal sanitiser.
+        cl.setExecutionStrategy(parseResult -> {
+            CommandLine root = parseResult.commandSpec().root().commandLine();
+            root.setOut(SafeTerminalWriter.wrap(root.getOut()));
+            root.setErr(SafeTerminalWriter.wrap(root.getErr()));
+            try {
+                return new CommandLine.RunLast().execute(parseResult);
+            } catch (OutOfMemoryError e) {
+                return outOfMemory(root.getErr());
+            }
+        });
         cl.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.FAILURE);
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("fabricscope: " + ex.getMessage());
+            c.getErr().println("fabricscope: " + dev.fabricscope.io.SnapshotIO.oneLineSafe(ex.getMessage()));
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
             return ExitCodes.USAGE;
         });
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
-            c.getErr().println("fabricscope: internal error: " + ex);
+            c.getErr().println("fabricscope: internal error: " + dev.fabricscope.io.SnapshotIO.oneLineSafe(String.valueOf(ex)));
             return ExitCodes.FAILURE;
         });
         return cl;
+    }
+
+    /** An {@link OutOfMemoryError} as one line and exit 4: the input was too big for this heap. */
+    static int outOfMemory(java.io.PrintWriter err) {
+        err.println("fabricscope: not enough memory (" + (Runtime.getRuntime().maxMemory() >> 20)
+                + " MiB heap) for this input; give Java more with -Xmx or use a smaller input");
+        err.flush();
+        return ExitCodes.BAD_INPUT;
     }
 
     @Override

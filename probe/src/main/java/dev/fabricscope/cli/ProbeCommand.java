@@ -48,6 +48,17 @@ public final class ProbeCommand implements Callable<Integer> {
             err.println("fabricscope: give either --record or --replay, not both");
             return ExitCodes.USAGE;
         }
+        for (Path target : new Path[] {out, record}) {
+            if (target != null) {
+                try {
+                    dev.fabricscope.io.OutputFile.checkTarget(target);
+                } catch (dev.fabricscope.io.OutputFile.NotAFileException e) {
+                    err.println("fabricscope: " + (target == out ? "--out " : "--record ") + e.getMessage());
+                    err.println("Try 'fabricscope probe --help'.");
+                    return ExitCodes.USAGE;
+                }
+            }
+        }
         MachineSnapshot s;
         if (replay != null) {
             try {

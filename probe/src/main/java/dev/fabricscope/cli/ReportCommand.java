@@ -71,6 +71,13 @@ public final class ReportCommand implements Callable<Integer> {
         var err = spec.commandLine().getErr();
         Report report;
         boolean noDriver = false;
+        if (out != null) {
+            try {
+                dev.fabricscope.io.OutputFile.checkTarget(out);
+            } catch (dev.fabricscope.io.OutputFile.NotAFileException e) {
+                return DeploymentOptions.usage(spec, "report", "--out " + e.getMessage());
+            }
+        }
         try {
             if (from != null) {
                 if (source.given() || withChecks || deployment.given()) {
@@ -114,14 +121,21 @@ public final class ReportCommand implements Callable<Integer> {
             case md -> MarkdownReport.render(report);
             case html -> HtmlReport.render(report);
         };
-        if (out != null) {
+        if (out != null && !dev.fabricscope.io.OutputFile.isStandardOutput(out)) {
+            dev.fabricscope.io.OutputFile.Kind kind;
             try {
-                ReportIO.write(out, text);
+                spec.commandLine().getOut().flush();
+                kind = dev.fabricscope.io.OutputFile.write(out, text, System.out);
+            } catch (dev.fabricscope.io.OutputFile.NotAFileException e) {
+                return DeploymentOptions.usage(spec, "report", "--out " + e.getMessage());
             } catch (IOException e) {
-                err.println("fabricscope: cannot write " + out + ": " + SnapshotIO.oneLineSafe(String.valueOf(e.getMessage())));
+                err.println("fabricscope: cannot write " + SnapshotIO.oneLineSafe(out + ": " + describe(e)));
                 return ExitCodes.FAILURE;
             }
-            spec.commandLine().getOut().println("Report written to " + out + " (" + f + ", " + text.length() + " characters; "
+            // a device or FIFO may be this terminal (/dev/stdout): the confirmation then goes to standard error
+            var confirm = kind == dev.fabricscope.io.OutputFile.Kind.STREAMED ? err : spec.commandLine().getOut();
+            confirm.println((kind == dev.fabricscope.io.OutputFile.Kind.STREAMED ? "Report streamed to " : "Report written to ")
+                    + SnapshotIO.oneLineSafe(out.toString()) + " (" + f + ", " + text.length() + " characters; "
                     + report.redaction().describe() + ")");
         } else {
             spec.commandLine().getOut().print(text);
@@ -133,6 +147,17 @@ public final class ReportCommand implements Callable<Integer> {
         }
         CheckStatus worst = from == null ? LiveChecks.worst(report.checks()) : null;
         return worst == null ? ExitCodes.OK : CheckCommand.exitCode(worst);
+    }
+
+    /** An I/O failure in words: the file system's reason, not Java's exception name. */
+    static String describe(IOException e) {
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
+            return fse.getReason();
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     static Format fromExtension(Path out) {

@@ -21,7 +21,7 @@ public final class SnapshotSource {
     public static final class SourceException extends Exception {
         public final int exitCode;
 
-        SourceException(String message, int exitCode) {
+        public SourceException(String message, int exitCode) {
             super(message);
             this.exitCode = exitCode;
         }

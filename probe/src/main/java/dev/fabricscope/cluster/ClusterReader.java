@@ -39,17 +39,32 @@ public final class ClusterReader {
             throw new IOException(dir + ": not a folder");
         }
         List<Path> files = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.json")) {
+        List<ClusterNode> skipped = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             for (Path p : ds) {
-                if (!p.getFileName().toString().equals(MANIFEST) && Files.isRegularFile(p)) {
-                    files.add(p);
-                    if (files.size() > MAX_FILES) {
-                        throw new IOException(dir + ": more than " + MAX_FILES + " report files");
+                String name = p.getFileName().toString();
+                String skip = null;
+                if (Files.isDirectory(p)) {
+                    skip = "skipped: a folder (only the *.json files of " + dir + " are read)";
+                } else if (name.endsWith(".json") && !name.equals(MANIFEST)) {
+                    if (Files.isRegularFile(p)) {
+                        files.add(p);
+                    } else {
+                        skip = "skipped: not a regular file (a device, FIFO, socket or broken link)";
                     }
                 }
+                if (skip != null) {
+                    skipped.add(new ClusterNode(name.replaceFirst("\\.json$", ""), p.toString(), null, p + ": " + skip));
+                }
+                if (files.size() + skipped.size() > MAX_FILES) {
+                    throw new IOException(dir + ": more than " + MAX_FILES + " report files");
+                }
             }
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new IOException(dir + ": cannot list: permission denied");
         }
         files.sort(Comparator.comparing(Path::toString));
+        skipped.sort(Comparator.comparing(ClusterNode::file));
         int threads = Math.max(1, Math.min(files.size(), Runtime.getRuntime().availableProcessors()));
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "fabricscope-cluster-read");
@@ -70,6 +85,7 @@ public final class ClusterReader {
             for (Future<ClusterNode> f : futures) {
                 out.add(f.get());
             }
+            out.addAll(skipped);
             return out;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

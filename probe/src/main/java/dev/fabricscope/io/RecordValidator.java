@@ -19,6 +19,7 @@ public final class RecordValidator {
     private static final Set<String> OPTIONAL = Set.of(
             "Reading.value", "Reading.missing",
             "Missing.call", "Missing.code", "Missing.codeValue", "Missing.detail", "Missing.raw", "NvLink.speedMbps",
+            "NvLink.errors", "Gpu.health", "MachineSnapshot.node",
             "ProbeInfo.toolVersion", "ProbeInfo.probedAt", "ProbeInfo.durationMs", "ProbeInfo.description",
             "DriverInfo.message", "Finding.subject",
             "Verdict.value", "Verdict.resolved", "Verdict.errorClass", "Verdict.message", "Verdict.when",
@@ -30,6 +31,9 @@ public final class RecordValidator {
             "Deployment.tp", "Deployment.nodes", "Deployment.dcp", "Deployment.model", "Deployment.tokens",
             "ReportChecks.skipped", "Entry.summary", "Entry.result",
             "EffectiveDeployment.model", "EffectiveDeployment.tokens");
+
+    /** Whole-number components (outside readings, which check their own) that may be negative. */
+    private static final Set<String> SIGNED = Set.of("Missing.codeValue");
 
     /** Most GPUs one snapshot may hold (a machine has at most a few dozen; the matrices grow with the square). */
     public static final int MAX_GPUS = 256;
@@ -113,6 +117,12 @@ public final class RecordValidator {
                     throw new Invalid("at " + p + ": missing (required)");
                 }
                 continue;
+            }
+            if ((v instanceof Integer || v instanceof Long) && ((Number) v).longValue() < 0 && !SIGNED.contains(type + "." + c.getName())) {
+                throw new Invalid("at " + p + ": " + v + " is negative");
+            }
+            if (v instanceof Double d && (d.isNaN() || d.isInfinite())) {
+                throw new Invalid("at " + p + ": not a finite number");
             }
             if (type.equals("MachineSnapshot") && c.getName().equals("gpus") && ((Collection<?>) v).size() > MAX_GPUS) {
                 throw new Invalid("at " + p + ": " + ((Collection<?>) v).size() + " GPUs, over the limit of " + MAX_GPUS);

@@ -49,10 +49,10 @@ public final class SnapshotIO {
         StringBuilder sb = new StringBuilder(Math.min(m.length(), MAX_MESSAGE + 16));
         for (int i = 0; i < m.length() && sb.length() < MAX_MESSAGE; i++) {
             char c = m.charAt(i);
-            int type = Character.getType(c);
-            if (c < 0x20 || c == 0x7f || type == Character.FORMAT || type == Character.LINE_SEPARATOR
-                    || type == Character.PARAGRAPH_SEPARATOR || type == Character.SURROGATE || (c >= 0x80 && c < 0xa0)) {
-                sb.append(String.format("\\u%04x", (int) c));
+            if (Character.isHighSurrogate(c) && i + 1 < m.length() && Character.isLowSurrogate(m.charAt(i + 1))) {
+                sb.append(c).append(m.charAt(++i));
+            } else if (c == '\n' || c == '\t' || dev.fabricscope.report.Escape.invisible(c)) {
+                sb.append(dev.fabricscope.report.Escape.escaped(c));
             } else {
                 sb.append(c);
             }
@@ -98,14 +98,7 @@ public final class SnapshotIO {
             s = wrapped ? Json.mapper().readValue(json, Wrapped.class).snapshot()
                     : Json.mapper().readValue(json, MachineSnapshot.class);
         } catch (IOException | IllegalArgumentException e) {
-            // Databind wraps syntax errors (truncation, nesting limit) met while binding: report them as syntax.
-            for (Throwable c = e; c != null; c = c.getCause()) {
-                if (c instanceof com.fasterxml.jackson.core.exc.StreamReadException
-                        || c instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
-                    throw syntax(where, (JsonProcessingException) c);
-                }
-            }
-            throw new ReadException(where + ": " + oneLine(e));
+            throw bindingFailure(where, e);
         }
         if (s == null) {
             throw new ReadException(where + ": at $.snapshot: missing");
@@ -118,50 +111,106 @@ public final class SnapshotIO {
         return s;
     }
 
-    /** Returns true for a report (snapshot nested under {@code snapshot}); checks the schema version either way. */
+    /** Report format name, as {@code dev.fabricscope.report.Report.FORMAT}. */
+    public static final String REPORT_FORMAT = "fabricscope-report";
+    /** The report version this build reads, as {@code dev.fabricscope.report.Report.REPORT_VERSION}. */
+    public static final int REPORT_VERSION = 1;
+
+    /** Reads the envelope with {@link #checkEnvelope}; true for a report (the snapshot under {@code snapshot}). */
     private static boolean scanEnvelope(byte[] json, String where) throws ReadException {
-        // Stops at the schema version (the first member of every snapshot Fabricscope writes): the binding pass
-        // that follows tokenises the whole document anyway, and reports syntax errors as this pass would.
-        Integer version = null;
-        boolean wrapped = false;
+        return checkEnvelope(json, where);
+    }
+
+    /**
+     * One streaming pass over the top level that every reader runs (show, advise, cluster, report --from, diff), so
+     * all accept and refuse the same files (docs/report-schema.md): one JSON object, no trailing content, no
+     * duplicate keys; a report ({@code format}, {@code reportVersion} or {@code snapshot} present) has the known
+     * format, an integer {@code reportVersion} not newer than this build's, and an object {@code snapshot}; the
+     * snapshot's integer {@code schemaVersion} is between 1 and this build's. Returns true for a report.
+     */
+    public static boolean checkEnvelope(byte[] json, String where) throws ReadException {
+        Object format = null;
+        Object reportVersion = null;
+        boolean report = false;
+        boolean snapshotObject = false;
+        Object schemaVersion = null;
         try (com.fasterxml.jackson.core.JsonParser p = Json.mapper().getFactory().createParser(json)) {
-            com.fasterxml.jackson.core.JsonToken first = p.nextToken();
-            if (first == null) {
+            com.fasterxml.jackson.core.JsonToken firstToken = p.nextToken();
+            if (firstToken == null) {
                 throw new ReadException(where + ": empty file (no JSON in it)");
             }
-            if (first != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+            if (firstToken != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
                 throw new ReadException(where + ": expected a JSON object at the top level");
             }
+            boolean first = true;
             scan:
             while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 com.fasterxml.jackson.core.JsonToken t = p.nextToken();
-                if (name.equals("snapshot") && t == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
-                    wrapped = true;
-                    while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
-                        String inner = p.currentName();
-                        com.fasterxml.jackson.core.JsonToken it = p.nextToken();
-                        if (inner.equals("schemaVersion") && it == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT) {
-                            version = p.getIntValue();
-                            break scan;
-                        }
-                        p.skipChildren();
+                switch (name) {
+                    case "format" -> {
+                        report = true;
+                        format = t == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : t.name();
                     }
-                    break;
-                } else if (name.equals("schemaVersion") && t == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT) {
-                    version = p.getIntValue();
-                    break;
-                } else {
-                    p.skipChildren();
+                    case "reportVersion" -> {
+                        report = true;
+                        reportVersion = integer(p, t);
+                    }
+                    case "schemaVersion" -> {
+                        schemaVersion = schemaVersion == null ? integer(p, t) : schemaVersion;
+                        if (first) {
+                            break scan; // a bare snapshot as Fabricscope writes it: the binding pass reads the rest
+                        }
+                    }
+                    case "snapshot" -> {
+                        report = true;
+                        if (t == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                            snapshotObject = true;
+                            schemaVersion = null; // the nested one counts
+                            while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                                String inner = p.currentName();
+                                com.fasterxml.jackson.core.JsonToken it = p.nextToken();
+                                if (inner.equals("schemaVersion")) {
+                                    schemaVersion = integer(p, it);
+                                    if (format != null && reportVersion != null) {
+                                        break scan; // a report as Fabricscope writes it: envelope first, then the snapshot
+                                    }
+                                }
+                                p.skipChildren();
+                            }
+                        }
+                    }
+                    default -> { }
                 }
+                first = false;
+                p.skipChildren();
             }
-        } catch (JsonProcessingException e) {
+                } catch (JsonProcessingException e) {
             throw syntax(where, e);
         } catch (IOException e) {
             throw new ReadException(where + ": cannot read: " + e.getMessage());
         }
-        if (version == null) {
-            throw new ReadException(where + ": no integer schemaVersion: not a Fabricscope snapshot or report");
+        if (report) {
+            if (format != null && !REPORT_FORMAT.equals(format)) {
+                throw new ReadException(where + ": at $.format: not \"" + REPORT_FORMAT + "\"; not a Fabricscope report");
+            }
+            if (!(reportVersion instanceof Integer v)) {
+                throw new ReadException(where + ": at $.reportVersion: missing or not an integer; not a Fabricscope report");
+            }
+            if (v > REPORT_VERSION) {
+                throw new ReadException(where + ": reportVersion " + v + " is newer than this Fabricscope reads ("
+                        + REPORT_VERSION + "); update Fabricscope");
+            }
+            if (v < 1) {
+                throw new ReadException(where + ": at $.reportVersion: " + v + " is not a known version");
+            }
+            if (!snapshotObject) {
+                throw new ReadException(where + ": at $.snapshot: missing or not an object");
+            }
+        }
+        if (!(schemaVersion instanceof Integer version)) {
+            throw new ReadException(where + (report ? ": at $.snapshot.schemaVersion: missing or not an integer"
+                    : ": no integer schemaVersion: not a Fabricscope snapshot or report"));
         }
         if (version > MachineSnapshot.SCHEMA_VERSION) {
             throw new ReadException(where + ": schemaVersion " + version + " is newer than this Fabricscope reads ("
@@ -170,7 +219,29 @@ public final class SnapshotIO {
         if (version < 1) {
             throw new ReadException(where + ": schemaVersion " + version + " is not a known version");
         }
-        return wrapped;
+        return report;
+    }
+
+    /** An int token as Integer, anything else as its token name (so a check can say what it was). */
+    private static Object integer(com.fasterxml.jackson.core.JsonParser p, com.fasterxml.jackson.core.JsonToken t) throws IOException {
+        return t == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT
+                && p.getNumberType() == com.fasterxml.jackson.core.JsonParser.NumberType.INT ? p.getIntValue() : t.name();
+    }
+
+    /** A failure while binding, in one line: syntax errors (truncation, nesting, trailing content) said as such. */
+    public static ReadException bindingFailure(String where, Exception e) {
+        if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mie
+                && String.valueOf(mie.getOriginalMessage()).startsWith("Trailing token")) {
+            return new ReadException(where + ": not valid JSON: trailing content after the top-level object");
+        }
+        // Databind wraps syntax errors (truncation, nesting limit) met while binding: report them as syntax.
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof com.fasterxml.jackson.core.exc.StreamReadException
+                    || c instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
+                return syntax(where, (JsonProcessingException) c);
+            }
+        }
+        return new ReadException(where + ": " + oneLine(e));
     }
 
     private static ReadException syntax(String where, JsonProcessingException e) {
@@ -182,7 +253,16 @@ public final class SnapshotIO {
     /** Reads a file of at most {@link #MAX_BYTES}, with one-line errors. */
     public static byte[] readBytes(Path file) throws ReadException {
         try {
-            long size = Files.size(file);
+            java.nio.file.attribute.BasicFileAttributes a =
+                    Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+            if (a.isDirectory()) {
+                throw new ReadException(file + ": is a folder, not a snapshot or report file");
+            }
+            if (!a.isRegularFile()) {
+                // a FIFO with no writer would block forever, a device may never end: only regular files are read
+                throw new ReadException(file + ": not a regular file (a device, FIFO or socket)");
+            }
+            long size = a.size();
             if (size > MAX_BYTES) {
                 throw new ReadException(file + ": file is " + size + " bytes, over the " + MAX_BYTES + "-byte limit");
             }
@@ -194,11 +274,26 @@ public final class SnapshotIO {
                 throw new ReadException(file + ": file grew past the " + MAX_BYTES + "-byte limit while reading");
             }
             return bytes;
-        } catch (NoSuchFileException e) {
-            throw new ReadException(file + ": no such file");
         } catch (IOException e) {
-            throw new ReadException(file + ": cannot read: " + e.getMessage());
+            throw new ReadException(file + ": " + describe(e));
+        } catch (OutOfMemoryError e) {
+            throw new ReadException(file + ": not enough memory to read it (" + (Runtime.getRuntime().maxMemory() >> 20)
+                    + " MiB heap); give Java more with -Xmx");
         }
+    }
+
+    /** An I/O failure in words: "no such file", "permission denied", or the file system's own reason. */
+    public static String describe(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "cannot read: permission denied";
+        }
+        if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
+            return "cannot read: " + fse.getReason();
+        }
+        return "cannot read: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
     }
 
     public static void checkUtf8(byte[] bytes, String where) throws ReadException {
@@ -211,23 +306,7 @@ public final class SnapshotIO {
     }
 
     public static String readText(Path file) throws ReadException {
-        byte[] bytes;
-        try {
-            long size = Files.size(file);
-            if (size > MAX_BYTES) {
-                throw new ReadException(file + ": file is " + size + " bytes, over the " + MAX_BYTES + "-byte limit");
-            }
-            try (InputStream in = Files.newInputStream(file)) {
-                bytes = in.readNBytes((int) MAX_BYTES + 1);
-            }
-            if (bytes.length > MAX_BYTES) {
-                throw new ReadException(file + ": file grew past the " + MAX_BYTES + "-byte limit while reading");
-            }
-        } catch (NoSuchFileException e) {
-            throw new ReadException(file + ": no such file");
-        } catch (IOException e) {
-            throw new ReadException(file + ": cannot read: " + e.getMessage());
-        }
+        byte[] bytes = readBytes(file);
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
@@ -253,7 +332,9 @@ public final class SnapshotIO {
             }
             String msg = mie.getOriginalMessage();
             Throwable cause = mie.getCause();
-            if (!(mie instanceof MismatchedInputException) && cause != null && cause.getMessage() != null) {
+            if (cause instanceof NullPointerException) {
+                msg = "a required field is missing or null"; // a record constructor's null check, not the file's words
+            } else if (!(mie instanceof MismatchedInputException) && cause != null && cause.getMessage() != null) {
                 msg = cause.getMessage(); // a record constructor's own words, e.g. "a reading holds exactly one of value or missing"
             }
             return "at " + path + ": " + (msg == null ? "wrong type" : msg.lines().findFirst().orElse(""));
@@ -265,6 +346,8 @@ public final class SnapshotIO {
             Throwable cause = jpe.getCause();
             if (cause instanceof IllegalArgumentException iae && iae.getMessage() != null) {
                 msg = iae.getMessage();
+            } else if (cause instanceof NullPointerException) {
+                msg = "a required field is missing or null";
             }
             return (msg == null ? "malformed" : msg.lines().findFirst().orElse("")) + at;
         }
@@ -281,36 +364,11 @@ public final class SnapshotIO {
         return "[\"" + oneLineSafe(k).replace("\"", "\\\"") + "\"]";
     }
 
-    /** Writes atomically: a temporary file in the same folder, then a rename; a failure leaves the old file intact. */
+    /**
+     * Writes an output file: a regular file or new path atomically, a device or FIFO as a stream, {@code -} to
+     * standard output, a folder refused ({@link OutputFile}).
+     */
     public static void writeAtomically(Path target, String content) throws IOException {
-        Path abs = target.toAbsolutePath();
-        Path dir = abs.getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
-        }
-        Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
-        try {
-            Files.writeString(tmp, content, StandardCharsets.UTF_8);
-            keepOrDefaultPermissions(abs, tmp);
-            try {
-                Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-    }
-
-    /** A temporary file is owner-only; the result gets the replaced file's permissions, or rw-r--r-- when new. */
-    private static void keepOrDefaultPermissions(Path target, Path tmp) {
-        try {
-            java.util.Set<java.nio.file.attribute.PosixFilePermission> perms = Files.exists(target)
-                    ? Files.getPosixFilePermissions(target)
-                    : java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--");
-            Files.setPosixFilePermissions(tmp, perms);
-        } catch (UnsupportedOperationException | IOException e) {
-            // not a POSIX file system (Windows): the default ACLs apply
-        }
+        OutputFile.write(target, content, System.out);
     }
 }

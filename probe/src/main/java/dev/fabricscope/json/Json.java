@@ -28,6 +28,7 @@ public final class Json {
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .serializationInclusion(JsonInclude.Include.NON_NULL)
                 .build();
         m.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()

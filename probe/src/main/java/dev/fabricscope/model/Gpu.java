@@ -18,16 +18,38 @@ import java.util.List;
  * @param virtualizationMode None, Pass-Through, VGPU, Host VGPU, …
  * @param nvLinkCount        links present ({@code NVML_FI_DEV_NVLINK_LINK_COUNT}) or the probed count
  * @param nvLinks            the links that answered or failed (empty when the count is 0)
+ * @param health             ECC, remapped rows, clocks events, power limit, PCIe link, recovery action; absent in
+ *                           snapshots made before they were read
  */
 public record Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlIndex, Reading<Integer> cudaOrdinal,
                   Reading<String> name, Reading<String> serial, Reading<String> architecture,
                   Reading<String> computeCapability, Reading<Integer> smCount, Reading<Long> memoryTotalBytes,
                   Reading<Integer> numaNode, Reading<String> cpuAffinity, Reading<String> migMode,
                   Reading<String> virtualizationMode, Reading<Boolean> persistenceMode, CudaAttributes cuda,
-                  Reading<Integer> nvLinkCount, List<NvLink> nvLinks, FabricInfo fabric) {
+                  Reading<Integer> nvLinkCount, List<NvLink> nvLinks, FabricInfo fabric, GpuHealth health) {
 
     public Gpu {
         nvLinks = nvLinks == null ? List.of() : List.copyOf(nvLinks);
+        if (health == null) {
+            health = GpuHealth.unknown(Missing.notApplicable("health not read"));
+        }
+    }
+
+    public Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlIndex, Reading<Integer> cudaOrdinal,
+               Reading<String> name, Reading<String> serial, Reading<String> architecture,
+               Reading<String> computeCapability, Reading<Integer> smCount, Reading<Long> memoryTotalBytes,
+               Reading<Integer> numaNode, Reading<String> cpuAffinity, Reading<String> migMode,
+               Reading<String> virtualizationMode, Reading<Boolean> persistenceMode, CudaAttributes cuda,
+               Reading<Integer> nvLinkCount, List<NvLink> nvLinks, FabricInfo fabric) {
+        this(pci, uuid, nvmlIndex, cudaOrdinal, name, serial, architecture, computeCapability, smCount, memoryTotalBytes,
+                numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount, nvLinks, fabric, null);
+    }
+
+    /** The same GPU with other links (tests and samples take a link down this way). */
+    public Gpu withLinks(List<NvLink> links) {
+        return new Gpu(pci, uuid, nvmlIndex, cudaOrdinal, name, serial, architecture, computeCapability, smCount,
+                memoryTotalBytes, numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount,
+                links, fabric, health);
     }
 
     /** Active links only. */
@@ -37,7 +59,14 @@ public record Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlInd
 
     /** Major.minor as a number (9.0, 10.3), or NaN when unknown. */
     public double computeCapabilityNumber() {
-        return computeCapability.isPresent() ? Double.parseDouble(computeCapability.value()) : Double.NaN;
+        if (!computeCapability.isPresent()) {
+            return Double.NaN;
+        }
+        try {
+            return Double.parseDouble(computeCapability.value());
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
     }
 
     /** Short label for tables: the name without the vendor prefix. */

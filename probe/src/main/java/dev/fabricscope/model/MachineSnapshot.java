@@ -14,37 +14,60 @@ import java.util.TreeMap;
  * @param gpus          sorted by PCI address
  * @param pairs         one entry per unordered GPU pair
  * @param findings      warnings and notes derived from the readings, worst first
+ * @param node          NICs, the GPUs' PCIe places and the NVIDIA services; absent in snapshots made before they were read
  */
-public record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host, DriverInfo driver, List<Gpu> gpus,
+public record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host, DriverInfo driver,
+                              @com.fasterxml.jackson.annotation.JsonProperty(required = true) List<Gpu> gpus,
                               List<NvSwitch> nvSwitches, List<GpuPair> pairs, Map<String, String> environment,
-                              List<Finding> findings) {
+                              List<Finding> findings, NodeInfo node) {
 
     public static final int SCHEMA_VERSION = 1;
 
     public MachineSnapshot {
-        gpus = gpus == null ? List.of() : List.copyOf(gpus);
+        gpus = gpus instanceof Indexed.Gpus ? gpus : new Indexed.Gpus(gpus == null ? List.of() : List.copyOf(gpus));
         nvSwitches = nvSwitches == null ? List.of() : List.copyOf(nvSwitches);
-        pairs = pairs == null ? List.of() : List.copyOf(pairs);
+        pairs = pairs instanceof Indexed.Pairs ? pairs : new Indexed.Pairs(pairs == null ? List.of() : List.copyOf(pairs));
         environment = environment == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(environment));
         findings = findings == null ? List.of() : List.copyOf(findings);
+        if (node == null) {
+            node = new NodeInfo(Reading.missing(Missing.notApplicable("NICs not read")), List.of(), List.of());
+        }
+    }
+
+    public MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host, DriverInfo driver, List<Gpu> gpus,
+                           List<NvSwitch> nvSwitches, List<GpuPair> pairs, Map<String, String> environment,
+                           List<Finding> findings) {
+        this(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, findings, null);
+    }
+
+    /** Same snapshot with another node part. */
+    public MachineSnapshot withNode(NodeInfo newNode) {
+        return new MachineSnapshot(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, findings, newNode);
+    }
+
+    /** Same snapshot with other GPUs (switches re-derived by the caller where needed). */
+    public MachineSnapshot withGpus(List<Gpu> newGpus) {
+        return new MachineSnapshot(schemaVersion, probe, host, driver, newGpus, nvSwitches, pairs, environment, findings, node);
     }
 
     public Optional<Gpu> gpu(PciAddress pci) {
-        return gpus.stream().filter(g -> g.pci().sameDevice(pci)).findFirst();
+        int i = ((Indexed.Gpus) gpus).indexOf(pci);
+        return i < 0 ? Optional.empty() : Optional.of(gpus.get(i));
+    }
+
+    /** The index of the GPU on {@code pci}'s device in {@link #gpus()}, or -1; O(1). */
+    public int indexOf(PciAddress pci) {
+        return ((Indexed.Gpus) gpus).indexOf(pci);
     }
 
     public Optional<GpuPair> pair(PciAddress x, PciAddress y) {
-        return pairs.stream().filter(p -> p.connects(x, y)).findFirst();
+        return Optional.ofNullable(((Indexed.Pairs) pairs).find(x, y));
     }
 
     /** Display label of a GPU: {@code GPU<n>} in PCI order, as nvidia-smi numbers GPUs in the default PCI_BUS_ID order. */
     public String label(PciAddress pci) {
-        for (int i = 0; i < gpus.size(); i++) {
-            if (gpus.get(i).pci().sameDevice(pci)) {
-                return "GPU" + i;
-            }
-        }
-        return pci.toString();
+        int i = ((Indexed.Gpus) gpus).indexOf(pci);
+        return i >= 0 ? "GPU" + i : String.valueOf(pci);
     }
 
     @JsonIgnore
@@ -54,6 +77,6 @@ public record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host,
 
     /** Same snapshot with other findings. */
     public MachineSnapshot withFindings(List<Finding> newFindings) {
-        return new MachineSnapshot(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, newFindings);
+        return new MachineSnapshot(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, newFindings, node);
     }
 }

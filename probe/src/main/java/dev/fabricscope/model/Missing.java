@@ -61,6 +61,11 @@ public record Missing(Kind kind, String call, String code, Integer codeValue, St
         return new Missing(Kind.UNAVAILABLE, null, null, null, detail);
     }
 
+    /** A value in a saved file that cannot be read as a reading: {@code unreadable (raw: why)}. */
+    public static Missing unreadable(String rawAndWhy) {
+        return new Missing(Kind.ERROR, null, null, null, "unreadable (" + rawAndWhy + ")");
+    }
+
     public static Missing notApplicable(String detail) {
         return new Missing(Kind.NOT_APPLICABLE, null, null, null, detail);
     }

@@ -12,10 +12,11 @@ package dev.fabricscope.model;
  * @param gbpsPerDirection    nominal data bandwidth per direction of this link, GB/s
  * @param speedMbps           the link's speed as NVML reports it ({@code NVML_FI_DEV_NVLINK_GET_SPEED}, MB/s; what
  *                            {@code nvidia-smi nvlink -s} prints), absent in snapshots made before it was read
+ * @param errors              error and throughput counters; absent in snapshots made before they were read
  */
 public record NvLink(int index, Reading<Boolean> active, Reading<Integer> versionCode, Reading<Integer> generation,
                      Reading<String> remoteType, Reading<PciAddress> remotePci, Reading<Double> gbpsPerDirection,
-                     Reading<Long> speedMbps) {
+                     Reading<Long> speedMbps, NvLinkErrors errors) {
 
     public static final String REMOTE_GPU = "GPU";
     public static final String REMOTE_SWITCH = "SWITCH";
@@ -24,11 +25,33 @@ public record NvLink(int index, Reading<Boolean> active, Reading<Integer> versio
         if (speedMbps == null) {
             speedMbps = Reading.missing(Missing.notApplicable("link speed not read"));
         }
+        if (errors == null) {
+            Reading<Long> none = Reading.missing(Missing.notApplicable("counters not read"));
+            errors = new NvLinkErrors(none, none, none, none, none, none, none);
+        }
+    }
+
+    public NvLink(int index, Reading<Boolean> active, Reading<Integer> versionCode, Reading<Integer> generation,
+                  Reading<String> remoteType, Reading<PciAddress> remotePci, Reading<Double> gbpsPerDirection,
+                  Reading<Long> speedMbps) {
+        this(index, active, versionCode, generation, remoteType, remotePci, gbpsPerDirection, speedMbps, null);
+    }
+
+    /** The same link with other counters. */
+    public NvLink withErrors(NvLinkErrors e) {
+        return new NvLink(index, active, versionCode, generation, remoteType, remotePci, gbpsPerDirection, speedMbps, e);
+    }
+
+    /** The same link, inactive (a link down). */
+    public NvLink down() {
+        Missing why = Missing.notApplicable("link inactive");
+        return new NvLink(index, Reading.of(false), Reading.missing(why), generation, Reading.missing(why), Reading.missing(why),
+                gbpsPerDirection, Reading.missing(why), null);
     }
 
     public NvLink(int index, Reading<Boolean> active, Reading<Integer> versionCode, Reading<Integer> generation,
                   Reading<String> remoteType, Reading<PciAddress> remotePci, Reading<Double> gbpsPerDirection) {
-        this(index, active, versionCode, generation, remoteType, remotePci, gbpsPerDirection, null);
+        this(index, active, versionCode, generation, remoteType, remotePci, gbpsPerDirection, null, null);
     }
 
     /** {@code nvmlNvlinkVersion_t} as a name: 6 → {@code 4.0}; null for codes outside the enum. */

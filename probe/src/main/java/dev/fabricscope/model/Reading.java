@@ -9,6 +9,7 @@ import java.util.function.Function;
  * One fact read from the machine: either its value, or why it is missing. Never both, never neither.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@com.fasterxml.jackson.databind.annotation.JsonDeserialize(using = dev.fabricscope.json.ReadingDeserializer.class)
 public record Reading<T>(T value, Missing missing) {
 
     public Reading {

@@ -188,6 +188,11 @@ public final class HostProbe {
                 : Reading.of(r.value().get(0).trim());
     }
 
+    /** NICs, the GPUs' PCIe places and the NVIDIA services, through the same seam. */
+    public dev.fabricscope.model.NodeInfo node(List<dev.fabricscope.model.PciAddress> gpus) {
+        return new NodeProbe(host).probe(gpus);
+    }
+
     /** IMEX channel device nodes (needed to export fabric handles across nodes). */
     public Reading<List<String>> imexChannels() {
         String dir = "/dev/nvidia-caps-imex-channels";

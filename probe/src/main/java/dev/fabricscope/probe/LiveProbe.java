@@ -5,7 +5,9 @@ import dev.fabricscope.model.CudaAttributes;
 import dev.fabricscope.model.DriverInfo;
 import dev.fabricscope.model.FabricInfo;
 import dev.fabricscope.model.Gpu;
+import dev.fabricscope.model.GpuHealth;
 import dev.fabricscope.model.GpuPair;
+import dev.fabricscope.model.NvLinkErrors;
 import dev.fabricscope.model.HostInfo;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.Missing;
@@ -118,8 +120,9 @@ public final class LiveProbe {
             dev.fabricscope.Trace.mark("cuda read");
             long ms = (System.nanoTime() - t0) / 1_000_000;
             ProbeInfo info = new ProbeInfo(Version.get(), now.toString(), commandLine, ms, ProbeInfo.Origin.LIVE, null);
+            dev.fabricscope.model.NodeInfo node = hostProbe.node(gpus.stream().map(Gpu::pci).toList());
             MachineSnapshot s = new MachineSnapshot(MachineSnapshot.SCHEMA_VERSION, info, host, driver, gpus,
-                    Topology.switches(gpus), pairs, env.get(), List.of());
+                    Topology.switches(gpus), pairs, env.get(), List.of(), node);
             return s.withFindings(SnapshotAnalyzer.findings(s));
         } finally {
             if (nvml != null) {
@@ -138,7 +141,7 @@ public final class LiveProbe {
     private record NvmlGpu(int index, Reading<String> uuid, Reading<String> name, Reading<String> serial,
                            Reading<String> architecture, Reading<String> computeCapability, Reading<Long> memory,
                            Reading<Integer> numa, Reading<String> cpuAffinity, Reading<String> mig, Reading<String> virt,
-                           Reading<Boolean> persistence, LinkScan links, FabricInfo fabric) {
+                           Reading<Boolean> persistence, LinkScan links, FabricInfo fabric, GpuHealth health) {
     }
 
     /** What NVML says about one GPU pair. */
@@ -178,7 +181,18 @@ public final class LiveProbe {
         double ccNum = cc.isPresent() ? Double.parseDouble(cc.value()) : Double.NaN;
         return new NvmlGpu(d.index, nvml.uuid(h), nvml.name(h), nvml.serial(h), nvml.architecture(h), cc,
                 nvml.memoryTotal(h), numa, nvml.cpuAffinity(h), nvml.migMode(h), nvml.virtualizationMode(h),
-                nvml.persistenceMode(h), scanLinks(nvml, h, ccNum), FabricDecoder.decode(nvml.fabricInfo(h)));
+                nvml.persistenceMode(h), scanLinks(nvml, h, ccNum), FabricDecoder.decode(nvml.fabricInfo(h)), health(nvml, h));
+    }
+
+    /** ECC, remapped rows, retired pages, clocks events, power limits, PCIe link and recovery action: each on its own. */
+    static GpuHealth health(Nvml nvml, NvmlDevice h) {
+        Reading<boolean[]> ecc = nvml.eccMode(h);
+        return new GpuHealth(ecc.map(v -> v[0]), ecc.map(v -> v[1]),
+                nvml.totalEccErrors(h, false, false), nvml.totalEccErrors(h, true, false),
+                nvml.totalEccErrors(h, false, true), nvml.totalEccErrors(h, true, true),
+                nvml.remappedRows(h), nvml.retiredPages(h, 0), nvml.retiredPages(h, 1), nvml.clocksEventReasons(h),
+                nvml.powerLimitWatts(h), nvml.enforcedPowerLimitWatts(h), nvml.pcieLink(h, false), nvml.pcieLink(h, true),
+                nvml.recoveryAction(h));
     }
 
     private static Map<List<PciAddress>, NvmlPair> readNvmlPairs(Nvml nvml, List<NvmlGpuRef> devices) {
@@ -276,7 +290,9 @@ public final class LiveProbe {
                 fromNvml(n, nvmlOpen, NvmlGpu::mig),
                 fromNvml(n, nvmlOpen, NvmlGpu::virt),
                 fromNvml(n, nvmlOpen, NvmlGpu::persistence),
-                cudaAttributes(cuda, c, cudaOpen), links.count, links.links, fabric);
+                cudaAttributes(cuda, c, cudaOpen), links.count, links.links, fabric,
+                n != null ? n.health : GpuHealth.unknown(Missing.unavailable(nvmlOpen.nvml() == null
+                        ? "NVML unavailable: " + nvmlOpen.failure() : "device not visible to NVML")));
     }
 
     private static CudaAttributes cudaAttributes(CudaApi cuda, CudaDevice c, CudaDriver.Result open) {
@@ -327,7 +343,7 @@ public final class LiveProbe {
                 links.add(new NvLink(l, active, Reading.missing(why), gen, Reading.missing(why), Reading.missing(why), bw));
             }
         }
-        links = withSpeeds(nvml, h, links);
+        links = withErrors(nvml, h, withSpeeds(nvml, h, links));
         Reading<Integer> count;
         if (fieldCount.isPresent()) {
             count = Reading.of(fieldCount.value().intValue());
@@ -363,6 +379,44 @@ public final class LiveProbe {
             }
         }
         return out;
+    }
+
+    /**
+     * Each active link's error counters (0-4, as {@code nvidia-smi nvlink -e} and DCGM read them) and its data
+     * throughput counters (fields 138/139, scope = link) in one field-values call.
+     */
+    private static List<NvLink> withErrors(Nvml nvml, NvmlDevice h, List<NvLink> links) {
+        List<NvLink> active = links.stream().filter(l -> Boolean.TRUE.equals(l.active().value())).toList();
+        if (active.isEmpty()) {
+            return links;
+        }
+        int[][] fields = new int[active.size() * 2][];
+        for (int k = 0; k < active.size(); k++) {
+            fields[2 * k] = new int[] {NvmlCodes.FI_NVLINK_THROUGHPUT_DATA_TX, active.get(k).index()};
+            fields[2 * k + 1] = new int[] {NvmlCodes.FI_NVLINK_THROUGHPUT_DATA_RX, active.get(k).index()};
+        }
+        List<Reading<Long>> throughput = nvml.fieldValues(h, fields);
+        List<NvLink> out = new ArrayList<>();
+        int k = 0;
+        for (NvLink l : links) {
+            if (!Boolean.TRUE.equals(l.active().value())) {
+                out.add(l);
+                continue;
+            }
+            int i = l.index();
+            Reading<Long> tx = nonNegative(throughput.get(2 * k), "NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX");
+            Reading<Long> rx = nonNegative(throughput.get(2 * k + 1), "NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX");
+            k++;
+            out.add(l.withErrors(new NvLinkErrors(nvml.nvLinkErrorCounter(h, i, 0), nvml.nvLinkErrorCounter(h, i, 1),
+                    nvml.nvLinkErrorCounter(h, i, 2), nvml.nvLinkErrorCounter(h, i, 3), nvml.nvLinkErrorCounter(h, i, 4), tx, rx)));
+        }
+        return out;
+    }
+
+    private static Reading<Long> nonNegative(Reading<Long> v, String field) {
+        return v.isPresent() && v.value() < 0
+                ? Reading.missing(Missing.invalid("nvmlDeviceGetFieldValues(" + field + ")", Long.toUnsignedString(v.value()), "counter beyond 2^63"))
+                : v;
     }
 
     private static FabricInfo unavailableFabric(Nvml.Result open) {

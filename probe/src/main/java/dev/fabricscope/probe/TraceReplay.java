@@ -47,7 +47,7 @@ public final class TraceReplay {
                 + (trace.source() != null ? trace.source() : "recorded by Fabricscope " + trace.toolVersion());
         ProbeInfo info = new ProbeInfo(Version.get(), recordedAt, cmd, trace.durationMs(), ProbeInfo.Origin.REPLAYED, description);
         MachineSnapshot replayed = new MachineSnapshot(s.schemaVersion(), info, s.host(), s.driver(), s.gpus(), s.nvSwitches(),
-                s.pairs(), s.environment(), List.of());
+                s.pairs(), s.environment(), List.of(), s.node());
         return replayed.withFindings(SnapshotAnalyzer.findings(replayed));
     }
 }

@@ -417,6 +417,7 @@ public final class FabricLayout {
         if (g.fabric().healthSummary().isPresent()) {
             d.add(new Detail("Fabric health", g.fabric().healthSummary().value()));
         }
+        d.addAll(NodeDetails.gpu(s, g));
         for (Finding f : mine) {
             d.add(new Detail(f.severity().name(), f.message()));
         }

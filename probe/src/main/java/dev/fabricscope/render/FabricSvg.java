@@ -185,7 +185,8 @@ public final class FabricSvg {
                 x, y, size, weight, colour, anchor)).append(esc(text)).append("</text>");
     }
 
-    static String esc(String s) {
+    static String esc(String raw) {
+        String s = dev.fabricscope.report.Escape.visible(raw, false);
         StringBuilder out = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

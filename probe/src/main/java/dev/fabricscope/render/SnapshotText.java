@@ -61,6 +61,7 @@ public final class SnapshotText {
         }
         sb.append('\n').append(nvlinkSummary(s, wide));
         sb.append('\n').append(memoryFabric(s, wide));
+        sb.append(NodeText.render(s));
         if (sb.indexOf("N/S") >= 0 || sb.indexOf("N/A") >= 0) {
             sb.append("\nN/S: the driver says this GPU does not support the reading; N/A: not applicable here; ?: could not be read"
                     + " (the JSON names the call and its error).\n");
@@ -194,7 +195,20 @@ public final class SnapshotText {
 
     /** The {@code nvidia-smi topo -m} matrix, plus CPU and NUMA affinity columns. */
     public static String topologyMatrix(MachineSnapshot s) {
-        return "Topology (as nvidia-smi topo -m):\n" + topologyTable(s, (text, max) -> text).render();
+        return "Topology (as nvidia-smi topo -m):\n" + topologyTable(s, (text, max) -> text).render() + nicLegend(s);
+    }
+
+    /** {@code NIC Legend:} as nvidia-smi prints it under the matrix; empty without RDMA NICs. */
+    public static String nicLegend(MachineSnapshot s) {
+        List<dev.fabricscope.model.Nic> nics = s.node().rdmaNics();
+        if (nics.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("\nNIC Legend:\n\n");
+        for (int k = 0; k < nics.size(); k++) {
+            sb.append("  NIC").append(k).append(": ").append(nics.get(k).name()).append('\n');
+        }
+        return sb.toString();
     }
 
     /**
@@ -203,23 +217,46 @@ public final class SnapshotText {
      */
     public static TextTable topologyTable(MachineSnapshot s, java.util.function.BiFunction<String, Integer, String> cell) {
         List<Gpu> gpus = s.gpus();
-        String[] header = new String[gpus.size() + 3];
+        List<dev.fabricscope.model.Nic> nics = s.node().rdmaNics();
+        int g = gpus.size();
+        int n = nics.size();
+        String[] header = new String[g + n + 3];
         header[0] = "";
-        for (int i = 0; i < gpus.size(); i++) {
+        for (int i = 0; i < g; i++) {
             header[i + 1] = "GPU" + i;
         }
-        header[gpus.size() + 1] = "CPU Affinity";
-        header[gpus.size() + 2] = "NUMA Affinity";
+        for (int k = 0; k < n; k++) {
+            header[g + k + 1] = "NIC" + k;
+        }
+        header[g + n + 1] = "CPU Affinity";
+        header[g + n + 2] = "NUMA Affinity";
         TextTable t = new TextTable(header);
-        for (int i = 0; i < gpus.size(); i++) {
-            Object[] row = new Object[gpus.size() + 3];
+        for (int i = 0; i < g; i++) {
+            Object[] row = new Object[g + n + 3];
             row[0] = "GPU" + i;
-            for (int j = 0; j < gpus.size(); j++) {
+            for (int j = 0; j < g; j++) {
                 GpuPair p = i == j ? null : s.pair(gpus.get(i).pci(), gpus.get(j).pci()).orElse(null);
                 row[j + 1] = i == j ? "X" : p == null ? "?" : cell.apply(p.topology().shortDisplay(), 8);
             }
-            row[gpus.size() + 1] = cell.apply(gpus.get(i).cpuAffinity().shortDisplay(), 40);
-            row[gpus.size() + 2] = cell.apply(gpus.get(i).numaNode().shortDisplay(), 8);
+            for (int k = 0; k < n; k++) {
+                row[g + k + 1] = cell.apply(dev.fabricscope.probe.PcieTopology.gpuToNic(s, gpus.get(i), nics.get(k)).shortDisplay(), 8);
+            }
+            row[g + n + 1] = cell.apply(gpus.get(i).cpuAffinity().shortDisplay(), 40);
+            row[g + n + 2] = cell.apply(gpus.get(i).numaNode().shortDisplay(), 8);
+            t.row(row);
+        }
+        for (int k = 0; k < n; k++) {
+            Object[] row = new Object[g + n + 3];
+            row[0] = "NIC" + k;
+            for (int i = 0; i < g; i++) {
+                row[i + 1] = cell.apply(dev.fabricscope.probe.PcieTopology.gpuToNic(s, gpus.get(i), nics.get(k)).shortDisplay(), 8);
+            }
+            for (int m = 0; m < n; m++) {
+                row[g + m + 1] = k == m ? "X" : cell.apply(dev.fabricscope.probe.PcieTopology.letter(
+                        dev.fabricscope.probe.PcieTopology.nicPlace(nics.get(k)), dev.fabricscope.probe.PcieTopology.nicPlace(nics.get(m))).shortDisplay(), 8);
+            }
+            row[g + n + 1] = "";
+            row[g + n + 2] = "";
             t.row(row);
         }
         return t;
@@ -378,7 +415,7 @@ public final class SnapshotText {
         return "Memory sharing and fabric:\n" + t.render();
     }
 
-    static String yn(Reading<Boolean> r) {
+    public static String yn(Reading<Boolean> r) {
         return r.isPresent() ? (r.value() ? "yes" : "no") : r.shortDisplay();
     }
 

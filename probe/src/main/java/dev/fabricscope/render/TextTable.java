@@ -3,8 +3,15 @@ package dev.fabricscope.render;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A plain-text table with left-aligned columns separated by two spaces. */
+/**
+ * A plain-text table with left-aligned columns separated by two spaces. Cells are one line with nothing invisible
+ * ({@link dev.fabricscope.report.Escape#visible}) and at most {@link #MAX_CELL} characters ({@code …N more}), so one
+ * hostile value cannot pad every row of the table to megabytes.
+ */
 public final class TextTable {
+    /** Longest cell, in characters. */
+    public static final int MAX_CELL = 120;
+
     private final List<String[]> rows = new ArrayList<>();
 
     public TextTable(String... header) {
@@ -14,10 +21,23 @@ public final class TextTable {
     public TextTable row(Object... cells) {
         String[] r = new String[cells.length];
         for (int i = 0; i < cells.length; i++) {
-            r[i] = cells[i] == null ? "" : String.valueOf(cells[i]);
+            r[i] = cell(cells[i] == null ? "" : String.valueOf(cells[i]));
         }
         rows.add(r);
         return this;
+    }
+
+    /** One cell: escaped, cut to {@link #MAX_CELL} characters with how many more there were. */
+    static String cell(String raw) {
+        String v = dev.fabricscope.report.Escape.visible(raw, false);
+        if (v.length() <= MAX_CELL) {
+            return v;
+        }
+        int end = MAX_CELL - 12;
+        if (Character.isHighSurrogate(v.charAt(end - 1))) {
+            end--;
+        }
+        return v.substring(0, end) + "…" + (v.length() - end) + " more";
     }
 
     public String render() {

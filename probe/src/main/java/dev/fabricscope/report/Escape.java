@@ -25,6 +25,22 @@ public final class Escape {
         return s.substring(0, end) + "… [" + (s.length() - end) + " more characters]";
     }
 
+    /**
+     * The one rule for what must never reach a terminal, page, drawing or label as itself: C0 and C1 controls, DEL,
+     * format characters (bidi overrides such as U+202E, zero-width joiners, the BOM), line and paragraph separators,
+     * lone surrogates and the U+FFF0–U+FFFF specials. {@code \n} and {@code \t} are left to the caller.
+     */
+    public static boolean invisible(char c) {
+        int t = Character.getType(c);
+        return t == Character.CONTROL || t == Character.FORMAT || t == Character.LINE_SEPARATOR
+                || t == Character.PARAGRAPH_SEPARATOR || t == Character.SURROGATE || t == Character.UNASSIGNED && c >= 0xfff0;
+    }
+
+    /** {@code c} as the visible escape {@code \}{@code uXXXX}. */
+    public static String escaped(char c) {
+        return String.format("\\u%04x", (int) c);
+    }
+
     /** Invisible and line-breaking characters as {@code \}{@code uXXXX}; newlines and tabs kept when {@code multiline}. */
     public static String visible(String s, boolean multiline) {
         if (s == null) {
@@ -43,9 +59,7 @@ public final class Escape {
                 i++;
                 continue;
             } else {
-                int t = Character.getType(c);
-                bad = t == Character.CONTROL || t == Character.FORMAT || t == Character.LINE_SEPARATOR
-                        || t == Character.PARAGRAPH_SEPARATOR || t == Character.SURROGATE || t == Character.UNASSIGNED && c >= 0xfff0;
+                bad = invisible(c);
             }
             if (bad && sb == null) {
                 sb = new StringBuilder(s.length() + 16).append(s, 0, i);
@@ -56,7 +70,7 @@ public final class Escape {
                 } else if (c == '\n' || c == '\t') {
                     sb.append(' ');
                 } else {
-                    sb.append(String.format("\\u%04x", (int) c));
+                    sb.append(escaped(c));
                 }
             }
         }

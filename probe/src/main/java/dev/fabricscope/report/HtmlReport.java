@@ -136,6 +136,11 @@ public final class HtmlReport {
         if (gpus.isEmpty()) {
             return;
         }
+        if (gpus.size() > MAX_MATRIX_GPUS) {
+            h.append("<section>\n<h2>Topology</h2>\n<p class=\"legend\">").append(gpus.size()).append(" GPUs: the matrix is left out above ")
+                    .append(MAX_MATRIX_GPUS).append(" GPUs; the pair table below and the JSON report list every pair.</p>\n</section>\n");
+            return;
+        }
         h.append("<section>\n<h2>Topology <small>(as <code>nvidia-smi topo -m</code>)</small></h2>\n<table class=\"matrix\">\n<tr><th></th>");
         for (int i = 0; i < gpus.size(); i++) {
             h.append("<th>GPU").append(i).append("</th>");
@@ -250,7 +255,17 @@ public final class HtmlReport {
         h.append("</table>\n</section>\n");
     }
 
+    /** Most rows of one table, and GPUs of the topology matrix: the page stays bounded; the JSON report has all. */
+    static final int MAX_ROWS = 2_000;
+    static final int MAX_MATRIX_GPUS = 64;
+    private int rows;
+    private int columns;
+
     private void row(String cls, String... cells) {
+        columns = cells.length;
+        if (++rows > MAX_ROWS) {
+            return;
+        }
         h.append(cls == null ? "<tr>" : "<tr class=\"" + cls + "\">");
         for (String c : cells) {
             h.append("<td>").append(e(c)).append("</td>");
@@ -259,6 +274,7 @@ public final class HtmlReport {
     }
 
     private void openDetails(String summary, String... headers) {
+        rows = 0;
         h.append("<details open>\n<summary>").append(e(summary)).append("</summary>\n");
         if (headers.length > 0) {
             h.append("<table>\n<thead><tr>");
@@ -270,6 +286,11 @@ public final class HtmlReport {
     }
 
     private void closeDetails(boolean table) {
+        if (rows > MAX_ROWS) {
+            h.append("<tr class=\"unknown\"><td colspan=\"").append(Math.max(1, columns)).append("\">… ").append(rows - MAX_ROWS)
+                    .append(" more rows not shown (the JSON report has them all)</td></tr>\n");
+        }
+        rows = 0;
         h.append(table ? "</table>\n</details>\n" : "</details>\n");
     }
 

@@ -30,7 +30,9 @@ public record Redaction(boolean applied, List<Replaced> kinds) {
         UUID("other UUIDs", "uuid"),
         USER_NAME("user names (in paths)", "user"),
         IP_ADDRESS("IP addresses", "ip"),
-        MAC_ADDRESS("MAC and other hardware addresses", "mac");
+        MAC_ADDRESS("MAC and other hardware addresses", "mac"),
+        GUID("InfiniBand GUIDs", "guid"),
+        PART_NUMBER("board part numbers", "part");
 
         private final String label;
         private final String stem;

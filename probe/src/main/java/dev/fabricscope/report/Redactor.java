@@ -50,7 +50,23 @@ public final class Redactor {
     private static final Pattern HOME_PATH = Pattern.compile(
             "((?:/home|/Users|/var/home|/export/home|/u)/|\\\\Users\\\\)([^/\\\\\\s\"'`:;,=|()<>]+)");
 
-    /** Fields whose whole subtree has a parsed shape and holds nothing identifying (PCI addresses, compute capability). */
+    /** InfiniBand port and node GUIDs: {@code 0x0c42a10300a1b2c3} or {@code 0c42:a103:00a1:b2c3}. */
+    private static final Pattern GUID = Pattern.compile(
+            "(?<![0-9A-Za-z:])(?:0[xX][0-9A-Fa-f]{16}|[0-9A-Fa-f]{4}(?::[0-9A-Fa-f]{4}){3})(?![0-9A-Za-z:])");
+    /** NVIDIA board part numbers, e.g. {@code 692-2G520-0200-000}, {@code 699-2G525-0200-200}. */
+    private static final Pattern PART_NUMBER = Pattern.compile(
+            "(?<![0-9A-Za-z-])\\d{3}-[0-9A-Za-z]{4,5}-[0-9A-Za-z]{4}-[0-9A-Za-z]{3}(?![0-9A-Za-z-])");
+    /** {@code user@host} (ssh, scp, e-mail) in command lines and free text; the host needs a letter (not {@code pkg@1.2}). */
+    private static final Pattern USER_AT_HOST = Pattern.compile(
+            "(?<![0-9A-Za-z._%+@-])([A-Za-z_][A-Za-z0-9._-]{0,63})@([A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?)(?![0-9A-Za-z@-])");
+    /** What a pseudonym looks like: such a value is already redacted and is kept, so redacting twice changes nothing. */
+    private static final Pattern PSEUDONYM = Pattern.compile(
+            "(?i)(?<![0-9A-Za-z-])(?:(host|serial|cluster|uuid|user|ip|mac|guid|part)-\\d{1,9}|(?:GPU|MIG)-redacted-\\d{1,9})(?![0-9A-Za-z-])");
+
+    /**
+     * Fields whose value has a parsed shape and holds nothing identifying (PCI addresses, compute capability); the
+     * reason of a missing reading there is free text like any other and is redacted.
+     */
     private static final Set<String> STRUCTURAL = Set.of("pci", "a", "b", "remotePci", "computeCapability", "gpuLinks",
             "schemaVersion", "reportVersion");
     /** Direct string fields holding enum values or format markers: never rewritten. */
@@ -64,9 +80,17 @@ public final class Redactor {
 
     private final Map<Kind, Map<String, String>> pseudonyms = new EnumMap<>(Kind.class);
     private final Set<String> originals = new HashSet<>();
+    /** Per kind, how many of {@link #pseudonyms} are values that already were pseudonyms (kept, not counted). */
+    private final Map<Kind, Integer> kept = new EnumMap<>(Kind.class);
     private final Set<String> assigned = new HashSet<>();
     /** Whole-word replacements, longest first once {@link #sortLiterals()} ran. */
     private final List<String[]> literals = new ArrayList<>();
+    private final Set<String> literalIndex = new HashSet<>();
+    /** Known host names, lower-cased: what follows one of them after a dot is its domain. */
+    private final Set<String> hostLiterals = new java.util.LinkedHashSet<>();
+    private static final Pattern DOMAIN_AFTER = Pattern.compile("\\.([A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*)");
+    /** Literals by the first three characters, lower-cased; each list longest first. */
+    private final Map<String, List<String[]>> byPrefix = new java.util.HashMap<>();
 
     private Redactor() {
     }
@@ -77,6 +101,7 @@ public final class Redactor {
         ObjectNode tree = Json.mapper().valueToTree(report);
         r.collectFields(tree);
         r.scan(tree, null);
+        r.domainsOfKnownHosts(tree, null);
         r.sortLiterals();
         JsonNode out = r.rewrite(tree, null);
         Report red;
@@ -85,12 +110,19 @@ public final class Redactor {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("redaction broke the report: " + e.getOriginalMessage(), e);
         }
-        List<Redaction.Replaced> kinds = new ArrayList<>();
+        // counts: values replaced now, plus what an earlier redaction replaced (kept pseudonyms are not counted again)
+        Map<Kind, Integer> counts = new EnumMap<>(Kind.class);
+        if (report.redaction() != null && report.redaction().applied()) {
+            report.redaction().kinds().forEach(k -> counts.merge(k.kind(), k.values(), Integer::sum));
+        }
         r.pseudonyms.forEach((k, m) -> {
-            if (!m.isEmpty()) {
-                kinds.add(new Redaction.Replaced(k, m.size()));
+            int fresh = m.size() - r.kept.getOrDefault(k, 0);
+            if (fresh > 0) {
+                counts.merge(k, fresh, Integer::sum);
             }
         });
+        List<Redaction.Replaced> kinds = new ArrayList<>();
+        counts.forEach((k, n) -> kinds.add(new Redaction.Replaced(k, n)));
         return red.with(red.snapshot(), red.advice(), red.checks(), new Redaction(true, kinds));
     }
 
@@ -129,12 +161,15 @@ public final class Redactor {
 
     /** A host name, its first label and its domain: the same pseudonym (with the domain's own) everywhere. */
     private String hostname(String h) {
-        String p = field(Kind.HOSTNAME, h);
+        String p = field(Kind.HOSTNAME, h.toLowerCase(Locale.ROOT));
+        if (p.equalsIgnoreCase(h)) {
+            return h; // already a pseudonym
+        }
         int dot = h.indexOf('.');
         if (dot > 0 && !IPV4.matcher(h).matches()) {
             String shortName = h.substring(0, dot);
             String domain = h.substring(dot + 1);
-            register(Kind.HOSTNAME, shortName, p);
+            register(Kind.HOSTNAME, shortName.toLowerCase(Locale.ROOT), p);
             if (domain.contains(".")) {
                 field(Kind.HOSTNAME, domain);
             }
@@ -143,8 +178,40 @@ public final class Redactor {
     }
 
     private String gpuUuid(String v) {
+        if (PSEUDONYM.matcher(v).matches()) {
+            return keep(Kind.GPU_UUID, v);
+        }
         String prefix = v.regionMatches(true, 0, "MIG-", 0, 4) ? "MIG" : "GPU";
-        return pseudonym(Kind.GPU_UUID, v.toLowerCase(Locale.ROOT), prefix + "-redacted-", true);
+        String key = v.toLowerCase(Locale.ROOT);
+        String p = pseudonym(Kind.GPU_UUID, key, prefix + "-redacted-", true);
+        // the same UUID as other tools print it: without the prefix, without dashes, or both
+        String bare = key.substring(4);
+        register(Kind.GPU_UUID, bare, p);
+        register(Kind.GPU_UUID, bare.replace("-", ""), p);
+        register(Kind.GPU_UUID, key.replace("-", ""), p);
+        return p;
+    }
+
+    /** A value that already is a pseudonym: kept as it is, and counted under the kind its stem names. */
+    private String keep(Kind fallback, String v) {
+        if (assigned.contains(v)) {
+            return v; // made (or kept) in this pass already
+        }
+        Kind kind = fallback;
+        String stem = v.substring(0, v.indexOf('-')).toLowerCase(Locale.ROOT);
+        for (Kind k : Kind.values()) {
+            if (stem.equals(k.stem())) {
+                kind = k;
+            }
+        }
+        if (stem.equals("gpu") || stem.equals("mig")) {
+            kind = Kind.GPU_UUID;
+        }
+        if (pseudonyms.computeIfAbsent(kind, k -> new LinkedHashMap<>()).putIfAbsent(v.toLowerCase(Locale.ROOT), v) == null) {
+            kept.merge(kind, 1, Integer::sum);
+        }
+        assigned.add(v);
+        return v;
     }
 
     /** A value held by a field: replaced there, and searched for everywhere when distinctive. */
@@ -153,11 +220,14 @@ public final class Redactor {
     }
 
     private String pseudonym(Kind kind, String key, String stem, boolean literal) {
+        if (PSEUDONYM.matcher(key).matches()) {
+            return keep(kind, key);
+        }
         Map<String, String> m = pseudonyms.computeIfAbsent(kind, k -> new LinkedHashMap<>());
         String p = m.get(key);
         if (p == null) {
             int n = m.size() + 1;
-            while (originals.contains(stem + n) || assigned.contains(stem + n)) {
+            while (originals.contains(stem + n) || assigned.contains(stem + n) || assigned.contains(stem.toUpperCase(Locale.ROOT) + n)) {
                 n++;
             }
             p = stem + n;
@@ -173,7 +243,10 @@ public final class Redactor {
 
     private void register(Kind kind, String original, String pseudonym) {
         originals.add(original);
-        if (original.length() >= 3 && !COMMON.contains(original.toLowerCase(Locale.ROOT))
+        if (kind == Kind.HOSTNAME && original.length() >= 3 && !COMMON.contains(original.toLowerCase(Locale.ROOT))) {
+            hostLiterals.add(original.toLowerCase(Locale.ROOT));
+        }
+        if (original.length() >= 3 && literalIndex.add(original.toLowerCase(Locale.ROOT)) && !COMMON.contains(original.toLowerCase(Locale.ROOT))
                 && original.chars().anyMatch(Character::isLetterOrDigit) && !original.equals(pseudonym)) {
             literals.add(new String[] {original, pseudonym});
         }
@@ -181,24 +254,81 @@ public final class Redactor {
 
     private void sortLiterals() {
         literals.sort(Comparator.comparingInt((String[] l) -> -l[0].length()));
+        byPrefix.clear();
+        for (String[] l : literals) {
+            byPrefix.computeIfAbsent(l[0].substring(0, 3).toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(l);
+        }
     }
 
     /** Finds pattern identifiers in every string, in document order, so numbering is stable. */
     private void scan(JsonNode n, String field) {
         if (n.isTextual()) {
             if (field == null || !ENUM_FIELDS.contains(field)) {
-                patterns(n.asText(), isVersionField(field));
+                String s = n.asText();
+                each(s, PSEUDONYM, m -> keep(Kind.UUID, m.group()));
+                patterns(s, isVersionField(field));
             }
         } else if (n.isObject()) {
             n.fields().forEachRemaining(e -> {
                 if (!STRUCTURAL.contains(e.getKey())) {
                     patterns(e.getKey(), false);
                     scan(e.getValue(), e.getKey());
+                } else if (e.getValue().isObject()) {
+                    e.getValue().fields().forEachRemaining(inner -> {
+                        if (!inner.getKey().equals("value")) {
+                            scan(inner.getValue(), inner.getKey());
+                        }
+                    });
                 }
             });
         } else if (n.isArray()) {
             for (JsonNode c : n) {
                 scan(c, field);
+            }
+        }
+    }
+
+    /**
+     * A known host name followed by {@code .labels} ({@code bmc.node17.corp.example}) names its domain: the domain
+     * is an identifier too, found wherever else it stands.
+     */
+    private void domainsOfKnownHosts(JsonNode n, String field) {
+        if (n.isTextual()) {
+            if (field != null && ENUM_FIELDS.contains(field)) {
+                return;
+            }
+            String s = n.asText();
+            String lower = s.toLowerCase(Locale.ROOT);
+            for (String h : List.copyOf(hostLiterals)) {
+                for (int i = lower.indexOf(h); i >= 0; i = lower.indexOf(h, i + 1)) {
+                    int end = i + h.length();
+                    if (i > 0 && isWord(s.charAt(i - 1)) || end >= s.length() || s.charAt(end) != '.') {
+                        continue;
+                    }
+                    Matcher m = DOMAIN_AFTER.matcher(s).region(end, s.length());
+                    if (m.lookingAt() && m.group(1).chars().anyMatch(Character::isLetter) && !isVersionField(field)) {
+                        String domain = m.group(1).toLowerCase(Locale.ROOT);
+                        if (domain.length() >= 3 && !COMMON.contains(domain)) {
+                            field(Kind.HOSTNAME, domain);
+                        }
+                    }
+                }
+            }
+        } else if (n.isObject()) {
+            n.fields().forEachRemaining(e -> {
+                if (!STRUCTURAL.contains(e.getKey())) {
+                    domainsOfKnownHosts(e.getValue(), e.getKey());
+                } else if (e.getValue().isObject()) {
+                    e.getValue().fields().forEachRemaining(inner -> {
+                        if (!inner.getKey().equals("value")) {
+                            domainsOfKnownHosts(inner.getValue(), inner.getKey());
+                        }
+                    });
+                }
+            });
+        } else if (n.isArray()) {
+            for (JsonNode c : n) {
+                domainsOfKnownHosts(c, field);
             }
         }
     }
@@ -222,7 +352,12 @@ public final class Redactor {
             ObjectNode o = Json.mapper().createObjectNode();
             for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                if (STRUCTURAL.contains(e.getKey())) {
+                if (STRUCTURAL.contains(e.getKey()) && e.getValue().isObject()) {
+                    ObjectNode inner = Json.mapper().createObjectNode();
+                    e.getValue().fields().forEachRemaining(i -> inner.set(i.getKey(),
+                            i.getKey().equals("value") ? i.getValue() : rewrite(i.getValue(), i.getKey())));
+                    o.set(e.getKey(), inner);
+                } else if (STRUCTURAL.contains(e.getKey())) {
                     o.set(e.getKey(), e.getValue());
                 } else {
                     o.set(words(patterns(e.getKey(), false)), rewrite(e.getValue(), e.getKey()));
@@ -264,6 +399,19 @@ public final class Redactor {
             s = each(s, IPV4, m -> {
                 String v = m.group();
                 return v.startsWith("127.") || v.equals("0.0.0.0") || v.equals("255.255.255.255") ? v : field(Kind.IP_ADDRESS, v);
+            });
+        }
+        if (colon || s.indexOf('x') >= 0 || s.indexOf('X') >= 0) {
+            s = each(s, GUID, m -> field(Kind.GUID, m.group().toLowerCase(Locale.ROOT)));
+        }
+        if (dash) {
+            s = each(s, PART_NUMBER, m -> field(Kind.PART_NUMBER, m.group().toUpperCase(Locale.ROOT)));
+        }
+        if (s.indexOf('@') >= 0) {
+            s = each(s, USER_AT_HOST, m -> {
+                String host = m.group(2);
+                boolean named = host.chars().anyMatch(Character::isLetter);
+                return field(Kind.USER_NAME, m.group(1)) + "@" + (named ? hostname(host) : host);
             });
         }
         if (s.contains("/home/") || s.contains("/Users/") || s.contains("/u/") || s.contains("\\Users\\")) {
@@ -316,34 +464,47 @@ public final class Redactor {
         return sb.append(s, last, s.length()).toString();
     }
 
-    /** Whole-word replacement of every known value (word characters: letters, digits, underscore). */
+    /**
+     * Replaces every known value in {@code s}, ignoring case, where it stands as a whole word: not inside a longer
+     * run of letters and digits ({@code node01_ib0} and {@code ib.node01.example} hold {@code node01};
+     * {@code node012} does not). Candidates are found by their first three characters, so the cost is linear.
+     */
     private String words(String s) {
-        for (String[] l : literals) {
-            String from = l[0];
-            int i = s.indexOf(from);
-            if (i < 0) {
-                continue;
-            }
-            StringBuilder sb = new StringBuilder(s.length());
-            int last = 0;
-            while (i >= 0) {
-                int end = i + from.length();
-                boolean before = i > 0 && isWord(s.charAt(i - 1)) && isWord(from.charAt(0));
-                boolean after = end < s.length() && isWord(s.charAt(end)) && isWord(from.charAt(from.length() - 1));
-                if (!before && !after) {
-                    sb.append(s, last, i).append(l[1]);
-                    last = end;
-                    i = s.indexOf(from, end);
-                } else {
-                    i = s.indexOf(from, i + 1);
+        if (byPrefix.isEmpty() || s.length() < 3) {
+            return s;
+        }
+        StringBuilder sb = null;
+        int last = 0;
+        for (int i = 0; i + 3 <= s.length(); ) {
+            List<String[]> cands = byPrefix.get(s.substring(i, i + 3).toLowerCase(Locale.ROOT));
+            String[] hit = null;
+            if (cands != null) {
+                for (String[] l : cands) {
+                    String from = l[0];
+                    int end = i + from.length();
+                    if (end <= s.length() && s.regionMatches(true, i, from, 0, from.length())
+                            && !(i > 0 && isWord(s.charAt(i - 1)) && isWord(from.charAt(0)))
+                            && !(end < s.length() && isWord(s.charAt(end)) && isWord(from.charAt(from.length() - 1)))) {
+                        hit = l;
+                        break;
+                    }
                 }
             }
-            s = sb.append(s, last, s.length()).toString();
+            if (hit == null) {
+                i++;
+                continue;
+            }
+            if (sb == null) {
+                sb = new StringBuilder(s.length());
+            }
+            sb.append(s, last, i).append(hit[1]);
+            i += hit[0].length();
+            last = i;
         }
-        return s;
+        return sb == null ? s : sb.append(s, last, s.length()).toString();
     }
 
     private static boolean isWord(char c) {
-        return Character.isLetterOrDigit(c) || c == '_';
+        return Character.isLetterOrDigit(c);
     }
 }

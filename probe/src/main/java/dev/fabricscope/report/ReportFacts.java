@@ -22,6 +22,7 @@ import java.util.TreeSet;
 /** The summary lines every report format shows, computed once from the snapshot (plain text, not escaped). */
 public final class ReportFacts {
 
+    private static final Map<Class<?>, java.lang.reflect.RecordComponent[]> COMPONENTS = new java.util.concurrent.ConcurrentHashMap<>();
     private final MachineSnapshot s;
     private final Map<Long, GpuPair> pairs = new HashMap<>();
 
@@ -37,12 +38,7 @@ public final class ReportFacts {
     }
 
     private int index(dev.fabricscope.model.PciAddress pci) {
-        for (int i = 0; i < s.gpus().size(); i++) {
-            if (s.gpus().get(i).pci().sameDevice(pci)) {
-                return i;
-            }
-        }
-        return -1;
+        return s.indexOf(pci);
     }
 
     private static long key(int a, int b) {
@@ -267,7 +263,7 @@ public final class ReportFacts {
             Gpu g = s.gpus().get(i);
             collect(rows, links, "GPU" + i, g, 0);
             for (NvLink l : g.nvLinks()) {
-                for (var c : NvLink.class.getRecordComponents()) {
+                for (var c : COMPONENTS.computeIfAbsent(NvLink.class, Class::getRecordComponents)) {
                     if (component(l, c) instanceof Reading<?> r && !r.isPresent()) {
                         String kind = r.missing().kind().name().toLowerCase(Locale.ROOT);
                         String key = "GPU" + i + "\u0000" + c.getName() + "\u0000" + kind + "\u0000" + r.missing().describe();
@@ -323,7 +319,7 @@ public final class ReportFacts {
             return;
         }
         if (o instanceof Record rec) {
-            for (var c : rec.getClass().getRecordComponents()) {
+            for (var c : COMPONENTS.computeIfAbsent(rec.getClass(), Class::getRecordComponents)) {
                 if (c.getType() == dev.fabricscope.model.PciAddress.class) {
                     continue;
                 }

@@ -44,7 +44,7 @@ public final class Samples {
         ProbeInfo captured = new ProbeInfo(p.toolVersion(), p.probedAt(), p.commandLine(), p.durationMs(),
                 ProbeInfo.Origin.CAPTURED, description);
         return new MachineSnapshot(s.schemaVersion(), captured, s.host(), s.driver(), s.gpus(), s.nvSwitches(),
-                s.pairs(), s.environment(), s.findings());
+                s.pairs(), s.environment(), s.findings(), s.node());
     }
 
     private static MachineSnapshot load(String resource) {

@@ -67,6 +67,10 @@ public final class SyntheticMachine {
     private long cliqueId;
     private Long healthMask;
     private Integer healthSummary;
+    /** NICs and the PCIe places of GPUs, when the sample states them (issue 19). */
+    private final List<dev.fabricscope.model.Nic> nics = new ArrayList<>();
+    private final List<dev.fabricscope.model.NodeInfo.PcieEndpoint> gpuPlaces = new ArrayList<>();
+    private final List<dev.fabricscope.model.NodeInfo.ServiceState> services = new ArrayList<>();
 
     private enum FabricKind { CALL_UNSUPPORTED, STATE_NOT_SUPPORTED, COMPLETED }
 
@@ -307,6 +311,69 @@ public final class SyntheticMachine {
         return this;
     }
 
+    /**
+     * One RDMA adapter per GPU, each pair under its own PCIe switch (root port, switch upstream port, two downstream
+     * ports): {@code nvidia-smi topo -m} shows PIX for the pair, NODE to the other pairs of the socket, SYS across.
+     * The bridges' addresses are illustrative (derived from the NIC's bus), the NIC's bus is the caller's.
+     *
+     * @param adapter    {@code ConnectX-7 (MT4129)}
+     * @param rate       the port rate as sysfs prints it, {@code 400 Gb/sec (4X NDR)}
+     * @param nicPcis    one per GPU, in GPU order
+     */
+    public SyntheticMachine rdmaNicPerGpuUnderSwitch(String adapter, String rate, String... nicPcis) {
+        require(nicPcis.length == slots.size(), "one NIC per GPU");
+        for (int i = 0; i < nicPcis.length; i++) {
+            PciAddress nic = PciAddress.parse(nicPcis[i]);
+            Slot gpu = slots.get(i);
+            int root = nic.bus() - 3;
+            String hostBridge = String.format(Locale.ROOT, "pci%04x:%02x", nic.domain(), root);
+            String rootPort = String.format(Locale.ROOT, "%04x:%02x:01.0", nic.domain(), root);
+            String upstream = String.format(Locale.ROOT, "%04x:%02x:00.0", nic.domain(), root + 1);
+            String downNic = String.format(Locale.ROOT, "%04x:%02x:00.0", nic.domain(), root + 2);
+            String downGpu = String.format(Locale.ROOT, "%04x:%02x:01.0", nic.domain(), root + 2);
+            gpuPlaces.add(new dev.fabricscope.model.NodeInfo.PcieEndpoint(gpu.pci().toString(),
+                    Reading.of(List.of(hostBridge, rootPort, upstream, downGpu)), Reading.of(gpu.hostNumaNode())));
+            addNic(nic, adapter, rate, gpu.hostNumaNode(), List.of(hostBridge, rootPort, upstream, downNic));
+        }
+        return this;
+    }
+
+    /**
+     * RDMA adapters on host bridges of their own (Grace: every PCIe device its own root complex), each GPU likewise:
+     * NODE to the adapters of the same NUMA node, SYS across.
+     */
+    public SyntheticMachine rdmaNicsOnOwnHostBridges(String adapter, String rate, int[] numaNodes, String... nicPcis) {
+        for (Slot gpu : slots) {
+            String hb = String.format(Locale.ROOT, "pci%04x:00", gpu.pci().domain());
+            gpuPlaces.add(new dev.fabricscope.model.NodeInfo.PcieEndpoint(gpu.pci().toString(),
+                    Reading.of(List.of(hb, String.format(Locale.ROOT, "%04x:00:00.0", gpu.pci().domain()))), Reading.of(gpu.hostNumaNode())));
+        }
+        for (int k = 0; k < nicPcis.length; k++) {
+            PciAddress nic = PciAddress.parse(nicPcis[k]);
+            String hb = String.format(Locale.ROOT, "pci%04x:00", nic.domain());
+            addNic(nic, adapter, rate, numaNodes[k], List.of(hb, String.format(Locale.ROOT, "%04x:00:00.0", nic.domain())));
+        }
+        return this;
+    }
+
+    private void addNic(PciAddress pci, String adapter, String rate, int numa, List<String> path) {
+        String name = "mlx5_" + nics.size();
+        String netdev = pci.domain() == 0 ? "ibp" + pci.bus() + "s0" : "ibP" + pci.domain() + "p" + pci.bus() + "s0";
+        nics.add(new dev.fabricscope.model.Nic(name, true, Reading.of(pci.toString()), Reading.of(adapter), notInSpec(),
+                Reading.of(numa), Reading.of(path), List.of(new dev.fabricscope.model.Nic.Port(1, Reading.of("InfiniBand"),
+                Reading.of("ACTIVE"), Reading.of("LinkUp"), Reading.of(rate))), List.of(netdev)));
+    }
+
+    /** The services' systemd states: {@code active}, {@code inactive} or {@code not installed}. */
+    public SyntheticMachine services(String fabricManager, String imex) {
+        Reading<List<Integer>> notScanned = Reading.missing(Missing.notApplicable("systemd answers; processes not scanned"));
+        services.add(new dev.fabricscope.model.NodeInfo.ServiceState("nvidia-fabricmanager", Reading.of(fabricManager), notScanned,
+                Reading.of("active".equals(fabricManager))));
+        services.add(new dev.fabricscope.model.NodeInfo.ServiceState("nvidia-imex", Reading.of(imex), notScanned,
+                Reading.of("active".equals(imex))));
+        return this;
+    }
+
     // ------------------------------------------------------------------ build
 
     public MachineSnapshot build() {
@@ -347,8 +414,10 @@ public final class SyntheticMachine {
                 Reading.of(cudaVersion.substring(0, cudaVersion.indexOf('.')) + "." + driverVersion), nccl,
                 Reading.of(imexChannels), Reading.of(gpus.size()));
         ProbeInfo info = new ProbeInfo(Version.get(), null, List.of(), null, ProbeInfo.Origin.SYNTHETIC, description);
+        dev.fabricscope.model.NodeInfo node = nics.isEmpty() && services.isEmpty() ? null
+                : new dev.fabricscope.model.NodeInfo(Reading.of(List.copyOf(nics)), gpuPlaces, services);
         MachineSnapshot s = new MachineSnapshot(MachineSnapshot.SCHEMA_VERSION, info, host, driver, gpus,
-                Topology.switches(gpus), pairs, environment, List.of());
+                Topology.switches(gpus), pairs, environment, List.of(), node);
         return s.withFindings(SnapshotAnalyzer.findings(s));
     }
 

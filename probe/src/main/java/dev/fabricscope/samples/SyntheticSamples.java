@@ -26,6 +26,16 @@ final class SyntheticSamples {
     /** DGX H100 / HGX H100 and B200 8-GPU boards: GPU bus ids as public nvidia-smi outputs of these systems show. */
     private static final String[] HGX_BUS_IDS = {"0000:1b:00.0", "0000:43:00.0", "0000:52:00.0", "0000:61:00.0",
         "0000:9d:00.0", "0000:c3:00.0", "0000:d1:00.0", "0000:df:00.0"};
+    /**
+     * The compute-fabric adapters of DGX H100 and DGX B200 (User Guides, datasheets: 8x single-port ConnectX-7 VPI,
+     * 400 Gb/s InfiniBand NDR, one per GPU behind the same PCIe switch). Their buses follow the DGX H100 User Guide's
+     * interface names ({@code ibp24s0}, {@code ibp64s0}, … {@code ibp220s0}); the storage adapters (2x dual-port
+     * ConnectX-7 or BlueField-3) are left out; the PCIe bridges between are illustrative.
+     */
+    private static final String[] HGX_NIC_BUS_IDS = {"0000:18:00.0", "0000:40:00.0", "0000:4f:00.0", "0000:5e:00.0",
+        "0000:9a:00.0", "0000:c0:00.0", "0000:ce:00.0", "0000:dc:00.0"};
+    private static final String CX7 = "ConnectX-7 (MT4129)";
+    private static final String NDR = "400 Gb/sec (4X NDR)";
     /** Two 56-core sockets with SMT (Xeon 8480C in DGX H100, 8570 in DGX B200). */
     private static final List<String> TWO_56_CORE_SOCKETS = List.of("0-55,112-167", "56-111,168-223");
 
@@ -34,12 +44,12 @@ final class SyntheticSamples {
 
     static List<Samples.Sample> all() {
         return List.of(
-                sample("dgx-h100", "SYNTHETIC: NVIDIA DGX H100, 8× H100 80GB HBM3 SXM5, 4 NVSwitches, 18 NVLink4 links per GPU"
-                        + " (DGX H100 User Guide, H100 datasheet, Hopper whitepaper); UUIDs and serials are fake", SyntheticSamples::dgxH100),
+                sample("dgx-h100", "SYNTHETIC: NVIDIA DGX H100, 8× H100 80GB HBM3 SXM5, 4 NVSwitches, 18 NVLink4 links per GPU,"
+                        + " 8× ConnectX-7 400 Gb/s one per GPU (DGX H100 User Guide, H100 datasheet, Hopper whitepaper); UUIDs and serials are fake", SyntheticSamples::dgxH100),
                 sample("hgx-b200", "SYNTHETIC: NVIDIA HGX B200 board as in DGX B200, 8× B200, 2 NVSwitch chips, 18 NVLink5 links"
-                        + " per GPU (DGX B200 User Guide and datasheet, Blackwell whitepaper); NVSwitch PCI ids are placeholders, UUIDs and serials fake", SyntheticSamples::hgxB200),
+                        + " per GPU, 8× ConnectX-7 400 Gb/s (DGX B200 User Guide and datasheet, Blackwell whitepaper); NVSwitch PCI ids are placeholders, UUIDs and serials fake", SyntheticSamples::hgxB200),
                 sample("gb200-nvl72-tray", "SYNTHETIC: one GB200 NVL72 compute tray, 2 Grace + 4 B200, 18 NVLink5 links per GPU"
-                        + " to switch trays, MNNVL clique (GB200 NVL72 datasheet, Blackwell whitepaper); cluster UUID, GPU UUIDs and serials are fake", SyntheticSamples::gb200Tray),
+                        + " to switch trays, 4× ConnectX-7, MNNVL clique (GB200 NVL72 datasheet, Blackwell whitepaper); cluster UUID, GPU UUIDs and serials are fake", SyntheticSamples::gb200Tray),
                 sample("dgx-a100", "SYNTHETIC: NVIDIA DGX A100, 8× A100-SXM4-80GB, 6 NVSwitches, 12 NVLink3 links per GPU"
                         + " (DGX A100 User Guide, A100 datasheet, Ampere whitepaper); UUIDs and serials are fake", SyntheticSamples::dgxA100),
                 sample("h100-nvl-pairs", "SYNTHETIC: 4× H100 NVL, NVLink bridges joining GPU0-1 and GPU2-3 (12 links),"
@@ -70,7 +80,8 @@ final class SyntheticSamples {
         eightOnTwoSockets(m);
         return m.nvSwitches(List.of("0000:05:00.0", "0000:06:00.0", "0000:07:00.0", "0000:08:00.0"),
                         2, 2, 1, 1, 2, 2, 1, 1, 0, 0, 2, 1, 3, 3, 0, 0, 3, 3)
-                .fabricCompleted(SINGLE_NODE_CLUSTER, 0, null, null);
+                .fabricCompleted(SINGLE_NODE_CLUSTER, 0, null, null)
+                .rdmaNicPerGpuUnderSwitch(CX7, NDR, HGX_NIC_BUS_IDS).services("active", "inactive");
     }
 
     /**
@@ -86,7 +97,8 @@ final class SyntheticSamples {
                         .fabricHandles(true).multicast(true).gpuDirectRdma(true));
         eightOnTwoSockets(m);
         return m.nvSwitches(List.of("0000:05:00.0", "0000:06:00.0"), 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1)
-                .fabricCompleted(SINGLE_NODE_CLUSTER, 0, null, null);
+                .fabricCompleted(SINGLE_NODE_CLUSTER, 0, null, null)
+                .rdmaNicPerGpuUnderSwitch(CX7, NDR, HGX_NIC_BUS_IDS).services("active", "inactive");
     }
 
     /**
@@ -97,7 +109,9 @@ final class SyntheticSamples {
      * host NUMA node is its Grace's. An MNNVL fabric: COMPLETED,
      * a non-zero cluster UUID (fake here) and a clique id; health mask 0xaa (every health field FALSE) and summary
      * HEALTHY as an NCCL log of such a tray shows (NVIDIA/nccl#1769). IMEX channel 0 exists for fabric handles.
-     * The SM count and the PCIe common ancestor are not published.
+     * The SM count and the PCIe common ancestor are not published. NICs: 4x ConnectX-7 400 Gb/s per compute tray,
+     * one per GPU (GB200 NVL72 reference architecture), on the Grace PCIe root complexes (addresses illustrative);
+     * services: IMEX runs on compute trays, the fabric manager on the NVLink switch trays, not here.
      */
     private static SyntheticMachine gb200Tray() {
         List<String> numa = new ArrayList<>(List.of("0-71", "72-143"));
@@ -114,7 +128,9 @@ final class SyntheticSamples {
                 .gpu("0018:01:00.0", 1, "72-143").gpu("0019:01:00.0", 1, "72-143")
                 .hiddenNvSwitches(18)
                 .pcieTopologyUnknown()
-                .fabricCompleted("00000000-0000-4000-8000-000000000001", 0x7ffe, 0xaaL, 1);
+                .fabricCompleted("00000000-0000-4000-8000-000000000001", 0x7ffe, 0xaaL, 1)
+                .rdmaNicsOnOwnHostBridges(CX7, NDR, new int[] {0, 0, 1, 1}, "0000:03:00.0", "0002:03:00.0", "0010:03:00.0", "0012:03:00.0")
+                .services("not installed", "active");
     }
 
     /**

@@ -230,6 +230,12 @@ class ReplayedMachinesTest {
         MachineSnapshot s = SnapshotIO.parse(json.getBytes(StandardCharsets.UTF_8), "snapshot");
         ObjectNode copy = (ObjectNode) Json.mapper().readTree(dev.fabricscope.json.RecordJson.write(s));
         copy.remove("probe");
+        // readings this trace's recording build did not take (issue 19): the replay answers "not in the trace"
+        copy.remove("node");
+        copy.withArray("gpus").forEach(g -> {
+            ((ObjectNode) g).remove("health");
+            g.withArray("nvLinks").forEach(l -> ((ObjectNode) l).remove("errors"));
+        });
         return copy;
     }
 
@@ -295,5 +301,29 @@ class ReplayedMachinesTest {
         JsonNode predicted = fusionVerdict(TWO);
         assertEquals("ok", predicted.get("outcome").asText(), predicted.toString());
         assertNotNull(predicted.get("resolved"));
+    }
+
+    // --- bad traces and targets ---
+
+    @Test
+    void aTruncatedOrForeignTraceIsOneLineAndExit4() throws Exception {
+        Path truncated = tmp.resolve("truncated.json");
+        String whole = Files.readString(TWO.resolve("trace.json"));
+        Files.writeString(truncated, whole.substring(0, whole.length() / 2));
+        CliTest.Run r = CliTest.run("probe", "--replay", truncated.toString());
+        assertEquals(4, r.code());
+        assertEquals(1, r.err().lines().count(), r.err());
+        Path foreign = tmp.resolve("foreign.json");
+        Files.writeString(foreign, "{\"format\": \"fabricscope-native-trace\", \"traceVersion\": 99, \"calls\": []}");
+        r = CliTest.run("probe", "--replay", foreign.toString());
+        assertEquals(4, r.code());
+        assertTrue(r.err().contains("traceVersion 99"), r.err());
+    }
+
+    @Test
+    void recordingIntoAFolderIsAUsageError() {
+        CliTest.Run r = CliTest.run("probe", "--record", tmp.toString());
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("is a folder"), r.err());
     }
 }

@@ -110,13 +110,13 @@ class ReportCliTest {
 
     @Test
     void aFailedWriteLeavesNoPartialFile() throws Exception {
-        Path dir = tmp.resolve("occupied");
-        Files.createDirectories(dir.resolve("inside"));
-        CliTest.Run r = run("report", "--sample", "h200-vm", "--out", dir.toString());
+        Path notAFolder = Files.writeString(tmp.resolve("occupied"), "a file, not a folder");
+        Path target = notAFolder.resolve("r.json");
+        CliTest.Run r = run("report", "--sample", "h200-vm", "--out", target.toString());
         assertEquals(ExitCodes.FAILURE, r.code());
         assertEquals(1, r.err().lines().count(), r.err());
-        assertTrue(r.err().startsWith("fabricscope: cannot write " + dir), r.err());
-        assertTrue(Files.isDirectory(dir.resolve("inside")));
+        assertTrue(r.err().startsWith("fabricscope: cannot write " + target), r.err());
+        assertEquals("a file, not a folder", Files.readString(notAFolder));
         assertEquals(List.of("occupied"), listing(tmp), "no temporary file left behind");
     }
 
@@ -175,5 +175,24 @@ class ReportCliTest {
         assertTrue(html.out().replace("<wbr>", "").contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assertEquals(ExitCodes.OK, run("report", "--snapshot", f.toString(), "--format", "md").code());
         assertTrue(SnapshotIO.read(f).host().os().value().contains("<script>"));
+    }
+
+    @Test
+    void outIsNeverAFolderAndNeverReplacesADevice() throws Exception {
+        for (String dir : List.of("/", tmp.toString())) {
+            CliTest.Run r = run("report", "--sample", "h200-vm", "--out", dir);
+            assertEquals(ExitCodes.USAGE, r.code(), r.err());
+            assertEquals(2, r.err().lines().count(), r.err());
+            assertTrue(r.err().contains("is a folder"), r.err());
+        }
+        if (Files.exists(Path.of("/dev/full"))) {
+            CliTest.Run r = run("report", "--sample", "h200-vm", "--out", "/dev/full");
+            assertEquals(ExitCodes.FAILURE, r.code());
+            assertTrue(r.err().startsWith("fabricscope: cannot write /dev/full: "), r.err());
+            assertFalse(Files.isRegularFile(Path.of("/dev/full")));
+        }
+        CliTest.Run dash = run("report", "--sample", "h200-vm", "--out", "-");
+        assertEquals(0, dash.code(), dash.err());
+        assertTrue(dash.out().startsWith("{"), dash.out());
     }
 }

@@ -253,4 +253,90 @@ final class FakeNvml implements NvmlLibrary {
     public int nvmlDeviceGetMemoryBusWidth(Pointer d, IntByReference bits) {
         return NvmlCodes.ERROR_NOT_SUPPORTED;
     }
+
+    // Health readings (issue 19): a healthy H100 as nvidia-smi -q shows one; link counters all zero but CRC data.
+
+    @Override
+    public int nvmlDeviceGetNvLinkErrorCounter(Pointer d, int link, int counter, com.sun.jna.ptr.LongByReference v) {
+        int rc = link(d, link);
+        if (rc != SUCCESS) return rc;
+        v.setValue(counter == 3 ? 2 : 0);
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetEccMode(Pointer d, IntByReference cur, IntByReference pending) {
+        cur.setValue(1);
+        pending.setValue(1);
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetTotalEccErrors(Pointer d, int errorType, int counterType, com.sun.jna.ptr.LongByReference count) {
+        count.setValue(0);
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetRemappedRows(Pointer d, IntByReference corr, IntByReference unc, IntByReference pending, IntByReference failed) {
+        corr.setValue(0);
+        unc.setValue(0);
+        pending.setValue(0);
+        failed.setValue(0);
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetRetiredPages_v2(Pointer d, int cause, IntByReference count, long[] addresses, long[] timestamps) {
+        return NOT_SUPPORTED;
+    }
+
+    @Override
+    public int nvmlDeviceGetCurrentClocksEventReasons(Pointer d, com.sun.jna.ptr.LongByReference reasons) {
+        if (missingSymbols.contains("nvmlDeviceGetCurrentClocksEventReasons")) throw new UnsatisfiedLinkError("undefined symbol: nvmlDeviceGetCurrentClocksEventReasons");
+        reasons.setValue(1);
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetCurrentClocksThrottleReasons(Pointer d, com.sun.jna.ptr.LongByReference reasons) {
+        reasons.setValue(1);
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetPowerManagementLimit(Pointer d, IntByReference limit) {
+        limit.setValue(700000);
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetEnforcedPowerLimit(Pointer d, IntByReference limit) {
+        limit.setValue(700000);
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetCurrPcieLinkGeneration(Pointer d, IntByReference v) {
+        v.setValue(5);
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetCurrPcieLinkWidth(Pointer d, IntByReference v) {
+        v.setValue(16);
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetMaxPcieLinkGeneration(Pointer d, IntByReference v) {
+        v.setValue(5);
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetMaxPcieLinkWidth(Pointer d, IntByReference v) {
+        v.setValue(16);
+        return SUCCESS;
+    }
 }

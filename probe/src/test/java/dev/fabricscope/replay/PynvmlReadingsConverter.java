@@ -113,6 +113,7 @@ public final class PynvmlReadingsConverter {
                 }
             }
         }
+        moreReadings(m.readTree(Files.readString(dir.resolve("nvml-more-readings.json"))));
         add("nvml", "nvmlShutdown", args(), 0, null);
 
         add("cuda", "load", args(), 0, "libcuda.so.1");
@@ -159,11 +160,47 @@ public final class PynvmlReadingsConverter {
         add("host", "listDirectory", args("/sys/devices/system/node", "node[0-9]*"), 0, List.of("node0"));
         add("host", "readLines", args("/sys/devices/system/node/node0/cpulist"), 0, List.of("0-31"));
         add("host", "listDirectory", args("/dev/nvidia-caps-imex-channels", "*"), 2, null);
+        // nvidia-smi-health-and-pci.txt: /sys/class/infiniband is empty, /sys/class/net holds eth0 (virtio under
+        // 0000:00:03.0) and three virtual interfaces whose device links do not exist; systemctl is absent.
+        add("host", "listDirectory", args("/sys/class/infiniband", "*"), 0, List.of());
+        add("host", "listDirectory", args("/sys/class/net", "*"), 0, List.of("eth0", "ifb0", "ifb1", "lo"));
+        add("host", "realPath", args("/sys/class/net/eth0/device"), 0, "/sys/devices/pci0000:00/0000:00:03.0/virtio2");
+        for (String virtual : List.of("ifb0", "ifb1", "lo")) {
+            add("host", "realPath", args("/sys/class/net/" + virtual + "/device"), 2, null);
+        }
         add("host", "environment", args(), 0, Map.of("NCCL_NVLS_ENABLE", "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST", "1",
                 "NVSHMEM_DISABLE_NVLS", "1"));
         return new NativeTrace(NativeTrace.FORMAT, NativeTrace.VERSION, null, "2026-11-30T00:00:00Z", List.of("fabricscope", "probe"),
                 null, "converted from pynvml/cuda-bindings readings and nvidia-smi outputs (-q, topo -m, nvlink -s) of "
-                + "2x H200 NVSwitch VMs (2026-11-30), not recorded by Fabricscope; host files not captured", calls, null);
+                + "2x H200 NVSwitch VMs (2026-11-30), not recorded by Fabricscope; health and link error counters from "
+                + "nvml-more-readings.json (a third host of the kind); NICs from its /sys/class listings; other host files not captured", calls, null);
+    }
+
+    /** The NVML calls of the health readings this build makes, as {@code nvml-more-readings.json} answered them. */
+    private static final java.util.Set<String> HEALTH_CALLS = java.util.Set.of("nvmlDeviceGetNvLinkErrorCounter", "nvmlDeviceGetEccMode",
+            "nvmlDeviceGetTotalEccErrors", "nvmlDeviceGetRemappedRows", "nvmlDeviceGetRetiredPages_v2",
+            "nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons", "nvmlDeviceGetPowerManagementLimit",
+            "nvmlDeviceGetEnforcedPowerLimit", "nvmlDeviceGetCurrPcieLinkGeneration", "nvmlDeviceGetCurrPcieLinkWidth",
+            "nvmlDeviceGetMaxPcieLinkGeneration", "nvmlDeviceGetMaxPcieLinkWidth");
+
+    /**
+     * {@code nvml-more-readings.json} (a third host of the same kind, 2026-11-30): per GPU, each call with its arguments
+     * and answer or NVML error, prefixed with the device index as the seam takes it.
+     */
+    private void moreReadings(JsonNode more) {
+        for (JsonNode g : more.get("gpus")) {
+            int i = g.get("index").asInt();
+            for (JsonNode c : g.get("calls")) {
+                String call = c.get("call").asText();
+                if (!HEALTH_CALLS.contains(call)) {
+                    continue;
+                }
+                List<Object> a = new ArrayList<>();
+                a.add(i);
+                c.get("args").forEach(x -> a.add(x.asInt()));
+                answer("nvml", call, a.toArray(), c);
+            }
+        }
     }
 
     /** {@code nvidia-smi nvlink -s} prints NVML_FI_DEV_NVLINK_GET_SPEED (164, scope = link) in GB/s: the same field back in MB/s. */

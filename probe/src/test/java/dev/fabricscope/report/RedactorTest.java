@@ -65,6 +65,8 @@ class RedactorTest {
         env.put("NCCL_DEBUG_FILE", "/Users/" + USER + "/nccl.%h.log");
         env.put("VLLM_HOST_IP", "gpu-node-18.corp.example.com");
         env.put("NCCL_IB_GID", IPV6);
+        env.put("FABRICSCOPE_TEST_IB_GUID", "port 1 guid 0x0c42a10300a1b2c3");
+        env.put("FABRICSCOPE_TEST_BOARD", "board part number 692-2G520-0200-000");
         List<dev.fabricscope.model.Finding> findings = new ArrayList<>(s.findings());
         findings.add(new dev.fabricscope.model.Finding(dev.fabricscope.model.Finding.Severity.WARNING, "test",
                 "link to " + MAC + " on " + HOST.substring(0, HOST.indexOf('.')) + " (serial " + serial + ")", uuid));
@@ -88,7 +90,8 @@ class RedactorTest {
     static Set<String> identifiers(Report r) {
         Gpu g = r.snapshot().gpus().get(0);
         return Set.of(HOST, "gpu-node-17", "corp.example.com", "gpu-node-18", USER, IP, IPV6, MAC, OTHER_UUID, CLUSTER,
-                g.uuid().value(), g.uuid().value().substring(0, 12), g.uuid().value().substring(4), g.serial().value());
+                g.uuid().value(), g.uuid().value().substring(0, 12), g.uuid().value().substring(4), g.serial().value(),
+                "0x0c42a10300a1b2c3", "692-2G520-0200-000");
     }
 
     @Test

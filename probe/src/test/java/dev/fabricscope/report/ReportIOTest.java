@@ -34,6 +34,10 @@ class ReportIOTest {
         return error(input.getBytes(StandardCharsets.UTF_8));
     }
 
+    static Report read(String input) throws Exception {
+        return ReportIO.parse(input, "r.json");
+    }
+
     static String edited(Consumer<ObjectNode> edit) throws Exception {
         ObjectNode t = (ObjectNode) Json.mapper().readTree(json());
         edit.accept(t);
@@ -86,12 +90,12 @@ class ReportIOTest {
                 error(edited(t -> ((ObjectNode) t.at("/snapshot/gpus/0")).remove("name"))));
         assertEquals("r.json: at $.advice.verdicts[0].outcome: missing (required)",
                 error(edited(t -> ((ObjectNode) t.at("/advice/verdicts/0")).remove("outcome"))));
-        assertTrue(error(edited(t -> ((ObjectNode) t.at("/snapshot/gpus/0/smCount")).put("missing", "x")))
-                .startsWith("r.json: at $.snapshot.gpus[0].smCount"));
+        assertEquals("unreadable ({\"value\":132,\"missing\":\"x\"}: both a value and why it is missing)",
+                read(edited(t -> ((ObjectNode) t.at("/snapshot/gpus/0/smCount")).put("missing", "x"))).snapshot().gpus().get(0).smCount().missing().detail());
         assertTrue(error(edited(t -> ((ObjectNode) t.at("/snapshot/gpus/0")).put("pci", "<script>")))
                 .contains("not a PCI address: '<script>'"));
-        assertEquals("r.json: at $.snapshot.gpus[0].computeCapability.value: not a compute capability (major.minor)",
-                error(edited(t -> ((ObjectNode) t.at("/snapshot/gpus/0/computeCapability")).put("value", "nine"))));
+        assertEquals("unreadable (\"nine\": not a compute capability (major.minor))",
+                read(edited(t -> ((ObjectNode) t.at("/snapshot/gpus/0/computeCapability")).put("value", "nine"))).snapshot().gpus().get(0).computeCapability().missing().detail());
         String hostileKey = error(edited(t -> ((ObjectNode) t.at("/snapshot/environment")).putObject("A\nB\u001b[2J" + "k".repeat(100))));
         assertTrue(hostileKey.contains("\\u000a") && hostileKey.contains("…"), hostileKey);
     }

@@ -75,6 +75,13 @@ public final class DetailsPane extends VBox {
             Label v = new Label(d.value());
             v.setWrapText(true);
             v.getStyleClass().add("details-value");
+            if (d.value() != null && d.value().startsWith(dev.fabricscope.render.NodeDetails.NON_ZERO)) {
+                // a non-zero error counter: highlighted, the marker dropped
+                v.setText(d.value().substring(1).strip());
+                v.getStyleClass().add("warning");
+                k.getStyleClass().add("warning");
+                v.setId("nonzero-" + d.key().replaceAll("\\W+", "-").toLowerCase(java.util.Locale.ROOT));
+            }
             if (d.key().equals("WARNING") || d.key().equals("ERROR")) {
                 v.getStyleClass().add(d.key().equals("ERROR") ? "danger" : "warning");
                 k.getStyleClass().add(d.key().equals("ERROR") ? "danger" : "warning");

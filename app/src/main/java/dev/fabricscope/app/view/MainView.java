@@ -78,6 +78,8 @@ public final class MainView extends BorderPane {
     private final Tab matricesTab = tab("Matrices", null, "tab-matrices");
     private final Tab advisorTab = tab("Advisor", null, "tab-advisor");
     private final Tab checksTab = tab("Checks", null, "tab-checks");
+    private final Tab acceptanceTab = tab("Acceptance", null, "tab-acceptance");
+    private AcceptanceView acceptance;
     // built on first use, so that start-up styles and lays out only the Overview
     private FabricView fabric;
     private MatricesView matrices;
@@ -110,7 +112,7 @@ public final class MainView extends BorderPane {
         // a view shows the current machine when its tab is on screen; hidden tabs catch up when selected
         overview.machineProperty().set(vm.getMachine());
         vm.machineProperty().addListener((o, was, now) -> refreshSelected());
-        tabs.getTabs().addAll(tab("Overview", overview, "tab-overview"), fabricTab, matricesTab, advisorTab, checksTab);
+        tabs.getTabs().addAll(tab("Overview", overview, "tab-overview"), fabricTab, matricesTab, advisorTab, checksTab, acceptanceTab);
         tabs.getSelectionModel().selectedItemProperty().addListener((o, was, t) -> {
             if (t == fabricTab) {
                 fabricView();
@@ -120,6 +122,8 @@ public final class MainView extends BorderPane {
                 advisorView();
             } else if (t == checksTab) {
                 checksView();
+            } else if (t == acceptanceTab) {
+                acceptanceView();
             }
             refreshSelected();
         });
@@ -289,9 +293,21 @@ public final class MainView extends BorderPane {
             fabric.machineProperty().set(m);
         } else if (t == matricesTab && matrices != null) {
             matrices.machineProperty().set(m);
+        } else if (t == acceptanceTab && acceptance != null) {
+            acceptance.machineProperty().set(m);
         } else if (t != null && "tab-overview".equals(t.getId())) {
             overview.machineProperty().set(m);
         }
+    }
+
+    /** The Acceptance tab: expectations of 'check node' against a chosen reference. */
+    public AcceptanceView acceptanceView() {
+        if (acceptance == null) {
+            acceptance = new AcceptanceView();
+            acceptance.machineProperty().set(vm.getMachine());
+            acceptanceTab.setContent(acceptance);
+        }
+        return acceptance;
     }
 
     public MatricesView matricesView() {

@@ -60,6 +60,17 @@ public final class FileHost implements HostCalls {
         return NativeAnswer.ok(out);
     }
 
+    @Override
+    public NativeAnswer<String> realPath(String path) {
+        try {
+            Path real = resolve(path).toRealPath();
+            Path rootReal = root.toRealPath();
+            return NativeAnswer.ok(real.startsWith(rootReal) ? "/" + rootReal.relativize(real).toString().replace('\\', '/') : real.toString());
+        } catch (IOException | RuntimeException e) {
+            return NativeAnswer.returned(errno(e), null);
+        }
+    }
+
     static int errno(Exception e) {
         if (e instanceof NoSuchFileException) {
             return ENOENT;

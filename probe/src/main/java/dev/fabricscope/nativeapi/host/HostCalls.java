@@ -22,6 +22,9 @@ public interface HostCalls {
     /** Names in a directory matching a glob, sorted. */
     NativeAnswer<List<String>> listDirectory(String path, String glob);
 
+    /** Where a symbolic link leads, all links resolved ({@code realpath}): sysfs device links name the PCI tree. */
+    NativeAnswer<String> realPath(String path);
+
     /** A JVM system property ({@code os.arch}). */
     NativeAnswer<String> systemProperty(String name);
 

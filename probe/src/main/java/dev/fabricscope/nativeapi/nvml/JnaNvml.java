@@ -288,6 +288,95 @@ public final class JnaNvml implements NvmlCalls {
         return onDevice(device, d -> intOut(v -> lib.nvmlDeviceGetMemoryBusWidth(d, v)));
     }
 
+    private NativeAnswer<Long> longOut(java.util.function.ToIntFunction<com.sun.jna.ptr.LongByReference> f) {
+        com.sun.jna.ptr.LongByReference v = new com.sun.jna.ptr.LongByReference();
+        return call(() -> f.applyAsInt(v), v::getValue);
+    }
+
+    @Override
+    public NativeAnswer<Long> nvmlDeviceGetNvLinkErrorCounter(int device, int link, int counter) {
+        return onDevice(device, d -> longOut(v -> lib.nvmlDeviceGetNvLinkErrorCounter(d, link, counter, v)));
+    }
+
+    @Override
+    public NativeAnswer<int[]> nvmlDeviceGetEccMode(int device) {
+        IntByReference cur = new IntByReference();
+        IntByReference pending = new IntByReference();
+        return onDevice(device, d -> call(() -> lib.nvmlDeviceGetEccMode(d, cur, pending),
+                () -> new int[] {cur.getValue(), pending.getValue()}));
+    }
+
+    @Override
+    public NativeAnswer<Long> nvmlDeviceGetTotalEccErrors(int device, int errorType, int counterType) {
+        return onDevice(device, d -> longOut(v -> lib.nvmlDeviceGetTotalEccErrors(d, errorType, counterType, v)));
+    }
+
+    @Override
+    public NativeAnswer<int[]> nvmlDeviceGetRemappedRows(int device) {
+        IntByReference corr = new IntByReference();
+        IntByReference unc = new IntByReference();
+        IntByReference pending = new IntByReference();
+        IntByReference failed = new IntByReference();
+        return onDevice(device, d -> call(() -> lib.nvmlDeviceGetRemappedRows(d, corr, unc, pending, failed),
+                () -> new int[] {corr.getValue(), unc.getValue(), pending.getValue(), failed.getValue()}));
+    }
+
+    /** Asks for the size first (count 0); when pages exist, asks again with room for them: the count is the answer. */
+    @Override
+    public NativeAnswer<Integer> nvmlDeviceGetRetiredPages_v2(int device, int cause) {
+        return onDevice(device, d -> {
+            IntByReference count = new IntByReference(0);
+            NativeAnswer<Integer> first = call(() -> lib.nvmlDeviceGetRetiredPages_v2(d, cause, count, null, null), count::getValue);
+            if (first.fault() != null || first.rc() != NvmlCodes.ERROR_INSUFFICIENT_SIZE) {
+                return first;
+            }
+            int n = Math.max(0, Math.min(count.getValue(), 1 << 16));
+            IntByReference room = new IntByReference(n);
+            return call(() -> lib.nvmlDeviceGetRetiredPages_v2(d, cause, room, new long[Math.max(1, n)], new long[Math.max(1, n)]),
+                    room::getValue);
+        });
+    }
+
+    @Override
+    public NativeAnswer<Long> nvmlDeviceGetCurrentClocksEventReasons(int device) {
+        return onDevice(device, d -> longOut(v -> lib.nvmlDeviceGetCurrentClocksEventReasons(d, v)));
+    }
+
+    @Override
+    public NativeAnswer<Long> nvmlDeviceGetCurrentClocksThrottleReasons(int device) {
+        return onDevice(device, d -> longOut(v -> lib.nvmlDeviceGetCurrentClocksThrottleReasons(d, v)));
+    }
+
+    @Override
+    public NativeAnswer<Integer> nvmlDeviceGetPowerManagementLimit(int device) {
+        return onDevice(device, d -> intOut(v -> lib.nvmlDeviceGetPowerManagementLimit(d, v)));
+    }
+
+    @Override
+    public NativeAnswer<Integer> nvmlDeviceGetEnforcedPowerLimit(int device) {
+        return onDevice(device, d -> intOut(v -> lib.nvmlDeviceGetEnforcedPowerLimit(d, v)));
+    }
+
+    @Override
+    public NativeAnswer<Integer> nvmlDeviceGetCurrPcieLinkGeneration(int device) {
+        return onDevice(device, d -> intOut(v -> lib.nvmlDeviceGetCurrPcieLinkGeneration(d, v)));
+    }
+
+    @Override
+    public NativeAnswer<Integer> nvmlDeviceGetCurrPcieLinkWidth(int device) {
+        return onDevice(device, d -> intOut(v -> lib.nvmlDeviceGetCurrPcieLinkWidth(d, v)));
+    }
+
+    @Override
+    public NativeAnswer<Integer> nvmlDeviceGetMaxPcieLinkGeneration(int device) {
+        return onDevice(device, d -> intOut(v -> lib.nvmlDeviceGetMaxPcieLinkGeneration(d, v)));
+    }
+
+    @Override
+    public NativeAnswer<Integer> nvmlDeviceGetMaxPcieLinkWidth(int device) {
+        return onDevice(device, d -> intOut(v -> lib.nvmlDeviceGetMaxPcieLinkWidth(d, v)));
+    }
+
     private static Memory zeroed(long size) {
         Memory m = new Memory(size);
         m.clear();

@@ -369,6 +369,101 @@ public final class Nvml implements AutoCloseable {
                 v -> NativeReads.inRange(v, 1, 1_000_000, "memory bus width"));
     }
 
+    // --- health (issue 19) ---
+
+    /** Counter values are cumulative 64-bit counts: any unsigned value is a count, one past 2^63 is not believed. */
+    private static long count(Long v, String what) {
+        if (v == null || v < 0) {
+            throw new NativeReads.OutOfRange(v == null ? "null" : Long.toUnsignedString(v), what + " beyond 2^63");
+        }
+        return v;
+    }
+
+    /** @param counter {@code nvmlNvLinkErrorCounter_t}: 0 replay, 1 recovery, 2 CRC flit, 3 CRC data, 4 ECC data */
+    public Reading<Long> nvLinkErrorCounter(NvmlDevice d, int link, int counter) {
+        return read("nvmlDeviceGetNvLinkErrorCounter", () -> calls.nvmlDeviceGetNvLinkErrorCounter(d.index(), link, counter),
+                v -> count(v, "NVLink error counter"));
+    }
+
+    /** {current, pending} ECC mode. */
+    public Reading<boolean[]> eccMode(NvmlDevice d) {
+        return read("nvmlDeviceGetEccMode", () -> calls.nvmlDeviceGetEccMode(d.index()), v -> {
+            NativeReads.length(v, 2, "{current, pending}");
+            return new boolean[] {NativeReads.flag(v[0], "ECC mode"), NativeReads.flag(v[1], "pending ECC mode")};
+        });
+    }
+
+    /** @param uncorrected error type 1, else 0; @param aggregate counter type 1 (lifetime), else 0 (volatile) */
+    public Reading<Long> totalEccErrors(NvmlDevice d, boolean uncorrected, boolean aggregate) {
+        return read("nvmlDeviceGetTotalEccErrors", () -> calls.nvmlDeviceGetTotalEccErrors(d.index(), uncorrected ? 1 : 0, aggregate ? 1 : 0),
+                v -> count(v, "ECC error count"));
+    }
+
+    public Reading<dev.fabricscope.model.GpuHealth.RemappedRows> remappedRows(NvmlDevice d) {
+        return read("nvmlDeviceGetRemappedRows", () -> calls.nvmlDeviceGetRemappedRows(d.index()), v -> {
+            NativeReads.length(v, 4, "{correctable, uncorrectable, pending, failure}");
+            return new dev.fabricscope.model.GpuHealth.RemappedRows(NativeReads.inRange(v[0], 0, 1 << 20, "remapped rows"),
+                    NativeReads.inRange(v[1], 0, 1 << 20, "remapped rows"), NativeReads.flag(v[2], "remap pending"),
+                    NativeReads.flag(v[3], "remap failure"));
+        });
+    }
+
+    /** @param cause 0 multiple single-bit ECC errors, 1 double-bit ECC error */
+    public Reading<Integer> retiredPages(NvmlDevice d, int cause) {
+        return read("nvmlDeviceGetRetiredPages_v2", () -> calls.nvmlDeviceGetRetiredPages_v2(d.index(), cause),
+                v -> NativeReads.inRange(v, 0, 1 << 16, "retired page count"));
+    }
+
+    /** The clocks event (throttle) reason mask; the pre-R535 name is asked when the driver lacks the new symbol. */
+    public Reading<List<String>> clocksEventReasons(NvmlDevice d) {
+        Reading<List<String>> r = read("nvmlDeviceGetCurrentClocksEventReasons",
+                () -> calls.nvmlDeviceGetCurrentClocksEventReasons(d.index()), NvmlCodes::clocksEventReasonNames);
+        if (!r.isPresent() && r.missing().kind() == Missing.Kind.SYMBOL_MISSING) {
+            return read("nvmlDeviceGetCurrentClocksThrottleReasons", () -> calls.nvmlDeviceGetCurrentClocksThrottleReasons(d.index()),
+                    NvmlCodes::clocksEventReasonNames);
+        }
+        return r;
+    }
+
+    /** Watts. */
+    public Reading<Double> powerLimitWatts(NvmlDevice d) {
+        return read("nvmlDeviceGetPowerManagementLimit", () -> calls.nvmlDeviceGetPowerManagementLimit(d.index()),
+                mw -> NativeReads.inRange(mw, 1, 100_000_000, "power limit (mW)") / 1000.0);
+    }
+
+    public Reading<Double> enforcedPowerLimitWatts(NvmlDevice d) {
+        return read("nvmlDeviceGetEnforcedPowerLimit", () -> calls.nvmlDeviceGetEnforcedPowerLimit(d.index()),
+                mw -> NativeReads.inRange(mw, 1, 100_000_000, "power limit (mW)") / 1000.0);
+    }
+
+    /** {@code Gen5 x16}: the current (or, with {@code max}, the maximum) PCIe generation and width. */
+    public Reading<String> pcieLink(NvmlDevice d, boolean max) {
+        String genCall = max ? "nvmlDeviceGetMaxPcieLinkGeneration" : "nvmlDeviceGetCurrPcieLinkGeneration";
+        String widthCall = max ? "nvmlDeviceGetMaxPcieLinkWidth" : "nvmlDeviceGetCurrPcieLinkWidth";
+        Reading<Integer> gen = read(genCall, () -> max ? calls.nvmlDeviceGetMaxPcieLinkGeneration(d.index())
+                : calls.nvmlDeviceGetCurrPcieLinkGeneration(d.index()), v -> NativeReads.inRange(v, 1, 16, "PCIe generation"));
+        Reading<Integer> width = read(widthCall, () -> max ? calls.nvmlDeviceGetMaxPcieLinkWidth(d.index())
+                : calls.nvmlDeviceGetCurrPcieLinkWidth(d.index()), v -> NativeReads.inRange(v, 1, 64, "PCIe width"));
+        if (!gen.isPresent()) {
+            return Reading.missing(gen.missing());
+        }
+        if (!width.isPresent()) {
+            return Reading.missing(width.missing());
+        }
+        return Reading.of("Gen" + gen.value() + " x" + width.value());
+    }
+
+    /** {@code NVML_FI_DEV_GET_GPU_RECOVERY_ACTION} (field 230, R560+) by name. */
+    public Reading<String> recoveryAction(NvmlDevice d) {
+        Reading<Long> v = fieldValues(d, new int[][] {{NvmlCodes.FI_GET_GPU_RECOVERY_ACTION, 0}}).get(0);
+        if (!v.isPresent()) {
+            return Reading.missing(v.missing());
+        }
+        String name = NvmlCodes.recoveryActionName(v.value());
+        return name != null ? Reading.of(name) : Reading.missing(Missing.invalid(
+                "nvmlDeviceGetFieldValues(NVML_FI_DEV_GET_GPU_RECOVERY_ACTION)", String.valueOf(v.value()), "not an nvmlDeviceGpuRecoveryAction_t"));
+    }
+
     // --- GPU fabric (MNNVL) ---
 
     /** Raw fabric reading, decoded from whichever struct version the driver accepted. */

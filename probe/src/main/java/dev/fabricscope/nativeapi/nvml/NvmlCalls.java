@@ -91,6 +91,43 @@ public interface NvmlCalls {
 
     NativeAnswer<Integer> nvmlDeviceGetMemoryBusWidth(int device);
 
+    // --- health (issue 19): each named as in nvml.h, raw answers ---
+
+    /** One NVLink error counter ({@code nvmlNvLinkErrorCounter_t}: 0 replay, 1 recovery, 2 CRC flit, 3 CRC data, 4 ECC data). */
+    NativeAnswer<Long> nvmlDeviceGetNvLinkErrorCounter(int device, int link, int counter);
+
+    /** {current, pending} ({@code nvmlEnableState_t}). */
+    NativeAnswer<int[]> nvmlDeviceGetEccMode(int device);
+
+    /** @param errorType 0 corrected, 1 uncorrected; @param counterType 0 volatile, 1 aggregate */
+    NativeAnswer<Long> nvmlDeviceGetTotalEccErrors(int device, int errorType, int counterType);
+
+    /** {corrRows, uncRows, isPending, failureOccurred}. */
+    NativeAnswer<int[]> nvmlDeviceGetRemappedRows(int device);
+
+    /** Pages retired for {@code cause} (0 multiple single-bit, 1 double-bit): the count only. */
+    NativeAnswer<Integer> nvmlDeviceGetRetiredPages_v2(int device, int cause);
+
+    /** {@code nvmlClocksEventReasons} bit mask (R535+). */
+    NativeAnswer<Long> nvmlDeviceGetCurrentClocksEventReasons(int device);
+
+    /** The same mask under its older, deprecated name (drivers before R535). */
+    NativeAnswer<Long> nvmlDeviceGetCurrentClocksThrottleReasons(int device);
+
+    /** mW. */
+    NativeAnswer<Integer> nvmlDeviceGetPowerManagementLimit(int device);
+
+    /** mW. */
+    NativeAnswer<Integer> nvmlDeviceGetEnforcedPowerLimit(int device);
+
+    NativeAnswer<Integer> nvmlDeviceGetCurrPcieLinkGeneration(int device);
+
+    NativeAnswer<Integer> nvmlDeviceGetCurrPcieLinkWidth(int device);
+
+    NativeAnswer<Integer> nvmlDeviceGetMaxPcieLinkGeneration(int device);
+
+    NativeAnswer<Integer> nvmlDeviceGetMaxPcieLinkWidth(int device);
+
     /**
      * {@code nvmlPciInfo_t} as the driver filled it, unsigned fields widened to long.
      *

@@ -120,4 +120,42 @@ public final class NvmlCodes {
     public static final int FI_NVLINK_LINK_COUNT = 91;
     public static final int FI_NVLINK_GET_SPEED = 164;
     public static final int FI_NVLINK_GET_STATE = 165;
+    /** {@code NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX} / {@code _RX}: KiB, scope = link (nvml.h). */
+    public static final int FI_NVLINK_THROUGHPUT_DATA_TX = 138;
+    public static final int FI_NVLINK_THROUGHPUT_DATA_RX = 139;
+    /** {@code NVML_FI_DEV_GET_GPU_RECOVERY_ACTION} (nvml.h, R560+). */
+    public static final int FI_GET_GPU_RECOVERY_ACTION = 230;
+
+    /** {@code nvmlDeviceGpuRecoveryAction_t}. */
+    public static String recoveryActionName(long v) {
+        return switch ((int) Math.max(-1, Math.min(v, 99))) {
+            case 0 -> "NONE";
+            case 1 -> "GPU_RESET";
+            case 2 -> "NODE_REBOOT";
+            case 3 -> "DRAIN_P2P";
+            case 4 -> "DRAIN_AND_RESET";
+            default -> null;
+        };
+    }
+
+    /** {@code nvmlClocksEventReasons} bits (nvml.h) as nvidia-smi -q names them; unknown bits kept as hex. */
+    public static java.util.List<String> clocksEventReasonNames(Long mask) {
+        if (mask == null) {
+            throw new dev.fabricscope.nativeapi.NativeReads.OutOfRange("null", "no mask");
+        }
+        String[] names = {"Idle", "Applications Clocks Setting", "SW Power Cap", "HW Slowdown", "Sync Boost",
+            "SW Thermal Slowdown", "HW Thermal Slowdown", "HW Power Brake Slowdown", "Display Clock Setting"};
+        java.util.List<String> out = new java.util.ArrayList<>();
+        long rest = mask;
+        for (int b = 0; b < names.length; b++) {
+            if ((mask >>> b & 1L) != 0) {
+                out.add(names[b]);
+                rest &= ~(1L << b);
+            }
+        }
+        if (rest != 0) {
+            out.add("0x" + Long.toHexString(rest));
+        }
+        return out;
+    }
 }

@@ -81,4 +81,32 @@ public interface NvmlLibrary extends Library {
     int nvmlDeviceGetMaxClockInfo(Pointer device, int clockType, IntByReference mhz);
 
     int nvmlDeviceGetMemoryBusWidth(Pointer device, IntByReference bits);
+
+    int nvmlDeviceGetNvLinkErrorCounter(Pointer device, int link, int counter, com.sun.jna.ptr.LongByReference value);
+
+    int nvmlDeviceGetEccMode(Pointer device, IntByReference current, IntByReference pending);
+
+    int nvmlDeviceGetTotalEccErrors(Pointer device, int errorType, int counterType, com.sun.jna.ptr.LongByReference count);
+
+    int nvmlDeviceGetRemappedRows(Pointer device, IntByReference corrRows, IntByReference uncRows, IntByReference isPending,
+                                  IntByReference failureOccurred);
+
+    /** count in/out; addresses and timestamps may be null when count is 0. */
+    int nvmlDeviceGetRetiredPages_v2(Pointer device, int cause, IntByReference pageCount, long[] addresses, long[] timestamps);
+
+    int nvmlDeviceGetCurrentClocksEventReasons(Pointer device, com.sun.jna.ptr.LongByReference reasons);
+
+    int nvmlDeviceGetCurrentClocksThrottleReasons(Pointer device, com.sun.jna.ptr.LongByReference reasons);
+
+    int nvmlDeviceGetPowerManagementLimit(Pointer device, IntByReference limit);
+
+    int nvmlDeviceGetEnforcedPowerLimit(Pointer device, IntByReference limit);
+
+    int nvmlDeviceGetCurrPcieLinkGeneration(Pointer device, IntByReference gen);
+
+    int nvmlDeviceGetCurrPcieLinkWidth(Pointer device, IntByReference width);
+
+    int nvmlDeviceGetMaxPcieLinkGeneration(Pointer device, IntByReference gen);
+
+    int nvmlDeviceGetMaxPcieLinkWidth(Pointer device, IntByReference width);
 }

@@ -1,0 +1,49 @@
+package dev.fabricscope.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fabricscope.app.viewmodel.AdvisorPort;
+import dev.fabricscope.app.view.AcceptanceView;
+import dev.fabricscope.check.NodeAcceptance;
+import dev.fabricscope.samples.Samples;
+import javafx.scene.control.Label;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** The Acceptance tab: the DGX H100 sample against itself passes; against the HGX B200 sample it fails, naming why. */
+@ExtendWith(ApplicationExtension.class)
+class AcceptanceTabTest {
+
+    private AppHarness app;
+
+    @Start
+    void start(Stage stage) {
+        app = new AppHarness(stage, () -> Samples.find("dgx-h100").orElseThrow().snapshot().get(), AdvisorPort.notInThisBuild());
+    }
+
+    @Test
+    void expectationsAndResultsOfTheMachineShown(FxRobot robot) {
+        robot.interact(() -> app.vm.openSample("dgx-h100"));
+        app.awaitIdle();
+        robot.interact(() -> app.view.tabs().getSelectionModel().select(
+                app.view.tabs().getTabs().stream().filter(t -> "tab-acceptance".equals(t.getId())).findFirst().orElseThrow()));
+        WaitForAsyncUtils.waitForFxEvents();
+        AcceptanceView v = app.view.acceptanceView();
+        Label summary = robot.lookup("#acceptance-summary").queryAs(Label.class);
+        assertTrue(summary.getText().startsWith("PASS"), summary.getText());
+        assertTrue(v.expectations().stream().anyMatch(e -> e.name().equals("RDMA NICs") && e.outcome() == NodeAcceptance.Outcome.PASS));
+
+        robot.interact(() -> v.reference().getSelectionModel().select("hgx-b200"));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertTrue(summary.getText().startsWith("FAIL") && summary.getText().contains("GPU model"), summary.getText());
+        NodeAcceptance.Expectation model = v.expectations().stream().filter(e -> e.name().equals("GPU model")).findFirst().orElseThrow();
+        assertEquals(NodeAcceptance.Outcome.FAIL, model.outcome());
+        assertEquals("NVIDIA B200", model.expected());
+    }
+}

@@ -1,0 +1,158 @@
+package dev.fabricscope.cli;
+
+import dev.fabricscope.check.AllReduceResult;
+import dev.fabricscope.check.CheckControl;
+import dev.fabricscope.check.CheckListener;
+import dev.fabricscope.check.CheckOptions;
+import dev.fabricscope.check.CheckStatus;
+import dev.fabricscope.check.NodeAcceptance;
+import dev.fabricscope.check.NodeCheckResult;
+import dev.fabricscope.check.P2pResult;
+import dev.fabricscope.check.PreflightResult;
+import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.json.Json;
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.nativeapi.cuda.CudaJna;
+import dev.fabricscope.samples.Samples;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code fabricscope check node}: probe, preflight, P2P matrix and an NCCL all-reduce sweep (each check in its child
+ * process, as the single checks run), compared with what the node should be. Summary line first; exit 0 or 5.
+ */
+@Command(name = "node", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
+        description = "Accept a node: probe it, run the preflight, the P2P matrix and an NCCL all-reduce sweep, and compare "
+                + "with an expected profile (a report or a bundled sample): PASS/FAIL per expectation with the measured value.")
+public final class CheckNodeCommand implements Callable<Integer> {
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--expect", paramLabel = "FILE|SAMPLE", description = "What the node should be: a report or snapshot "
+            + "of a good node, or a bundled sample (e.g. dgx-h100). Default: this node itself (health and checks only).")
+    String expect;
+
+    @Option(names = "--min-busbw", paramLabel = "FRACTION", defaultValue = "0.5",
+            description = "NCCL busbw must reach this fraction of the NVLink data bandwidth (default ${DEFAULT-VALUE}).")
+    double minBusbw;
+
+    @Option(names = "--no-live", description = "Compare the probe only; run no live check.")
+    boolean noLive;
+
+    @Option(names = "--max-bytes", paramLabel = "B", defaultValue = "256M", converter = CheckCommand.SizeConverter.class,
+            description = "Largest all-reduce size (default ${DEFAULT-VALUE}).")
+    long maxBytes;
+
+    @CommandLine.Mixin
+    SnapshotSource source = new SnapshotSource();
+
+    @Option(names = "--json", description = "Print the node report as JSON.")
+    boolean json;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "Also write the node report (JSON) to FILE, to attach.")
+    Path out;
+
+    @Override
+    public Integer call() {
+        var o = spec.commandLine().getOut();
+        var err = spec.commandLine().getErr();
+        if (minBusbw < 0 || minBusbw > 1 || Double.isNaN(minBusbw)) {
+            err.println("fabricscope: --min-busbw takes a fraction between 0 and 1");
+            return ExitCodes.USAGE;
+        }
+        MachineSnapshot node;
+        try {
+            node = source.load(spec.commandLine(), true);
+        } catch (SnapshotSource.SourceException e) {
+            err.println("fabricscope: " + SnapshotIO.oneLineSafe(e.getMessage()));
+            return e.exitCode;
+        }
+        NodeAcceptance.Profile profile;
+        try {
+            profile = profile(node);
+        } catch (SnapshotSource.SourceException e) {
+            err.println("fabricscope: " + SnapshotIO.oneLineSafe(e.getMessage()));
+            return e.exitCode;
+        }
+        NodeAcceptance.LiveResults live = null;
+        if (source.given()) {
+            live = new NodeAcceptance.LiveResults(null, null, null, "a saved machine, not this one");
+        } else if (noLive) {
+            live = new NodeAcceptance.LiveResults(null, null, null, "--no-live");
+        } else {
+            live = runChecks(err);
+        }
+        List<NodeAcceptance.Expectation> e = NodeAcceptance.compare(profile, node, live);
+        boolean pass = NodeAcceptance.passed(e);
+        NodeCheckResult r = new NodeCheckResult(NodeCheckResult.NAME, pass ? CheckStatus.PASSED : CheckStatus.FAILED,
+                NodeAcceptance.summary(e), profile.source(), profile, e, live.preflight(), live.p2p(), live.allReduce(), node);
+        String text = Json.write(r);
+        if (out != null) {
+            try {
+                SnapshotIO.writeAtomically(out, text);
+            } catch (java.io.IOException | RuntimeException ex) {
+                err.println("fabricscope: cannot write " + out + ": " + SnapshotIO.oneLineSafe(String.valueOf(ex.getMessage())));
+                return ExitCodes.FAILURE;
+            }
+        }
+        o.print(json ? text : r.render());
+        o.flush();
+        return pass ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+    }
+
+    private NodeAcceptance.Profile profile(MachineSnapshot node) throws SnapshotSource.SourceException {
+        if (expect == null) {
+            return NodeAcceptance.profileOf(node, "this node itself (no --expect: structure compared with itself)", minBusbw);
+        }
+        var sample = Samples.find(expect);
+        if (sample.isPresent()) {
+            return NodeAcceptance.profileOf(sample.get().snapshot().get(), "sample " + expect, minBusbw);
+        }
+        Path file = Path.of(expect);
+        if (!Files.exists(file)) {
+            throw new SnapshotSource.SourceException("--expect " + expect + ": neither a file nor a sample; samples: "
+                    + String.join(", ", Samples.names()), ExitCodes.USAGE);
+        }
+        try {
+            return NodeAcceptance.profileOf(SnapshotIO.read(file), file.getFileName().toString(), minBusbw);
+        } catch (SnapshotIO.ReadException ex) {
+            throw new SnapshotSource.SourceException(ex.getMessage(), ExitCodes.BAD_INPUT);
+        }
+    }
+
+    /** The three checks with their command's defaults, each in its own child process; the sweep NCCL-only, plain, bf16. */
+    private NodeAcceptance.LiveResults runChecks(java.io.PrintWriter err) {
+        CudaJna.Result driver = CheckCommand.driverProbe.get();
+        if (driver.cuda() == null && driver.noDriver()) {
+            return new NodeAcceptance.LiveResults(null, null, null, "no NVIDIA driver: " + driver.failure());
+        }
+        CheckListener listener = ev -> {
+            err.println(String.format(Locale.ROOT, "[%s] %s", ev.check(), ev.message()));
+            err.flush();
+        };
+        CheckCommand.Preflight pf = CommandLine.populateCommand(new CheckCommand.Preflight());
+        CheckCommand.P2p p2p = CommandLine.populateCommand(new CheckCommand.P2p());
+        CheckCommand.AllReduce ar = CommandLine.populateCommand(new CheckCommand.AllReduce(), "--impl", "nccl", "--mode", "plain",
+                "--dtype", "bf16", "-e", String.valueOf(maxBytes));
+        err.println("[node] preflight");
+        PreflightResult a = (PreflightResult) pf.runSomewhere(options(pf.defaultTimeout(), listener));
+        err.println("[node] p2p");
+        P2pResult b = (P2pResult) p2p.runSomewhere(options(p2p.defaultTimeout(), listener));
+        err.println("[node] allreduce");
+        AllReduceResult c = (AllReduceResult) ar.runSomewhere(options(ar.defaultTimeout(), listener));
+        return new NodeAcceptance.LiveResults(a, b, c, null);
+    }
+
+    private static CheckOptions options(Duration timeout, CheckListener listener) {
+        return new CheckOptions(timeout, listener, new CheckControl());
+    }
+}

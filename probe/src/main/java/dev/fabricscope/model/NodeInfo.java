@@ -1,0 +1,68 @@
+package dev.fabricscope.model;
+
+import java.util.List;
+
+/**
+ * The node around the GPUs: network adapters, where the GPUs sit in the PCIe tree, and the NVIDIA services.
+ *
+ * @param nics     RDMA adapters and PCI network interfaces, RDMA first, by name
+ * @param gpuPcie  each GPU's place in the PCIe tree (from its sysfs device link)
+ * @param services {@code nvidia-fabricmanager} and {@code nvidia-imex}
+ */
+public record NodeInfo(Reading<List<Nic>> nics, List<PcieEndpoint> gpuPcie, List<ServiceState> services) {
+
+    public NodeInfo {
+        gpuPcie = gpuPcie == null ? List.of() : List.copyOf(gpuPcie);
+        services = services == null ? List.of() : List.copyOf(services);
+    }
+
+    /** The RDMA adapters ({@code nvidia-smi topo -m}'s NIC columns), or none when the listing failed. */
+    public List<Nic> rdmaNics() {
+        return nics.orElse(List.of()).stream().filter(Nic::rdma).toList();
+    }
+
+    /**
+     * A PCI device's place in the PCIe tree.
+     *
+     * @param address  the PCI device, {@code 0000:1b:00.0}
+     * @param path     the host bridge ({@code pci0000:00}), then the PCI bridges above the device, top down
+     * @param numaNode its {@code numa_node}
+     */
+    public record PcieEndpoint(String address, Reading<List<String>> path, Reading<Integer> numaNode) {
+    }
+
+    /**
+     * One service's state, from systemd where it runs, else from the process table and the listening socket.
+     *
+     * @param name      the systemd unit without {@code .service}
+     * @param systemd   {@code active}, {@code inactive} (unit installed, no invocation), {@code not installed}; missing
+     *                  without systemd
+     * @param processes ids of processes with the service's command name
+     * @param listening whether its TCP port is listening ({@code /proc/net/tcp})
+     */
+    public record ServiceState(String name, Reading<String> systemd, Reading<List<Integer>> processes, Reading<Boolean> listening) {
+
+        /** One word a person reads: {@code running}, {@code not running} or {@code unknown}. */
+        public String state() {
+            if ("active".equals(systemd.value()) || !processes.orElse(List.of()).isEmpty() || Boolean.TRUE.equals(listening.value())) {
+                return "running";
+            }
+            if (systemd.isPresent() || processes.isPresent()) {
+                return "not running";
+            }
+            return "unknown";
+        }
+
+        /** How the state was told: {@code systemd active}, {@code process 1234}, {@code port listening}, … */
+        public String evidence() {
+            StringBuilder sb = new StringBuilder();
+            sb.append(systemd.isPresent() ? "systemd " + systemd.value() : "no systemd answer");
+            sb.append(processes.isPresent() ? (processes.value().isEmpty() ? ", no process" : ", process " + processes.value().get(0))
+                    : ", processes unread");
+            if (listening.isPresent()) {
+                sb.append(listening.value() ? ", port listening" : ", port closed");
+            }
+            return sb.toString();
+        }
+    }
+}
