@@ -1,5 +1,6 @@
 #!/bin/sh
-# bin/fabricscope of the Linux application image (the build copies this file over jpackage's native launcher).
+# bin/fabricscope of the Linux application image, and bin/fabricscope-cli of the command-line-only image (the build
+# copies this file over jpackage's native launcher; it reads lib/app/<its own name>.cfg).
 # jpackage's Linux launcher asks `rpm -qf` and `dpkg -S` which package owns it on every start, which costs
 # 0.3-0.5 s before Java even starts; this script starts the bundled runtime directly, with the class path, main
 # class and java options that jpackage wrote to lib/app/fabricscope.cfg (from installers/app.args), so those stay
@@ -7,6 +8,7 @@
 self=$(readlink -f "$0" 2>/dev/null) || self=$0
 root=${self%/bin/*}
 app=$root/lib/app
+name=${self##*/}
 
 # $APPDIR, $BINDIR and $ROOTDIR at the start of a value, as jpackage's launcher expands them
 expand() {
@@ -27,7 +29,7 @@ while IFS= read -r line || [ -n "$line" ]; do
     app.mainclass=*) main=${line#app.mainclass=} ;;
     java-options=*) set -- "$@" "$(expand "${line#java-options=}")" ;;
   esac
-done < "$app/fabricscope.cfg" || { echo "fabricscope: cannot read $app/fabricscope.cfg" >&2; exit 1; }
+done < "$app/$name.cfg" || { echo "$name: cannot read $app/$name.cfg" >&2; exit 1; }
 set -- "$@" "-Djpackage.app-path=$self" -cp "$cp" "$main"
 # the user's arguments (the first $n) go behind the java options and the main class
 while [ "$n" -gt 0 ]; do

@@ -51,7 +51,7 @@ final class AdvisorAdapter implements AdvisorPort {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
         Map<String, String> facts = new LinkedHashMap<>();
-        r.machine().values().forEach((k, v) -> facts.put(k, String.valueOf(v)));
+        r.machine().values().forEach((k, v) -> facts.put(k, v == null ? "unknown" : String.valueOf(v)));
         List<String> notes = new ArrayList<>();
         if (r.deployment() != null) {
             notes.addAll(r.deployment().notes().values());

@@ -36,10 +36,22 @@ public final class Launcher {
         }
     }
 
+    /**
+     * JavaFX's start-up logger. From {@code java -jar fabricscope-app.jar} JavaFX runs from the class path (one jar,
+     * no module path), which it supports but warns about on every start ("Unsupported JavaFX configuration: classes
+     * were loaded from 'unnamed module'"); the installed launcher has JavaFX as modules in its runtime and never
+     * warns. Only that one message is filtered out (JavaFX logs it on its "javafx" logger); the logger is held here
+     * (loggers are weakly referenced), and every other JavaFX message still shows.
+     */
+    static final java.util.logging.Logger JAVAFX_LOG = java.util.logging.Logger.getLogger("javafx");
+
     /** Starts the desktop app with its own options (see {@link AppOptions}). */
     static void gui(String[] appArgs) {
         if (mainEnteredMillis == 0) {
             mainEnteredMillis = System.currentTimeMillis();
+        }
+        if (Launcher.class.getModule().getLayer() == null && ModuleLayer.boot().findModule("javafx.graphics").isEmpty()) {
+            JAVAFX_LOG.setFilter(r -> r.getMessage() == null || !r.getMessage().startsWith("Unsupported JavaFX configuration"));
         }
         Application.launch(FabricscopeApp.class, appArgs);
     }

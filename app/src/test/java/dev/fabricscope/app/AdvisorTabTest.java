@@ -73,6 +73,11 @@ class AdvisorTabTest {
         Verdict v = app.advisor.verdicts().get(0);
         var titles = robot.lookup(".title-4").queryAllAs(Label.class).stream().map(Label::getText).toList();
         assertTrue(titles.stream().anyMatch(t -> t.startsWith(v.framework() + " · " + v.knob())), titles + " vs " + v.knob());
-        assertTrue(robot.lookup("#advisorFacts").queryAs(Label.class).getText().startsWith("Machine: "));
+        String facts = robot.lookup("#advisorFacts").queryAs(Label.class).getText();
+        assertTrue(facts.startsWith("Machine: "));
+        // no raw placeholders: a fact the sample lacks reads "unknown", TP 0 reads "all GPUs"
+        assertFalse(facts.contains("=null"), facts);
+        assertTrue(facts.contains("torch-cuda=unknown"), facts);
+        assertEquals("all GPUs", robot.lookup("#advisorTp").queryAs(javafx.scene.control.Spinner.class).getEditor().getText());
     }
 }

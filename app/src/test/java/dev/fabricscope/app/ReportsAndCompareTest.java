@@ -115,7 +115,8 @@ class ReportsAndCompareTest {
     }
 
     private List<String> cells(FxRobot robot, String cls) {
-        return robot.lookup("." + cls).queryAllAs(TreeTableCell.class).stream().map(c -> c.getText()).toList();
+        return robot.lookup("." + cls).queryAllAs(TreeTableCell.class).stream()
+                .map(c -> c.getGraphic() instanceof javafx.scene.text.Text t ? t.getText() : c.getText()).toList();
     }
 
     @Test
@@ -134,10 +135,12 @@ class ReportsAndCompareTest {
         assertEquals(ReportDiff.Category.VERSIONS, groups.get(0).getValue().category(), "versions first");
         Set<ReportDiff.Category> kinds = d.byCategory().keySet();
         assertTrue(kinds.containsAll(List.of(ReportDiff.Category.NVLINK, ReportDiff.Category.FABRIC, ReportDiff.Category.VERDICTS)), kinds.toString());
-        // the driver version: A's value beside B's
+        // coloured by meaning: another driver version is neither better nor worse; multicast yes → no is worse
         WaitForAsyncUtils.waitForFxEvents();
-        assertTrue(cells(robot, "diff-removed").contains("580.126.20"), cells(robot, "diff-removed").toString());
-        assertTrue(cells(robot, "diff-added").contains(ClusterFolders.OTHER_DRIVER), cells(robot, "diff-added").toString());
+        assertTrue(cells(robot, "diff-neutral").contains("580.126.20"), cells(robot, "diff-neutral").toString());
+        assertTrue(cells(robot, "diff-neutral").contains(ClusterFolders.OTHER_DRIVER), cells(robot, "diff-neutral").toString());
+        assertTrue(cells(robot, "diff-worse").contains("no"), "multicast lost: " + cells(robot, "diff-worse"));
+        assertFalse(cells(robot, "diff-better").contains("no"), "a regression is never green: " + cells(robot, "diff-better"));
         assertTrue(robot.lookup(".diff-category").queryAllAs(TreeTableCell.class).stream()
                 .anyMatch(c -> ("Driver, CUDA and NCCL versions (" + groups.get(0).getChildren().size() + ")").equals(c.getText())));
         assertEquals("Fabricscope — compare before.json ↔ after.json", app.vm.titleProperty().get());
@@ -146,7 +149,8 @@ class ReportsAndCompareTest {
         robot.clickOn("#compareSwap");
         AppHarness.await(() -> !app.vm.isBusy() && app.vm.getComparison().left().equals(b));
         WaitForAsyncUtils.waitForFxEvents();
-        assertTrue(cells(robot, "diff-removed").contains(ClusterFolders.OTHER_DRIVER));
+        assertTrue(cells(robot, "diff-neutral").contains(ClusterFolders.OTHER_DRIVER));
+        assertTrue(cells(robot, "diff-better").contains("yes"), "swapped, multicast no → yes is better: " + cells(robot, "diff-better"));
 
         // back to the machine that was shown
         robot.clickOn("#compareBack");

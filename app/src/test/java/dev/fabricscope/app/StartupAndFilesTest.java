@@ -43,8 +43,18 @@ class StartupAndFilesTest {
         robot.interact(() -> app.vm.probeLive());
         app.awaitIdle();
         Label banner = robot.lookup("#noDriverBanner").queryAs(Label.class);
-        assertTrue(banner.getText().startsWith("No NVIDIA driver found: "), banner.getText());
+        assertEquals("No NVIDIA driver found on this machine.", banner.getText());
         assertTrue(isShowing(banner), "banner visible");
+        Label raw = robot.lookup("#noDriverDetails").queryAs(Label.class);
+        assertFalse(isShowing(raw), "the loader's error waits behind Details");
+        robot.clickOn("#noDriverDetailsToggle");
+        assertTrue(isShowing(raw), "Details shows the loader's error");
+        assertTrue(raw.getText().contains("libnvidia-ml.so.1"), raw.getText());
+        // said once: the Overview neither repeats the banner as a finding nor the loader's error in its fields
+        List<String> shownTexts = robot.lookup(".overview .label").queryAllAs(Label.class).stream()
+                .filter(StartupAndFilesTest::isShowing).map(Label::getText).toList();
+        assertTrue(shownTexts.stream().noneMatch(t -> t.contains("libnvidia-ml") || t.contains("not found:")), String.join(" | ", shownTexts));
+        assertTrue(shownTexts.contains("not found"), "the driver card's status in words: " + shownTexts);
         assertEquals("Fabricscope — live machine", stage.getTitle());
         assertTrue(robot.lookup("#bannerOpenReport").tryQuery().isPresent());
         assertTrue(robot.lookup("#bannerOpenSample").tryQuery().isPresent());

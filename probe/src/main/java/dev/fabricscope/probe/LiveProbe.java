@@ -279,7 +279,8 @@ public final class LiveProbe {
             }
         }
         String noCuda = cuda == null ? "CUDA unavailable: " + cudaOpen.failure() : "device not visible to CUDA (CUDA_VISIBLE_DEVICES?)";
-        Reading<Integer> sms = c != null ? cuda.attribute(c.ordinal, CudaAttribute.MULTIPROCESSOR_COUNT) : Reading.unavailable(noCuda);
+        Reading<Integer> sms = c != null ? atLeast(cuda.attribute(c.ordinal, CudaAttribute.MULTIPROCESSOR_COUNT), 1,
+                "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)", "an SM count is at least 1") : Reading.unavailable(noCuda);
         LinkScan links = n != null ? n.links : new LinkScan(Reading.unavailable("NVML unavailable"), List.of());
         FabricInfo fabric = n != null ? n.fabric : unavailableFabric(nvmlOpen);
         return new Gpu(pci,
@@ -313,7 +314,7 @@ public final class LiveProbe {
                 cuda.flag(c.ordinal, CudaAttribute.MULTICAST_SUPPORTED),
                 cuda.flag(c.ordinal, CudaAttribute.GPU_DIRECT_RDMA_SUPPORTED),
                 cuda.flag(c.ordinal, CudaAttribute.UNIFIED_ADDRESSING),
-                cuda.attribute(c.ordinal, CudaAttribute.HOST_NUMA_ID));
+                hostNumaId(cuda.attribute(c.ordinal, CudaAttribute.HOST_NUMA_ID)));
     }
 
     private record LinkScan(Reading<Integer> count, List<NvLink> links) {
@@ -449,7 +450,8 @@ public final class LiveProbe {
                 out.add(new GpuPair(a.pci(), b.pci(), Topology.letter(nvLinks, n.pcie()), n.pcie(), nvLinks,
                         n.read(), n.write(), n.nvlink(), n.atomics(), n.prop(),
                         cu ? cuda.canAccessPeer(ca.ordinal, cb.ordinal) : noCuda,
-                        cu ? cuda.p2pAttribute(ca.ordinal, cb.ordinal, CudaAttribute.P2P_PERFORMANCE_RANK) : Reading.missing(noCuda.missing()),
+                        cu ? atLeast(cuda.p2pAttribute(ca.ordinal, cb.ordinal, CudaAttribute.P2P_PERFORMANCE_RANK), 0,
+                                "cuDeviceGetP2PAttribute(PERFORMANCE_RANK)", "a rank is not negative") : Reading.missing(noCuda.missing()),
                         cu ? cuda.p2pAttribute(ca.ordinal, cb.ordinal, CudaAttribute.P2P_NATIVE_ATOMIC_SUPPORTED).map(v -> v != 0) : noCuda));
             }
         }
@@ -458,5 +460,19 @@ public final class LiveProbe {
 
     private static CudaDevice cudaDevice(Map<PciAddress, CudaDevice> devices, PciAddress pci) {
         return devices.entrySet().stream().filter(e -> e.getKey().sameDevice(pci)).map(Map.Entry::getValue).findFirst().orElse(null);
+    }
+
+    /** A CUDA attribute below its range becomes an invalid reading that keeps the raw answer. */
+    private static Reading<Integer> atLeast(Reading<Integer> r, int min, String call, String why) {
+        return r.isPresent() && r.value() < min ? Reading.missing(Missing.invalid(call, String.valueOf(r.value()), why)) : r;
+    }
+
+    /** CUDA answers -1 when the GPU has no host NUMA node (not an error, not a node number). */
+    private static Reading<Integer> hostNumaId(Reading<Integer> r) {
+        if (r.isPresent() && r.value() == -1) {
+            return Reading.missing(new Missing(Missing.Kind.NOT_APPLICABLE, "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID)",
+                    null, null, "no host NUMA node for this GPU", "-1"));
+        }
+        return atLeast(r, 0, "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID)", "a NUMA node is not negative");
     }
 }

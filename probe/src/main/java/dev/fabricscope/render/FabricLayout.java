@@ -43,7 +43,9 @@ public final class FabricLayout {
     static final double GPU_GAP = 22;
     static final double SOCKET_GAP = 28;
     static final double CPU_ONLY_W = 112;
-    static final double BAND_PX = 22;
+    static final double BAND_PX = 30;
+    /** How much larger than drawn an edge label must have room to be (the GUI enlarges labels at fit zoom). */
+    static final double LABEL_ZOOM_ROOM = 1.6;
     static final double SW_W = 128;
     static final double SW_H = 44;
     static final double SW_MIN_PITCH = 150;
@@ -141,7 +143,8 @@ public final class FabricLayout {
         boolean mnnvl = gpus.stream().anyMatch(g -> g.fabric().inMnnvlDomain());
         double y = MARGIN + CAPTION_H + notes.size() * NOTE_H + 10;
         double switchTop = y;
-        double switchDrop = Math.max(150, 24 + nSwitch * BAND_PX + 70);
+        // tall enough that the label bands sit in the lower third, where a GPU's edges are still a GPU pitch apart
+        double switchDrop = Math.max(150, 2.5 * (24 + nSwitch * BAND_PX));
         double gpuTop;
         if (nSwitch > 0) {
             gpuTop = switchTop + SW_H + switchDrop;
@@ -639,6 +642,8 @@ public final class FabricLayout {
      */
     private static int switchLabelStyle(MachineSnapshot s, List<NvSwitch> switches, double drop) {
         double pitch = GPU_W + GPU_GAP;
+        // a row of GPUs wider than a typical view is shrunk to fit, and the GUI then enlarges its labels: leave them room
+        double room = s.gpus().size() * pitch > 880 ? LABEL_ZOOM_ROOM : 1;
         for (int style = FULL; style < COUNT_ONLY; style++) {
             boolean fits = true;
             for (int k = 0; k < switches.size() && fits; k++) {
@@ -649,7 +654,8 @@ public final class FabricLayout {
                         continue;
                     }
                     double gbps = switchLinks(g, switches.get(k)).stream().mapToDouble(l -> l.gbpsPerDirection().orElse(0.0)).sum();
-                    if (labelWidth(nvlinkLabel(count, gbps, style)) + 6 > (1 - t) * pitch) {
+                    // room for the label at LABEL_ZOOM_ROOM times its size (views enlarge labels when shrunk to fit)
+                    if (labelWidth(nvlinkLabel(count, gbps, style)) * room + 6 > (1 - t) * pitch) {
                         fits = false;
                         break;
                     }

@@ -16,6 +16,8 @@ public final class CapturedTraces {
     /** Two H200 on an NVSwitch baseboard seen from a VM (converted from readings of 2026-11-30). */
     public static final Path NVSWITCH_2GPU = ROOT.resolve("h200-nvswitch-2gpu-2026-11-30");
     /** One H200 in a pass-through VM, NVLink hidden (recorded by Fabricscope on 2026-12-01). */
+    /** Two H200 on an NVSwitch baseboard in a VM, recorded by Fabricscope on 2026-12-01 with the whole CLI. */
+    public static final Path NVSWITCH_2GPU_RECORDED = ROOT.resolve("h200-nvswitch-2gpu-2026-12-01");
     public static final Path PASSTHROUGH_1GPU = ROOT.resolve("h200-passthrough-1gpu-2026-12-01");
 
     /** The same one-H200 VM recorded with its Python stack (/opt/torch/.venv), 2026-12-01. */

@@ -226,7 +226,7 @@ class ReplayedMachinesTest {
     }
 
     /** Read through the model and written again by this build (so fields added since the capture compare equal), provenance dropped. */
-    private static JsonNode normalised(String json) throws Exception {
+    static JsonNode normalised(String json) throws Exception {
         MachineSnapshot s = SnapshotIO.parse(json.getBytes(StandardCharsets.UTF_8), "snapshot");
         ObjectNode copy = (ObjectNode) Json.mapper().readTree(dev.fabricscope.json.RecordJson.write(s));
         copy.remove("probe");
@@ -239,7 +239,7 @@ class ReplayedMachinesTest {
         return copy;
     }
 
-    private static void assertSame(JsonNode expected, JsonNode actual, String what) {
+    static void assertSame(JsonNode expected, JsonNode actual, String what) {
         if (!expected.equals(actual)) {
             java.util.Iterator<String> names = expected.fieldNames();
             List<String> differing = new ArrayList<>();

@@ -55,13 +55,16 @@ class RandomAnswersPropertyTest {
     private static final NativeTrace ONE = CapturedTraces.trace(CapturedTraces.PASSTHROUGH_1GPU);
     /** The one-GPU H200 again, recorded with its Python stack (/opt/torch/.venv: the host calls that read it). */
     private static final NativeTrace STACK = CapturedTraces.trace(CapturedTraces.PYTHON_ENV_1GPU);
+    /** The two-GPU NVSwitch H200 recorded by Fabricscope with every reading of the current build (825 calls). */
+    private static final NativeTrace RECORDED_TWO = CapturedTraces.trace(CapturedTraces.NVSWITCH_2GPU_RECORDED);
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final int[] CODES = {0, 0, 0, 1, 2, 3, 3, 7, 13, 15, 25, 100, 801, 999, -1, Integer.MAX_VALUE, Integer.MIN_VALUE};
 
     private static NativeTrace pick(Random rnd) {
-        return switch (rnd.nextInt(3)) {
+        return switch (rnd.nextInt(4)) {
             case 0 -> TWO;
             case 1 -> ONE;
+            case 2 -> RECORDED_TWO;
             default -> STACK;
         };
     }

@@ -98,6 +98,9 @@ public final class AdvisorView extends BorderPane {
         return table;
     }
 
+    /** What the TP field shows for 0, the advisor's "every GPU of the node". */
+    static final String ALL_GPUS = "all GPUs";
+
     private ScrollPane panel() {
         GridPane g = new GridPane();
         g.setHgap(8);
@@ -115,6 +118,27 @@ public final class AdvisorView extends BorderPane {
         nodes.valueProperty().addListener((o, a, b) -> vm.nodesProperty().set(b));
         vm.nodesProperty().addListener((o, a, b) -> nodes.getValueFactory().setValue(b.intValue()));
         Spinner<Integer> tp = spinner(0, 512, vm.tpProperty().get());
+        tp.setId("advisorTp");
+        tp.getValueFactory().setConverter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(Integer v) {
+                return v == null || v == 0 ? ALL_GPUS : String.valueOf(v);
+            }
+
+            @Override
+            public Integer fromString(String s) {
+                String t = s == null ? "" : s.strip();
+                if (t.isEmpty() || t.equalsIgnoreCase(ALL_GPUS) || t.equalsIgnoreCase("all")) {
+                    return 0;
+                }
+                try {
+                    return Math.max(0, Integer.parseInt(t));
+                } catch (NumberFormatException e) {
+                    return tp.getValue();
+                }
+            }
+        });
+        tp.getEditor().setText(tp.getValueFactory().getConverter().toString(tp.getValue()));
         tp.valueProperty().addListener((o, a, b) -> vm.tpProperty().set(b));
         Spinner<Integer> dcp = spinner(1, 64, vm.dcpProperty().get());
         dcp.valueProperty().addListener((o, a, b) -> vm.dcpProperty().set(b));
@@ -134,7 +158,7 @@ public final class AdvisorView extends BorderPane {
         g.add(title, 0, r++, 2, 1);
         g.addRow(r++, new Label("Framework"), framework);
         g.addRow(r++, new Label("Nodes"), nodes);
-        tp.setTooltip(new javafx.scene.control.Tooltip("Tensor-parallel size; 0 = all GPUs of the machine"));
+        tp.setTooltip(new javafx.scene.control.Tooltip("Tensor-parallel size; \"" + ALL_GPUS + "\": every GPU of the node (type a number or \"all\")"));
         g.addRow(r++, new Label("TP"), tp);
         g.addRow(r++, new Label("DCP"), dcp);
         g.addRow(r++, new Label("Model"), model);
@@ -192,17 +216,19 @@ public final class AdvisorView extends BorderPane {
             }
         });
         table.getColumns().add(outcome);
-        table.getColumns().add(col("Framework", Verdict::framework, 90));
+        table.getColumns().add(col("Framework", Verdict::framework, 80));
         table.getColumns().add(col("Knob", Verdict::knob, 260));
-        table.getColumns().add(col("Value", v -> v.value() + (v.userSet() ? "" : " (default)"), 140));
-        table.getColumns().add(col("Resolved", v -> v.resolved() == null ? "—" : v.resolved(), 110));
+        table.getColumns().add(col("Value", v -> v.userSet() || String.valueOf(v.value()).endsWith("(default)") ? String.valueOf(v.value())
+                : v.value() + " (default)", 130));
+        table.getColumns().add(col("Resolved", v -> v.resolved() == null ? "—" : v.resolved(), 100));
         table.getColumns().add(col("When", v -> v.when() == null ? "" : v.when(), 140));
+        WrappingCells.apply(table);
     }
 
     /** One paragraph: the machine facts the rules saw, what was derived for the deployment, the rule versions. */
     static String describe(dev.fabricscope.app.viewmodel.AdvisorPort.Advice a) {
         StringBuilder sb = new StringBuilder("Machine: ");
-        sb.append(a.machineFacts().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", ")));
+        sb.append(a.machineFacts().entrySet().stream().map(e -> e.getKey() + "=" + (e.getValue() == null ? "unknown" : e.getValue())).collect(Collectors.joining(", ")));
         if (!a.deploymentNotes().isEmpty()) {
             sb.append("\nDeployment: ").append(String.join("; ", a.deploymentNotes()));
         }

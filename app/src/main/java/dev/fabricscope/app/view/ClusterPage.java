@@ -360,6 +360,9 @@ public final class ClusterPage extends BorderPane {
             getStyleClass().add("node-tile");
             name.getStyleClass().add("node-name");
             line.getStyleClass().add("node-line");
+            // a long difference ("GPU models: NVIDIA H100 80GB HBM3") wraps in the tile instead of being cut short
+            line.setWrapText(true);
+            line.setMinHeight(Region.USE_PREF_SIZE);
             badge.getStyleClass().addAll("badge", "badge-error", "node-badge");
             badge.managedProperty().bind(badge.visibleProperty());
             Region spacer = new Region();

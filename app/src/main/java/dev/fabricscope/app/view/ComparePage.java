@@ -1,5 +1,7 @@
 package dev.fabricscope.app.view;
 
+import dev.fabricscope.app.viewmodel.ChangeMeaning;
+
 import dev.fabricscope.app.viewmodel.LoadedComparison;
 import dev.fabricscope.report.ReportDiff;
 import dev.fabricscope.report.ReportDiff.Change;
@@ -82,8 +84,8 @@ public final class ComparePage extends BorderPane {
             c.setSortable(false);
         }
         what.setCellFactory(c -> new WhatCell());
-        left.setCellFactory(c -> new ValueCell(true));
-        right.setCellFactory(c -> new ValueCell(false));
+        left.setCellFactory(c -> new ValueCell(true, left));
+        right.setCellFactory(c -> new ValueCell(false, right));
         table.getColumns().setAll(List.of(what, left, right));
         table.setShowRoot(false);
         table.setId("compareTable");
@@ -226,30 +228,44 @@ public final class ComparePage extends BorderPane {
     private static final class ValueCell extends TreeTableCell<Row, Row> {
         private final boolean isLeft;
 
-        ValueCell(boolean isLeft) {
+        ValueCell(boolean isLeft, TreeTableColumn<Row, Row> column) {
             this.isLeft = isLeft;
+            // long values wrap onto more lines instead of being cut with an ellipsis
+            javafx.scene.text.Text text = new javafx.scene.text.Text();
+            text.wrappingWidthProperty().bind(javafx.beans.binding.Bindings.createDoubleBinding(
+                    () -> Math.max(20, column.getWidth() - 14), column.widthProperty()));
+            text.fillProperty().bind(textFillProperty());
+            text.fontProperty().bind(fontProperty());
+            setGraphic(text);
+            setContentDisplay(javafx.scene.control.ContentDisplay.GRAPHIC_ONLY);
+        }
+
+        private void show(String s) {
+            ((javafx.scene.text.Text) getGraphic()).setText(s);
         }
 
         @Override
         protected void updateItem(Row r, boolean empty) {
             super.updateItem(r, empty);
-            getStyleClass().removeAll("diff-removed", "diff-added", "diff-none");
+            getStyleClass().removeAll("diff-worse", "diff-better", "diff-neutral", "diff-none");
             setTooltip(null);
             if (empty || r == null || r.change() == null) {
-                setText(null);
+                show(null);
                 return;
             }
             String v = isLeft ? r.change().before() : r.change().after();
             if (v == null || v.isEmpty()) {
-                setText(shown(v));
+                show(shown(v));
                 getStyleClass().add("diff-none");
                 return;
             }
-            setText(v);
-            getStyleClass().add(isLeft ? "diff-removed" : "diff-added");
-            if (v.length() > 40) {
-                setTooltip(new Tooltip(v.length() > 2000 ? v.substring(0, 2000) + "…" : v));
-            }
+            show(v.length() > 2000 ? v.substring(0, 2000) + " … [" + (v.length() - 2000) + " more characters]" : v);
+            // coloured by meaning, on B (what it became): worse red, better green, neither grey
+            getStyleClass().add(isLeft ? "diff-neutral" : switch (ChangeMeaning.of(r.change())) {
+                case WORSE -> "diff-worse";
+                case BETTER -> "diff-better";
+                case NEUTRAL -> "diff-neutral";
+            });
         }
     }
 }

@@ -398,15 +398,18 @@ public final class FabricCanvas extends Region {
             painted.add(e.id());
         }
         gc.setLineDashes();
+        double scale = labelScale(g, gc.getTransform().getMxx());
         for (Edge e : g.edges()) {
             if (e.label().isEmpty()) {
                 continue;
             }
-            double w = FabricSvg.labelWidth(e.label());
+            double w = FabricSvg.labelWidth(e.label()) * scale;
+            double h = 16 * scale;
             boolean on = e.id().equals(selected) || e.id().equals(hover);
-            roundRect(gc, e.labelX() - w / 2, e.labelY() - 8, w, 16, 8, p.labelFill(), on ? p.selection() : p.labelStroke(), 1);
-            text(gc, e.labelX(), e.labelY() + 3.6, e.label(), 10, true,
-                    e.kind() == FabricGraph.EdgeKind.NVLINK ? p.nvlink() : p.muted(), TextAlignment.CENTER);
+            String colour = e.kind() == FabricGraph.EdgeKind.NVLINK ? p.nvlink() : p.muted();
+            // the pill is centred on its edge and outlined in the edge's colour, so it reads as part of that edge
+            roundRect(gc, e.labelX() - w / 2, e.labelY() - h / 2, w, h, h / 2, p.labelFill(), on ? p.selection() : colour, on ? 1.6 : 1);
+            text(gc, e.labelX(), e.labelY() + 3.6 * scale, e.label(), 10 * scale, true, colour, TextAlignment.CENTER);
         }
         for (Node n : g.nodes()) {
             node(gc, n, p, n.id().equals(selected), n.id().equals(hover));
@@ -480,6 +483,68 @@ public final class FabricCanvas extends Region {
         gc.setLineDashes(dash.length == 0 ? null : dash);
         gc.strokeRoundRect(x, y, w, h, 2 * r, 2 * r);
         gc.setLineDashes();
+    }
+
+    /** Edge labels drawn no smaller than this on screen (pixels of text height), zoom permitting. */
+    static final double MIN_LABEL_PX = 9.5;
+
+    /**
+     * How much edge labels are enlarged at {@code zoom} so that their text stays {@link #MIN_LABEL_PX} on screen when the
+     * drawing is shrunk to fit: as much as needed, but never so much that two labels, or a label and a box, would
+     * overlap (then the largest scale that keeps them apart). 1 at 100 % and above.
+     */
+    static double labelScale(FabricGraph g, double zoom) {
+        if (g == lastGraph && zoom == lastZoom) {
+            return lastScale;
+        }
+        lastGraph = g;
+        lastZoom = zoom;
+        lastScale = computeLabelScale(g, zoom);
+        return lastScale;
+    }
+
+    /** {@link #labelScale} for tests. */
+    public static double labelScaleAt(FabricGraph g, double zoom) {
+        return computeLabelScale(g, zoom);
+    }
+
+    private static FabricGraph lastGraph;
+    private static double lastZoom;
+    private static double lastScale;
+
+    private static double computeLabelScale(FabricGraph g, double zoom) {
+        double want = Math.max(1, MIN_LABEL_PX / (10 * zoom));
+        if (want <= 1) {
+            return 1;
+        }
+        double allowed = want;
+        List<Edge> labelled = g.edges().stream().filter(e -> !e.label().isEmpty()).toList();
+        for (int i = 0; i < labelled.size(); i++) {
+            Edge a = labelled.get(i);
+            double wa = FabricSvg.labelWidth(a.label());
+            for (int j = i + 1; j < labelled.size(); j++) {
+                Edge b = labelled.get(j);
+                double wb = FabricSvg.labelWidth(b.label());
+                double dx = Math.abs(a.labelX() - b.labelX());
+                double dy = Math.abs(a.labelY() - b.labelY());
+                // the scale at which the two pills (plus 2 px of air) touch, horizontally and vertically
+                double sx = (dx - 2) / ((wa + wb) / 2);
+                double sy = (dy - 2) / 16;
+                double touch = Math.max(sx, sy);
+                if (touch < allowed) {
+                    allowed = Math.max(1, touch);
+                }
+            }
+            for (Node n : g.nodes()) {
+                double sx = (Math.abs(a.labelX() - (n.x() + n.width() / 2)) - n.width() / 2 - 2) / (wa / 2);
+                double sy = (Math.abs(a.labelY() - (n.y() + n.height() / 2)) - n.height() / 2 - 2) / 8;
+                double touch = Math.max(sx, sy);
+                if (touch < allowed) {
+                    allowed = Math.max(1, touch);
+                }
+            }
+        }
+        return allowed;
     }
 
     private static void text(GraphicsContext gc, double x, double y, String s, double size, boolean bold, String colour,

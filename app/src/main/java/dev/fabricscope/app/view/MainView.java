@@ -488,7 +488,20 @@ public final class MainView extends BorderPane {
         openSample.setOnAction(e -> showSampleMenu(openSample));
         Button again = new Button("Probe again");
         again.setOnAction(e -> vm.probeLive());
-        HBox top = new HBox(10, icon, msg, openReport, openSample, again);
+        Hyperlink details = new Hyperlink("Details");
+        details.setId("noDriverDetailsToggle");
+        Label raw = new Label();
+        raw.setId("noDriverDetails");
+        raw.getStyleClass().add("mono");
+        raw.setWrapText(true);
+        raw.textProperty().bind(vm.noDriverDetailsProperty());
+        raw.setVisible(false);
+        raw.managedProperty().bind(raw.visibleProperty());
+        details.setOnAction(e -> {
+            raw.setVisible(!raw.isVisible());
+            details.setText(raw.isVisible() ? "Hide details" : "Details");
+        });
+        HBox top = new HBox(10, icon, msg, details, openReport, openSample, again);
         top.setAlignment(Pos.CENTER_LEFT);
         FlowPane chips = new FlowPane(6, 4);
         Label try_ = new Label("Or look at a sample machine:");
@@ -501,7 +514,7 @@ public final class MainView extends BorderPane {
             h.setOnAction(e -> vm.openSample(s.name()));
             chips.getChildren().add(h);
         }
-        VBox box = new VBox(4, top, chips);
+        VBox box = new VBox(4, top, raw, chips);
         box.getStyleClass().add("no-driver-banner");
         box.setPadding(new Insets(10, 16, 8, 16));
         box.visibleProperty().bind(vm.noDriverMessageProperty().isNotNull().and(vm.pageProperty().isEqualTo(MainViewModel.Page.MACHINE)));

@@ -102,12 +102,16 @@ public final class OverviewView extends ScrollPane {
                     + (p.commandLine().isEmpty() ? "" : " · " + String.join(" ", p.commandLine()));
         }
         description.setText(desc);
-        if (s.findings().isEmpty()) {
-            Label none = new Label("Nothing to report: no warnings for this machine.");
+        // on a live machine without a driver the banner above says so once; the findings do not repeat it
+        boolean bannerSaysIt = m.source() == LoadedMachine.Source.LIVE && s.driver() != null && !s.driver().driverPresent();
+        List<Finding> shown = s.findings().stream().filter(f -> !(bannerSaysIt && DRIVER_FINDINGS.contains(f.code()))).toList();
+        if (shown.isEmpty()) {
+            Label none = new Label(shown.size() < s.findings().size() ? "Nothing else to report (the driver is named above)."
+                    : "Nothing to report: no warnings for this machine.");
             none.getStyleClass().add("text-muted");
             findings.getChildren().add(none);
         }
-        for (Finding f : s.findings()) {
+        for (Finding f : shown) {
             findings.getChildren().add(findingRow(f));
         }
         facts.getChildren().addAll(hostCard(s.host()), driverCard(s.driver()), ncclCard(s.driver()));
@@ -118,24 +122,43 @@ public final class OverviewView extends ScrollPane {
         gpus.setPrefHeight(Math.max(130, 48 + 40 * Math.max(2, s.gpus().size())));
         if (s.gpus().isEmpty()) {
             gpus.setPlaceholder(new Label(s.driver() != null && !s.driver().driverPresent()
-                    ? "No GPUs: " + firstLine(s.driver().message()) : "No GPUs in this snapshot"));
+                    ? "No GPUs: the NVIDIA driver is not there to list them." : "No GPUs in this snapshot"));
         }
     }
+
+    /** The findings a missing or partial driver raises; the live banner states them. */
+    static final java.util.Set<String> DRIVER_FINDINGS = java.util.Set.of("no-driver", "partial-driver");
 
     private static HBox findingRow(Finding f) {
         Label badge = new Label(f.severity().name());
         badge.getStyleClass().addAll("badge", "badge-" + f.severity().name().toLowerCase(Locale.ROOT));
-        badge.setMinWidth(72);
-        Label text = new Label((f.subject() == null ? "" : f.subject() + ": ") + f.message());
+        badge.setMinWidth(Region.USE_PREF_SIZE);
+        javafx.scene.layout.StackPane badgeBox = new javafx.scene.layout.StackPane(badge);
+        badgeBox.setAlignment(javafx.geometry.Pos.TOP_LEFT);
+        badgeBox.setMinWidth(Region.USE_PREF_SIZE);
+        badgeBox.setPrefWidth(84);
+        String words = f.message();
+        List<String> raw = List.of();
+        if (DRIVER_FINDINGS.contains(f.code()) && f.message() != null && f.message().contains(": ")) {
+            words = f.message().substring(0, f.message().indexOf(": "));
+            raw = List.of(f.message().substring(f.message().indexOf(": ") + 2));
+        }
+        Label text = new Label((f.subject() == null ? "" : f.subject() + ": ") + words);
         text.setWrapText(true);
         text.setTooltip(new Tooltip(f.code()));
-        HBox.setHgrow(text, Priority.ALWAYS);
-        HBox row = new HBox(10, badge, text);
+        VBox textBox = new VBox(2, text, new DetailsToggle(raw));
+        HBox.setHgrow(textBox, Priority.ALWAYS);
+        HBox row = new HBox(10, badgeBox, textBox);
         row.getStyleClass().add("finding-row");
         return row;
     }
 
     private static VBox card(String title, String[][] rows) {
+        return card(title, rows, List.of());
+    }
+
+    /** A titled card of key/value rows; {@code raw}: the calls and errors behind its "not available" values. */
+    private static VBox card(String title, String[][] rows, List<String> raw) {
         GridPane g = new GridPane();
         g.setHgap(12);
         g.setVgap(4);
@@ -147,22 +170,47 @@ public final class OverviewView extends ScrollPane {
             Label v = new Label(rows[i][1]);
             v.setWrapText(true);
             v.setMaxWidth(360);
+            v.setMinHeight(Region.USE_PREF_SIZE);
             g.addRow(i, k, v);
         }
         Label t = new Label(title);
         t.getStyleClass().add("card-title");
-        VBox box = new VBox(8, t, g);
+        VBox box = new VBox(8, t, g, new DetailsToggle(raw));
         box.getStyleClass().add("fact-card");
         box.setPadding(new Insets(12, 14, 12, 14));
         box.setPrefWidth(400);
         return box;
     }
 
+    /** A reading for a card, in words: the value, or why it is missing without the raw call (which goes to {@code raw}). */
+    static String words(Reading<?> r, List<String> raw) {
+        if (r == null) {
+            return "unknown";
+        }
+        if (r.isPresent()) {
+            return String.valueOf(r.value());
+        }
+        raw.add(r.missing().describe());
+        return switch (r.missing().kind()) {
+            case UNSUPPORTED, SYMBOL_MISSING -> "not supported here";
+            case NOT_APPLICABLE -> "not applicable";
+            case UNAVAILABLE -> "not available";
+            case INVALID -> "invalid answer";
+            case ERROR -> "could not be read";
+        };
+    }
+
+    /** An enum-like state ({@code NOT_SUPPORTED}) in words ({@code not supported}). */
+    static String stateWords(String state) {
+        return state == null ? "" : state.toLowerCase(Locale.ROOT).replace('_', ' ');
+    }
+
     private static VBox hostCard(HostInfo h) {
         if (h == null) {
             return card("Host", new String[][] {{"Host", "unknown"}});
         }
-        String numa = h.numaNodes().display();
+        List<String> raw = new java.util.ArrayList<>();
+        String numa = words(h.numaNodes(), raw);
         if (h.numaNodes().isPresent()) {
             List<HostInfo.NumaNode> all = h.numaNodes().value();
             List<HostInfo.NumaNode> memoryOnly = all.stream().filter(n -> n.cpus() == null || n.cpus().isBlank()).toList();
@@ -173,29 +221,45 @@ public final class OverviewView extends ScrollPane {
             }
         }
         return card("Host", new String[][] {
-                {"Hostname", h.hostname().display()}, {"OS", h.os().display()}, {"Kernel", h.kernel().display()},
-                {"CPU", h.cpuModel().display() + " · " + h.logicalCpus().shortDisplay() + " logical CPUs"},
-                {"NUMA nodes", numa}});
+                {"Hostname", words(h.hostname(), raw)}, {"OS", words(h.os(), raw)}, {"Kernel", words(h.kernel(), raw)},
+                {"CPU", words(h.cpuModel(), raw) + " · " + h.logicalCpus().shortDisplay() + " logical CPUs"},
+                {"NUMA nodes", numa}}, raw);
     }
 
     private static VBox driverCard(DriverInfo d) {
         if (d == null) {
             return card("Driver", new String[][] {{"Driver", "unknown"}});
         }
-        String status = d.status().name() + (d.message() == null ? "" : " — " + firstLine(d.message()));
+        List<String> raw = new java.util.ArrayList<>();
+        if (d.message() != null) {
+            raw.add(d.message());
+        }
+        String imex = d.imexChannels().isPresent()
+                ? (d.imexChannels().value().isEmpty() ? "none" : String.join(", ", d.imexChannels().value())) : words(d.imexChannels(), raw);
         return card("NVIDIA driver", new String[][] {
-                {"Status", status}, {"Driver", d.driverVersion().display()}, {"CUDA driver", d.cudaDriverVersion().display()},
-                {"NVML", d.nvmlVersion().display()}, {"CUDA devices", d.cudaDeviceCount().display()},
-                {"IMEX channels", d.imexChannels().isPresent() ? (d.imexChannels().value().isEmpty() ? "none" : String.join(", ", d.imexChannels().value())) : d.imexChannels().display()}});
+                {"Status", statusWords(d.status())}, {"Driver", words(d.driverVersion(), raw)},
+                {"CUDA driver", words(d.cudaDriverVersion(), raw)}, {"NVML", words(d.nvmlVersion(), raw)},
+                {"CUDA devices", words(d.cudaDeviceCount(), raw)}, {"IMEX channels", imex}}, raw);
+    }
+
+    static String statusWords(DriverInfo.Status s) {
+        return switch (s) {
+            case OK -> "loaded";
+            case NOT_FOUND -> "not found";
+            case INIT_FAILED -> "installed but not usable";
+            case PARTIAL -> "partly usable";
+            default -> stateWords(s.name());
+        };
     }
 
     private static VBox ncclCard(DriverInfo d) {
         if (d == null || d.nccl() == null) {
             return card("NCCL", new String[][] {{"NCCL", "unknown"}});
         }
+        List<String> raw = new java.util.ArrayList<>();
         return card("NCCL", new String[][] {
-                {"Version", d.nccl().version().display()}, {"Library", d.nccl().path().display()},
-                {"Searched", d.nccl().searched().isEmpty() ? "—" : String.join("\n", d.nccl().searched())}});
+                {"Version", words(d.nccl().version(), raw)}, {"Library", words(d.nccl().path(), raw)},
+                {"Searched", d.nccl().searched().isEmpty() ? "—" : String.join("\n", d.nccl().searched())}}, raw);
     }
 
     /** The Python environments (read from their files), one row each, as the text view lists them. */
@@ -222,8 +286,9 @@ public final class OverviewView extends ScrollPane {
         gpus.getColumns().add(column("MIG", g -> g.migMode().shortDisplay(), 75));
         gpus.getColumns().add(column("Virtualization", g -> g.virtualizationMode().shortDisplay(), 110));
         gpus.getColumns().add(column("Multicast", g -> yn(g.cuda().multicast()), 80));
-        gpus.getColumns().add(column("Fabric", g -> g.fabric().state().shortDisplay(), 110));
+        gpus.getColumns().add(column("Fabric", g -> g.fabric().state().isPresent() ? stateWords(g.fabric().state().value()) : g.fabric().state().shortDisplay(), 110));
         gpus.getColumns().add(column("NVLinks", g -> shortLinks(g), 150));
+        WrappingCells.apply(gpus);
         gpus.setRowFactory(t -> {
             TableRow<Gpu> row = new TableRow<>();
             row.setOnMouseEntered(e -> {

@@ -62,8 +62,8 @@ public final class ChecksViewModel {
             return "Checks run on this machine's GPUs, not on a report or sample: use File ▸ Probe this machine.";
         }
         if (!m.liveWithGpus()) {
-            String msg = MainViewModel.noDriver(m);
-            return "Checks need an NVIDIA GPU: " + (msg != null ? msg : "the driver reports no GPU.");
+            String[] said = MainViewModel.noDriver(m);
+            return "Checks need an NVIDIA GPU: " + (said != null ? said[0] : "the driver reports no GPU.");
         }
         return null;
     }

@@ -58,6 +58,7 @@ public final class MainViewModel {
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy");
     private final ReadOnlyStringWrapper busyMessage = new ReadOnlyStringWrapper(this, "busyMessage", "");
     private final ReadOnlyStringWrapper noDriverMessage = new ReadOnlyStringWrapper(this, "noDriverMessage");
+    private final ReadOnlyStringWrapper noDriverDetails = new ReadOnlyStringWrapper(this, "noDriverDetails");
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper(this, "error");
     private final ObservableList<Path> recentFiles = FXCollections.observableArrayList();
     private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(this, "progress", 0);
@@ -167,9 +168,14 @@ public final class MainViewModel {
         return busyMessage.getReadOnlyProperty();
     }
 
-    /** "No NVIDIA driver found: …" while the live machine without a usable driver is shown; null otherwise. */
+    /** "No NVIDIA driver found on this machine." (in words) while the live machine without a usable driver is shown; null otherwise. */
     public ReadOnlyStringProperty noDriverMessageProperty() {
         return noDriverMessage.getReadOnlyProperty();
+    }
+
+    /** The library error behind {@link #noDriverMessageProperty()} (the loader's words, with its paths); null otherwise. */
+    public ReadOnlyStringProperty noDriverDetailsProperty() {
+        return noDriverDetails.getReadOnlyProperty();
     }
 
     /** The last load failure, one line; null after a success. */
@@ -349,7 +355,9 @@ public final class MainViewModel {
 
     private void showMachine(LoadedMachine m) {
         machine.set(m);
-        noDriverMessage.set(noDriver(m));
+        String[] said = noDriver(m);
+        noDriverMessage.set(said == null ? null : said[0]);
+        noDriverDetails.set(said == null ? null : said[1]);
         clusterNode.set(null);
         page.set(Page.MACHINE);
     }
@@ -431,17 +439,20 @@ public final class MainViewModel {
         current = null;
     }
 
-    static String noDriver(LoadedMachine m) {
+    /** For a live machine without a usable driver: what to say, in words, and the raw error behind it; else null. */
+    static String[] noDriver(LoadedMachine m) {
         DriverInfo d = m.snapshot().driver();
         if (m.source() != LoadedMachine.Source.LIVE || d == null || d.driverPresent()) {
             return null;
         }
         String msg = d.message() == null ? d.status().name() : d.message();
-        String prefix = "NVIDIA driver not found: ";
-        if (d.status() == DriverInfo.Status.NOT_FOUND) {
-            return "No NVIDIA driver found: " + (msg.startsWith(prefix) ? msg.substring(prefix.length()) : msg);
-        }
-        return msg;
+        int colon = msg.indexOf(": ");
+        String raw = colon < 0 ? msg : msg.substring(colon + 2);
+        return switch (d.status()) {
+            case NOT_FOUND -> new String[] {"No NVIDIA driver found on this machine.", raw};
+            case INIT_FAILED -> new String[] {"The NVIDIA driver is installed but could not start.", raw};
+            default -> new String[] {colon < 0 ? msg : msg.substring(0, colon) + ".", raw};
+        };
     }
 
     private static String firstLine(String s) {
