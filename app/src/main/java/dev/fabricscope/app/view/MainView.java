@@ -494,7 +494,7 @@ public final class MainView extends BorderPane {
         raw.setId("noDriverDetails");
         raw.getStyleClass().add("mono");
         raw.setWrapText(true);
-        raw.textProperty().bind(vm.noDriverDetailsProperty());
+        SafeText.bind(raw.textProperty(), vm.noDriverDetailsProperty());
         raw.setVisible(false);
         raw.managedProperty().bind(raw.visibleProperty());
         details.setOnAction(e -> {

@@ -43,7 +43,7 @@ public final class WrappingCells {
                 () -> Math.max(20, width.get() - 14), width));
         text.fillProperty().bind(cell.textFillProperty());
         text.fontProperty().bind(cell.fontProperty());
-        text.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(
+        SafeText.bind(text.textProperty(), javafx.beans.binding.Bindings.createStringBinding(
                 () -> cell.isEmpty() || cell.getItem() == null ? null : String.valueOf(cell.getItem()),
                 cell.itemProperty(), cell.emptyProperty()));
         // a little air above and below: the row is as tall as the wrapped text
