@@ -422,12 +422,12 @@ public final class FabricLayout {
                         + labels.get(peer.pci().toString()) + " (" + PcieTopology.gpuToNic(s, peer, n).orElse("?") + ")"));
                 d.add(new Detail("NIC PCI address", n.address().display()));
                 d.add(new Detail("Link", NodeDetails.nicLinks(n)));
-                edges.add(straight("pcie:" + n.name(), EdgeKind.PCIE, parent.id, nb.id, "", x1, parent.y + parent.h, nb.cx(), nb.y, 0.5, d));
+                edges.add(straight("nic-pcie:" + n.name(), EdgeKind.PCIE, parent.id, nb.id, "", x1, parent.y + parent.h, nb.cx(), nb.y, 0.5, d));
             } else {
                 d.add(new Detail("Connection", n.name() + " → " + parent.title + " (PCIe root port)"));
                 d.add(new Detail("NIC PCI address", n.address().display()));
                 d.add(new Detail("Link", NodeDetails.nicLinks(n)));
-                edges.add(straight("pcie:" + n.name(), EdgeKind.PCIE, nb.id, parent.id, "", nb.cx(), nb.y + nb.h, nb.cx(), parent.y, 0.5, d));
+                edges.add(straight("nic-pcie:" + n.name(), EdgeKind.PCIE, nb.id, parent.id, "", nb.cx(), nb.y + nb.h, nb.cx(), parent.y, 0.5, d));
             }
         }
         List<Box> cpuList = new ArrayList<>(cpus.values());
