@@ -20,11 +20,14 @@ nvidia-smi topo -p2p rwnap >"$out/topo-p2p.txt" 2>&1
 nvidia-smi nvlink -s >"$out/nvlink-s.txt" 2>&1
 nvidia-smi nvlink -R >"$out/nvlink-R.txt" 2>&1
 nvidia-smi -q -d FABRIC >"$out/smi-fabric.txt" 2>&1
+nvidia-smi nvlink -e >"$out/nvlink-e.txt" 2>&1
+nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER,PERFORMANCE,POWER >"$out/smi-health.txt" 2>&1
 run advise $J advise --tp "$(nvidia-smi -L | wc -l)" --flag flashinfer-allreduce-fusion-backend=trtllm
 run advise-json $J advise --tp "$(nvidia-smi -L | wc -l)" --flag flashinfer-allreduce-fusion-backend=trtllm --json
 run preflight $J check preflight --world-size "$(nvidia-smi -L | wc -l)" --json
 run p2p $J check p2p --json
 run allreduce $J check allreduce --impl all --max-bytes 1048576 --json
 run report $J report --with-checks --format json --out "$out/report.json"
+run check-node $J check node --json --out "$out/node-report.json"
 nvidia-smi --query-gpu=index,memory.used --format=csv >"$out/smi-memory-after.txt" 2>&1
 env | grep -E '^(NCCL|TORCH_SYMM|NVSHMEM|CUDA)_' >"$out/env.txt"

@@ -14,13 +14,20 @@ import java.util.Map;
  * @param blocked         why no verdict could be given (facts missing), or null
  * @param checks          the deployment checked against the machine and the frameworks' parallel-size rules, one line
  *                        each (empty when nothing is wrong); shown first
+ * @param ruleNotes       how each rule set was chosen from the installed release, where the stack was read
  */
 public record AdviceResult(MachineFacts machine, EffectiveDeployment deployment, List<Verdict> verdicts,
                            List<Recommendation> recommendations, Map<String, String> versions, String blocked,
-                           List<String> checks) {
+                           List<String> checks, List<String> ruleNotes) {
+
+    public AdviceResult(MachineFacts machine, EffectiveDeployment deployment, List<Verdict> verdicts,
+                        List<Recommendation> recommendations, Map<String, String> versions, String blocked, List<String> checks) {
+        this(machine, deployment, verdicts, recommendations, versions, blocked, checks, List.of());
+    }
 
     public AdviceResult {
         checks = checks == null ? List.of() : List.copyOf(checks);
+        ruleNotes = ruleNotes == null ? List.of() : List.copyOf(ruleNotes);
         verdicts = List.copyOf(verdicts);
         recommendations = List.copyOf(recommendations);
         versions = Map.copyOf(versions);

@@ -40,6 +40,8 @@ public final class Advisor {
         boolean gpusSeen = snapshot != null && snapshot.driver() != null && snapshot.driver().driverPresent() && !snapshot.gpus().isEmpty();
         // a snapshot without GPUs (this laptop, say) says nothing about the machine the assumptions describe
         MachineFacts facts = !gpusSeen && !o.assume().isEmpty() ? MachineFacts.derive(null, o.assume()) : MachineFacts.derive(snapshot, o.assume());
+        List<String> ruleNotes = new ArrayList<>();
+        versions = versions.forInstalled(o.versions(), facts, installedFrameworks(snapshot), ruleNotes);
         String blocked = facts.insufficient();
         if (blocked != null) {
             return new AdviceResult(facts, null, List.of(), List.of(), versions.ids(), blocked, List.of());
@@ -73,7 +75,21 @@ public final class Advisor {
             }
         }
         verdicts.sort(Comparator.comparingInt((Verdict v) -> frameworks.indexOf(v.framework())).thenComparing(Advisor::severity));
-        return new AdviceResult(r.facts, r.deployment, verdicts, recs, versions.ids(), null, r.checks);
+        return new AdviceResult(r.facts, r.deployment, verdicts, recs, versions.ids(), null, r.checks, ruleNotes);
+    }
+
+    /** sglang / vllm / flashinfer → the version installed in the frameworks' Python environment, where it was read. */
+    private static Map<String, String> installedFrameworks(MachineSnapshot s) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (s == null || s.pythonStack() == null) {
+            return out;
+        }
+        s.pythonStack().frameworkEnvironment().ifPresent(e -> {
+            e.version("sglang").ifPresent(v -> out.put("sglang", v));
+            e.version("vllm").ifPresent(v -> out.put("vllm", v));
+            e.version("flashinfer-python").ifPresent(v -> out.put("flashinfer", v));
+        });
+        return out;
     }
 
     /** Rule-set version ids per framework, newest (the default) first, e.g. for a GUI's version picker. */

@@ -92,9 +92,13 @@ final class Eval {
      * What the verdict's {@code why} states about the facts it read: first the user's what-ifs in one short list
      * ({@code What-if: sm=10.0, nodes=2.}), then each unknown or derived fact ({@code Assumed: …}).
      */
+    /** Facts read from the software stack: a verdict that used them says what was read, where. */
+    private static final Set<FactKey> STACK_FACTS = java.util.EnumSet.of(FactKey.TORCH_CUDA, FactKey.FLASHINFER);
+
     private List<String> notes(Set<String> used) {
         List<String> whatIf = new ArrayList<>();
         List<String> assumed = new ArrayList<>();
+        List<String> read = new ArrayList<>();
         for (FactKey k : FactKey.values()) {
             if (!used.contains(k.key)) {
                 continue;
@@ -109,6 +113,8 @@ final class Eval {
                 whatIf.add("platform=" + f.value() + " (implied by sm)");
             } else if (f.origin() != Fact.Origin.PROBED) {
                 assumed.add(f.note(k));
+            } else if (STACK_FACTS.contains(k) || k == FactKey.NCCL_VERSION && !f.detail().startsWith("ncclGetVersion of ")) {
+                read.add(k.key + " " + f.value() + " (" + f.detail() + ")");
             }
         }
         for (String key : List.of("deployment.tp", "deployment.nodes")) {
@@ -120,6 +126,9 @@ final class Eval {
         List<String> out = new ArrayList<>();
         if (!whatIf.isEmpty()) {
             out.add("What-if: " + String.join(", ", whatIf) + ".");
+        }
+        if (!read.isEmpty()) {
+            out.add("Read: " + String.join("; ", read) + ".");
         }
         if (!assumed.isEmpty()) {
             out.add("Assumed: " + String.join("; ", assumed) + ".");

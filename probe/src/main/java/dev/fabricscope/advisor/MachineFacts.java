@@ -250,6 +250,46 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
         };
     }
 
+    /**
+     * torch's CUDA, FlashInfer and the NCCL the frameworks load, read from the frameworks' Python environment (the
+     * snapshot's stack): probed facts replace the assumptions where the environment was read.
+     */
+    static void stackFacts(MachineSnapshot s, Map<FactKey, Fact<?>> f) {
+        dev.fabricscope.model.PythonStack stack = s.pythonStack();
+        if (stack == null) {
+            return;
+        }
+        java.util.Optional<dev.fabricscope.model.PythonEnvironment> fw = stack.frameworkEnvironment();
+        if (fw.isEmpty()) {
+            String where = stack.environments().isEmpty() ? "no Python environment found on the machine"
+                    : "no Python environment on the machine has torch";
+            f.put(FactKey.TORCH_CUDA, Fact.unknown(null, where + "; taken as new enough (≥ 12.3 for SM90, ≥ 12.8 for SM10x/SM12x)"));
+            f.put(FactKey.FLASHINFER, Fact.unknown(true, where + "; taken as installed with its comm module"));
+            return;
+        }
+        dev.fabricscope.model.PythonEnvironment e = fw.get();
+        String in = " in " + visible(e.prefix());
+        if (e.torchCuda().isPresent()) {
+            f.put(FactKey.TORCH_CUDA, Fact.probed(e.torchCuda().get(), "torch/version.py of torch " + e.torch().value().version() + in));
+        } else if (e.pkg("torch").isPresent()) {
+            String why = e.torch().isPresent() ? e.torch().value().cuda().missing().describe() : e.torch().missing().describe();
+            f.put(FactKey.TORCH_CUDA, Fact.unknown(null, "torch/version.py" + in + ": " + why
+                    + "; taken as new enough (≥ 12.3 for SM90, ≥ 12.8 for SM10x/SM12x)"));
+        }
+        java.util.Optional<String> fi = e.version("flashinfer-python");
+        f.put(FactKey.FLASHINFER, fi.isPresent() ? Fact.probed(true, "flashinfer-python " + fi.get() + in)
+                : Fact.probed(false, "no flashinfer-python" + in));
+        java.util.Optional<dev.fabricscope.model.PythonStack.LoadedNccl> nccl = dev.fabricscope.model.PythonStack.loadedNccl(e,
+                s.environment(), s.driver() == null ? null : s.driver().nccl());
+        if (nccl.isPresent() && nccl.get().version() != null && READABLE_VERSION.matcher(nccl.get().version()).matches()) {
+            f.put(FactKey.NCCL_VERSION, Fact.probed(nccl.get().version(), visible(nccl.get().how()) + "," + in));
+        }
+    }
+
+    private static String visible(String s) {
+        return dev.fabricscope.report.Escape.visible(dev.fabricscope.report.Escape.cut(s, 200), false);
+    }
+
     /** What a snapshot says, before assumptions. */
     private record Probed(Map<FactKey, Fact<?>> facts, String gpuLabel, String gpuName, String origin) {
 
@@ -279,6 +319,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
             } else {
                 f.put(FactKey.NCCL_VERSION, Fact.unknown(null, "no NCCL library found on the host"));
             }
+            stackFacts(s, f);
             if (!driver || gpus.isEmpty()) {
                 String why = !driver ? "no NVIDIA driver in the snapshot" + (s.driver() != null && s.driver().message() != null ? " (" + s.driver().message() + ")" : "")
                         : "the driver reports no GPU";

@@ -48,6 +48,36 @@ record Versions(SglangRules.Version sglang, VllmRules.Version vllm, FlashInferRu
                 + String.join(", ", versions.stream().map(idOf).toList()) + " (newest is the default)");
     }
 
+    /**
+     * The rule sets for the installed releases where the release is known to carry a behaviour, else as given: NCCL
+     * 2.17–2.20 (the loaded library's version) take the 2.17-2.20 rules (NCCL's environment docs of those releases);
+     * for SGLang, vLLM and FlashInfer no release→commit mapping is recorded, so their newest rules stay and
+     * {@code notes} says so. Frameworks in {@code requested} ({@code --framework-version}) are left as requested.
+     */
+    Versions forInstalled(Map<String, String> requested, MachineFacts facts, Map<String, String> installed, List<String> notes) {
+        Versions v = this;
+        Map<String, String> req = requested == null ? Map.of() : requested;
+        Fact<String> nccl = facts.ncclVersion();
+        if (!req.containsKey("nccl") && nccl.probed() && nccl.value() != null) {
+            boolean old = Values.compareVersions(nccl.value(), "2.17") >= 0 && Values.compareVersions(nccl.value(), "2.21") < 0;
+            if (old) {
+                v = new Versions(v.sglang, v.vllm, v.flashinfer, NcclRules.VERSIONS.get(1));
+            }
+            notes.add("nccl " + nccl.value() + " read (" + nccl.detail() + "): rules " + v.nccl.id()
+                    + (old ? " (NCCL environment docs 2.17–2.20)" : ""));
+        }
+        for (String fw : List.of("sglang", "vllm", "flashinfer")) {
+            String version = installed.get(fw);
+            if (version == null || req.containsKey(fw)) {
+                continue;
+            }
+            notes.add(fw + " " + version + " installed (read): which rule set that release matches is not recorded "
+                    + "(the rules cite commits, not releases), so the newest rules are used; --framework-version " + fw
+                    + "=… chooses others");
+        }
+        return v;
+    }
+
     Map<String, String> ids() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("sglang", sglang.id());

@@ -32,6 +32,11 @@ public final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--nccl-lib", paramLabel = "PATH", description = "libnccl.so.2 to report instead of the one found on the search path.")
     String ncclLib;
 
+    @Option(names = "--python", paramLabel = "PATH", description = "A Python interpreter or environment folder the "
+            + "frameworks run in (repeatable); read before VIRTUAL_ENV, CONDA_PREFIX, python3 on PATH, /opt/*/.venv, ~/.venv "
+            + "and conda environments. Nothing is run: versions come from the installed packages' files.")
+    java.util.List<String> python;
+
     @Option(names = "--record", paramLabel = "TRACE", description = "Also write every native call the probe makes, with its "
             + "arguments and answer, to TRACE (attach it to a bug report; 'probe --replay TRACE' reproduces this probe anywhere).")
     Path record;

@@ -40,6 +40,8 @@ public final class ClusterAnalysis {
             new Fact("fabric handles", s -> distinct(s, g -> g.cuda().fabricHandles().shortDisplay())),
             new Fact("virtualization mode", s -> distinct(s, g -> g.virtualizationMode().shortDisplay())),
             new Fact("NCCL version", s -> s.driver().nccl().version().isPresent() ? s.driver().nccl().version().value() : "not found"),
+            new Fact("Python stack (torch / CUDA / NCCL loaded)", s -> s.pythonStack() == null ? "not read"
+                    : s.pythonStack().summary(s.environment(), s.driver().nccl())),
             new Fact("IMEX channels", s -> s.driver().imexChannels().isPresent()
                     ? String.valueOf(s.driver().imexChannels().value().size()) : "?"));
 

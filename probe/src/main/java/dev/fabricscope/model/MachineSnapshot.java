@@ -15,11 +15,12 @@ import java.util.TreeMap;
  * @param pairs         one entry per unordered GPU pair
  * @param findings      warnings and notes derived from the readings, worst first
  * @param node          NICs, the GPUs' PCIe places and the NVIDIA services; absent in snapshots made before they were read
+ * @param pythonStack   the Python environments and framework packages; null in snapshots made before it was read
  */
 public record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host, DriverInfo driver,
                               @com.fasterxml.jackson.annotation.JsonProperty(required = true) List<Gpu> gpus,
                               List<NvSwitch> nvSwitches, List<GpuPair> pairs, Map<String, String> environment,
-                              List<Finding> findings, NodeInfo node) {
+                              List<Finding> findings, NodeInfo node, PythonStack pythonStack) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -37,17 +38,34 @@ public record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host,
     public MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host, DriverInfo driver, List<Gpu> gpus,
                            List<NvSwitch> nvSwitches, List<GpuPair> pairs, Map<String, String> environment,
                            List<Finding> findings) {
-        this(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, findings, null);
+        this(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, findings, null, null);
+    }
+
+    /** Without a Python stack reading (snapshots from before it, synthetic machines). */
+    public MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host, DriverInfo driver, List<Gpu> gpus,
+                           List<NvSwitch> nvSwitches, List<GpuPair> pairs, Map<String, String> environment,
+                           List<Finding> findings, NodeInfo node) {
+        this(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, findings, node, null);
+    }
+
+    /** Same snapshot with another Python stack reading. */
+    public MachineSnapshot withPythonStack(PythonStack stack) {
+        return new MachineSnapshot(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, findings, node, stack);
+    }
+
+    /** Same snapshot with other provenance. */
+    public MachineSnapshot withProbe(ProbeInfo info) {
+        return new MachineSnapshot(schemaVersion, info, host, driver, gpus, nvSwitches, pairs, environment, findings, node, pythonStack);
     }
 
     /** Same snapshot with another node part. */
     public MachineSnapshot withNode(NodeInfo newNode) {
-        return new MachineSnapshot(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, findings, newNode);
+        return new MachineSnapshot(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, findings, newNode, pythonStack);
     }
 
     /** Same snapshot with other GPUs (switches re-derived by the caller where needed). */
     public MachineSnapshot withGpus(List<Gpu> newGpus) {
-        return new MachineSnapshot(schemaVersion, probe, host, driver, newGpus, nvSwitches, pairs, environment, findings, node);
+        return new MachineSnapshot(schemaVersion, probe, host, driver, newGpus, nvSwitches, pairs, environment, findings, node, pythonStack);
     }
 
     public Optional<Gpu> gpu(PciAddress pci) {
@@ -77,6 +95,6 @@ public record MachineSnapshot(int schemaVersion, ProbeInfo probe, HostInfo host,
 
     /** Same snapshot with other findings. */
     public MachineSnapshot withFindings(List<Finding> newFindings) {
-        return new MachineSnapshot(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, newFindings, node);
+        return new MachineSnapshot(schemaVersion, probe, host, driver, gpus, nvSwitches, pairs, environment, newFindings, node, pythonStack);
     }
 }

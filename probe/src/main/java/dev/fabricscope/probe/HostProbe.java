@@ -188,6 +188,19 @@ public final class HostProbe {
                 : Reading.of(r.value().get(0).trim());
     }
 
+    /**
+     * The Python environments and their framework packages ({@code explicit}: {@code --python} values), or null when
+     * the seam answers none of the calls (a trace recorded before the stack was read).
+     */
+    public dev.fabricscope.model.PythonStack pythonStack(List<String> explicit) {
+        try {
+            return new PythonStackProbe(host, explicit).read();
+        } catch (RuntimeException e) { // a reading the decoder did not foresee must not cost the rest of the probe
+            return new dev.fabricscope.model.PythonStack(List.of(), List.of(),
+                    List.of("the Python stack could not be read: " + e.getClass().getSimpleName() + ": " + e.getMessage()));
+        }
+    }
+
     /** NICs, the GPUs' PCIe places and the NVIDIA services, through the same seam. */
     public dev.fabricscope.model.NodeInfo node(List<dev.fabricscope.model.PciAddress> gpus) {
         return new NodeProbe(host).probe(gpus);

@@ -15,6 +15,7 @@ import dev.fabricscope.model.NcclInfo;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.ProbeInfo;
+import dev.fabricscope.model.PythonStack;
 import dev.fabricscope.model.Reading;
 import dev.fabricscope.nativeapi.NativeBackends;
 import dev.fabricscope.nativeapi.cuda.CudaApi;
@@ -88,6 +89,10 @@ public final class LiveProbe {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         CompletableFuture<CudaDriver.Result> cudaInit = cudaOpener.get();
         CompletableFuture<NcclInfo> ncclInfo = CompletableFuture.supplyAsync(() -> NcclLocator.locate(nccl, ncclPath));
+        // -Dfabricscope.pythonStack=off leaves the stack unread (docs/benchmarks.md times the probe with and without it)
+        CompletableFuture<PythonStack> pythonStack = "off".equals(System.getProperty("fabricscope.pythonStack"))
+                ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.supplyAsync(() -> hostProbe.pythonStack(PythonStackProbe.pythonArgs(commandLine)));
         HostInfo host = hostProbe.probe();
         dev.fabricscope.Trace.mark("host read");
         Nvml.Result nvmlOpen = nvmlOpener.get();
@@ -118,11 +123,12 @@ public final class LiveProbe {
             gpus.sort(Comparator.comparing(Gpu::pci));
             List<GpuPair> pairs = pairs(nvmlPairs, cuda, cudaDevices, gpus);
             dev.fabricscope.Trace.mark("cuda read");
+            PythonStack stack = pythonStack.join();
             long ms = (System.nanoTime() - t0) / 1_000_000;
             ProbeInfo info = new ProbeInfo(Version.get(), now.toString(), commandLine, ms, ProbeInfo.Origin.LIVE, null);
             dev.fabricscope.model.NodeInfo node = hostProbe.node(gpus.stream().map(Gpu::pci).toList());
             MachineSnapshot s = new MachineSnapshot(MachineSnapshot.SCHEMA_VERSION, info, host, driver, gpus,
-                    Topology.switches(gpus), pairs, env.get(), List.of(), node);
+                    Topology.switches(gpus), pairs, env.get(), List.of(), node, stack);
             return s.withFindings(SnapshotAnalyzer.findings(s));
         } finally {
             if (nvml != null) {

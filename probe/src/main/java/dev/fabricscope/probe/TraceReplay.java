@@ -46,8 +46,7 @@ public final class TraceReplay {
         String description = "replayed from " + where + ": " + trace.calls().size() + " native calls, "
                 + (trace.source() != null ? trace.source() : "recorded by Fabricscope " + trace.toolVersion());
         ProbeInfo info = new ProbeInfo(Version.get(), recordedAt, cmd, trace.durationMs(), ProbeInfo.Origin.REPLAYED, description);
-        MachineSnapshot replayed = new MachineSnapshot(s.schemaVersion(), info, s.host(), s.driver(), s.gpus(), s.nvSwitches(),
-                s.pairs(), s.environment(), List.of(), s.node());
+        MachineSnapshot replayed = s.withProbe(info).withFindings(List.of());
         return replayed.withFindings(SnapshotAnalyzer.findings(replayed));
     }
 }

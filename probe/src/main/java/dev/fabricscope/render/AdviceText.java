@@ -57,6 +57,9 @@ public final class AdviceText {
                 .sorted(Map.Entry.comparingByKey(java.util.Comparator.comparingInt(List.of("sglang", "vllm", "flashinfer", "nccl")::indexOf)))
                 .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(" · ")))
                 .append("  (--framework-version selects older rules)\n");
+        for (String note : r.ruleNotes()) {
+            wrap(sb, "  " + note, "    ");
+        }
         Map<String, List<Verdict>> byFw = new LinkedHashMap<>();
         for (Verdict v : r.verdicts()) {
             byFw.computeIfAbsent(v.framework(), k -> new ArrayList<>()).add(v);
@@ -97,6 +100,12 @@ public final class AdviceText {
         facts.add("MNNVL fabric " + yn(m.mnnvlFabric()));
         if (m.ncclVersion().value() != null) {
             facts.add("NCCL " + m.ncclVersion().value());
+        }
+        if (m.torchCuda().probed()) {
+            facts.add("torch CUDA " + m.torchCuda().value() + " (read)");
+        }
+        if (m.flashinfer().probed()) {
+            facts.add("FlashInfer " + (Boolean.TRUE.equals(m.flashinfer().value()) ? "installed" : "not installed") + " (read)");
         }
         wrap(sb, "  " + String.join(" · ", facts), "  ");
         List<String> whatIf = new ArrayList<>();

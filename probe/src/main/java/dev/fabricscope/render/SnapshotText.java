@@ -50,6 +50,7 @@ public final class SnapshotText {
         header(sb, s);
         if (s.driver() != null && !s.driver().driverPresent()) {
             sb.append('\n').append(s.driver().message()).append('\n');
+            appendStack(sb, s);
             findings(sb, s);
             return wide ? sb.toString() : Fit.wrap(sb.toString(), Fit.WIDTH);
         }
@@ -62,6 +63,7 @@ public final class SnapshotText {
         sb.append('\n').append(nvlinkSummary(s, wide));
         sb.append('\n').append(memoryFabric(s, wide));
         sb.append(NodeText.render(s));
+        appendStack(sb, s);
         if (sb.indexOf("N/S") >= 0 || sb.indexOf("N/A") >= 0) {
             sb.append("\nN/S: the driver says this GPU does not support the reading; N/A: not applicable here; ?: could not be read"
                     + " (the JSON names the call and its error).\n");
@@ -417,6 +419,13 @@ public final class SnapshotText {
 
     public static String yn(Reading<Boolean> r) {
         return r.isPresent() ? (r.value() ? "yes" : "no") : r.shortDisplay();
+    }
+
+    private static void appendStack(StringBuilder sb, MachineSnapshot s) {
+        String stack = StackText.section(s);
+        if (!stack.isEmpty()) {
+            sb.append('\n').append(stack);
+        }
     }
 
     private static void findings(StringBuilder sb, MachineSnapshot s) {

@@ -68,6 +68,7 @@ public final class HtmlReport {
         verdictDetails();
         checkDetails();
         environment();
+        pythonStack();
         unreadable();
         provenance();
         h.append("<footer>Made by Fabricscope ").append(e(r.toolVersion())).append(" · ")
@@ -440,6 +441,19 @@ public final class HtmlReport {
         openDetails("Environment (" + s.environment().size() + " variables that steer NCCL, CUDA and the frameworks)", "Variable", "Value");
         for (Map.Entry<String, String> x : s.environment().entrySet()) {
             row(null, x.getKey(), x.getValue());
+        }
+        closeDetails(true);
+    }
+
+    private void pythonStack() {
+        List<String[]> rows = dev.fabricscope.render.StackText.rows(s);
+        if (rows.isEmpty()) {
+            return;
+        }
+        openDetails("Python environments (" + rows.size() + "; read from their files)", "Environment", "Kind", "Packages",
+                "NCCL the frameworks load");
+        for (String[] x : rows) {
+            row(null, x);
         }
         closeDetails(true);
     }

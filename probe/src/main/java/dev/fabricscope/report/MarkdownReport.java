@@ -87,6 +87,7 @@ public final class MarkdownReport {
         blocks.add(verdictDetails());
         blocks.add(checkDetails());
         blocks.add(environment());
+        blocks.add(pythonStack());
         blocks.add(unreadable());
         blocks.add(provenance());
 
@@ -444,6 +445,18 @@ public final class MarkdownReport {
         }
         return details("environment", 10, "Environment (" + rows.size() + " variables that steer NCCL, CUDA and the frameworks)",
                 "| Variable | Value |\n|---|---|\n", rows);
+    }
+
+    private Block pythonStack() {
+        List<String> rows = new ArrayList<>();
+        if (s.pythonStack() == null) {
+            return new Block("python environments", 10, "", List.of(), ""); // a snapshot from before the stack was read
+        }
+        for (String[] x : dev.fabricscope.render.StackText.rows(s)) {
+            rows.add(cells(x));
+        }
+        return details("python environments", 10, "Python environments (" + rows.size() + "; read from their files)",
+                "| Environment | Kind | Packages | NCCL the frameworks load |\n|---|---|---|---|\n", rows);
     }
 
     private Block unreadable() {

@@ -10,6 +10,7 @@ import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.GpuPair;
 import dev.fabricscope.model.HostInfo;
 import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.model.PythonEnvironment;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.NvSwitch;
 import dev.fabricscope.model.Reading;
@@ -43,6 +44,7 @@ public final class ReportDiffer {
         MachineSnapshot sa = a.snapshot();
         MachineSnapshot sb = b.snapshot();
         d.versions(sa.driver(), sb.driver());
+        d.pythonStack(sa, sb);
         d.gpus(sa, sb);
         d.nvlinks(sa, sb);
         d.nvSwitches(sa, sb);
@@ -95,6 +97,19 @@ public final class ReportDiffer {
         add(c, "driver", "NVML version", val(a.nvmlVersion()), val(b.nvmlVersion()));
         add(c, "NCCL", "version", val(a.nccl().version()), val(b.nccl().version()));
         add(c, "NCCL", "library", val(a.nccl().path()), val(b.nccl().path()));
+    }
+
+    /** The frameworks' Python environment: torch, its CUDA, the NCCL loaded, SGLang / vLLM / FlashInfer (when both sides read it). */
+    private void pythonStack(MachineSnapshot a, MachineSnapshot b) {
+        if (a.pythonStack() == null || b.pythonStack() == null) {
+            return;
+        }
+        String x = a.pythonStack().summary(a.environment(), a.driver() == null ? null : a.driver().nccl());
+        String y = b.pythonStack().summary(b.environment(), b.driver() == null ? null : b.driver().nccl());
+        add(Category.VERSIONS, "Python stack", "torch / CUDA / NCCL loaded / frameworks", x, y);
+        String ea = a.pythonStack().frameworkEnvironment().map(PythonEnvironment::prefix).orElse(null);
+        String eb = b.pythonStack().frameworkEnvironment().map(PythonEnvironment::prefix).orElse(null);
+        add(Category.VERSIONS, "Python stack", "the frameworks' environment", ea, eb);
     }
 
     private void gpus(MachineSnapshot a, MachineSnapshot b) {

@@ -43,8 +43,7 @@ public final class Samples {
         ProbeInfo p = s.probe();
         ProbeInfo captured = new ProbeInfo(p.toolVersion(), p.probedAt(), p.commandLine(), p.durationMs(),
                 ProbeInfo.Origin.CAPTURED, description);
-        return new MachineSnapshot(s.schemaVersion(), captured, s.host(), s.driver(), s.gpus(), s.nvSwitches(),
-                s.pairs(), s.environment(), s.findings(), s.node());
+        return s.withProbe(captured);
     }
 
     private static MachineSnapshot load(String resource) {

@@ -32,7 +32,7 @@ public final class SyntheticCluster {
         HostInfo h = s.host();
         HostInfo host = new HostInfo(Reading.of(hostname), h.os(), h.kernel(), h.architecture(), h.cpuModel(), h.logicalCpus(), h.numaNodes());
         MachineSnapshot renamed = new MachineSnapshot(s.schemaVersion(), s.probe(), host, s.driver(), s.gpus(), s.nvSwitches(),
-                s.pairs(), s.environment(), s.findings(), s.node());
+                s.pairs(), s.environment(), s.findings(), s.node(), s.pythonStack());
         return mapGpus(renamed, g -> withUuid(g, g.uuid().map(u -> u.substring(0, u.length() - 4)
                 + String.format(Locale.ROOT, "%04x", nodeIndex & 0xffff))));
     }
@@ -41,7 +41,7 @@ public final class SyntheticCluster {
         DriverInfo d = s.driver();
         return new MachineSnapshot(s.schemaVersion(), s.probe(), s.host(), new DriverInfo(d.status(), d.message(), Reading.of(version),
                 d.cudaDriverVersion(), d.nvmlVersion(), d.nccl(), d.imexChannels(), d.cudaDeviceCount()),
-                s.gpus(), s.nvSwitches(), s.pairs(), s.environment(), s.findings(), s.node());
+                s.gpus(), s.nvSwitches(), s.pairs(), s.environment(), s.findings(), s.node(), s.pythonStack());
     }
 
     /** Every GPU of {@code s} in MNNVL fabric cluster {@code uuid} (null: keep the sample's), clique {@code clique}. */
@@ -63,7 +63,7 @@ public final class SyntheticCluster {
 
     private static MachineSnapshot mapGpus(MachineSnapshot s, UnaryOperator<Gpu> f) {
         List<Gpu> gpus = s.gpus().stream().map(f).toList();
-        return new MachineSnapshot(s.schemaVersion(), s.probe(), s.host(), s.driver(), gpus, s.nvSwitches(), s.pairs(), s.environment(), s.findings(), s.node());
+        return new MachineSnapshot(s.schemaVersion(), s.probe(), s.host(), s.driver(), gpus, s.nvSwitches(), s.pairs(), s.environment(), s.findings(), s.node(), s.pythonStack());
     }
 
     private static Gpu withUuid(Gpu g, Reading<String> uuid) {

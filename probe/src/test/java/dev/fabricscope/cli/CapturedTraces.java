@@ -18,6 +18,9 @@ public final class CapturedTraces {
     /** One H200 in a pass-through VM, NVLink hidden (recorded by Fabricscope on 2026-12-01). */
     public static final Path PASSTHROUGH_1GPU = ROOT.resolve("h200-passthrough-1gpu-2026-12-01");
 
+    /** The same one-H200 VM recorded with its Python stack (/opt/torch/.venv), 2026-12-01. */
+    public static final Path PYTHON_ENV_1GPU = ROOT.resolve("h200-python-env-2026-12-01");
+
     private CapturedTraces() {
     }
 

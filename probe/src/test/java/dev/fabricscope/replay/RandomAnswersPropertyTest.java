@@ -53,13 +53,23 @@ class RandomAnswersPropertyTest {
 
     private static final NativeTrace TWO = CapturedTraces.trace(CapturedTraces.NVSWITCH_2GPU);
     private static final NativeTrace ONE = CapturedTraces.trace(CapturedTraces.PASSTHROUGH_1GPU);
+    /** The one-GPU H200 again, recorded with its Python stack (/opt/torch/.venv: the host calls that read it). */
+    private static final NativeTrace STACK = CapturedTraces.trace(CapturedTraces.PYTHON_ENV_1GPU);
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final int[] CODES = {0, 0, 0, 1, 2, 3, 3, 7, 13, 15, 25, 100, 801, 999, -1, Integer.MAX_VALUE, Integer.MIN_VALUE};
+
+    private static NativeTrace pick(Random rnd) {
+        return switch (rnd.nextInt(3)) {
+            case 0 -> TWO;
+            case 1 -> ONE;
+            default -> STACK;
+        };
+    }
 
     @Property(tries = 2500, seed = "20261201")
     void probeCompletesAndRendersWhateverTheDriverAnswers(@ForAll long seed, @ForAll @IntRange(min = 1, max = 60) int percent) {
         Random rnd = new Random(seed);
-        NativeTrace base = rnd.nextBoolean() ? TWO : ONE;
+        NativeTrace base = pick(rnd);
         NativeTrace mutated = mutate(base, rnd, percent);
         MachineSnapshot s = TraceReplay.replay(mutated, "random-" + seed);
         renderEverywhere(s, rnd.nextInt(8) == 0);
@@ -68,7 +78,7 @@ class RandomAnswersPropertyTest {
     @Property(tries = 12, seed = "20261201")
     void aCallThatHangsBecomesATimedOutReading(@ForAll long seed) {
         Random rnd = new Random(seed);
-        NativeTrace base = rnd.nextBoolean() ? TWO : ONE;
+        NativeTrace base = pick(rnd);
         List<TraceCall> calls = callsTheProbeMakes(base);
         TraceCall victim = calls.get(rnd.nextInt(calls.size()));
         NativeBackends replay = NativeBackends.replay(base);

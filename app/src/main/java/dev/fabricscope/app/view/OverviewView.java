@@ -111,6 +111,9 @@ public final class OverviewView extends ScrollPane {
             findings.getChildren().add(findingRow(f));
         }
         facts.getChildren().addAll(hostCard(s.host()), driverCard(s.driver()), ncclCard(s.driver()));
+        if (s.pythonStack() != null) {
+            facts.getChildren().add(stackCard(s));
+        }
         gpus.getItems().setAll(s.gpus());
         gpus.setPrefHeight(Math.max(130, 48 + 40 * Math.max(2, s.gpus().size())));
         if (s.gpus().isEmpty()) {
@@ -193,6 +196,17 @@ public final class OverviewView extends ScrollPane {
         return card("NCCL", new String[][] {
                 {"Version", d.nccl().version().display()}, {"Library", d.nccl().path().display()},
                 {"Searched", d.nccl().searched().isEmpty() ? "—" : String.join("\n", d.nccl().searched())}});
+    }
+
+    /** The Python environments (read from their files), one row each, as the text view lists them. */
+    private static VBox stackCard(dev.fabricscope.model.MachineSnapshot s) {
+        List<String[]> rows = dev.fabricscope.render.StackText.rows(s);
+        String[][] cells = new String[rows.size()][];
+        for (int i = 0; i < rows.size(); i++) {
+            String[] r = rows.get(i);
+            cells[i] = new String[] {r[0], (r[1].isEmpty() ? "" : r[1] + "\n") + r[2] + (r[3].isEmpty() ? "" : "\nNCCL loaded: " + r[3])};
+        }
+        return card("Python stack", cells);
     }
 
     private void buildTable() {

@@ -1,6 +1,7 @@
 package dev.fabricscope.nativeapi.host;
 
 import dev.fabricscope.nativeapi.NativeAnswer;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -8,6 +9,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.nio.file.NotLinkException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,6 +63,39 @@ public final class FileHost implements HostCalls {
     }
 
     @Override
+    public NativeAnswer<List<String>> readHeaderLines(String path, int maxBytes) {
+        List<String> out = new ArrayList<>();
+        int budget = Math.max(0, maxBytes);
+        try (BufferedReader r = Files.newBufferedReader(resolve(path), StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = r.readLine()) != null && !line.isEmpty() && budget > 0) {
+                budget -= line.length() + 1;
+                out.add(line);
+            }
+        } catch (IOException | RuntimeException e) {
+            return NativeAnswer.returned(errno(e), null);
+        }
+        return NativeAnswer.ok(out);
+    }
+
+    @Override
+    public NativeAnswer<String> readlink(String path) {
+        try {
+            return NativeAnswer.ok(Files.readSymbolicLink(resolve(path)).toString());
+        } catch (NotLinkException e) {
+            return NativeAnswer.returned(EINVAL, null);
+        } catch (IOException | RuntimeException e) {
+            return NativeAnswer.returned(e instanceof UnsupportedOperationException ? EINVAL : errno(e), null);
+        }
+    }
+
+    @Override
+    public NativeAnswer<String> getenv(String name) {
+        String v = name == null ? null : env.get(name);
+        return v == null ? NativeAnswer.returned(ENOENT, null) : NativeAnswer.ok(v);
+    }
+
+    @Override
     public NativeAnswer<String> realPath(String path) {
         try {
             Path real = resolve(path).toRealPath();
@@ -107,6 +142,7 @@ public final class FileHost implements HostCalls {
             case EIO -> "EIO";
             case EACCES -> "EACCES";
             case ENOTDIR -> "ENOTDIR";
+            case EINVAL -> "EINVAL";
             default -> "errno " + rc;
         };
     }

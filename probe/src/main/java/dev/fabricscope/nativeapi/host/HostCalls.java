@@ -15,6 +15,7 @@ public interface HostCalls {
     int EIO = 5;
     int EACCES = 13;
     int ENOTDIR = 20;
+    int EINVAL = 22;
 
     /** An absolute path's lines. */
     NativeAnswer<List<String>> readLines(String path);
@@ -29,6 +30,18 @@ public interface HostCalls {
     NativeAnswer<String> systemProperty(String name);
 
     NativeAnswer<Integer> availableProcessors();
+
+    /**
+     * A file's first lines up to its first empty line (an RFC 822 header block: a wheel's {@code METADATA}), at most
+     * {@code maxBytes}; the rest of the file is not read.
+     */
+    NativeAnswer<List<String>> readHeaderLines(String path, int maxBytes);
+
+    /** readlink(2): a symbolic link's target as written; {@link #EINVAL} when the path is not a link. */
+    NativeAnswer<String> readlink(String path);
+
+    /** getenv(3): one variable of the process environment, unfiltered; {@link #ENOENT} when it is unset. */
+    NativeAnswer<String> getenv(String name);
 
     /** The environment variables that steer NCCL, CUDA, PyTorch, NVSHMEM, vLLM and SGLang (filtered). */
     NativeAnswer<Map<String, String>> environment();
