@@ -248,7 +248,7 @@ public final class FabricLayout {
         for (int i = 0; i < pcieGroups.size(); i++) {
             List<Gpu> members = pcieGroups.get(i);
             double cx = members.stream().mapToDouble(g -> gpuBoxes.get(g).cx()).average().orElse(0);
-            List<Nic> below = nics.stream().filter(n -> members.contains(nicPeer.get(n))).toList();
+            List<Nic> below = nics.stream().filter(n -> nicPeer.containsKey(n) && members.contains(nicPeer.get(n))).toList();
             Box b = pcieSwitchBox(s, i, members, below, labels);
             b.x = cx - PSW_W / 2;
             b.y = pswTop;

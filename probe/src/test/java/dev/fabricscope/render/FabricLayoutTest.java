@@ -241,4 +241,21 @@ class FabricLayoutTest {
         }
         assertEquals(4, sample("dgx-a100").nodes(NodeKind.PCIE_SWITCH).size(), "the GPU-pair switches stay as they were");
     }
+
+    @Test
+    void aNicUnderNoGpusSwitchBesideGpuPairSwitchesSitsOnItsCpu() {
+        // DGX A100's GPU-pair PCIe switches (from the letters) and one ConnectX-7 under a root port of its own
+        MachineSnapshot a100 = dev.fabricscope.samples.Samples.find("dgx-a100").orElseThrow().snapshot().get();
+        var n = dev.fabricscope.samples.Samples.find("dgx-h100").orElseThrow().snapshot().get().node().rdmaNics().get(0);
+        var alone = new dev.fabricscope.model.Nic(n.name(), true, dev.fabricscope.model.Reading.of("0000:e1:00.0"), n.model(), n.firmware(),
+                a100.gpus().get(5).numaNode(), dev.fabricscope.model.Reading.of(List.of("pci0000:e0", "0000:e0:01.0")), n.ports(),
+                n.netDevices());
+        MachineSnapshot s = a100.withNode(new dev.fabricscope.model.NodeInfo(dev.fabricscope.model.Reading.of(List.of(alone)),
+                a100.node().gpuPcie(), a100.node().services()));
+        FabricGraph g = FabricLayout.layout(s);
+        assertEquals(4, g.nodes(NodeKind.PCIE_SWITCH).size());
+        Node nic = g.node("nic:" + n.name()).orElseThrow();
+        assertEquals(List.of("cpu:" + a100.gpus().get(5).numaNode().value()), g.edgesOf(nic.id()).stream().map(Edge::to).toList(),
+                "on its own NUMA node's CPU");
+    }
 }
