@@ -70,6 +70,42 @@ class FabricGraphViewTest {
     }
 
     @Test
+    void dgxH100AndHgxB200DrawEightConnectX7UnderTheirGpusPcieSwitches(FxRobot robot) {
+        for (String sample : java.util.List.of("dgx-h100", "hgx-b200")) {
+            open(robot, sample);
+            assertEquals(8, painted("nic:"), sample + ": NIC nodes");
+            assertEquals(8, painted("nic-pcie:"), sample + ": one PCIe edge per NIC");
+            var g = app.vm.getMachine().graph();
+            assertEquals(8, g.edges(dev.fabricscope.render.FabricGraph.EdgeKind.PCIE).stream()
+                    .filter(e -> e.id().startsWith("nic-pcie:") && e.from().startsWith("pcie:") && e.to().startsWith("nic:")).count(),
+                    sample + ": each from a PCIe switch");
+        }
+    }
+
+    @Test
+    void gb200TrayDrawsFourNicsOnTheirCpus(FxRobot robot) {
+        open(robot, "gb200-nvl72-tray");
+        assertEquals(4, painted("nic:"));
+        assertEquals(4, painted("nic-pcie:"));
+        assertEquals(4, app.vm.getMachine().graph().edges(dev.fabricscope.render.FabricGraph.EdgeKind.PCIE).stream()
+                .filter(e -> e.id().startsWith("nic-pcie:") && e.to().startsWith("cpu:")).count());
+    }
+
+    @Test
+    void clickingANicShowsItsLinkRateAndState(FxRobot robot) {
+        open(robot, "dgx-h100");
+        var canvas = app.view.fabricView().canvas();
+        robot.clickOn(canvas.localToScreen(canvas.centerOf("nic:mlx5_0")));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals("mlx5_0 · 400 Gb/s IB", canvas.selectionProperty().get().headline());
+        assertTrue(robot.lookup(".details-heading").queryAs(Label.class).getText().startsWith("mlx5_0"));
+        var values = robot.lookup(".details-value").queryAllAs(Label.class).stream().map(Label::getText).toList();
+        assertTrue(values.contains("ACTIVE (LinkUp), 400 Gb/sec (4X NDR), InfiniBand"), values.toString());
+        assertTrue(values.stream().anyMatch(v -> v.startsWith("ConnectX-7")), values.toString());
+        assertTrue(values.stream().anyMatch(v -> v.startsWith("GPU0 PIX")), values.toString());
+    }
+
+    @Test
     void clickingAGpuShowsItsDetails(FxRobot robot) {
         open(robot, "dgx-h100");
         var canvas = app.view.fabricView().canvas();

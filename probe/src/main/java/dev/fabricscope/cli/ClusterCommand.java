@@ -7,6 +7,7 @@ import dev.fabricscope.cluster.CollectResult;
 import dev.fabricscope.cluster.NodeCollector;
 import dev.fabricscope.cluster.PdshCollector;
 import dev.fabricscope.cluster.SlurmCollector;
+import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.render.ClusterText;
 import java.io.IOException;
@@ -36,7 +37,7 @@ public final class ClusterCommand implements Runnable {
 
     /** Reads and merges a cluster folder, or explains in one line why it cannot. */
     static ClusterView load(Path dir) throws IOException {
-        return ClusterAnalysis.analyse(dir.toString(), ClusterReader.read(dir));
+        return dev.fabricscope.cluster.NodeCheckSummary.attach(ClusterAnalysis.analyse(dir.toString(), ClusterReader.read(dir)));
     }
 
     @Command(name = "collect", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
@@ -67,12 +68,22 @@ public final class ClusterCommand implements Runnable {
         @Option(names = "--out", required = true, paramLabel = "DIR", description = "Folder for the per-node reports.")
         Path out;
 
-        @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "120", description = "Per-node probe timeout (default ${DEFAULT-VALUE}).")
-        int timeout;
+        @Option(names = "--timeout", paramLabel = "SECONDS",
+                description = "Per-node timeout (default 120 s for the probe, 900 s with --check-node).")
+        Integer timeout;
 
         @Option(names = "--remote-command", paramLabel = "CMD",
-                description = "What to run on each node (default: this Java and this jar, 'probe --json'), e.g. '/opt/fabricscope/bin/fabricscope probe --json'.")
+                description = "What to run on each node (default: this Java and this jar, 'probe --json'), e.g. '/opt/fabricscope/bin/fabricscope probe --json'; "
+                        + "with --check-node, only the program ('/opt/fabricscope/bin/fabricscope'): 'check node --json …' is appended.")
         String remoteCommand;
+
+        @Option(names = "--check-node", description = "Run 'fabricscope check node --json' on every node instead of the probe: "
+                + "each node's file is its node report (probe, live checks, expectations); 'cluster show' lists the nodes that fail.")
+        boolean checkNode;
+
+        @Option(names = "--expect", paramLabel = "FILE|SAMPLE", description = "With --check-node: passed to each node's "
+                + "'check node --expect' (a sample name, or a report every node can read at the same path).")
+        String expect;
 
         @Option(names = "--json", description = "Print the collect summary as JSON.")
         boolean json;
@@ -84,6 +95,19 @@ public final class ClusterCommand implements Runnable {
         @Override
         public Integer call() {
             var err = spec.commandLine().getErr();
+            if (expect != null && !checkNode) {
+                err.println("fabricscope: --expect applies to --check-node");
+                return ExitCodes.USAGE;
+            }
+            if (expect != null && dev.fabricscope.samples.Samples.find(expect).isEmpty()) {
+                if (!java.nio.file.Files.isRegularFile(Path.of(expect))) {
+                    err.println("fabricscope: --expect " + SnapshotIO.oneLineSafe(expect) + ": neither a file nor a sample; samples: "
+                            + String.join(", ", dev.fabricscope.samples.Samples.names()));
+                    return ExitCodes.USAGE;
+                }
+                expect = Path.of(expect).toAbsolutePath().normalize().toString();
+            }
+            int timeout = this.timeout != null ? this.timeout : checkNode ? 900 : 120;
             if (nodes != null && nodes < 1 || timeout < 1) {
                 err.println("fabricscope: --nodes and --timeout must be at least 1");
                 return ExitCodes.USAGE;
@@ -92,8 +116,14 @@ public final class ClusterCommand implements Runnable {
                 err.println("fabricscope: --nodes, --nodelist and --partition apply to --slurm; give pdsh its hosts with --pdsh HOSTS");
                 return ExitCodes.USAGE;
             }
-            List<String> remote = remoteCommand != null ? Arrays.asList(remoteCommand.trim().split("\\s+"))
-                    : NodeCollector.defaultRemoteCommand();
+            List<String> remote;
+            if (checkNode) {
+                remote = new java.util.ArrayList<>(remoteCommand != null ? Arrays.asList(remoteCommand.trim().split("\\s+"))
+                        : NodeCollector.thisProgram());
+                remote.addAll(NodeCollector.checkNodeArguments(expect));
+            } else {
+                remote = remoteCommand != null ? Arrays.asList(remoteCommand.trim().split("\\s+")) : NodeCollector.defaultRemoteCommand();
+            }
             NodeCollector c = launcher.slurm
                     ? new SlurmCollector(out, remote, timeout, nodes, nodelist, partition, System.getenv().getOrDefault("FABRICSCOPE_SRUN", "srun"))
                     : new PdshCollector(out, remote, timeout, launcher.pdsh, System.getenv().getOrDefault("FABRICSCOPE_PDSH", "pdsh"));
@@ -145,7 +175,9 @@ public final class ClusterCommand implements Runnable {
 
     @Command(name = "show", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
             description = {"Merge a folder of node reports: NVLink domains, GPUs per domain, and what differs between nodes.",
-                "Exits 4 when any file could not be read (the others are still shown), 6 with --fail-on-outliers when nodes differ."})
+                "Nodes whose 'check node' report (cluster collect --check-node) failed are listed first, with each failed expectation.",
+                "Exits 5 when any node failed its check, 4 when any file could not be read (the others are still shown),",
+                "6 with --fail-on-outliers when nodes differ."})
     static final class Show implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
@@ -177,6 +209,9 @@ public final class ClusterCommand implements Runnable {
             }
             spec.commandLine().getOut().print(json ? Json.write(v) : ClusterText.render(v, all));
             spec.commandLine().getOut().flush();
+            if (!v.failedChecks().isEmpty()) {
+                return ExitCodes.CHECK_FAILED;
+            }
             if (!v.unreadable().isEmpty()) {
                 return ExitCodes.BAD_INPUT;
             }

@@ -8,9 +8,23 @@ import java.util.List;
  * @param nodes           every node file, readable or not
  * @param domains         NVLink domains, largest first
  * @param inconsistencies what differs between nodes that should match, most important first
+ * @param nodeChecks      the nodes whose file is a {@code check node} report, with their result (empty when none is)
  */
 public record ClusterView(String directory, List<ClusterNode> nodes, List<NvlinkDomain> domains,
-                          List<Inconsistency> inconsistencies) {
+                          List<Inconsistency> inconsistencies, List<NodeCheckSummary> nodeChecks) {
+
+    public ClusterView {
+        nodeChecks = nodeChecks == null ? List.of() : List.copyOf(nodeChecks);
+    }
+
+    public ClusterView(String directory, List<ClusterNode> nodes, List<NvlinkDomain> domains, List<Inconsistency> inconsistencies) {
+        this(directory, nodes, domains, inconsistencies, List.of());
+    }
+
+    /** The nodes whose check failed, in folder order. */
+    public List<NodeCheckSummary> failedChecks() {
+        return nodeChecks.stream().filter(NodeCheckSummary::failedCheck).toList();
+    }
 
     public List<ClusterNode> readable() {
         return nodes.stream().filter(ClusterNode::ok).toList();

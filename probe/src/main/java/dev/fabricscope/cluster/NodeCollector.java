@@ -29,8 +29,27 @@ public abstract class NodeCollector {
         this.timeoutSeconds = timeoutSeconds;
     }
 
-    /** The command that this JVM would run on a node: the same Java and the same jar (or class path). */
+    /** The command that this JVM would run on a node: the same Java and the same jar (or class path), {@code probe --json}. */
     public static List<String> defaultRemoteCommand() {
+        List<String> cmd = new ArrayList<>(thisProgram());
+        cmd.addAll(List.of("probe", "--json"));
+        return cmd;
+    }
+
+    /**
+     * What {@code cluster collect --check-node} runs on each node after the program: {@code check node --json}, with
+     * {@code --expect} passed through (a sample name, or a file the nodes can read at that path).
+     */
+    public static List<String> checkNodeArguments(String expect) {
+        List<String> args = new ArrayList<>(List.of("check", "node", "--json"));
+        if (expect != null) {
+            args.addAll(List.of("--expect", expect));
+        }
+        return args;
+    }
+
+    /** This Java and this jar (or class path), without arguments. */
+    public static List<String> thisProgram() {
         String javaBin = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         String cp = System.getProperty("java.class.path");
         List<String> cmd = new ArrayList<>(List.of(javaBin, "-Djava.io.tmpdir=/tmp"));
@@ -39,7 +58,6 @@ public abstract class NodeCollector {
         } else {
             cmd.addAll(List.of("-cp", cp, "dev.fabricscope.cli.Main"));
         }
-        cmd.addAll(List.of("probe", "--json"));
         return cmd;
     }
 
@@ -119,10 +137,13 @@ public abstract class NodeCollector {
         }
         try {
             MachineSnapshot s = SnapshotIO.read(json);
+            NodeCheckSummary check = NodeCheckSummary.read(node, json);
+            String note = check != null && check.failedCheck() ? "check failed: " + check.summary() : null;
             if (!s.driver().driverPresent()) {
-                return new CollectResult.NodeOutcome(node, "no-driver", s.driver().message(), json.toString());
+                return new CollectResult.NodeOutcome(node, "no-driver", s.driver().message() + (note == null ? "" : "; " + note),
+                        json.toString());
             }
-            return new CollectResult.NodeOutcome(node, "ok", null, json.toString());
+            return new CollectResult.NodeOutcome(node, "ok", note, json.toString());
         } catch (SnapshotIO.ReadException e) {
             Path failed = json.resolveSibling(json.getFileName() + ".failed");
             Files.move(json, failed, java.nio.file.StandardCopyOption.REPLACE_EXISTING);

@@ -5,6 +5,7 @@ import dev.fabricscope.cluster.ClusterView;
 import dev.fabricscope.cluster.CollectResult;
 import dev.fabricscope.cluster.Inconsistency;
 import dev.fabricscope.cluster.NvlinkDomain;
+import dev.fabricscope.io.SnapshotIO;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -45,6 +46,7 @@ public final class ClusterText {
         }
         sb.append('\n');
         int maxNames = all ? Integer.MAX_VALUE : 8;
+        nodeChecks(sb, v);
         if (v.inconsistencies().isEmpty()) {
             sb.append("\nNo differences between nodes in driver, CUDA, GPUs, NVLink, fabric, MIG, multicast, NCCL or environment.\n");
         } else {
@@ -96,11 +98,38 @@ public final class ClusterText {
         return all ? sb.toString() : Fit.wrap(sb.toString(), Fit.WIDTH);
     }
 
+    /** The nodes whose {@code check node} failed, each failed expectation on its own line; one line when all passed. */
+    static void nodeChecks(StringBuilder sb, ClusterView v) {
+        if (v.nodeChecks().isEmpty()) {
+            return;
+        }
+        List<dev.fabricscope.cluster.NodeCheckSummary> failed = v.failedChecks();
+        if (failed.isEmpty()) {
+            sb.append("\nNode checks: all ").append(v.nodeChecks().size()).append(" checked node(s) passed.\n");
+            return;
+        }
+        sb.append("\nNode checks: ").append(failed.size()).append(" of ").append(v.nodeChecks().size())
+                .append(" checked node(s) failed:\n");
+        for (dev.fabricscope.cluster.NodeCheckSummary c : failed) {
+            sb.append("  ").append(c.node()).append(": ").append(c.summary()).append('\n');
+            for (dev.fabricscope.cluster.NodeCheckSummary.Failed f : c.failed()) {
+                sb.append("    FAIL ").append(SnapshotIO.oneLineSafe(f.name())).append(": expected ")
+                        .append(SnapshotIO.oneLineSafe(f.expected())).append(", measured ")
+                        .append(SnapshotIO.oneLineSafe(f.measured())).append('\n');
+            }
+        }
+    }
+
     /** {@code 4 nodes, 32 GPUs: 2 differences — driver version: dgx-3 on 550.54.15 (others 580.126.20)}. */
     static String answer(ClusterView v) {
         int gpus = v.readable().stream().mapToInt(n -> n.summary().gpus().size()).sum();
         StringBuilder sb = new StringBuilder();
         sb.append(v.readable().size()).append(v.readable().size() == 1 ? " node, " : " nodes, ").append(gpus).append(" GPUs: ");
+        List<String> failedChecks = v.failedChecks().stream().map(dev.fabricscope.cluster.NodeCheckSummary::node).toList();
+        if (!failedChecks.isEmpty()) {
+            sb.append(failedChecks.size()).append(failedChecks.size() == 1 ? " node failed its check (" : " nodes failed their check (")
+                    .append(names(failedChecks, 3)).append("); ");
+        }
         if (v.inconsistencies().isEmpty()) {
             sb.append("all nodes match");
         } else {

@@ -29,7 +29,9 @@ public record FabricGraph(String caption, List<Node> nodes, List<Edge> edges, Li
     }
 
     public enum NodeKind {
-        GPU, NVSWITCH, PCIE_SWITCH, CPU
+        GPU, NVSWITCH, PCIE_SWITCH, CPU,
+        /** An RDMA adapter ({@code nvidia-smi topo -m}'s NIC columns), under its PCIe switch or on its CPU. */
+        NIC
     }
 
     public enum EdgeKind {
@@ -48,7 +50,7 @@ public record FabricGraph(String caption, List<Node> nodes, List<Edge> edges, Li
     /**
      * A box.
      *
-     * @param id       stable id: {@code gpu:0000:18:00.0}, {@code nvswitch:NVS0}, {@code pcie:0}, {@code cpu:0}
+     * @param id       stable id: {@code gpu:0000:18:00.0}, {@code nvswitch:NVS0}, {@code pcie:0}, {@code cpu:0}, {@code nic:mlx5_0}
      * @param title    first line (e.g. {@code GPU0})
      * @param subtitle second line (e.g. the GPU's short name)
      * @param caption  third, small line (e.g. the PCI address), or empty

@@ -5,11 +5,13 @@ import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.GpuPair;
 import dev.fabricscope.model.HostInfo;
 import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.model.Nic;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.NvSwitch;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.ProbeInfo;
 import dev.fabricscope.model.Reading;
+import dev.fabricscope.probe.PcieTopology;
 import dev.fabricscope.probe.Topology;
 import dev.fabricscope.render.FabricGraph.Detail;
 import dev.fabricscope.render.FabricGraph.Edge;
@@ -29,8 +31,8 @@ import java.util.stream.Collectors;
 
 /**
  * Lays a snapshot out as a {@link FabricGraph}, in rows: NVSwitches on top, GPUs in the middle (grouped by NUMA
- * node and shared PCIe switch), inferred PCIe switches below them, CPU/NUMA nodes at the bottom, each spanning the
- * GPUs attached to it. GPU-to-switch NVLink labels sit in one horizontal band per switch so that they never
+ * node and shared PCIe switch), inferred PCIe switches below them, RDMA NICs below the switch they share with a GPU
+ * (else above their CPU), CPU/NUMA nodes at the bottom, each spanning the GPUs attached to it. GPU-to-switch NVLink labels sit in one horizontal band per switch so that they never
  * overlap; direct GPU-to-GPU NVLinks are arcs above the GPU row. Pure and deterministic.
  */
 public final class FabricLayout {
@@ -52,6 +54,8 @@ public final class FabricLayout {
     static final double PSW_W = 116;
     static final double PSW_H = 30;
     static final double CPU_H = 48;
+    static final double NIC_W = 76;
+    static final double NIC_H = 44;
     static final double LEGEND_H = 30;
     static final double MIN_WIDTH = 660;
     static final double CHAR_W = 6.4;
@@ -115,7 +119,16 @@ public final class FabricLayout {
         }));
         Map<CpuKey, Box> cpus = new LinkedHashMap<>();
         keys.forEach(k -> cpus.put(k, unsorted.get(k)));
-        List<List<Gpu>> pcieGroups = pcieSwitchGroups(s);
+        // RDMA NICs hang under the PCIe switch they share with a GPU (a switch box even for one GPU), else on their CPU
+        List<Nic> nics = s.node() == null ? List.of() : s.node().rdmaNics();
+        Map<Nic, Gpu> nicPeer = nicSwitchPeers(s, nics);
+        List<List<Gpu>> pcieGroups = new ArrayList<>(pcieSwitchGroups(s));
+        for (Gpu g : new java.util.LinkedHashSet<>(nicPeer.values())) {
+            if (pcieGroups.stream().noneMatch(grp -> grp.contains(g))) {
+                pcieGroups.add(List.of(g));
+            }
+        }
+        pcieGroups.sort(Comparator.comparing(grp -> grp.get(0).pci()));
         Map<Gpu, Integer> groupOf = new LinkedHashMap<>();
         for (int i = 0; i < pcieGroups.size(); i++) {
             for (Gpu g : pcieGroups.get(i)) {
@@ -160,6 +173,10 @@ public final class FabricLayout {
             pswTop += 30;
         }
         double cpuTop = anyPcieSwitch ? pswTop + PSW_H + 38 : gpuBottom + 54 + (mnnvl ? 30 : 0);
+        double nicTop = anyPcieSwitch ? pswTop + PSW_H + 30 : gpuBottom + 34 + (mnnvl ? 30 : 0);
+        if (!nics.isEmpty()) {
+            cpuTop = nicTop + NIC_H + 36;
+        }
         double cpuBottom = cpuTop + CPU_H;
         long cpusWithGpus = cpus.keySet().stream().filter(gpuCpu::containsValue).count();
         boolean cpuArcs = cpus.size() > 1;
@@ -234,10 +251,48 @@ public final class FabricLayout {
         for (int i = 0; i < pcieGroups.size(); i++) {
             List<Gpu> members = pcieGroups.get(i);
             double cx = members.stream().mapToDouble(g -> gpuBoxes.get(g).cx()).average().orElse(0);
-            Box b = pcieSwitchBox(s, i, members, labels);
+            List<Nic> below = nics.stream().filter(n -> nicPeer.containsKey(n) && members.contains(nicPeer.get(n))).toList();
+            Box b = pcieSwitchBox(s, i, members, below, labels);
             b.x = cx - PSW_W / 2;
             b.y = pswTop;
             pcieBoxes.add(b);
+        }
+
+        // ---- RDMA NICs, right of the line from their switch (or GPU) down to the CPU so that no edge crosses them
+        Map<Nic, Box> nicBoxes = new LinkedHashMap<>();
+        Map<Nic, Box> nicParent = new LinkedHashMap<>();
+        Map<String, Integer> placed = new java.util.HashMap<>();
+        for (Nic n : nics) {
+            Gpu peer = nicPeer.get(n);
+            Box parent;
+            double nx;
+            if (peer != null) {
+                parent = pcieBoxes.get(indexOfGroup(pcieGroups, peer));
+                int k = placed.merge(parent.id, 1, Integer::sum) - 1;
+                nx = parent.cx() + 10 + k * (NIC_W + 8);
+            } else {
+                CpuKey key = n.numaNode().isPresent() && cpus.containsKey(new CpuKey(n.numaNode().value()))
+                        ? new CpuKey(n.numaNode().value()) : cpus.containsKey(new CpuKey(null)) ? new CpuKey(null)
+                        : cpus.keySet().stream().findFirst().orElse(null);
+                parent = key == null ? null : cpus.get(key);
+                List<Box> mine = ordered.stream().filter(g -> key != null && key.equals(gpuCpu.get(g))).map(gpuBoxes::get).toList();
+                int k = placed.merge(parent == null ? "" : parent.id, 1, Integer::sum) - 1;
+                if (k < mine.size()) {
+                    nx = mine.get(k).cx() + 10;
+                } else if (!mine.isEmpty()) {
+                    nx = mine.get(mine.size() - 1).cx() + 10 + (k - mine.size() + 1) * (NIC_W + 8);
+                } else {
+                    nx = (parent != null ? parent.x + 4 : rowLeft) + k * (NIC_W + 8);
+                }
+            }
+            Box b = nicBox(s, n, labels);
+            b.x = nx;
+            b.y = nicTop;
+            nicBoxes.put(n, b);
+            if (parent != null) {
+                nicParent.put(n, parent);
+            }
+            contentRight = Math.max(contentRight, b.x + b.w);
         }
 
         // ---- width: at least the legend and the caption; centre the drawing
@@ -250,6 +305,7 @@ public final class FabricLayout {
         all.addAll(switchBoxes);
         all.addAll(gpuBoxes.values());
         all.addAll(pcieBoxes);
+        all.addAll(nicBoxes.values());
         all.addAll(cpus.values());
         all.forEach(b -> b.x += dx);
         List<String> wrapped = wrap(notes, (int) ((width - 2 * MARGIN) / CHAR_W));
@@ -336,7 +392,13 @@ public final class FabricLayout {
             d.add(new Detail("GPU PCI address", g.pci().toString()));
             d.add(new Detail("GPU NUMA node", g.numaNode().display()));
             d.add(new Detail("CPU affinity", g.cpuAffinity().display()));
-            edges.add(straight("host:" + g.pci(), EdgeKind.PCIE, gb.id, target.id, c2c ? "C2C" : "", gb.cx(), gb.y + gb.h, x2, target.y, 0.5, d));
+            double t = 0.5;
+            if (c2c && !nicBoxes.isEmpty()) {
+                // the label above the NIC row, not beside a NIC
+                double nicY = nicBoxes.values().iterator().next().y;
+                t = Math.max(0.05, (nicY - 17 - (gb.y + gb.h)) / (target.y - (gb.y + gb.h)));
+            }
+            edges.add(straight("host:" + g.pci(), EdgeKind.PCIE, gb.id, target.id, c2c ? "C2C" : "", gb.cx(), gb.y + gb.h, x2, target.y, t, d));
         }
         for (int i = 0; i < pcieBoxes.size(); i++) {
             Box pb = pcieBoxes.get(i);
@@ -347,6 +409,29 @@ public final class FabricLayout {
             }
             List<Detail> d = List.of(new Detail("Connection", pb.title + " → " + cpu.title + " (PCIe)"));
             edges.add(straight("host:switch" + i, EdgeKind.PCIE, pb.id, cpu.id, "", pb.cx(), pb.y + pb.h, pb.cx(), cpu.y, 0.5, d));
+        }
+        for (Map.Entry<Nic, Box> e : nicBoxes.entrySet()) {
+            Nic n = e.getKey();
+            Box nb = e.getValue();
+            Box parent = nicParent.get(n);
+            if (parent == null) {
+                continue;
+            }
+            List<Detail> d = new ArrayList<>();
+            Gpu peer = nicPeer.get(n);
+            if (parent.kind == NodeKind.PCIE_SWITCH) {
+                double x1 = Math.min(nb.cx(), parent.x + parent.w - 8);
+                d.add(new Detail("Connection", n.name() + " → " + parent.title + " shared with "
+                        + labels.get(peer.pci().toString()) + " (" + PcieTopology.gpuToNic(s, peer, n).orElse("?") + ")"));
+                d.add(new Detail("NIC PCI address", n.address().display()));
+                d.add(new Detail("Link", NodeDetails.nicLinks(n)));
+                edges.add(straight("nic-pcie:" + n.name(), EdgeKind.PCIE, parent.id, nb.id, "", x1, parent.y + parent.h, nb.cx(), nb.y, 0.5, d));
+            } else {
+                d.add(new Detail("Connection", n.name() + " → " + parent.title + " (PCIe root port)"));
+                d.add(new Detail("NIC PCI address", n.address().display()));
+                d.add(new Detail("Link", NodeDetails.nicLinks(n)));
+                edges.add(straight("nic-pcie:" + n.name(), EdgeKind.PCIE, nb.id, parent.id, "", nb.cx(), nb.y + nb.h, nb.cx(), parent.y, 0.5, d));
+            }
         }
         List<Box> cpuList = new ArrayList<>(cpus.values());
         for (int i = 0; i + 1 < cpuList.size(); i++) {
@@ -441,7 +526,40 @@ public final class FabricLayout {
         return b;
     }
 
-    private static Box pcieSwitchBox(MachineSnapshot s, int i, List<Gpu> members, Map<String, String> labels) {
+    private static Box nicBox(MachineSnapshot s, Nic n, Map<String, String> labels) {
+        Box b = new Box("nic:" + n.name(), NodeKind.NIC, n.name(), NIC_W, NIC_H);
+        b.subtitle = NodeDetails.nicRateShort(n);
+        b.caption = n.ports().isEmpty() ? "no port" : n.linkUp() ? "link up" : "link down";
+        b.warning = !n.linkUp();
+        b.details.addAll(NodeDetails.nic(s, n, labels));
+        return b;
+    }
+
+    /** Each RDMA NIC's GPU under the same PCIe switch (PIX first, then PXB, as {@code nvidia-smi topo -m} says). */
+    static Map<Nic, Gpu> nicSwitchPeers(MachineSnapshot s, List<Nic> nics) {
+        Map<Nic, Gpu> out = new LinkedHashMap<>();
+        for (String wanted : List.of("PIX", "PXB")) {
+            for (Nic n : nics) {
+                if (out.containsKey(n)) {
+                    continue;
+                }
+                s.gpus().stream().filter(g -> wanted.equals(PcieTopology.gpuToNic(s, g, n).value())).findFirst()
+                        .ifPresent(g -> out.put(n, g));
+            }
+        }
+        return out;
+    }
+
+    private static int indexOfGroup(List<List<Gpu>> groups, Gpu g) {
+        for (int i = 0; i < groups.size(); i++) {
+            if (groups.get(i).contains(g)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static Box pcieSwitchBox(MachineSnapshot s, int i, List<Gpu> members, List<Nic> nics, Map<String, String> labels) {
         Box b = new Box("pcie:" + i, NodeKind.PCIE_SWITCH, "PCIe switch", PSW_W, PSW_H);
         List<String> pairs = new ArrayList<>();
         for (int x = 0; x < members.size(); x++) {
@@ -452,8 +570,20 @@ public final class FabricLayout {
                         .ifPresent(l -> pairs.add(labels.get(a.pci().toString()) + "–" + labels.get(c.pci().toString()) + " " + l));
             }
         }
-        b.details.add(new Detail("PCIe switch", "inferred: the GPUs below share PCIe bridges without the host bridge"));
+        for (Nic n : nics) {
+            Gpu first = members.get(0);
+            PcieTopology.gpuToNic(s, first, n).asOptional()
+                    .ifPresent(l -> pairs.add(labels.get(first.pci().toString()) + "–" + n.name() + " " + l));
+        }
+        b.details.add(new Detail("PCIe switch", nics.isEmpty() && members.size() > 1
+                ? "inferred: the GPUs below share PCIe bridges without the host bridge"
+                : "inferred: the devices below share PCIe bridges without the host bridge"));
         b.details.add(new Detail("GPUs", members.stream().map(g -> labels.get(g.pci().toString())).collect(Collectors.joining(", "))));
+        if (!nics.isEmpty()) {
+            b.details.add(new Detail("NICs", nics.stream().map(Nic::name).collect(Collectors.joining(", "))));
+            s.node().gpuPcie().stream().filter(e -> e.address().equalsIgnoreCase(members.get(0).pci().toString())).findFirst()
+                    .map(PcieTopology::switchOf).ifPresent(up -> b.details.add(new Detail("Upstream port", up)));
+        }
         b.details.add(new Detail("Topology", String.join(", ", pairs)));
         return b;
     }

@@ -93,6 +93,7 @@ public final class FabricSvg {
             case NVSWITCH -> new String[] {p.switchFill(), p.switchStroke()};
             case PCIE_SWITCH -> new String[] {p.pcieSwitchFill(), p.pcieSwitchStroke()};
             case CPU -> new String[] {p.cpuFill(), p.cpuStroke()};
+            case NIC -> new String[] {p.nicFill(), p.nicStroke()};
         };
         String stroke = n.warning() ? p.warnStroke() : colours[1];
         sb.append("<g class=\"node ").append(n.kind().name().toLowerCase(Locale.ROOT)).append("\">");
@@ -117,6 +118,11 @@ public final class FabricSvg {
                 text(sb, cx, n.y() + 35, n.subtitle(), 10, "normal", p.muted(), "middle");
             }
             case PCIE_SWITCH -> text(sb, cx, n.y() + 19, n.title(), 10.5, "normal", p.muted(), "middle");
+            case NIC -> {
+                text(sb, cx, n.y() + 15, n.title(), 11, "bold", p.text(), "middle");
+                text(sb, cx, n.y() + 28, n.subtitle(), 9.5, "normal", p.text(), "middle");
+                text(sb, cx, n.y() + 40, n.caption(), 9.5, "normal", n.warning() ? p.warnStroke() : p.muted(), "middle");
+            }
         }
         sb.append("</g>\n");
     }

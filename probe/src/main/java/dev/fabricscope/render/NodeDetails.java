@@ -13,7 +13,8 @@ import java.util.Locale;
 
 /**
  * The details-pane rows of issue 19 for a GPU: NVLink error counters (a value starting with {@code !} is non-zero and
- * shown highlighted), health, and the RDMA NICs nearest to it. Nothing for snapshots made before these were read.
+ * shown highlighted), health, and the RDMA NICs nearest to it; for an RDMA NIC: adapter, place, and each port's link
+ * state and rate (a port that is not up starts with {@code !}). Nothing for snapshots made before these were read.
  */
 public final class NodeDetails {
 
@@ -61,5 +62,65 @@ public final class NodeDetails {
             d.add(new Detail("Nearest NICs", String.join(", ", near)));
         }
         return d;
+    }
+
+    /** The details of an RDMA NIC box: adapter, place in the PCIe tree, each port's state and rate, the GPUs' letters. */
+    public static List<Detail> nic(MachineSnapshot s, Nic n, java.util.Map<String, String> labels) {
+        List<Detail> d = new ArrayList<>();
+        d.add(new Detail("NIC", n.name() + (n.netDevices().isEmpty() ? "" : " (" + String.join(", ", n.netDevices()) + ")")));
+        d.add(new Detail("Adapter", n.model().display()));
+        d.add(new Detail("PCI address", n.address().display()));
+        d.add(new Detail("NUMA node", n.numaNode().display()));
+        d.add(new Detail("Firmware", n.firmware().display()));
+        d.add(new Detail("PCIe path", n.pciePath().isPresent() ? String.join(" → ", n.pciePath().value()) : n.pciePath().display()));
+        if (n.ports().isEmpty()) {
+            d.add(new Detail("Ports", NON_ZERO + " none listed"));
+        }
+        for (Nic.Port p : n.ports()) {
+            d.add(new Detail("Port " + p.port(), port(p)));
+        }
+        List<String> letters = new ArrayList<>();
+        for (Gpu g : s.gpus()) {
+            letters.add(labels.getOrDefault(g.pci().toString(), g.pci().toString()) + " " + PcieTopology.gpuToNic(s, g, n).orElse("?"));
+        }
+        if (!letters.isEmpty()) {
+            d.add(new Detail("GPUs (topo -m)", String.join(", ", letters)));
+        }
+        return d;
+    }
+
+    /** {@code ACTIVE (LinkUp), 400 Gb/sec (4X NDR), InfiniBand}; starts with {@code !} when the link is not up. */
+    static String port(Nic.Port p) {
+        String state = p.state().display() + (p.physState().isPresent() ? " (" + p.physState().value() + ")" : "");
+        return (p.up() ? "" : NON_ZERO + " ") + state + ", " + p.rate().display() + ", " + p.linkLayer().display();
+    }
+
+    /** Every port's link in one line: {@code port 1: ACTIVE (LinkUp), 400 Gb/sec (4X NDR), InfiniBand}. */
+    public static String nicLinks(Nic n) {
+        if (n.ports().isEmpty()) {
+            return "no port listed";
+        }
+        return n.ports().stream().map(p -> "port " + p.port() + ": " + port(p).replace(NON_ZERO + " ", ""))
+                .collect(java.util.stream.Collectors.joining("; "));
+    }
+
+    private static final java.util.regex.Pattern RATE = java.util.regex.Pattern.compile("([0-9.]+)\\s*([GM])b/s(ec)?");
+
+    /** The fastest port's rate and link layer, short enough for the box: {@code 400 Gb/s IB}, {@code 25 Gb/s Eth}. */
+    public static String nicRateShort(Nic n) {
+        double best = -1;
+        String layer = "";
+        for (Nic.Port p : n.ports()) {
+            java.util.regex.Matcher m = RATE.matcher(p.rate().orElse(""));
+            if (m.find()) {
+                double gbps = Double.parseDouble(m.group(1)) / (m.group(2).equals("M") ? 1000 : 1);
+                if (gbps > best) {
+                    best = gbps;
+                    String l = p.linkLayer().orElse("");
+                    layer = l.equals("InfiniBand") ? " IB" : l.equals("Ethernet") ? " Eth" : "";
+                }
+            }
+        }
+        return best < 0 ? "rate ?" : FabricLayout.fmt(best) + " Gb/s" + layer;
     }
 }

@@ -149,4 +149,113 @@ class FabricLayoutTest {
     void layoutIsDeterministic() {
         assertEquals(FabricLayout.layout(TestMachines.dgxH100()), FabricLayout.layout(TestMachines.dgxH100()));
     }
+
+    private static FabricGraph sample(String name) {
+        return FabricLayout.layout(dev.fabricscope.samples.Samples.find(name).orElseThrow().snapshot().get());
+    }
+
+    @Test
+    void dgxH100AndHgxB200DrawEachConnectX7UnderThePcieSwitchItSharesWithItsGpu() {
+        for (String name : List.of("dgx-h100", "hgx-b200")) {
+            MachineSnapshot s = dev.fabricscope.samples.Samples.find(name).orElseThrow().snapshot().get();
+            FabricGraph g = FabricLayout.layout(s);
+            List<Node> nics = g.nodes(NodeKind.NIC);
+            assertEquals(8, nics.size(), name);
+            assertEquals(8, g.nodes(NodeKind.PCIE_SWITCH).size(), name + ": one switch per GPU and its NIC");
+            for (Node nic : nics) {
+                List<Edge> up = g.edgesOf(nic.id());
+                assertEquals(1, up.size(), nic.id());
+                Edge e = up.get(0);
+                assertEquals(EdgeKind.PCIE, e.kind());
+                Node sw = g.node(e.from()).orElseThrow();
+                assertEquals(NodeKind.PCIE_SWITCH, sw.kind(), nic.id() + " hangs under a PCIe switch");
+                // the switch's GPU is the one topo -m calls PIX to this NIC, and it sits right above the switch
+                String gpuId = g.edges(EdgeKind.PCIE).stream().filter(x -> x.to().equals(sw.id()) && x.from().startsWith("gpu:"))
+                        .map(Edge::from).findFirst().orElseThrow();
+                String nicName = nic.title();
+                var model = s.node().rdmaNics().stream().filter(n -> n.name().equals(nicName)).findFirst().orElseThrow();
+                var gpu = s.gpus().stream().filter(x -> gpuId.equals("gpu:" + x.pci())).findFirst().orElseThrow();
+                assertEquals("PIX", dev.fabricscope.probe.PcieTopology.gpuToNic(s, gpu, model).value(), nic.id());
+                Node gpuNode = g.node(gpuId).orElseThrow();
+                assertTrue(nic.x() > gpuNode.x() && nic.x() < gpuNode.x() + gpuNode.width(), nic.id() + " below its GPU");
+                assertTrue(nic.y() > sw.bottom(), nic.id() + " below its switch");
+                assertEquals("400 Gb/s IB", nic.subtitle());
+                assertTrue(nic.details().stream().anyMatch(d -> d.key().equals("Port 1") && d.value().equals("ACTIVE (LinkUp), 400 Gb/sec (4X NDR), InfiniBand")),
+                        nic.details().toString());
+                assertTrue(e.details().stream().anyMatch(d -> d.key().equals("Link") && d.value().contains("400 Gb/sec")), e.details().toString());
+            }
+        }
+    }
+
+    @Test
+    void gb200TrayNicsSitOnTheirGraceCpuAndNoHostPathCrossesThem() {
+        FabricGraph g = sample("gb200-nvl72-tray");
+        List<Node> nics = g.nodes(NodeKind.NIC);
+        assertEquals(4, nics.size());
+        for (Node nic : nics) {
+            List<Edge> e = g.edgesOf(nic.id());
+            assertEquals(1, e.size(), nic.id());
+            assertEquals(NodeKind.CPU, g.node(e.get(0).to()).orElseThrow().kind(), nic.id() + ": under its root port, on its CPU");
+        }
+        for (Edge e : g.edges(EdgeKind.PCIE)) {
+            for (Node nic : nics) {
+                if (e.from().equals(nic.id()) || e.to().equals(nic.id())) {
+                    continue;
+                }
+                boolean vertical = Math.abs(e.x1() - e.x2()) < 0.5;
+                boolean crosses = vertical && e.x1() > nic.x() && e.x1() < nic.x() + nic.width()
+                        && Math.min(e.y1(), e.y2()) < nic.bottom() && Math.max(e.y1(), e.y2()) > nic.y();
+                assertFalse(crosses, e.id() + " crosses " + nic.id());
+                if (!e.label().isEmpty()) {
+                    boolean x = Math.abs(e.labelX() - nic.centerX()) < (FabricSvg.labelWidth(e.label()) + nic.width()) / 2;
+                    boolean y = Math.abs(e.labelY() - nic.centerY()) < (16 + nic.height()) / 2;
+                    assertFalse(x && y, e.id() + " label on " + nic.id());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aNicWithItsLinkDownIsFlaggedAndSaysSoInItsDetails() {
+        MachineSnapshot s = dev.fabricscope.samples.Samples.find("dgx-h100").orElseThrow().snapshot().get();
+        var nics = new java.util.ArrayList<>(s.node().nics().value());
+        var n = nics.get(0);
+        var down = new dev.fabricscope.model.Nic.Port(1, n.ports().get(0).linkLayer(), dev.fabricscope.model.Reading.of("DOWN"),
+                dev.fabricscope.model.Reading.of("Disabled"), n.ports().get(0).rate());
+        nics.set(0, new dev.fabricscope.model.Nic(n.name(), n.rdma(), n.address(), n.model(), n.firmware(), n.numaNode(), n.pciePath(),
+                List.of(down), n.netDevices()));
+        MachineSnapshot broken = s.withNode(new dev.fabricscope.model.NodeInfo(dev.fabricscope.model.Reading.of(nics), s.node().gpuPcie(),
+                s.node().services()));
+        Node nic = FabricLayout.layout(broken).node("nic:" + n.name()).orElseThrow();
+        assertTrue(nic.warning());
+        assertEquals("link down", nic.caption());
+        assertTrue(nic.details().stream().anyMatch(d -> d.key().equals("Port 1") && d.value().startsWith(NodeDetails.NON_ZERO + " DOWN (Disabled)")),
+                nic.details().toString());
+        assertFalse(FabricLayout.layout(s).node("nic:" + n.name()).orElseThrow().warning());
+    }
+
+    @Test
+    void machinesWithoutRdmaNicsDrawNone() {
+        for (String name : List.of("h200-vm", "dgx-a100", "l40s-4x")) {
+            assertTrue(sample(name).nodes(NodeKind.NIC).isEmpty(), name);
+        }
+        assertEquals(4, sample("dgx-a100").nodes(NodeKind.PCIE_SWITCH).size(), "the GPU-pair switches stay as they were");
+    }
+
+    @Test
+    void aNicUnderNoGpusSwitchBesideGpuPairSwitchesSitsOnItsCpu() {
+        // DGX A100's GPU-pair PCIe switches (from the letters) and one ConnectX-7 under a root port of its own
+        MachineSnapshot a100 = dev.fabricscope.samples.Samples.find("dgx-a100").orElseThrow().snapshot().get();
+        var n = dev.fabricscope.samples.Samples.find("dgx-h100").orElseThrow().snapshot().get().node().rdmaNics().get(0);
+        var alone = new dev.fabricscope.model.Nic(n.name(), true, dev.fabricscope.model.Reading.of("0000:e1:00.0"), n.model(), n.firmware(),
+                a100.gpus().get(5).numaNode(), dev.fabricscope.model.Reading.of(List.of("pci0000:e0", "0000:e0:01.0")), n.ports(),
+                n.netDevices());
+        MachineSnapshot s = a100.withNode(new dev.fabricscope.model.NodeInfo(dev.fabricscope.model.Reading.of(List.of(alone)),
+                a100.node().gpuPcie(), a100.node().services()));
+        FabricGraph g = FabricLayout.layout(s);
+        assertEquals(4, g.nodes(NodeKind.PCIE_SWITCH).size());
+        Node nic = g.node("nic:" + n.name()).orElseThrow();
+        assertEquals(List.of("cpu:" + a100.gpus().get(5).numaNode().value()), g.edgesOf(nic.id()).stream().map(Edge::to).toList(),
+                "on its own NUMA node's CPU");
+    }
 }

@@ -424,6 +424,7 @@ public final class FabricCanvas extends Region {
             case NVSWITCH -> new String[] {p.switchFill(), p.switchStroke()};
             case PCIE_SWITCH -> new String[] {p.pcieSwitchFill(), p.pcieSwitchStroke()};
             case CPU -> new String[] {p.cpuFill(), p.cpuStroke()};
+            case NIC -> new String[] {p.nicFill(), p.nicStroke()};
         };
         String stroke = selected ? p.selection() : n.warning() ? p.warnStroke() : c[1];
         double width = selected ? 3 : n.warning() ? 2.2 : hover ? 2.2 : 1.5;
@@ -450,6 +451,11 @@ public final class FabricCanvas extends Region {
                 text(gc, cx, n.y() + 35, n.subtitle(), 10, false, p.muted(), TextAlignment.CENTER);
             }
             case PCIE_SWITCH -> text(gc, cx, n.y() + 19, n.title(), 10.5, false, p.muted(), TextAlignment.CENTER);
+            case NIC -> {
+                text(gc, cx, n.y() + 15, n.title(), 11, true, p.text(), TextAlignment.CENTER);
+                text(gc, cx, n.y() + 28, n.subtitle(), 9.5, false, p.text(), TextAlignment.CENTER);
+                text(gc, cx, n.y() + 40, n.caption(), 9.5, false, n.warning() ? p.warnStroke() : p.muted(), TextAlignment.CENTER);
+            }
         }
     }
 

@@ -22,7 +22,7 @@ import javafx.scene.layout.HBox;
 public final class FabricView extends BorderPane {
 
     private final FabricCanvas canvas = new FabricCanvas();
-    private final DetailsPane details = new DetailsPane("Hover over a GPU, switch, CPU or link for a summary; click it to see everything known about it here.");
+    private final DetailsPane details = new DetailsPane("Hover over a GPU, switch, NIC, CPU or link for a summary; click it to see everything known about it here.");
     private final ObjectProperty<LoadedMachine> machine = new SimpleObjectProperty<>(this, "machine");
     private final Label zoomLabel = new Label("100 %");
     final Button exportPng = new Button("Export PNG…");
