@@ -9,6 +9,7 @@ import dev.fabricscope.model.PythonStack;
 import dev.fabricscope.model.Reading;
 import dev.fabricscope.nativeapi.NativeAnswer;
 import dev.fabricscope.nativeapi.NativeReads;
+import dev.fabricscope.nativeapi.SeamInterceptor;
 import dev.fabricscope.nativeapi.host.FileHost;
 import dev.fabricscope.nativeapi.host.HostCalls;
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ public final class PythonStackProbe {
 
     /** @param explicit {@code --python} arguments: interpreters or environment folders, in order */
     public PythonStackProbe(HostCalls host, List<String> explicit) {
-        this.host = new Watched(host);
+        this.host = SeamInterceptor.wrap(HostCalls.class, host, this::seen);
         this.explicit = explicit == null ? List.of() : List.copyOf(explicit);
     }
 
@@ -67,75 +68,22 @@ public final class PythonStackProbe {
         return out;
     }
 
-    /** The host seam, noting whether it answered anything (a trace from before this reading answers nothing). */
-    private final class Watched implements HostCalls {
-        private final HostCalls host;
-
-        Watched(HostCalls host) {
-            this.host = host;
+    /** Notes whether the host seam answered anything (a trace from before this reading answers nothing) and its faults. */
+    private NativeAnswer<?> seen(String call, Object[] args, NativeAnswer<?> a, long nanos) {
+        if (a == null) {
+            answered = true;
+            return NativeAnswer.failed(NativeAnswer.Fault.THREW, "no answer object");
         }
-
-        private <T> NativeAnswer<T> seen(NativeAnswer<T> a) {
-            if (a == null) {
-                answered = true;
-                return NativeAnswer.failed(NativeAnswer.Fault.THREW, "no answer object");
+        if (a.fault() != NativeAnswer.Fault.NOT_RECORDED) {
+            answered = true;
+        }
+        if (a.fault() != null && a.fault() != NativeAnswer.Fault.NOT_RECORDED) {
+            faults++;
+            if (firstFault == null) {
+                firstFault = NativeReads.faultText(a);
             }
-            if (a.fault() != NativeAnswer.Fault.NOT_RECORDED) {
-                answered = true;
-            }
-            if (a.fault() != null && a.fault() != NativeAnswer.Fault.NOT_RECORDED) {
-                faults++;
-                if (firstFault == null) {
-                    firstFault = NativeReads.faultText(a);
-                }
-            }
-            return a;
         }
-
-        @Override
-        public NativeAnswer<List<String>> readLines(String path) {
-            return seen(host.readLines(path));
-        }
-
-        @Override
-        public NativeAnswer<List<String>> listDirectory(String path, String glob) {
-            return seen(host.listDirectory(path, glob));
-        }
-
-        @Override
-        public NativeAnswer<String> realPath(String path) {
-            return seen(host.realPath(path));
-        }
-
-        @Override
-        public NativeAnswer<String> systemProperty(String name) {
-            return seen(host.systemProperty(name));
-        }
-
-        @Override
-        public NativeAnswer<Integer> availableProcessors() {
-            return seen(host.availableProcessors());
-        }
-
-        @Override
-        public NativeAnswer<List<String>> readHeaderLines(String path, int maxBytes) {
-            return seen(host.readHeaderLines(path, maxBytes));
-        }
-
-        @Override
-        public NativeAnswer<String> readlink(String path) {
-            return seen(host.readlink(path));
-        }
-
-        @Override
-        public NativeAnswer<String> getenv(String name) {
-            return seen(host.getenv(name));
-        }
-
-        @Override
-        public NativeAnswer<Map<String, String>> environment() {
-            return seen(host.environment());
-        }
+        return a;
     }
 
     private record Candidate(String path, String how) {

@@ -1,6 +1,5 @@
 package dev.fabricscope.nativeapi.cuda;
 
-import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
@@ -38,20 +37,10 @@ public final class CudaJna {
         if (cached != null) {
             return cached;
         }
-        LibCuda lib = null;
-        String why = null;
-        for (String name : LIBRARY_NAMES) {
-            try {
-                lib = Native.load(name, LibCuda.class);
-                break;
-            } catch (LinkageError e) {
-                if (why == null) {
-                    why = loaderLine(e.getMessage());
-                }
-            }
-        }
+        dev.fabricscope.nativeapi.JnaCalls.Loaded<LibCuda> loaded = dev.fabricscope.nativeapi.JnaCalls.load(LibCuda.class, LIBRARY_NAMES);
+        LibCuda lib = loaded.library();
         if (lib == null) {
-            cached = new Result(null, false, "libcuda.so.1 not loadable: " + why, null);
+            cached = new Result(null, false, "libcuda.so.1 not loadable: " + loaded.failure(), null);
             return cached;
         }
         int rc;
@@ -65,10 +54,6 @@ public final class CudaJna {
         cached = rc == CuResults.SUCCESS ? new Result(cuda, true, null, rc)
                 : new Result(null, true, "cuInit → " + cuda.describe(rc), rc);
         return cached;
-    }
-
-    static String loaderLine(String message) {
-        return dev.fabricscope.nativeapi.JnaCalls.loaderLine(message);
     }
 
     public LibCuda lib() {
