@@ -5,7 +5,7 @@ import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.GpuPair;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.Reading;
-import dev.fabricscope.probe.Topology;
+import dev.fabricscope.topology.Topology;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -8,7 +8,7 @@ import dev.fabricscope.model.NodeInfo;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.NvSwitch;
 import dev.fabricscope.model.Reading;
-import dev.fabricscope.probe.PcieTopology;
+import dev.fabricscope.topology.PcieTopology;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -10,7 +10,7 @@ import dev.fabricscope.nativeapi.cuda.CudaGpus;
 import dev.fabricscope.nativeapi.cuda.KernelArgs;
 import dev.fabricscope.nativeapi.NvmlGpus;
 import java.nio.ByteBuffer;
-import dev.fabricscope.probe.NvLinkSpecs;
+import dev.fabricscope.topology.NvLinkSpecs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

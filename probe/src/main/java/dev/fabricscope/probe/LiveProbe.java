@@ -1,5 +1,8 @@
 package dev.fabricscope.probe;
 
+import dev.fabricscope.topology.NvLinkSpecs;
+import dev.fabricscope.topology.SnapshotAnalyzer;
+import dev.fabricscope.topology.Topology;
 import dev.fabricscope.Version;
 import dev.fabricscope.model.CudaAttributes;
 import dev.fabricscope.model.DriverInfo;

@@ -1,5 +1,6 @@
 package dev.fabricscope.probe;
 
+import dev.fabricscope.topology.SnapshotAnalyzer;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fabricscope.Version;
 import dev.fabricscope.json.Json;

@@ -5,7 +5,7 @@ import dev.fabricscope.model.GpuHealth;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.Nic;
 import dev.fabricscope.model.NvLink;
-import dev.fabricscope.probe.PcieTopology;
+import dev.fabricscope.topology.PcieTopology;
 import dev.fabricscope.render.FabricGraph.Detail;
 import java.util.ArrayList;
 import java.util.List;

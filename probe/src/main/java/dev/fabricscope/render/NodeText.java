@@ -9,7 +9,7 @@ import dev.fabricscope.model.NodeInfo;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.NvLinkErrors;
 import dev.fabricscope.model.Reading;
-import dev.fabricscope.probe.PcieTopology;
+import dev.fabricscope.topology.PcieTopology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -241,7 +241,7 @@ public final class SnapshotText {
                 row[j + 1] = i == j ? "X" : p == null ? "?" : cell.apply(p.topology().shortDisplay(), 8);
             }
             for (int k = 0; k < n; k++) {
-                row[g + k + 1] = cell.apply(dev.fabricscope.probe.PcieTopology.gpuToNic(s, gpus.get(i), nics.get(k)).shortDisplay(), 8);
+                row[g + k + 1] = cell.apply(dev.fabricscope.topology.PcieTopology.gpuToNic(s, gpus.get(i), nics.get(k)).shortDisplay(), 8);
             }
             row[g + n + 1] = cell.apply(gpus.get(i).cpuAffinity().shortDisplay(), 40);
             row[g + n + 2] = cell.apply(gpus.get(i).numaNode().shortDisplay(), 8);
@@ -251,11 +251,11 @@ public final class SnapshotText {
             Object[] row = new Object[g + n + 3];
             row[0] = "NIC" + k;
             for (int i = 0; i < g; i++) {
-                row[i + 1] = cell.apply(dev.fabricscope.probe.PcieTopology.gpuToNic(s, gpus.get(i), nics.get(k)).shortDisplay(), 8);
+                row[i + 1] = cell.apply(dev.fabricscope.topology.PcieTopology.gpuToNic(s, gpus.get(i), nics.get(k)).shortDisplay(), 8);
             }
             for (int m = 0; m < n; m++) {
-                row[g + m + 1] = k == m ? "X" : cell.apply(dev.fabricscope.probe.PcieTopology.letter(
-                        dev.fabricscope.probe.PcieTopology.nicPlace(nics.get(k)), dev.fabricscope.probe.PcieTopology.nicPlace(nics.get(m))).shortDisplay(), 8);
+                row[g + m + 1] = k == m ? "X" : cell.apply(dev.fabricscope.topology.PcieTopology.letter(
+                        dev.fabricscope.topology.PcieTopology.nicPlace(nics.get(k)), dev.fabricscope.topology.PcieTopology.nicPlace(nics.get(m))).shortDisplay(), 8);
             }
             row[g + n + 1] = "";
             row[g + n + 2] = "";
@@ -382,7 +382,7 @@ public final class SnapshotText {
             sb.append("  NVSwitches: ").append(s.nvSwitches().size()).append('\n');
             for (NvSwitch sw : s.nvSwitches()) {
                 sb.append("    ").append(sw.id()).append(" ").append(sw.pci().isPresent() ? sw.pci().value().toString()
-                                : "(" + dev.fabricscope.probe.Topology.hiddenSwitchWhere(s) + "; switch count unknown)")
+                                : "(" + dev.fabricscope.topology.Topology.hiddenSwitchWhere(s) + "; switch count unknown)")
                         .append(": ").append(sw.totalLinks()).append(" links from ").append(sw.gpuLinks().size()).append(" GPUs\n");
             }
         }

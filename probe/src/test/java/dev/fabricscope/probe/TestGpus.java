@@ -11,30 +11,30 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Minimal hand-built GPUs for topology tests (synthetic; only the fields the topology reads are meaningful). */
-final class TestGpus {
+public final class TestGpus {
     private TestGpus() {
     }
 
-    static final Reading<String> NA = Reading.missing(Missing.notApplicable("test"));
+    public static final Reading<String> NA = Reading.missing(Missing.notApplicable("test"));
 
-    static NvLink link(int i, String remoteType, String remotePci) {
+    public static NvLink link(int i, String remoteType, String remotePci) {
         return new NvLink(i, Reading.of(true), Reading.of(7), Reading.of(4), Reading.of(remoteType),
                 remotePci == null ? Reading.missing(Missing.notApplicable("hidden")) : Reading.of(PciAddress.parse(remotePci)),
                 Reading.of(25.0));
     }
 
-    static NvLink inactive(int i) {
+    public static NvLink inactive(int i) {
         Missing m = Missing.notApplicable("link inactive");
         return new NvLink(i, Reading.of(false), Reading.missing(m), Reading.of(4), Reading.missing(m), Reading.missing(m), Reading.of(25.0));
     }
 
-    static NvLink unsupported(int i) {
+    public static NvLink unsupported(int i) {
         Missing m = Missing.unsupported("nvmlDeviceGetNvLinkState", "NVML_ERROR_NOT_SUPPORTED", 3);
         return new NvLink(i, Reading.missing(m), Reading.missing(m), Reading.of(4), Reading.missing(m), Reading.missing(m), Reading.of(25.0));
     }
 
     /** A GPU with {@code perSwitch[k]} links to switch {@code switches[k]} and {@code direct} links to each GPU in {@code peers}. */
-    static Gpu gpu(String pci, String[] switches, int[] perSwitch, String[] peers, int direct) {
+    public static Gpu gpu(String pci, String[] switches, int[] perSwitch, String[] peers, int direct) {
         List<NvLink> links = new ArrayList<>();
         int i = 0;
         for (int s = 0; s < switches.length; s++) {
@@ -50,7 +50,7 @@ final class TestGpus {
         return gpu(pci, links);
     }
 
-    static Gpu gpu(String pci, List<NvLink> links) {
+    public static Gpu gpu(String pci, List<NvLink> links) {
         Reading<Boolean> b = Reading.of(true);
         CudaAttributes attrs = new CudaAttributes(b, b, b, b, b, b, Reading.of(0));
         Reading<Long> nl = Reading.missing(Missing.notApplicable("test"));

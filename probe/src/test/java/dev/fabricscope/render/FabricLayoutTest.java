@@ -175,7 +175,7 @@ class FabricLayoutTest {
                 String nicName = nic.title();
                 var model = s.node().rdmaNics().stream().filter(n -> n.name().equals(nicName)).findFirst().orElseThrow();
                 var gpu = s.gpus().stream().filter(x -> gpuId.equals("gpu:" + x.pci())).findFirst().orElseThrow();
-                assertEquals("PIX", dev.fabricscope.probe.PcieTopology.gpuToNic(s, gpu, model).value(), nic.id());
+                assertEquals("PIX", dev.fabricscope.topology.PcieTopology.gpuToNic(s, gpu, model).value(), nic.id());
                 Node gpuNode = g.node(gpuId).orElseThrow();
                 assertTrue(nic.x() > gpuNode.x() && nic.x() < gpuNode.x() + gpuNode.width(), nic.id() + " below its GPU");
                 assertTrue(nic.y() > sw.bottom(), nic.id() + " below its switch");

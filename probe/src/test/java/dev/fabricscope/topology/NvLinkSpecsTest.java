@@ -1,4 +1,4 @@
-package dev.fabricscope.probe;
+package dev.fabricscope.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

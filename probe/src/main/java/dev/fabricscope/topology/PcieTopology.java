@@ -1,4 +1,4 @@
-package dev.fabricscope.probe;
+package dev.fabricscope.topology;
 
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.MachineSnapshot;

@@ -1,4 +1,4 @@
-package dev.fabricscope.probe;
+package dev.fabricscope.topology;
 
 import dev.fabricscope.model.DriverInfo;
 import dev.fabricscope.model.FabricInfo;

@@ -1,5 +1,6 @@
-package dev.fabricscope.probe;
+package dev.fabricscope.topology;
 
+import dev.fabricscope.probe.TestGpus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.fabricscope.probe;
+package dev.fabricscope.topology;
 
 /**
  * NVLink generation and nominal per-link data bandwidth, derived from the compute capability as NCCL does
