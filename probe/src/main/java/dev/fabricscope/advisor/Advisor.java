@@ -27,8 +27,8 @@ public final class Advisor {
     public static AdviceResult advise(MachineSnapshot snapshot, Deployment deployment, Options options) throws AdvisorInputException {
         Options o = options == null ? Options.defaults() : options;
         Deployment d = deployment == null ? Deployment.defaults() : deployment;
-        List<String> frameworks = frameworks(o.frameworks());
-        Versions versions = Versions.resolve(o.versions());
+        List<FrameworkRules> frameworks = frameworks(o.frameworks());
+        Versions versions = VersionChoice.resolve(o.versions());
         Map<String, String> rawFlags = new LinkedHashMap<>(d.flags());
         Integer tpFlag = tpFromFlags(rawFlags, d.tp());
         if (tpFlag != null) {
@@ -41,7 +41,7 @@ public final class Advisor {
         // a snapshot without GPUs (this laptop, say) says nothing about the machine the assumptions describe
         MachineFacts facts = !gpusSeen && !o.assume().isEmpty() ? MachineFacts.derive(null, o.assume()) : MachineFacts.derive(snapshot, o.assume());
         List<String> ruleNotes = new ArrayList<>();
-        versions = versions.forInstalled(o.versions(), facts, installedFrameworks(snapshot), ruleNotes);
+        versions = VersionChoice.forInstalled(versions, o.versions(), facts, installedFrameworks(snapshot), ruleNotes);
         String blocked = facts.insufficient();
         if (blocked != null) {
             return new AdviceResult(facts, null, List.of(), List.of(), versions.ids(), blocked, List.of());
@@ -54,40 +54,26 @@ public final class Advisor {
         Eval e = new Eval(r.facts, r.deployment, versions);
         List<Verdict> verdicts = new ArrayList<>();
         List<Recommendation> recs = new ArrayList<>();
-        for (String fw : frameworks) {
-            switch (fw) {
-                case "sglang" -> {
-                    verdicts.addAll(SglangRules.evaluate(e));
-                    recs.add(SglangRules.recommend(e));
-                }
-                case "vllm" -> {
-                    verdicts.addAll(VllmRules.evaluate(e));
-                    recs.add(VllmRules.recommend(e));
-                }
-                case "flashinfer" -> {
-                    verdicts.addAll(FlashInferRules.evaluate(e));
-                    recs.add(FlashInferRules.recommend(e));
-                }
-                default -> {
-                    verdicts.addAll(NcclRules.evaluate(e));
-                    recs.add(NcclRules.recommend(e));
-                }
-            }
+        for (FrameworkRules rules : frameworks) {
+            verdicts.addAll(rules.evaluate(e));
+            verdicts.addAll(OtherKnobs.evaluate(e, rules));
+            recs.add(rules.recommend(e));
         }
-        verdicts.sort(Comparator.comparingInt((Verdict v) -> frameworks.indexOf(v.framework())).thenComparing(Advisor::severity));
+        List<String> order = frameworks.stream().map(FrameworkRules::name).toList();
+        verdicts.sort(Comparator.comparingInt((Verdict v) -> order.indexOf(v.framework())).thenComparing(Advisor::severity));
         return new AdviceResult(r.facts, r.deployment, verdicts, recs, versions.ids(), null, r.checks, ruleNotes);
     }
 
-    /** sglang / vllm / flashinfer → the version installed in the frameworks' Python environment, where it was read. */
+    /** Framework → the version installed in the frameworks' Python environment, where it was read. */
     private static Map<String, String> installedFrameworks(MachineSnapshot s) {
         Map<String, String> out = new LinkedHashMap<>();
         if (s == null || s.pythonStack() == null) {
             return out;
         }
-        s.pythonStack().frameworkEnvironment().ifPresent(e -> {
-            e.version("sglang").ifPresent(v -> out.put("sglang", v));
-            e.version("vllm").ifPresent(v -> out.put("vllm", v));
-            e.version("flashinfer-python").ifPresent(v -> out.put("flashinfer", v));
+        s.pythonStack().frameworkEnvironment().ifPresent(env -> {
+            for (FrameworkRules rules : FrameworkRegistry.all()) {
+                rules.pythonDistribution().flatMap(env::version).ifPresent(v -> out.put(rules.name(), v));
+            }
         });
         return out;
     }
@@ -95,10 +81,9 @@ public final class Advisor {
     /** Rule-set version ids per framework, newest (the default) first, e.g. for a GUI's version picker. */
     public static Map<String, List<String>> versions() {
         Map<String, List<String>> m = new LinkedHashMap<>();
-        m.put("sglang", SglangRules.VERSIONS.stream().map(SglangRules.Version::id).toList());
-        m.put("vllm", VllmRules.VERSIONS.stream().map(VllmRules.Version::id).toList());
-        m.put("flashinfer", FlashInferRules.VERSIONS.stream().map(FlashInferRules.Version::id).toList());
-        m.put("nccl", NcclRules.VERSIONS.stream().map(NcclRules.Version::id).toList());
+        for (FrameworkRules rules : FrameworkRegistry.all()) {
+            m.put(rules.name(), rules.versions().stream().map(RuleVersion::id).toList());
+        }
         return m;
     }
 
@@ -107,18 +92,19 @@ public final class Advisor {
         return v.outcome().severity();
     }
 
-    private static List<String> frameworks(List<String> requested) throws AdvisorInputException {
+    /** The requested frameworks' rules in registry order (all when none is requested). */
+    private static List<FrameworkRules> frameworks(List<String> requested) throws AdvisorInputException {
         if (requested.isEmpty()) {
-            return Options.FRAMEWORKS;
+            return FrameworkRegistry.all();
         }
         Set<String> want = new HashSet<>();
         for (String f : requested) {
-            if (!Options.FRAMEWORKS.contains(f)) {
-                throw new AdvisorInputException("unknown framework '" + f + "'; valid: " + String.join(", ", Options.FRAMEWORKS));
+            if (FrameworkRegistry.byName(f).isEmpty()) {
+                throw new AdvisorInputException("unknown framework '" + f + "'; valid: " + String.join(", ", FrameworkRegistry.names()));
             }
             want.add(f);
         }
-        return Options.FRAMEWORKS.stream().filter(want::contains).toList();
+        return FrameworkRegistry.all().stream().filter(r -> want.contains(r.name())).toList();
     }
 
     private static void checkDeployment(Deployment d) throws AdvisorInputException {
