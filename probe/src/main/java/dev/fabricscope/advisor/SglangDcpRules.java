@@ -44,7 +44,7 @@ final class SglangDcpRules {
                     .fix("--dcp N with N > 1, or --dcp-comm-backend ag_rs (default)").build();
         }
         if ("fi_a2a".equals(backend) && !e.cuda()) {
-            return v.error("ValueError").message(SglangMessage.DCP3.text()).why("_handle_dcp_validation check 3: the platform is " + e.platformName() + "; fi_a2a needs CUDA.")
+            return v.error("ValueError").message(SglangMessage.DCP3).why("_handle_dcp_validation check 3: the platform is " + e.platformName() + "; fi_a2a needs CUDA.")
                     .fix("--dcp-comm-backend a2a or ag_rs").build();
         }
         if ("fi_a2a".equals(backend)) {
@@ -71,13 +71,13 @@ final class SglangDcpRules {
         v.source(SglangSources.FI_A2A).when(WHEN_WARMUP);
         String later = " Later SGLang variants re-implement fi_a2a over NCCL LSA / torch symmetric memory with an all-rank vote, where the fabric requirement may be gone.";
         if (!e.flashinferInstalled() || !FlashInferWorkspace.DCP_A2A_JIT_MAJORS.contains(e.major())) {
-            return v.error("ImportError").message(SglangMessage.FI_A2A_IMPORT.text())
+            return v.error("ImportError").message(SglangMessage.FI_A2A_IMPORT)
                     .why((e.flashinferInstalled() ? e.gpus() + "; FlashInfer builds its DCP all-to-all module for SM 9/10/11/12 only (how the failure surfaces was not read)"
                             : "FlashInfer is not installed") + ". The argument check (CUDA only) passed.")
                     .fix("--dcp-comm-backend a2a").build();
         }
         if (!FlashInferWorkspace.fabricSupported(e)) {
-            return v.error("RuntimeError").message(SglangMessage.FI_A2A_FABRIC.text())
+            return v.error("RuntimeError").message(SglangMessage.FI_A2A_FABRIC)
                     .why("The argument check (CUDA only) passed, but at warm-up is_mnnvl_fabric_supported() is false: " + FlashInferWorkspace.fabricWhy(e) + "." + later)
                     .fix("--dcp-comm-backend a2a (or ag_rs)").build();
         }
@@ -93,7 +93,7 @@ final class SglangDcpRules {
         int dcp = e.dcp();
         String backend = e.value(DCP_BACKEND) == null ? DCP_BACKEND.defaultValue() : e.value(DCP_BACKEND);
         if (dcp <= 1) {
-            return v.error("ValueError").message(SglangMessage.DCP4A.text()).why("_handle_dcp_validation check 4: the DCP size is " + dcp + ".")
+            return v.error("ValueError").message(SglangMessage.DCP4A).why("_handle_dcp_validation check 4: the DCP size is " + dcp + ".")
                     .fix("drop --dcp-replicate-q-proj, or --dcp N with N > 1 and --dcp-comm-backend a2a").build();
         }
         if (!"a2a".equals(backend) && !"fi_a2a".equals(backend)) {

@@ -49,13 +49,13 @@ final class SglangFusionKnobVerdicts {
                     .build();
         }
         if (e.isSet(FUSION_BACKEND)) {
-            return v.ok().message(SglangMessage.DEPRECATED.text()).why("--flashinfer-allreduce-fusion-backend is also set, so this deprecated flag changes nothing.")
+            return v.ok().message(SglangMessage.DEPRECATED).why("--flashinfer-allreduce-fusion-backend is also set, so this deprecated flag changes nothing.")
                     .fix("drop --enable-flashinfer-allreduce-fusion").build();
         }
         Verdict f = SglangFusionVerdict.fusionVerdict(e, false);
         v.like(f);
         if (f.outcome() == Outcome.OK) {
-            v.message(SglangMessage.DEPRECATED.text()).when(WHEN_RESOLVE);
+            v.message(SglangMessage.DEPRECATED).when(WHEN_RESOLVE);
         }
         String best = SglangFusionVerdict.bestFusionBackend(e);
         return v.why("Deprecated: it sets --flashinfer-allreduce-fusion-backend=auto (warning '" + SglangMessage.DEPRECATED.text() + "'), which here " + summary(f) + ".")
@@ -80,7 +80,7 @@ final class SglangFusionKnobVerdicts {
             case OK -> without.resolved() != null ? "; without it fusion would work here (" + without.resolved() + ")" : "";
             case UNKNOWN, NOT_APPLICABLE -> "";
         };
-        v.ok().message(SglangMessage.ENFORCE.text()).why("Sets the backend to None before warm-up, winning over "
+        v.ok().message(SglangMessage.ENFORCE).why("Sets the backend to None before warm-up, winning over "
                 + ("auto-enable".equals(p.source()) ? "auto-enable for " + p.autoArch() : "--flashinfer-allreduce-fusion-backend=" + p.before()) + effect + ".");
         if (without.outcome() == Outcome.OK && without.resolved() != null) {
             v.fix("drop --enforce-disable-flashinfer-allreduce-fusion to fuse with " + without.resolved());
@@ -95,7 +95,7 @@ final class SglangFusionKnobVerdicts {
         }
         SglangFusionPipeline.Pipeline p = SglangFusionPipeline.pipeline(e);
         if (DETERMINISTIC.display().equals(p.disabledBy())) {
-            return v.ok().message(SglangMessage.DETERMINISTIC.text()).why("Deterministic inference sets the fusion backend (" + p.before() + ") to None during argument resolution.").build();
+            return v.ok().message(SglangMessage.DETERMINISTIC).why("Deterministic inference sets the fusion backend (" + p.before() + ") to None during argument resolution.").build();
         }
         return v.ok().why("Fusion is off anyway, so deterministic inference changes nothing about it.").build();
     }

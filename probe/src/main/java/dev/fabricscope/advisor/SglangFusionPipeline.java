@@ -18,15 +18,15 @@ import java.util.List;
  */
 final class SglangFusionPipeline {
 
+    static final int FUSE_MAX_TOKENS = 2048;
+    static final List<String> CUTEDSL_ARCHS = List.of("Qwen3_5MoeForCausalLM", "Qwen3_5MoeForConditionalGeneration");
+
     private SglangFusionPipeline() {
     }
 
     private static SglangVersion version(Eval e) {
         return e.version(SglangVersion.class);
     }
-
-    static final int FUSE_MAX_TOKENS = 2048;
-    static final List<String> CUTEDSL_ARCHS = List.of("Qwen3_5MoeForCausalLM", "Qwen3_5MoeForConditionalGeneration");
 
     // ---- architecture predicates (§1.1)
 

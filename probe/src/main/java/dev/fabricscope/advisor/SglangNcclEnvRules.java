@@ -124,7 +124,7 @@ final class SglangNcclEnvRules {
         if (SglangFusionPipeline.transportWorkaround(e)) {
             String why = e.env().get(POSIX_FD_ENV.name()) != null ? "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT is true"
                     : "the host is aarch64 with SM10x GPUs (" + e.gpus() + ")";
-            return v.fallback().resolved("POSIX FD").message(SglangMessage.TRANSPORT.text()).why(why + ": SGLang patches FlashInfer's fabric probe to False, so FlashInfer workspaces "
+            return v.fallback().resolved("POSIX FD").message(SglangMessage.TRANSPORT).why(why + ": SGLang patches FlashInfer's fabric probe to False, so FlashInfer workspaces "
                     + "exchange POSIX file descriptors (one host only) to avoid data corruption seen with fabric handles on GB systems.")
                     .fix(e.tpSpansNodes() ? "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT=0 for multi-node mnnvl (at the risk the workaround avoids)" : null).build();
         }

@@ -8,15 +8,15 @@ import java.util.List;
 /** SGLang's {@code --enable-torch-symm-mem}: TorchSymmMemCommunicator (backend-rules.md §1.6). */
 final class SglangTorchSymmMemRules {
 
+    /** World sizes in the communicator's size table (majors 9 and 10). */
+    static final List<Integer> WORLD_SIZES = List.of(2, 4, 6, 8);
+
     private SglangTorchSymmMemRules() {
     }
 
     private static SglangVersion version(Eval e) {
         return e.version(SglangVersion.class);
     }
-
-    /** World sizes in the communicator's size table (majors 9 and 10). */
-    static final List<Integer> WORLD_SIZES = List.of(2, 4, 6, 8);
 
     /**
      * Why the constructor fails.

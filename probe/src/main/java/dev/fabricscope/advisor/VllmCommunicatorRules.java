@@ -17,12 +17,12 @@ import java.util.Map;
  */
 final class VllmCommunicatorRules {
 
-    private VllmCommunicatorRules() {
-    }
-
     static final List<String> SYMM_MEM_CAPS = List.of("9.0", "10.0", "10.3");
     /** World sizes SymmMemCommunicator takes. */
     static final List<Integer> SYMM_MEM_WORLD_SIZES = List.of(2, 4, 6, 8);
+
+    private VllmCommunicatorRules() {
+    }
 
     // ---- standalone FlashInfer all-reduce (§2.5)
 
@@ -35,10 +35,10 @@ final class VllmCommunicatorRules {
             return v.ok().why("TP 1: no TP group with more than one rank.").build();
         }
         if (!e.flashinferInstalled()) {
-            return v.fallback().message(VllmMessage.FIAR_UNAVAILABLE.text()).why("FlashInfer's comm module is missing.").fix("install FlashInfer, or drop VLLM_ALLREDUCE_USE_FLASHINFER").build();
+            return v.fallback().message(VllmMessage.FIAR_UNAVAILABLE).why("FlashInfer's comm module is missing.").fix("install FlashInfer, or drop VLLM_ALLREDUCE_USE_FLASHINFER").build();
         }
         if (!e.cuda()) {
-            return v.fallback().message(VllmMessage.FIAR_CUDA.text()).why("The platform is " + e.platformName() + ".").fix("drop VLLM_ALLREDUCE_USE_FLASHINFER").build();
+            return v.fallback().message(VllmMessage.FIAR_CUDA).why("The platform is " + e.platformName() + ".").fix("drop VLLM_ALLREDUCE_USE_FLASHINFER").build();
         }
         Map<Integer, Double> row = VllmFusionPass.FI_MAX_SIZE_MB.get(e.capTimes10());
         if (row == null || !row.containsKey(e.tp())) {
@@ -109,7 +109,7 @@ final class VllmCommunicatorRules {
             return v.fallback().resolved("pynccl").why("VLLM_BATCH_INVARIANT=1 disables it silently.").build();
         }
         if (!e.cuda()) {
-            return v.fallback().resolved("pynccl").message(VllmMessage.SYMM_UNAVAILABLE.text()).why("The platform is " + e.platformName() + ".").fix(fix).build();
+            return v.fallback().resolved("pynccl").message(VllmMessage.SYMM_UNAVAILABLE).why("The platform is " + e.platformName() + ".").fix(fix).build();
         }
         if (!SYMM_MEM_CAPS.contains(e.sm())) {
             return v.fallback().resolved("pynccl").message(VllmMessage.SYMM_CAPABILITY.format(e.sm()))
@@ -121,7 +121,7 @@ final class VllmCommunicatorRules {
         }
         boolean disabled = e.envTrue(NcclKnobs.TORCH_SYMM_MEM_DISABLE_MULTICAST);
         if (!e.multicast() || disabled) {
-            return v.fallback().resolved("pynccl").message(VllmMessage.SYMM_MULTICAST.text())
+            return v.fallback().resolved("pynccl").message(VllmMessage.SYMM_MULTICAST)
                     .why((disabled ? "TORCH_SYMM_MEM_DISABLE_MULTICAST=1 makes the rendezvous skip the multicast object"
                             : "The GPUs do not report NVLink multicast, so the rendezvous has no multicast pointer (without TORCH_SYMM_MEM_DISABLE_MULTICAST=1 some such "
                             + "hardware instead fails rendezvous with 'CUDA driver error: invalid argument', caught as 'symmetric memory initialization failed'; low confidence)")

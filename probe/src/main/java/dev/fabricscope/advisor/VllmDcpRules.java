@@ -64,7 +64,7 @@ final class VllmDcpRules {
         }
         int dcp = e.dcp();
         if ("a2a".equals(backend) && dcp <= 1) {
-            return v.error("ValueError").message(VllmMessage.DCP_A2A.text()).why("a2a only changes the DCP reduction, and the DCP size is " + dcp + ".")
+            return v.error("ValueError").message(VllmMessage.DCP_A2A).why("a2a only changes the DCP reduction, and the DCP size is " + dcp + ".")
                     .fix("--dcp N with N > 1, or --dcp-comm-backend ag_rs (default)").build();
         }
         return v.ok().resolved(dcp > 1 ? backend : null).why(dcp > 1 ? backend + " reduces decode attention across the " + dcp + " DCP ranks."

@@ -18,19 +18,19 @@ import java.util.TreeSet;
  */
 final class VllmFusionPass {
 
-    private VllmFusionPass() {
-    }
-
-    private static VllmVersion version(Eval e) {
-        return e.version(VllmVersion.class);
-    }
-
     /** {@code FI_ALLREDUCE_FUSION_MAX_SIZE_MB}: capability × 10 → world size → MB. */
     static final Map<Integer, Map<Integer, Double>> FI_MAX_SIZE_MB = Map.of(
             90, Map.of(2, 64.0, 4, 2.0, 8, 0.5),
             100, Map.of(2, 64.0, 4, 32.0, 8, 1.0, 16, 64.0),
             103, Map.of(2, 64.0, 4, 64.0, 8, 4.0, 16, 64.0),
             107, Map.of(2, 64.0, 4, 64.0, 8, 2.0));
+
+    private VllmFusionPass() {
+    }
+
+    private static VllmVersion version(Eval e) {
+        return e.version(VllmVersion.class);
+    }
 
     static int optLevel(Eval e) {
         String v = e.value(OPT_LEVEL);
