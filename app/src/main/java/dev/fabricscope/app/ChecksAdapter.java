@@ -8,7 +8,6 @@ import dev.fabricscope.check.CheckControl;
 import dev.fabricscope.check.CheckEvent;
 import dev.fabricscope.check.CheckOptions;
 import dev.fabricscope.check.CheckProcess;
-import dev.fabricscope.check.ChildChecks;
 import dev.fabricscope.check.CheckResult;
 import dev.fabricscope.check.CheckStatus;
 import dev.fabricscope.check.P2pCheck;
@@ -75,12 +74,17 @@ final class ChecksAdapter implements ChecksPort {
         }, "fabricscope-checks-cancel");
         watcher.setDaemon(true);
         watcher.start();
-        CheckProcess.Launcher l = launcher.get();
+        dev.fabricscope.usecase.RunCheck runs = new dev.fabricscope.usecase.RunCheck(launcher, () -> {
+            throw new IllegalStateException("not used");
+        }, () -> machine);
         try {
             return switch (kind) {
-                case PREFLIGHT -> preflight(ChildChecks.preflight(l, null, options));
-                case P2P -> p2p(ChildChecks.p2p(l, machine, options));
-                case ALLREDUCE -> allReduce(ChildChecks.allReduce(l, options));
+                case PREFLIGHT -> preflight((PreflightResult) runs.inChildProcess(new dev.fabricscope.usecase.RunCheck.Request(
+                        dev.fabricscope.usecase.RunCheck.Kind.PREFLIGHT, List.of(), null, options)));
+                case P2P -> p2p((P2pResult) runs.inChildProcess(new dev.fabricscope.usecase.RunCheck.Request(
+                        dev.fabricscope.usecase.RunCheck.Kind.P2P, List.of(), machine, options)));
+                case ALLREDUCE -> allReduce((AllReduceResult) runs.inChildProcess(new dev.fabricscope.usecase.RunCheck.Request(
+                        dev.fabricscope.usecase.RunCheck.Kind.ALLREDUCE, List.of(), null, options)));
             };
         } finally {
             control.cancel();
