@@ -85,6 +85,18 @@ public final class RunCheck {
         this.liveMachine = liveMachine;
     }
 
+    /**
+     * Checks that only ever run in child processes (the desktop app): this process neither opens the driver nor
+     * probes the machine for them.
+     */
+    public static RunCheck inChildProcesses(Supplier<CheckProcess.Launcher> launcher) {
+        return new RunCheck(launcher, () -> {
+            throw new IllegalStateException("the driver is opened only in the check's child process");
+        }, () -> {
+            throw new IllegalStateException("the machine is probed only in the check's child process");
+        });
+    }
+
     /** Why no check can run here ({@code no NVIDIA driver: …}), or null when the CUDA driver opens. */
     public String driverMissing() {
         CudaJna.Result d = driver.get();
