@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.app.view.ComparePage;
 import dev.fabricscope.app.viewmodel.MainViewModel;
+import dev.fabricscope.diff.ReportDiff;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.report.Report;
-import dev.fabricscope.report.ReportDiff;
 import dev.fabricscope.report.ReportIO;
 import dev.fabricscope.usecase.MakeReport;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package dev.fabricscope.cli;
 
+import dev.fabricscope.diff.ReportDiff;
 import dev.fabricscope.json.Json;
-import dev.fabricscope.report.DiffText;
-import dev.fabricscope.report.Escape;
-import dev.fabricscope.report.ReportDiff;
+import dev.fabricscope.render.DiffText;
+import dev.fabricscope.text.Escape;
 import dev.fabricscope.usecase.Compare;
 import dev.fabricscope.usecase.UseCaseException;
 import java.nio.file.Path;

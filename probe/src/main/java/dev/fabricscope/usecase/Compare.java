@@ -1,8 +1,8 @@
 package dev.fabricscope.usecase;
 
+import dev.fabricscope.diff.ReportDiff;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.report.Report;
-import dev.fabricscope.report.ReportDiff;
 import dev.fabricscope.report.ReportDiffer;
 import dev.fabricscope.report.ReportIO;
 import java.nio.file.Path;
