@@ -1,14 +1,18 @@
 package dev.fabricscope.app;
 
 import dev.fabricscope.app.view.MainView;
+import dev.fabricscope.app.view.PngWriter;
 import dev.fabricscope.app.viewmodel.AdvisorPort;
 import dev.fabricscope.app.viewmodel.AdvisorViewModel;
+import dev.fabricscope.app.viewmodel.AppPreferences;
 import dev.fabricscope.app.viewmodel.ChecksPort;
 import dev.fabricscope.app.viewmodel.ChecksViewModel;
+import dev.fabricscope.app.viewmodel.ClusterViewModel;
+import dev.fabricscope.app.viewmodel.ExportViewModel;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.app.viewmodel.ReportsViewModel;
+import dev.fabricscope.app.viewmodel.ViewModels;
 import dev.fabricscope.model.MachineSnapshot;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
@@ -26,6 +30,8 @@ final class AppHarness {
     final AdvisorViewModel advisor;
     final ChecksViewModel checks;
     final ReportsViewModel reports;
+    final ClusterViewModel cluster;
+    final ExportViewModel exports;
     final MainView view;
 
     AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe, AdvisorPort advisorPort) {
@@ -34,17 +40,16 @@ final class AppHarness {
 
     AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe, AdvisorPort advisorPort, ChecksPort checksPort) {
         prefs.clear();
-        vm = new MainViewModel(liveProbe, prefs);
-        var exec = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "test-worker");
-            t.setDaemon(true);
-            return t;
-        });
-        advisor = new AdvisorViewModel(advisorPort, exec);
+        FxTasks tasks = new FxTasks();
+        vm = new MainViewModel(liveProbe, prefs, tasks);
+        ViewModels vms = ViewModels.create(vm, prefs, tasks, advisorPort, checksPort, Ports.reports(), PngWriter::writeGraph);
+        advisor = vms.advisor();
         advisor.immediateProperty().set(true);
-        checks = new ChecksViewModel(checksPort, exec);
-        reports = new ReportsViewModel(Ports.reports(), exec);
-        view = new MainView(vm, advisor, checks, reports, prefs, false, d -> { }, url -> { });
+        checks = vms.checks();
+        reports = vms.reports();
+        cluster = vms.cluster();
+        exports = vms.exports();
+        view = new MainView(vms, false, d -> { }, url -> { });
         Scene scene = new Scene(view, 1280, 820);
         Theme.apply(scene, false);
         stage.titleProperty().bind(vm.titleProperty());

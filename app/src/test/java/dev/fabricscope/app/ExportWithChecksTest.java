@@ -55,7 +55,7 @@ class ExportWithChecksTest {
     }
 
     private Report export(FxRobot robot, Path file) throws Exception {
-        robot.interact(() -> app.view.exportReport(app.vm.getMachine(), app.advisor.deployment(), ReportPort.Format.JSON, file));
+        robot.interact(() -> app.exports.exportReport(ReportPort.Format.JSON, file));
         AppHarness.await(() -> !app.reports.exportingProperty().get() && Files.exists(file));
         return ReportIO.read(file);
     }

@@ -55,7 +55,7 @@ class ReportsAndCompareTest {
     }
 
     private String export(FxRobot robot, ReportPort.Format f, Path file) throws Exception {
-        robot.interact(() -> app.view.exportReport(app.vm.getMachine(), app.advisor.deployment(), f, file));
+        robot.interact(() -> app.exports.exportReport(f, file));
         AppHarness.await(() -> !app.reports.exportingProperty().get());
         assertTrue(app.vm.statusProperty().get().startsWith("Report written to " + file), app.vm.statusProperty().get());
         return Files.readString(file);

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
@@ -70,10 +69,8 @@ public final class ClusterPage extends BorderPane {
     private final Label unreadableTitle = new Label();
     private final VBox unreadableBox;
     private final Button advise = new Button("Advise for this cluster…");
-    private Consumer<String> onOpenNode = n -> { };
     private int perRow = -1;
     private double tileWidth = TILE_MIN_WIDTH;
-    private String currentNode;
 
     public ClusterPage(ClusterViewModel vm) {
         this.vm = vm;
@@ -154,6 +151,14 @@ public final class ClusterPage extends BorderPane {
         vm.groupsProperty().addListener((o, was, now) -> relayout(true));
         vm.clusterProperty().addListener((o, was, now) -> show(now));
         show(vm.clusterProperty().get());
+        advise.setOnAction(e -> vm.adviseCluster());
+        vm.currentNodeProperty().addListener((o, was, node) -> {
+            // marks the node whose machine views were opened last, and scrolls to it
+            grid.refresh();
+            if (node != null) {
+                scrollTo(node);
+            }
+        });
     }
 
     private HBox toolbar() {
@@ -183,23 +188,6 @@ public final class ClusterPage extends BorderPane {
         return bar;
     }
 
-    /** What a click on a node tile does (the main view opens the node's fabric view). */
-    public void setOnOpenNode(Consumer<String> action) {
-        onOpenNode = action;
-    }
-
-    /** What "Advise for this cluster…" does. */
-    public void setOnAdvise(Runnable action) {
-        advise.setOnAction(e -> action.run());
-    }
-
-    /** Marks the node whose machine views were opened last, and scrolls to it. */
-    public void setCurrentNode(String node) {
-        currentNode = node;
-        grid.refresh();
-        scrollTo(node);
-    }
-
     /** Takes the keyboard focus for the page itself (no tile looks selected; Tab leads to the filter). */
     public void takeFocus() {
         requestFocus();
@@ -218,7 +206,6 @@ public final class ClusterPage extends BorderPane {
     }
 
     private void show(LoadedCluster c) {
-        currentNode = null;
         if (c == null) {
             title.setText("No cluster open");
             path.setText("");
@@ -341,7 +328,7 @@ public final class ClusterPage extends BorderPane {
                 tileBox.getChildren().setAll(tiles.subList(0, t.nodes().size()));
                 for (int i = 0; i < t.nodes().size(); i++) {
                     ClusterNode n = t.nodes().get(i);
-                    tiles.get(i).show(n, c.differences(n.name()), vm.isHighlighted(n.name()), n.name().equals(currentNode));
+                    tiles.get(i).show(n, c.differences(n.name()), vm.isHighlighted(n.name()), n.name().equals(vm.currentNodeProperty().get()));
                 }
                 setGraphic(tileBox);
             }
@@ -378,7 +365,7 @@ public final class ClusterPage extends BorderPane {
             setTooltip(tip);
             setOnAction(e -> {
                 if (node != null) {
-                    onOpenNode.accept(node);
+                    vm.openNode(node);
                 }
             });
         }

@@ -7,8 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executor;
-import javafx.animation.PauseTransition;
+import java.time.Duration;
 import javafx.beans.Observable;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.IntegerProperty;
@@ -22,8 +21,6 @@ import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
-import javafx.concurrent.Task;
-import javafx.util.Duration;
 
 /**
  * The Advisor tab's state: the deployment panel's inputs, and the verdicts and recommendations for the machine on
@@ -34,7 +31,9 @@ public final class AdvisorViewModel {
     public static final String ALL = "all";
 
     private final AdvisorPort port;
-    private final Executor executor;
+    private static final Duration DEBOUNCE = Duration.ofMillis(180);
+
+    private final Tasks tasks;
 
     // ---- Properties: inputs
     private final ObjectProperty<LoadedMachine> machine = new SimpleObjectProperty<>(this, "machine");
@@ -55,14 +54,13 @@ public final class AdvisorViewModel {
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(this, "status", "");
     private final ReadOnlyStringWrapper unavailable = new ReadOnlyStringWrapper(this, "unavailable");
     private final javafx.beans.property.ReadOnlyObjectWrapper<AdvisorPort.Advice> advice = new javafx.beans.property.ReadOnlyObjectWrapper<>(this, "advice");
-    private final PauseTransition debounce = new PauseTransition(Duration.millis(180));
-    private Task<AdvisorPort.Advice> running;
+    private Tasks.Cancellable debounce;
+    private Job<AdvisorPort.Advice> running;
 
-    public AdvisorViewModel(AdvisorPort port, Executor executor) {
+    public AdvisorViewModel(AdvisorPort port, Tasks tasks) {
         this.port = port;
-        this.executor = executor;
+        this.tasks = tasks;
         unavailable.set(port.unavailableReason());
-        debounce.setOnFinished(e -> advise());
         for (Observable o : List.of(machine, framework, nodes, tp, dcp, model, tokens, flags, env, assume)) {
             o.addListener(x -> schedule());
         }
@@ -110,10 +108,14 @@ public final class AdvisorViewModel {
         if (unavailable.get() != null) {
             return;
         }
+        if (debounce != null) {
+            debounce.cancel();
+            debounce = null;
+        }
         if (immediate.get()) {
             advise();
         } else {
-            debounce.playFromStart();
+            debounce = tasks.later(DEBOUNCE, this::advise);
         }
     }
 
@@ -133,21 +135,15 @@ public final class AdvisorViewModel {
             return;
         }
         if (running != null) {
-            running.cancel(true);
+            running.cancel();
         }
-        Task<AdvisorPort.Advice> task = new Task<>() {
-            @Override
-            protected AdvisorPort.Advice call() {
-                return port.advise(m.snapshot(), d);
-            }
-        };
-        running = task;
+        Job<AdvisorPort.Advice> job = new Job<>(tasks, p -> port.advise(m.snapshot(), d));
+        running = job;
         status.set("Advising…");
-        task.setOnSucceeded(e -> {
-            if (task != running) {
+        job.onSucceeded(a -> {
+            if (job != running) {
                 return;
             }
-            AdvisorPort.Advice a = task.getValue();
             advice.set(a);
             List<Verdict> sorted = new ArrayList<>(a.verdicts());
             sorted.sort(java.util.Comparator.comparing((Verdict v) -> rank(v.outcome())));
@@ -158,13 +154,12 @@ public final class AdvisorViewModel {
             status.set(a.blocked() != null ? "No verdicts: " + a.blocked() : sorted.size() + " verdicts: " + errors + " error, "
                     + fallbacks + " fallback, " + (sorted.size() - errors - fallbacks) + " ok");
         });
-        task.setOnFailed(e -> {
-            if (task == running) {
-                Throwable t = task.getException();
+        job.onFailed(t -> {
+            if (job == running) {
                 status.set(t instanceof IllegalArgumentException ? t.getMessage() : "Advisor failed: " + t);
             }
         });
-        executor.execute(task);
+        job.start();
     }
 
     private static int rank(Outcome o) {

@@ -2,38 +2,39 @@ package dev.fabricscope.app.viewmodel;
 
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.concurrent.Executor;
-import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyDoubleProperty;
+import javafx.beans.property.ReadOnlyDoubleWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
-import javafx.concurrent.Task;
 
 /**
  * The Checks tab's state: whether checks can run here (and why not), the check in flight with its progress, and
- * the last result of each kind. Checks run as a {@link Task}; {@link #cancel()} stops it.
+ * the last result of each kind. A check runs as a {@link Job} through {@link Tasks}; {@link #cancel()} stops it.
  */
 public final class ChecksViewModel {
 
     private final ChecksPort port;
-    private final Executor executor;
+    private final Tasks tasks;
     private final ObjectProperty<LoadedMachine> machine = new SimpleObjectProperty<>(this, "machine");
     private final ReadOnlyStringWrapper disabledReason = new ReadOnlyStringWrapper(this, "disabledReason");
     private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper(this, "running");
-    private final ReadOnlyObjectWrapper<Task<ChecksPort.Result>> task = new ReadOnlyObjectWrapper<>(this, "task");
+    private Job<ChecksPort.Result> job;
+    private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(this, "progress", 0);
+    private final ReadOnlyStringWrapper progressMessage = new ReadOnlyStringWrapper(this, "progressMessage", "");
     private final ReadOnlyObjectWrapper<ChecksPort.Kind> runningKind = new ReadOnlyObjectWrapper<>(this, "runningKind");
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(this, "status", "");
     private final Map<ChecksPort.Kind, ReadOnlyObjectWrapper<ChecksPort.Result>> results = new EnumMap<>(ChecksPort.Kind.class);
 
-    public ChecksViewModel(ChecksPort port, Executor executor) {
+    public ChecksViewModel(ChecksPort port, Tasks tasks) {
         this.port = port;
-        this.executor = executor;
+        this.tasks = tasks;
         for (ChecksPort.Kind k : ChecksPort.Kind.values()) {
             results.put(k, new ReadOnlyObjectWrapper<>());
         }
@@ -45,7 +46,12 @@ public final class ChecksViewModel {
     /** Why the checks cannot run for the machine on screen, or null. */
     public ReadOnlyStringProperty disabledReasonProperty() { return disabledReason.getReadOnlyProperty(); }
     public ReadOnlyBooleanProperty runningProperty() { return running.getReadOnlyProperty(); }
-    public ReadOnlyObjectProperty<Task<ChecksPort.Result>> taskProperty() { return task.getReadOnlyProperty(); }
+    /** The last check's progress, 0–1 (-1: cannot tell); kept after it ends until the next one starts. */
+    public ReadOnlyDoubleProperty progressProperty() { return progress.getReadOnlyProperty(); }
+    /** The last check's own progress line; kept after it ends until the next one starts. */
+    public ReadOnlyStringProperty progressMessageProperty() { return progressMessage.getReadOnlyProperty(); }
+    /** The kind of the check in flight, or null. */
+    public ReadOnlyObjectProperty<ChecksPort.Kind> runningKindProperty() { return runningKind.getReadOnlyProperty(); }
     public ReadOnlyStringProperty statusProperty() { return status.getReadOnlyProperty(); }
     /** The kind of the check in flight, or null. */
     public ChecksPort.Kind getRunningKind() { return runningKind.get(); }
@@ -70,53 +76,48 @@ public final class ChecksViewModel {
 
     // ---- Commands
 
-    public Task<ChecksPort.Result> run(ChecksPort.Kind kind) {
+    public Job<ChecksPort.Result> run(ChecksPort.Kind kind) {
         if (disabledReason.get() != null || running.get()) {
             return null;
         }
         LoadedMachine m = machine.get();
-        Task<ChecksPort.Result> t = new Task<>() {
-            @Override
-            protected ChecksPort.Result call() throws Exception {
-                updateTitle(kind.title);
-                updateMessage("Starting…");
-                return port.run(kind, m.snapshot(), (f, msg) -> {
-                    updateMessage(msg);
-                    updateProgress(f < 0 ? -1 : f, f < 0 ? -1 : 1);
-                }, this::isCancelled);
-            }
-        };
-        runningKind.set(kind);
-        task.set(t);
+        Job<ChecksPort.Result> t = new Job<>(tasks, p -> port.run(kind, m.snapshot(),
+                (f, msg) -> p.update(f < 0 ? -1 : f, f < 0 ? -1 : 1, msg), p::cancelled));
+        job = t;
+        progress.unbind();
+        progress.bind(t.progressProperty());
+        progressMessage.unbind();
+        progressMessage.set("Starting…");
+        t.messageProperty().addListener((o, was, now) -> progressMessage.set(now));
         running.set(true);
+        runningKind.set(kind);
         status.set(kind.title + ": running…");
-        t.setOnSucceeded(e -> {
-            results.get(kind).set(t.getValue());
-            status.set(kind.title + ": " + t.getValue().summary());
+        t.onSucceeded(r -> {
+            results.get(kind).set(r);
+            status.set(kind.title + ": " + r.summary());
             done();
         });
-        t.setOnFailed(e -> {
-            status.set(kind.title + " failed: " + t.getException().getMessage());
+        t.onFailed(e -> {
+            status.set(kind.title + " failed: " + e.getMessage());
             done();
         });
-        t.setOnCancelled(e -> {
+        t.onCancelled(() -> {
             status.set(kind.title + ": cancelled");
             done();
         });
-        executor.execute(t);
-        return t;
+        return t.start();
     }
 
     public void cancel() {
-        Task<ChecksPort.Result> t = task.get();
-        if (t != null && t.isRunning()) {
-            t.cancel(true);
+        if (job != null && !job.isDone()) {
+            job.cancel();
         }
     }
 
     private void done() {
+        progress.unbind();
         running.set(false);
         runningKind.set(null);
-        Platform.runLater(() -> task.set(null));
+        job = null;
     }
 }

@@ -9,21 +9,25 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import javafx.beans.Observable;
+import javafx.beans.binding.Bindings;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 
 /**
- * The cluster page's state: which nodes are listed (name filter, outliers only), grouped by NVLink domain, and which
- * difference is highlighted on the node tiles. Pure FX-thread state over an immutable {@link LoadedCluster}; the
- * grouping is linear in the node count.
+ * The cluster page's state: which nodes are listed (name filter, outliers only), grouped by NVLink domain, which
+ * difference is highlighted on the node tiles, and which node was opened last; and the page's commands: open a node's
+ * machine views, advise over the whole cluster. UI-thread state over the immutable {@link LoadedCluster} that the
+ * {@link MainViewModel} has open; the grouping is linear in the node count.
  */
 public final class ClusterViewModel {
 
@@ -48,17 +52,34 @@ public final class ClusterViewModel {
     private final ObjectProperty<Inconsistency> highlighted = new SimpleObjectProperty<>(this, "highlighted");
     private final ReadOnlyObjectWrapper<List<Group>> groups = new ReadOnlyObjectWrapper<>(this, "groups", List.of());
     private final ReadOnlyIntegerWrapper listed = new ReadOnlyIntegerWrapper(this, "listed");
+    private final ReadOnlyStringWrapper currentNode = new ReadOnlyStringWrapper(this, "currentNode");
+    private final ReadOnlyStringWrapper nodeLine = new ReadOnlyStringWrapper(this, "nodeLine", "");
     private Set<String> highlightedNodes = Set.of();
+    private final MainViewModel main;
+    private final AdvisorViewModel advisorVm;
 
-    public ClusterViewModel() {
+    public ClusterViewModel(MainViewModel main, AdvisorViewModel advisorVm) {
+        this.main = main;
+        this.advisorVm = advisorVm;
         for (Observable o : List.of(cluster, filter, outliersOnly)) {
             o.addListener(x -> regroup());
         }
-        cluster.addListener((o, was, now) -> highlighted.set(null));
+        cluster.addListener((o, was, now) -> {
+            highlighted.set(null);
+            currentNode.set(null);
+        });
         highlighted.addListener((o, was, now) -> highlightedNodes = now == null ? Set.of() : new HashSet<>(now.outliers()));
+        cluster.bind(main.clusterProperty());
+        nodeLine.bind(Bindings.createStringBinding(() -> nodeLine(main.getCluster(), main.getClusterNode()),
+                main.clusterNodeProperty(), main.clusterProperty()));
     }
 
-    public ObjectProperty<LoadedCluster> clusterProperty() { return cluster; }
+    /** The cluster the main view-model has open (bound to it). */
+    public ReadOnlyObjectProperty<LoadedCluster> clusterProperty() { return cluster; }
+    /** The node whose machine views were opened last from this page, or null. */
+    public ReadOnlyStringProperty currentNodeProperty() { return currentNode.getReadOnlyProperty(); }
+    /** While a node of the cluster is shown: which node, and where it differs from most nodes; else empty. */
+    public ReadOnlyStringProperty nodeLineProperty() { return nodeLine.getReadOnlyProperty(); }
     /** Lists only nodes whose name contains this (any case). */
     public StringProperty filterProperty() { return filter; }
     /** Lists only nodes that differ from the majority in some fact. */
@@ -85,6 +106,45 @@ public final class ClusterViewModel {
             }
         }
         return null;
+    }
+
+    // ---- Commands
+
+    /** Opens a node of the cluster on its Fabric tab. */
+    public void openNode(String name) {
+        currentNode.set(name);
+        main.openClusterNode(name, () -> main.showTab(MainViewModel.MachineTab.FABRIC));
+    }
+
+    /**
+     * The Advisor tab for a deployment over every readable node of the cluster, as {@code advise --cluster} does: the
+     * representative node's GPUs, the node count, and the cluster-wide facts (shared MNNVL domain, multicast and
+     * fabric handles on every node) as what-if assumptions, shown in the deployment panel.
+     */
+    public void adviseCluster() {
+        LoadedCluster c = main.getCluster();
+        if (c == null || c.facts() == null) {
+            return;
+        }
+        var facts = c.facts();
+        currentNode.set(facts.representative().name());
+        main.openClusterNode(facts.representative().name(), () -> {
+            advisorVm.nodesProperty().set(facts.nodesUsed());
+            advisorVm.assumeProperty().set(facts.assumptions().entrySet().stream()
+                    .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining("\n")));
+            main.showTab(MainViewModel.MachineTab.ADVISOR);
+            main.report("Advising over " + facts.nodesUsed() + " nodes of cluster " + c.name() + ": " + facts.summary());
+        });
+    }
+
+    private static String nodeLine(LoadedCluster c, String node) {
+        if (c == null || node == null) {
+            return "";
+        }
+        var diffs = c.differences(node);
+        return "Node " + node + " of cluster " + c.name() + (diffs.isEmpty() ? " · matches the majority of nodes"
+                : " · differs from most nodes in " + diffs.stream().map(d -> d.inconsistency().field())
+                        .collect(java.util.stream.Collectors.joining(", ")));
     }
 
     private void regroup() {

@@ -5,13 +5,11 @@ import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.report.ReportChecks;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
-import javafx.concurrent.Task;
 
 /**
  * Exports: a report of the machine on screen in every report format, with the advisor's verdicts for the deployment
@@ -21,13 +19,13 @@ import javafx.concurrent.Task;
 public final class ReportsViewModel {
 
     private final ReportPort port;
-    private final Executor executor;
+    private final Tasks tasks;
     private final BooleanProperty redact = new SimpleBooleanProperty(this, "redact");
     private final ReadOnlyBooleanWrapper exporting = new ReadOnlyBooleanWrapper(this, "exporting");
 
-    public ReportsViewModel(ReportPort port, Executor executor) {
+    public ReportsViewModel(ReportPort port, Tasks tasks) {
         this.port = port;
-        this.executor = executor;
+        this.tasks = tasks;
     }
 
     /** Replace host names, serials, UUIDs, user names in paths, IP and MAC addresses in exports. */
@@ -40,10 +38,10 @@ public final class ReportsViewModel {
     }
 
     /**
-     * Renders the report and writes it to {@code target} atomically, off the FX thread; {@code done} gets the status
+     * Renders the report and writes it to {@code target} atomically, in the background; {@code done} gets the status
      * line, {@code failed} one line saying why.
      */
-    public Task<String> export(LoadedMachine machine, AdvisorPort.Deployment deployment, ReportPort.Format format, Path target,
+    public Job<String> export(LoadedMachine machine, AdvisorPort.Deployment deployment, ReportPort.Format format, Path target,
                                Consumer<String> done, Consumer<String> failed) {
         return export(machine, deployment, List.of(), format, target, done, failed);
     }
@@ -52,33 +50,28 @@ public final class ReportsViewModel {
      * As above, with the results of the checks run on this machine in the Checks tab (those with a report entry);
      * none: the results recorded with the report the machine was opened from, if any.
      */
-    public Task<String> export(LoadedMachine machine, AdvisorPort.Deployment deployment, List<ChecksPort.Result> checksRun,
+    public Job<String> export(LoadedMachine machine, AdvisorPort.Deployment deployment, List<ChecksPort.Result> checksRun,
                                ReportPort.Format format, Path target, Consumer<String> done, Consumer<String> failed) {
         List<ReportChecks.Entry> entries = checksRun.stream().map(ChecksPort.Result::reportEntry).filter(java.util.Objects::nonNull).toList();
         ReportChecks checks = entries.isEmpty() ? null : new ReportChecks(true, null, entries);
         boolean red = redact.get();
-        Task<String> task = new Task<>() {
-            @Override
-            protected String call() throws Exception {
-                String text = port.render(machine, deployment, format, red, checks);
-                SnapshotIO.writeAtomically(target, text);
-                return "Report written to " + target + " (" + format.title + (red ? ", identifiers redacted" : "")
-                        + (checks != null ? ", " + checks.results().size() + " check result" + (checks.results().size() == 1 ? "" : "s") : "") + ", "
-                        + String.format(java.util.Locale.ROOT, "%,d", text.length()) + " characters)";
-            }
-        };
-        exporting.set(true);
-        task.setOnSucceeded(e -> {
-            exporting.set(false);
-            done.accept(task.getValue());
+        Job<String> job = new Job<>(tasks, p -> {
+            String text = port.render(machine, deployment, format, red, checks);
+            SnapshotIO.writeAtomically(target, text);
+            return "Report written to " + target + " (" + format.title + (red ? ", identifiers redacted" : "")
+                    + (checks != null ? ", " + checks.results().size() + " check result" + (checks.results().size() == 1 ? "" : "s") : "") + ", "
+                    + String.format(java.util.Locale.ROOT, "%,d", text.length()) + " characters)";
         });
-        task.setOnFailed(e -> {
+        exporting.set(true);
+        job.onSucceeded(text -> {
             exporting.set(false);
-            Throwable t = task.getException();
+            done.accept(text);
+        });
+        job.onFailed(t -> {
+            exporting.set(false);
             failed.accept(t instanceof IllegalArgumentException || t instanceof java.io.IOException ? t.getMessage() : String.valueOf(t));
         });
-        executor.execute(task);
-        return task;
+        return job.start();
     }
 
     /** The snapshot as exports show it: with identifiers replaced when {@link #redactProperty()} is on. */

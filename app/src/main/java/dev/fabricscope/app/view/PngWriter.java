@@ -1,5 +1,7 @@
-package dev.fabricscope.app;
+package dev.fabricscope.app.view;
 
+import dev.fabricscope.render.FabricGraph;
+import dev.fabricscope.render.FabricPalette;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,6 +15,11 @@ import javax.imageio.ImageIO;
 public final class PngWriter {
 
     private PngWriter() {
+    }
+
+    /** The fabric graph drawn off screen at {@code scale} (2 = crisp on high-DPI screens and in documents), as PNG. */
+    public static void writeGraph(FabricGraph graph, FabricPalette palette, double scale, Path file) throws IOException {
+        write(FabricCanvas.render(graph, palette, scale), file);
     }
 
     public static void write(Image image, Path file) throws IOException {

@@ -1,0 +1,114 @@
+package dev.fabricscope.app.viewmodel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fabricscope.app.ClusterFolders;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The cluster page's state and commands without the FX toolkit: grouping, filters, opening a node, advising. */
+class ClusterViewModelTest {
+
+    private final ManualTasks tasks = new ManualTasks();
+    private final MainViewModel main = new MainViewModel(() -> {
+        throw new IllegalStateException("no live probe in this test");
+    }, Fixtures.prefs(), tasks);
+    private final AdvisorViewModel advisor = new AdvisorViewModel(AdvisorPort.notInThisBuild(), tasks);
+    private final ClusterViewModel vm = new ClusterViewModel(main, advisor);
+
+    private void open(Path dir) {
+        main.openCluster(dir);
+        tasks.runAll();
+    }
+
+    @Test
+    void nodesAreGroupedByNvlinkDomainAndFiltered(@TempDir Path dir) throws Exception {
+        ClusterFolders.mixed(dir); // one NVL72 rack (tray 07 on another driver) and two DGX H100 nodes
+        open(dir);
+        List<ClusterViewModel.Group> groups = vm.groups();
+        assertEquals(2, groups.size(), groups.toString());
+        assertTrue(groups.get(0).mnnvl());
+        assertEquals(18, groups.get(0).nodes().size());
+        assertEquals(1, groups.get(0).outliers());
+        assertFalse(groups.get(1).mnnvl());
+        assertEquals(List.of("dgx-h100-01", "dgx-h100-02"), groups.get(1).nodes().stream().map(n -> n.name()).toList());
+        assertEquals(20, vm.listedProperty().get());
+
+        vm.filterProperty().set("H100-02");
+        assertEquals(1, vm.listedProperty().get(), "the filter ignores case");
+        vm.filterProperty().set("");
+        vm.outliersOnlyProperty().set(true);
+        List<String> outliers = vm.groups().stream().flatMap(g -> g.nodes().stream()).map(n -> n.name()).toList();
+        assertTrue(outliers.contains("gb200-rack1-tray07") && !outliers.contains("gb200-rack1-tray01"), outliers.toString());
+        assertEquals(outliers.size(), vm.listedProperty().get());
+    }
+
+    @Test
+    void highlightingADifferenceMarksItsOutliers(@TempDir Path dir) throws Exception {
+        ClusterFolders.mixed(dir);
+        open(dir);
+        var driver = main.getCluster().view().inconsistencies().stream()
+                .filter(i -> i.outliers().contains("gb200-rack1-tray07")).findFirst().orElseThrow();
+        vm.highlightedProperty().set(driver);
+        assertTrue(vm.isHighlighted("gb200-rack1-tray07"));
+        assertFalse(vm.isHighlighted("dgx-h100-01") && !driver.outliers().contains("dgx-h100-01"));
+        assertEquals(driver.outliers().stream().sorted().findFirst().isPresent(), vm.firstHighlighted() != null);
+    }
+
+    @Test
+    void openingANodeShowsItsFabricTabWithTheClusterBar(@TempDir Path dir) throws Exception {
+        ClusterFolders.mixed(dir);
+        open(dir);
+        vm.openNode("gb200-rack1-tray07");
+        assertEquals("gb200-rack1-tray07", vm.currentNodeProperty().get());
+        tasks.runAll();
+        assertEquals("gb200-rack1-tray07", main.getClusterNode());
+        assertEquals(MainViewModel.Page.MACHINE, main.getPage());
+        assertEquals(MainViewModel.MachineTab.FABRIC, main.tabProperty().get());
+        String line = vm.nodeLineProperty().get();
+        assertTrue(line.startsWith("Node gb200-rack1-tray07 of cluster " + dir.getFileName() + " · differs from most nodes in "), line);
+
+        vm.openNode("dgx-h100-01");
+        tasks.runAll();
+        assertTrue(vm.nodeLineProperty().get().startsWith("Node dgx-h100-01 of cluster "), vm.nodeLineProperty().get());
+
+        main.openSample("h200-vm");
+        tasks.runAll();
+        assertEquals("", vm.nodeLineProperty().get(), "no cluster bar for a machine from elsewhere");
+    }
+
+    @Test
+    void advisingOverTheClusterFillsTheDeploymentPanel(@TempDir Path dir) throws Exception {
+        ClusterFolders.racks(dir); // two NVL72 racks and one unreadable file
+        open(dir);
+        var facts = main.getCluster().facts();
+        vm.adviseCluster();
+        tasks.runAll();
+        assertEquals(facts.representative().name(), vm.currentNodeProperty().get());
+        assertEquals(facts.representative().name(), main.getClusterNode());
+        assertEquals(facts.nodesUsed(), advisor.nodesProperty().get());
+        assertEquals(facts.assumptions().size(), advisor.assumeProperty().get().lines().count());
+        assertEquals(MainViewModel.MachineTab.ADVISOR, main.tabProperty().get());
+        assertTrue(main.statusProperty().get().startsWith("Advising over " + facts.nodesUsed() + " nodes of cluster "),
+                main.statusProperty().get());
+    }
+
+    @Test
+    void anotherClusterForgetsTheNodeAndTheHighlight(@TempDir Path a, @TempDir Path b) throws Exception {
+        ClusterFolders.mixed(a);
+        ClusterFolders.racks(b);
+        open(a);
+        vm.openNode("dgx-h100-01");
+        tasks.runAll();
+        vm.highlightedProperty().set(main.getCluster().view().inconsistencies().get(0));
+        open(b);
+        assertNull(vm.currentNodeProperty().get());
+        assertNull(vm.highlightedProperty().get());
+        assertEquals(35, vm.listedProperty().get());
+    }
+}
