@@ -4,6 +4,7 @@ import dev.fabricscope.app.viewmodel.ExportViewModel;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.app.viewmodel.ReportPort;
 import dev.fabricscope.app.viewmodel.ReportsViewModel;
+import dev.fabricscope.app.viewmodel.ShownText;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
@@ -191,7 +192,7 @@ final class MainMenu {
         Alert a = new Alert(Alert.AlertType.INFORMATION);
         a.initOwner(window.get());
         a.setTitle("About Fabricscope");
-        a.setHeaderText("Fabricscope " + dev.fabricscope.Version.get());
+        a.setHeaderText("Fabricscope " + ShownText.version());
         a.setContentText("Inspector for NVIDIA GPU fabrics: probe, draw, advise, check, report.\nJava "
                 + System.getProperty("java.version") + " · JavaFX " + System.getProperty("javafx.runtime.version"));
         a.show();

@@ -1,5 +1,6 @@
 package dev.fabricscope.app.view;
 
+import dev.fabricscope.app.viewmodel.AcceptanceViewModel;
 import dev.fabricscope.app.viewmodel.ChecksPort;
 import dev.fabricscope.app.viewmodel.ClusterViewModel;
 import dev.fabricscope.app.viewmodel.ExportViewModel;
@@ -201,7 +202,7 @@ public final class MainView extends BorderPane {
     /** The Acceptance tab: expectations of 'check node' against a chosen reference. */
     public AcceptanceView acceptanceView() {
         if (acceptance == null) {
-            acceptance = new AcceptanceView();
+            acceptance = new AcceptanceView(new AcceptanceViewModel());
             acceptance.machineProperty().set(vm.getMachine());
             acceptanceTab.setContent(acceptance);
         }

@@ -78,7 +78,7 @@ public final class MainViewModel {
         this.tasks = tasks;
         recentFiles.setAll(prefs.recentFiles());
         // names in the title come from files: shown by the one rule for untrusted text (view.SafeText)
-        title.bind(Bindings.createStringBinding(() -> dev.fabricscope.report.Escape.visible(makeTitle(), false),
+        title.bind(Bindings.createStringBinding(() -> ShownText.visible(makeTitle(), false),
                 machine, cluster, page, clusterNode, comparison));
         source.bind(Bindings.createStringBinding(this::makeSource, machine, page, cluster, comparison));
     }

@@ -2,7 +2,6 @@ package dev.fabricscope.app.devtools;
 
 import dev.fabricscope.app.AppOptions;
 import dev.fabricscope.app.FabricscopeApp;
-import dev.fabricscope.app.Launcher;
 import dev.fabricscope.app.view.MainView;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.app.viewmodel.ViewModels;
@@ -13,18 +12,13 @@ import javafx.stage.Stage;
 
 /**
  * The desktop app with its development tools, kept out of the shipped app: {@code --bench [FILE]} ({@link Bench}) and
- * {@code --screenshots DIR} ({@link Screenshots}), with the app's own options. Run by {@code bench/app-dev.sh}:
- * {@code java -cp app/target/fabricscope-app.jar:app/target/test-classes dev.fabricscope.app.devtools.DevApp ...}.
+ * {@code --screenshots DIR} ({@link Screenshots}), with the app's own options. Started by {@link DevTools}.
  */
 public final class DevApp extends FabricscopeApp {
 
     private boolean bench;
     private Path benchOut;
     private Path screenshots;
-
-    public static void main(String[] args) {
-        Launcher.devTool(DevApp.class, args);
-    }
 
     @Override
     protected AppOptions options(List<String> args) {
