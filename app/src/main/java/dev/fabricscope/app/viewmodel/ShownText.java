@@ -1,6 +1,6 @@
 package dev.fabricscope.app.viewmodel;
 
-import dev.fabricscope.report.Escape;
+import dev.fabricscope.text.Escape;
 
 /**
  * The app's rule for text from files and devices, the CLI's ({@link Escape}): control characters, DEL, bidi
