@@ -53,11 +53,15 @@ class ClusterViewModelTest {
         ClusterFolders.mixed(dir);
         open(dir);
         var driver = main.getCluster().view().inconsistencies().stream()
-                .filter(i -> i.outliers().contains("gb200-rack1-tray07")).findFirst().orElseThrow();
+                .filter(i -> i.field().equals("driver version")).findFirst().orElseThrow();
+        assertEquals(List.of("gb200-rack1-tray07"), driver.outliers());
+        assertNull(vm.firstHighlighted());
         vm.highlightedProperty().set(driver);
         assertTrue(vm.isHighlighted("gb200-rack1-tray07"));
-        assertFalse(vm.isHighlighted("dgx-h100-01") && !driver.outliers().contains("dgx-h100-01"));
-        assertEquals(driver.outliers().stream().sorted().findFirst().isPresent(), vm.firstHighlighted() != null);
+        assertFalse(vm.isHighlighted("gb200-rack1-tray01"));
+        assertEquals("gb200-rack1-tray07", vm.firstHighlighted());
+        vm.filterProperty().set("dgx");
+        assertNull(vm.firstHighlighted(), "the outlier is filtered out of the list");
     }
 
     @Test
