@@ -116,18 +116,9 @@ public final class MainView extends BorderPane {
         });
     }
 
-    /** Two dropped files are compared; a dropped folder opens as a cluster, a dropped file as a report or snapshot. */
+    /** What dropping {@code paths} on the window does ({@link MainViewModel#openDropped}). */
     public void openDropped(List<Path> paths) {
-        if (paths.size() == 2 && paths.stream().allMatch(p -> p.toFile().isFile())) {
-            vm.compare(paths.get(0), paths.get(1));
-            return;
-        }
-        Path p = paths.get(0);
-        if (p.toFile().isDirectory()) {
-            vm.openCluster(p);
-        } else {
-            vm.openFile(p);
-        }
+        vm.openDropped(paths);
     }
 
     private void showPage(MainViewModel.Page page) {
@@ -146,12 +137,7 @@ public final class MainView extends BorderPane {
         if (comparePage == null) {
             comparePage = new ComparePage(vm.comparisonProperty());
             comparePage.setOnBack(vm::closeComparison);
-            comparePage.setOnSwap(() -> {
-                var c = vm.getComparison();
-                if (c != null) {
-                    vm.compare(c.right(), c.left());
-                }
-            });
+            comparePage.setOnSwap(vm::swapComparison);
             comparePage.setOnCompareOther(dialogs::compare);
         }
         return comparePage;

@@ -310,6 +310,28 @@ public final class MainViewModel {
         return n == null || n.equals(o) ? p.toString() : n.toString();
     }
 
+    /** Compares the two reports again, B against A. */
+    public void swapComparison() {
+        LoadedComparison c = comparison.get();
+        if (c != null) {
+            compare(c.right(), c.left());
+        }
+    }
+
+    /** Two dropped files are compared; a dropped folder opens as a cluster, a dropped file as a report or snapshot. */
+    public void openDropped(List<Path> paths) {
+        if (paths.isEmpty()) {
+            return;
+        }
+        if (paths.size() == 2 && paths.stream().allMatch(Files::isRegularFile)) {
+            compare(paths.get(0), paths.get(1));
+        } else if (Files.isDirectory(paths.get(0))) {
+            openCluster(paths.get(0));
+        } else {
+            openFile(paths.get(0));
+        }
+    }
+
     /** Leaves the comparison for the page shown before it. */
     public void closeComparison() {
         if (page.get() == Page.COMPARE) {

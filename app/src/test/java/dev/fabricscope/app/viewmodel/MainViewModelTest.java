@@ -230,6 +230,32 @@ class MainViewModelTest {
     }
 
     @Test
+    void droppedFilesAreComparedAndADroppedFolderOpensAsACluster(@TempDir Path dir) throws Exception {
+        Path a = Files.writeString(dir.resolve("a.json"), Json.write(Fixtures.sample("dgx-h100")));
+        Path b = Files.writeString(dir.resolve("b.json"), Json.write(Fixtures.sample("dgx-a100")));
+        MainViewModel vm = vm();
+        vm.openDropped(List.of(a, b));
+        tasks.runAll();
+        assertEquals(MainViewModel.Page.COMPARE, vm.getPage());
+        vm.swapComparison();
+        tasks.runAll();
+        assertEquals(b, vm.getComparison().left());
+        assertEquals(a, vm.getComparison().right());
+
+        vm.openDropped(List.of(a));
+        tasks.runAll();
+        assertEquals(MainViewModel.Page.MACHINE, vm.getPage());
+        assertEquals(a, vm.getMachine().file());
+
+        Path cluster = Files.createDirectory(dir.resolve("cluster"));
+        ClusterFolders.mixed(cluster);
+        vm.openDropped(List.of(cluster, a));
+        tasks.runAll();
+        assertEquals(MainViewModel.Page.CLUSTER, vm.getPage(), "a folder first: the folder, as a cluster");
+        assertEquals(20, vm.getCluster().view().readable().size());
+    }
+
+    @Test
     void showingATabShowsTheMachinePage(@TempDir Path dir) throws Exception {
         ClusterFolders.mixed(dir);
         MainViewModel vm = vm();
