@@ -156,7 +156,7 @@ final class Screenshots {
         s.then(1, () -> {
             var table = view.comparePage().table();
             for (var group : table.getRoot().getChildren()) {
-                if (group.getValue().category() == dev.fabricscope.diff.ReportDiff.Category.VERDICTS) {
+                if ("VERDICTS".equals(group.getValue().group().kind())) {
                     table.scrollTo(table.getRow(group));
                     table.getSelectionModel().select(group.getChildren().get(Math.min(2, group.getChildren().size() - 1)));
                 }

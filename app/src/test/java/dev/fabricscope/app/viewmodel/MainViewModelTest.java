@@ -223,6 +223,15 @@ class MainViewModelTest {
         assertFalse(c.diff().identical());
         assertTrue(vm.statusProperty().get().startsWith("Compared a.json with b.json: "), vm.statusProperty().get());
         assertEquals("comparing " + a + " with " + b, vm.sourceProperty().get());
+        // as the page shows it: the two cards, every difference once under its kind, the count
+        assertEquals(new LoadedComparison.Side("a.json", c.diff().left().machine(), c.diff().left().taken(), a.toString()), c.side(true));
+        assertEquals(b.toString(), c.side(false).path());
+        assertEquals(c.diff().changes().size(), c.groups().stream().mapToInt(g -> g.items().size()).sum());
+        assertEquals(c.diff().changes().size() + " differences, most important first", c.summary());
+        LoadedComparison.Item sms = c.groups().stream().flatMap(g -> g.items().stream())
+                .filter(i -> i.subject().equals("GPU0") && i.item().equals("SMs")).findFirst().orElseThrow();
+        assertEquals("132", sms.before());
+        assertEquals("108", sms.after());
         vm.closeComparison();
         assertEquals(MainViewModel.Page.MACHINE, vm.getPage());
         vm.showComparison();
