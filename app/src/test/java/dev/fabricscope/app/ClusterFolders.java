@@ -21,7 +21,7 @@ import java.util.Locale;
 public final class ClusterFolders {
 
     /** A driver release other than the samples' 580.126.20. */
-    static final String OTHER_DRIVER = "575.57.08";
+    public static final String OTHER_DRIVER = "575.57.08";
 
     private ClusterFolders() {
     }

@@ -41,6 +41,7 @@ class ClusterViewModelTest {
 
         vm.filterProperty().set("H100-02");
         assertEquals(1, vm.listedProperty().get(), "the filter ignores case");
+        assertEquals("1 of 20 nodes listed · click a node to open its fabric view", vm.listedLineProperty().get());
         vm.filterProperty().set("");
         vm.outliersOnlyProperty().set(true);
         List<String> outliers = vm.groups().stream().flatMap(g -> g.nodes().stream()).map(n -> n.name()).toList();
@@ -52,9 +53,13 @@ class ClusterViewModelTest {
     void highlightingADifferenceMarksItsOutliers(@TempDir Path dir) throws Exception {
         ClusterFolders.mixed(dir);
         open(dir);
-        var driver = main.getCluster().view().inconsistencies().stream()
-                .filter(i -> i.field().equals("driver version")).findFirst().orElseThrow();
+        ClusterViewModel.Difference driver = vm.differences().get(0);
+        assertEquals("driver version", driver.field(), "the most important difference first");
         assertEquals(List.of("gb200-rack1-tray07"), driver.outliers());
+        assertEquals("1 node", driver.badge());
+        assertEquals("Most nodes (19): 580.126.20", driver.majority());
+        assertEquals(ClusterFolders.OTHER_DRIVER + ": gb200-rack1-tray07", driver.others());
+        assertFalse(driver.warning());
         assertNull(vm.firstHighlighted());
         vm.highlightedProperty().set(driver);
         assertTrue(vm.isHighlighted("gb200-rack1-tray07"));
@@ -109,10 +114,24 @@ class ClusterViewModelTest {
         open(a);
         vm.openNode("dgx-h100-01");
         tasks.runAll();
-        vm.highlightedProperty().set(main.getCluster().view().inconsistencies().get(0));
+        vm.highlightedProperty().set(vm.differences().get(0));
         open(b);
         assertNull(vm.currentNodeProperty().get());
         assertNull(vm.highlightedProperty().get());
         assertEquals(35, vm.listedProperty().get());
+        assertEquals(List.of(new ClusterViewModel.Unreadable(b.resolve("gb200-rack2-tray18.json").toString(), "gb200-rack2-tray18.json",
+                vm.unreadable().get(0).why())), vm.unreadable());
+        assertTrue(vm.unreadable().get(0).why().contains("gb200-rack2-tray18.json"), vm.unreadable().get(0).why());
+    }
+
+    @Test
+    void tilesAndTheAdviseHintSayWhatTheNodesAre(@TempDir Path dir) throws Exception {
+        ClusterFolders.mixed(dir);
+        open(dir);
+        ClusterViewModel.Tile h100 = vm.groups().get(1).nodes().get(0);
+        assertEquals(new ClusterViewModel.Tile("dgx-h100-01", "8 × H100 80GB HBM3", "580.126.20", dir.resolve("dgx-h100-01.json").toString()), h100);
+        String hint = vm.adviseHint();
+        assertTrue(hint.startsWith("Opens the Advisor tab for a deployment over all 20 nodes: GPUs as on "), hint);
+        assertTrue(vm.factsLine().startsWith("Advisor view of the cluster: ") && !vm.factsLine().contains(dir.toString()), vm.factsLine());
     }
 }
