@@ -5,7 +5,11 @@ import dev.fabricscope.app.view.PngWriter;
 import dev.fabricscope.app.viewmodel.AppPreferences;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.app.viewmodel.ViewModels;
+import dev.fabricscope.check.CheckProcess;
 import dev.fabricscope.probe.LiveProbe;
+import dev.fabricscope.usecase.Advise;
+import dev.fabricscope.usecase.MakeReport;
+import dev.fabricscope.usecase.RunCheck;
 import java.util.List;
 import javafx.application.Application;
 import javafx.application.Platform;
@@ -102,7 +106,10 @@ public class FabricscopeApp extends Application {
         new PulseScript().then(1, () -> {
             firstFrameMillis = System.currentTimeMillis();
             trace("first frame");
-            ViewModels vms = ViewModels.create(vm, prefs, tasks, Ports.advisor(), Ports.checks(), Ports.reports(), PngWriter::writeGraph);
+            RunCheck runs = RunCheck.inChildProcesses(CheckProcess.Launcher::current);
+            Advise advise = new Advise();
+            ViewModels vms = ViewModels.create(vm, prefs, tasks, advise, runs,
+                    new MakeReport(advise, runs, java.time.Clock.systemUTC()), PngWriter::writeGraph);
             MainView view = new MainView(vms, dark, d -> {
                 Theme.apply(scene, d);
                 prefs.setDark(d);

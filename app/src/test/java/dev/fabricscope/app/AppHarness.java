@@ -2,10 +2,8 @@ package dev.fabricscope.app;
 
 import dev.fabricscope.app.view.MainView;
 import dev.fabricscope.app.view.PngWriter;
-import dev.fabricscope.app.viewmodel.AdvisorPort;
 import dev.fabricscope.app.viewmodel.AdvisorViewModel;
 import dev.fabricscope.app.viewmodel.AppPreferences;
-import dev.fabricscope.app.viewmodel.ChecksPort;
 import dev.fabricscope.app.viewmodel.ChecksViewModel;
 import dev.fabricscope.app.viewmodel.ClusterViewModel;
 import dev.fabricscope.app.viewmodel.ExportViewModel;
@@ -13,6 +11,10 @@ import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.app.viewmodel.ReportsViewModel;
 import dev.fabricscope.app.viewmodel.ViewModels;
 import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.usecase.Advise;
+import dev.fabricscope.usecase.MakeReport;
+import dev.fabricscope.usecase.RunCheck;
+import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
@@ -22,7 +24,7 @@ import javafx.scene.Scene;
 import javafx.stage.Stage;
 import org.testfx.util.WaitForAsyncUtils;
 
-/** Builds the real main window around a chosen live-probe supplier and advisor, with throw-away preferences. */
+/** Builds the real main window around a chosen live-probe supplier and check runner, with throw-away preferences. */
 final class AppHarness {
 
     final AppPreferences prefs = new AppPreferences(Preferences.userRoot().node("dev/fabricscope/app-test"));
@@ -34,15 +36,20 @@ final class AppHarness {
     final ExportViewModel exports;
     final MainView view;
 
-    AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe, AdvisorPort advisorPort) {
-        this(stage, liveProbe, advisorPort, ChecksPort.notInThisBuild());
+    AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe) {
+        this(stage, liveProbe, RunCheck.inChildProcesses(() -> {
+            throw new AssertionError("no check process in this test");
+        }));
     }
 
-    AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe, AdvisorPort advisorPort, ChecksPort checksPort) {
+    /** @param runs how the Checks tab runs its checks (e.g. over a {@link FakeCheckWorker}) */
+    AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe, RunCheck runs) {
         prefs.clear();
         FxTasks tasks = new FxTasks();
         vm = new MainViewModel(liveProbe, prefs, tasks);
-        ViewModels vms = ViewModels.create(vm, prefs, tasks, advisorPort, checksPort, Ports.reports(), PngWriter::writeGraph);
+        Advise advise = new Advise();
+        ViewModels vms = ViewModels.create(vm, prefs, tasks, advise, runs, new MakeReport(advise, runs, Clock.systemUTC()),
+                PngWriter::writeGraph);
         advisor = vms.advisor();
         advisor.immediateProperty().set(true);
         checks = vms.checks();

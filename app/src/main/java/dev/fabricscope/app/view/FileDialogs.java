@@ -3,7 +3,6 @@ package dev.fabricscope.app.view;
 import dev.fabricscope.app.viewmodel.AppPreferences;
 import dev.fabricscope.app.viewmodel.ExportViewModel;
 import dev.fabricscope.app.viewmodel.MainViewModel;
-import dev.fabricscope.app.viewmodel.ReportPort;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.function.Supplier;
@@ -81,7 +80,7 @@ final class FileDialogs {
     }
 
     /** Asks where to write a report in {@code format} (after checking the deployment), then exports it. */
-    void exportReport(ReportPort.Format format) {
+    void exportReport(ExportViewModel.ReportFormat format) {
         if (!exports.reportReady()) {
             return;
         }

@@ -2,7 +2,6 @@ package dev.fabricscope.app.view;
 
 import dev.fabricscope.app.viewmodel.ExportViewModel;
 import dev.fabricscope.app.viewmodel.MainViewModel;
-import dev.fabricscope.app.viewmodel.ReportPort;
 import dev.fabricscope.app.viewmodel.ReportsViewModel;
 import dev.fabricscope.app.viewmodel.ShownText;
 import java.nio.file.Path;
@@ -51,7 +50,7 @@ final class MainMenu {
         MenuItem openCluster = item("Open _Cluster Folder…", "Ctrl+Shift+F", dialogs::openClusterFolder);
         MenuItem compare = item("Co_mpare Reports…", "Ctrl+Shift+C", dialogs::compare);
         Menu exportReport = new Menu("Export _Report");
-        for (ReportPort.Format f : ReportPort.Format.values()) {
+        for (ExportViewModel.ReportFormat f : ExportViewModel.ReportFormat.values()) {
             String accel = switch (f) {
                 case JSON -> "Ctrl+R";
                 case MARKDOWN -> "Ctrl+Shift+R";

@@ -1,7 +1,7 @@
 package dev.fabricscope.app.view;
 
 import dev.fabricscope.app.viewmodel.AcceptanceViewModel;
-import dev.fabricscope.app.viewmodel.ChecksPort;
+import dev.fabricscope.app.viewmodel.ChecksViewModel;
 import dev.fabricscope.app.viewmodel.ClusterViewModel;
 import dev.fabricscope.app.viewmodel.ExportViewModel;
 import dev.fabricscope.app.viewmodel.LoadedMachine;
@@ -199,7 +199,7 @@ public final class MainView extends BorderPane {
         if (matrices == null) {
             matrices = new MatricesView();
             matrices.machineProperty().set(vm.getMachine());
-            var p2p = vms.checks().resultProperty(ChecksPort.Kind.P2P);
+            var p2p = vms.checks().resultProperty(ChecksViewModel.Kind.P2P);
             matrices.measuredProperty().bind(Bindings.createObjectBinding(() -> p2p.get() == null ? null : p2p.get().heatmap(), p2p));
             matricesTab.setContent(matrices);
         }

@@ -165,9 +165,7 @@ public final class ClusterViewModel {
         var facts = c.facts();
         currentNode.set(facts.representative().name());
         main.openClusterNode(facts.representative().name(), () -> {
-            advisorVm.nodesProperty().set(facts.nodesUsed());
-            advisorVm.assumeProperty().set(facts.assumptions().entrySet().stream()
-                    .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining("\n")));
+            advisorVm.showCluster(facts);
             main.showTab(MainViewModel.MachineTab.ADVISOR);
             main.report("Advising over " + facts.nodesUsed() + " nodes of cluster " + c.name() + ": " + facts.summary());
         });

@@ -8,6 +8,7 @@ import dev.fabricscope.render.FabricLayout;
 import dev.fabricscope.render.FabricPalette;
 import dev.fabricscope.render.FabricSvg;
 import dev.fabricscope.render.SnapshotText;
+import dev.fabricscope.usecase.MakeReport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +46,30 @@ public final class ExportViewModel {
         }
     }
 
+    /** The report formats, as {@code fabricscope report --format} names them ({@link MakeReport.Format}). */
+    public enum ReportFormat {
+        JSON(MakeReport.Format.JSON), MARKDOWN(MakeReport.Format.MARKDOWN), HTML(MakeReport.Format.HTML);
+
+        final MakeReport.Format format;
+        /** The name on the command line, also the file extension. */
+        public final String cli;
+        /** The name for people. */
+        public final String title;
+        /** A file-name pattern for file dialogs. */
+        public final String pattern;
+
+        ReportFormat(MakeReport.Format format) {
+            this.format = format;
+            this.cli = format.cli;
+            this.title = format.title;
+            this.pattern = format.pattern;
+        }
+
+        public String extension() {
+            return format.extension();
+        }
+    }
+
     private interface IoAction {
         void run() throws Exception;
     }
@@ -76,7 +101,7 @@ public final class ExportViewModel {
     }
 
     /** The file name offered for a report in {@code format}. */
-    public String suggestedName(ReportPort.Format format) {
+    public String suggestedName(ReportFormat format) {
         return base() + (reports.redactProperty().get() ? "-report-redacted" : "-report") + "." + format.extension();
     }
 
@@ -111,20 +136,20 @@ public final class ExportViewModel {
      * Advisor tab's panel and the checks run on this machine in the Checks tab, in {@code format} (redacted when the
      * toggle is on). Null when no machine is shown or the deployment is malformed.
      */
-    public Job<String> exportReport(ReportPort.Format format, Path target) {
+    public Job<String> exportReport(ReportFormat format, Path target) {
         LoadedMachine m = main.getMachine();
         if (!reportReady()) {
             return null;
         }
         main.report("Writing the " + format.title + " report…");
-        List<ChecksPort.Result> checksRun = new ArrayList<>();
-        for (var kind : ChecksPort.Kind.values()) {
+        List<ChecksViewModel.Result> checksRun = new ArrayList<>();
+        for (var kind : ChecksViewModel.Kind.values()) {
             var r = checks.resultProperty(kind).get();
             if (r != null && m == checks.machineProperty().get()) {
                 checksRun.add(r);
             }
         }
-        return reports.export(m, advisor.deployment(), checksRun, format, target, main::report, why -> {
+        return reports.export(m, advisor.deployment(), checksRun, format.format, target, main::report, why -> {
             main.report("Export failed: " + why);
             onProblem.accept("Export failed", "Could not export the report to " + target + ": " + why);
         });

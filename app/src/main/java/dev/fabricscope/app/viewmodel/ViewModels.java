@@ -1,8 +1,12 @@
 package dev.fabricscope.app.viewmodel;
 
+import dev.fabricscope.usecase.Advise;
+import dev.fabricscope.usecase.MakeReport;
+import dev.fabricscope.usecase.RunCheck;
+
 /**
  * The main window's view-models, wired together: one set per window. Built by the app with its {@link Tasks} and
- * backends, and by tests with theirs.
+ * use cases, and by tests with theirs.
  */
 public record ViewModels(MainViewModel main, AdvisorViewModel advisor, ChecksViewModel checks, ReportsViewModel reports,
                          ClusterViewModel cluster, ExportViewModel exports, AppPreferences prefs) {
@@ -11,11 +15,11 @@ public record ViewModels(MainViewModel main, AdvisorViewModel advisor, ChecksVie
      * The view-models around {@code main}, sharing its {@code tasks}: the advisor and checks follow the machine shown;
      * the redact toggle starts as remembered and is remembered when changed.
      */
-    public static ViewModels create(MainViewModel main, AppPreferences prefs, Tasks tasks, AdvisorPort advisorPort,
-                                    ChecksPort checksPort, ReportPort reportPort, ExportViewModel.GraphImageWriter png) {
-        AdvisorViewModel advisor = new AdvisorViewModel(advisorPort, tasks);
-        ChecksViewModel checks = new ChecksViewModel(checksPort, tasks);
-        ReportsViewModel reports = new ReportsViewModel(reportPort, tasks);
+    public static ViewModels create(MainViewModel main, AppPreferences prefs, Tasks tasks, Advise advise, RunCheck runs,
+                                    MakeReport makeReport, ExportViewModel.GraphImageWriter png) {
+        AdvisorViewModel advisor = new AdvisorViewModel(advise, tasks);
+        ChecksViewModel checks = new ChecksViewModel(runs, tasks);
+        ReportsViewModel reports = new ReportsViewModel(makeReport, tasks);
         advisor.machineProperty().bind(main.machineProperty());
         checks.machineProperty().bind(main.machineProperty());
         reports.redactProperty().set(prefs.redactExports());

@@ -18,8 +18,12 @@ class ClusterViewModelTest {
     private final MainViewModel main = new MainViewModel(() -> {
         throw new IllegalStateException("no live probe in this test");
     }, Fixtures.prefs(), tasks);
-    private final AdvisorViewModel advisor = new AdvisorViewModel(AdvisorPort.notInThisBuild(), tasks);
+    private final AdvisorViewModel advisor = new AdvisorViewModel(new dev.fabricscope.usecase.Advise(), tasks);
     private final ClusterViewModel vm = new ClusterViewModel(main, advisor);
+
+    ClusterViewModelTest() {
+        advisor.machineProperty().bind(main.machineProperty()); // as ViewModels wires them
+    }
 
     private void open(Path dir) {
         main.openCluster(dir);
@@ -100,8 +104,13 @@ class ClusterViewModelTest {
         tasks.runAll();
         assertEquals(facts.representative().name(), vm.currentNodeProperty().get());
         assertEquals(facts.representative().name(), main.getClusterNode());
+        var expected = dev.fabricscope.usecase.DeploymentRequest.NONE.overCluster(facts);
+        assertEquals(expected.nodes(), advisor.nodesProperty().get());
         assertEquals(facts.nodesUsed(), advisor.nodesProperty().get());
-        assertEquals(facts.assumptions().size(), advisor.assumeProperty().get().lines().count());
+        assertEquals(expected.assume(), AdvisorViewModel.pairs("assume", advisor.assumeProperty().get()));
+        assertFalse(advisor.verdicts().isEmpty(), "the advisor ran over the cluster's deployment");
+        assertTrue(advisor.adviceProperty().get().deploymentNotes().stream().anyMatch(n -> n.contains(facts.nodesUsed() + " nodes")),
+                advisor.adviceProperty().get().deploymentNotes().toString());
         assertEquals(MainViewModel.MachineTab.ADVISOR, main.tabProperty().get());
         assertTrue(main.statusProperty().get().startsWith("Advising over " + facts.nodesUsed() + " nodes of cluster "),
                 main.statusProperty().get());

@@ -5,60 +5,40 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fabricscope.app.FakeCheckWorker;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.render.FabricGraph;
 import dev.fabricscope.render.FabricPalette;
 import dev.fabricscope.render.SnapshotText;
+import dev.fabricscope.report.Report;
 import dev.fabricscope.report.ReportChecks;
+import dev.fabricscope.report.ReportIO;
+import dev.fabricscope.usecase.Advise;
+import dev.fabricscope.usecase.MakeReport;
+import dev.fabricscope.usecase.RunCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The File menu's exports without the FX toolkit: what each writes, redaction, file names, failures. */
+/**
+ * The File menu's exports without the FX toolkit, over the real report use case: what each export writes, redaction,
+ * the checks run in the Checks tab, file names, failures.
+ */
 class ExportViewModelTest {
 
     private final ManualTasks tasks = new ManualTasks();
     private final MainViewModel main = new MainViewModel(() -> Fixtures.sample("dgx-h100"), Fixtures.prefs(), tasks);
     private final List<String> problems = new ArrayList<>();
-    private final List<ReportChecks> reportedChecks = new ArrayList<>();
     private final List<String> pngs = new ArrayList<>();
-
-    /** Renders a one-line "report" naming the host (or a pseudonym when redacted) and records the checks given. */
-    private final ReportPort reports = new ReportPort() {
-        @Override
-        public String render(LoadedMachine machine, AdvisorPort.Deployment deployment, Format format, boolean redact, ReportChecks checks) {
-            if (deployment.nodes() == 3) {
-                throw new IllegalArgumentException("3 nodes of 8 GPUs cannot hold tp 12");
-            }
-            reportedChecks.add(checks);
-            return format.cli + " report of " + (redact ? "host-1" : machine.host()) + " for " + deployment.nodes() + " node(s)\n";
-        }
-
-        @Override
-        public MachineSnapshot redact(MachineSnapshot s) {
-            return Fixtures.sample("h200-vm"); // a different machine stands for "identifiers replaced"
-        }
-    };
-
-    private final ChecksPort checksPort = new ChecksPort() {
-        @Override
-        public String unavailableReason() {
-            return null;
-        }
-
-        @Override
-        public Result run(Kind kind, MachineSnapshot machine, Progress progress, BooleanSupplier cancelled) {
-            return new Result(kind, "PASSED", true, "ok", List.of(), List.of(), List.of(), List.of(), null,
-                    new ReportChecks.Entry("p2p", "PASSED", "ok", null));
-        }
-    };
-
-    private final ViewModels vms = ViewModels.create(main, Fixtures.prefs(), tasks, AdvisorPort.notInThisBuild(), checksPort, reports,
+    private final RunCheck runs = new FakeCheckWorker(Map.of(RunCheck.Kind.P2P, FakeCheckWorker.p2pOnTwoGpus())).runs;
+    private final ViewModels vms = ViewModels.create(main, Fixtures.prefs(), tasks, new Advise(), runs,
+            new MakeReport(new Advise(), runs, Clock.systemUTC()),
             (FabricGraph g, FabricPalette p, double scale, Path file) -> {
                 pngs.add(g.nodes().size() + " nodes at " + scale + "x");
                 Files.writeString(file, "png");
@@ -103,12 +83,20 @@ class ExportViewModelTest {
     @Test
     void redactionChangesWhatIsWrittenAndTheNameOffered(@TempDir Path dir) throws Exception {
         showSample("dgx-h100");
+        String host = main.getMachine().host();
         vms.reports().redactProperty().set(true);
         assertEquals("fabricscope-machine-redacted.txt", vm.suggestedName(ExportViewModel.Kind.TEXT));
-        assertEquals("fabricscope-machine-report-redacted.md", vm.suggestedName(ReportPort.Format.MARKDOWN));
+        assertEquals("fabricscope-machine-report-redacted.md", vm.suggestedName(ExportViewModel.ReportFormat.MARKDOWN));
         Path json = dir.resolve("r.json");
         vm.export(ExportViewModel.Kind.SNAPSHOT, json, FabricPalette.LIGHT);
-        assertEquals(Fixtures.sample("h200-vm"), SnapshotIO.read(json), "the redacted snapshot is written");
+        MachineSnapshot written = SnapshotIO.read(json);
+        assertEquals(main.getMachine().snapshot().gpus().size(), written.gpus().size());
+        assertFalse(Files.readString(json).contains(host), "the host name " + host + " is replaced");
+        Path report = dir.resolve("r.md");
+        vm.exportReport(ExportViewModel.ReportFormat.MARKDOWN, report);
+        tasks.runAll();
+        assertFalse(Files.readString(report).contains(host));
+        assertTrue(main.statusProperty().get().contains("identifiers redacted"), main.statusProperty().get());
         assertTrue(vms.prefs().redactExports(), "the toggle is remembered");
     }
 
@@ -116,28 +104,32 @@ class ExportViewModelTest {
     void aReportCarriesTheDeploymentAndTheChecksRunHere(@TempDir Path dir) throws Exception {
         main.probeLive();
         tasks.runAll();
-        vms.checks().run(ChecksPort.Kind.P2P);
+        vms.checks().run(ChecksViewModel.Kind.P2P);
         tasks.runAll();
         vms.advisor().nodesProperty().set(2);
-        assertEquals("fabricscope-dgx-h100-sample-report.html", vm.suggestedName(ReportPort.Format.HTML));
-        Path out = dir.resolve("r.html");
-        Job<String> job = vm.exportReport(ReportPort.Format.HTML, out);
+        assertEquals("fabricscope-dgx-h100-sample-report.json", vm.suggestedName(ExportViewModel.ReportFormat.JSON));
+        Path out = dir.resolve("r.json");
+        Job<String> job = vm.exportReport(ExportViewModel.ReportFormat.JSON, out);
         assertTrue(vms.reports().exportingProperty().get());
-        assertEquals("Writing the HTML report…", main.statusProperty().get());
+        assertEquals("Writing the JSON report…", main.statusProperty().get());
         tasks.runAll();
         assertEquals(Job.State.SUCCEEDED, job.state());
         assertFalse(vms.reports().exportingProperty().get());
-        assertEquals("html report of dgx-h100-sample for 2 node(s)\n", Files.readString(out));
-        assertEquals(List.of("p2p"), reportedChecks.get(0).results().stream().map(ReportChecks.Entry::check).toList());
-        assertTrue(main.statusProperty().get().startsWith("Report written to " + out + " (HTML, 1 check result, "), main.statusProperty().get());
+        Report r = ReportIO.read(out);
+        assertEquals(2, r.advice().requested().nodes());
+        assertEquals(List.of("p2p"), r.checks().results().stream().map(ReportChecks.Entry::check).toList());
+        assertTrue(r.commandLine().contains("--with-checks"), r.commandLine().toString());
+        assertTrue(main.statusProperty().get().startsWith("Report written to " + out + " (JSON, 1 check result, "), main.statusProperty().get());
     }
 
     @Test
-    void aReportOfAMachineFromAFileCarriesNoChecksOfThisMachine(@TempDir Path dir) throws Exception {
+    void aReportOfASampleCarriesNoChecks(@TempDir Path dir) throws Exception {
         showSample("dgx-a100");
-        vm.exportReport(ReportPort.Format.JSON, dir.resolve("r.json"));
+        vm.exportReport(ExportViewModel.ReportFormat.JSON, dir.resolve("r.json"));
         tasks.runAll();
-        assertNull(reportedChecks.get(0), "none run here: the report's own recorded checks are used");
+        Report r = ReportIO.read(dir.resolve("r.json"));
+        assertTrue(r.checks() == null || r.checks().results().isEmpty(), String.valueOf(r.checks()));
+        assertTrue(r.commandLine().contains("--sample") && !r.commandLine().contains("--with-checks"), r.commandLine().toString());
     }
 
     @Test
@@ -145,7 +137,7 @@ class ExportViewModelTest {
         showSample("dgx-h100");
         vms.advisor().flagsProperty().set("no-equals-sign");
         assertFalse(vm.reportReady());
-        assertNull(vm.exportReport(ReportPort.Format.JSON, dir.resolve("r.json")));
+        assertNull(vm.exportReport(ExportViewModel.ReportFormat.JSON, dir.resolve("r.json")));
         assertEquals("Export failed: The Advisor tab's deployment cannot be used: flag 'no-equals-sign' is not NAME=VALUE", problems.get(0));
         assertFalse(Files.exists(dir.resolve("r.json")));
     }
@@ -153,12 +145,14 @@ class ExportViewModelTest {
     @Test
     void failuresAreToldInOneLine(@TempDir Path dir) throws Exception {
         showSample("dgx-h100");
-        vms.advisor().nodesProperty().set(3);
-        vm.exportReport(ReportPort.Format.JSON, dir.resolve("r.json"));
+        vms.advisor().flagsProperty().set("no-such-flag=1");
+        Path out = dir.resolve("r.json");
+        vm.exportReport(ExportViewModel.ReportFormat.JSON, out);
         tasks.runAll();
-        assertEquals("Export failed: Could not export the report to " + dir.resolve("r.json") + ": 3 nodes of 8 GPUs cannot hold tp 12",
-                problems.get(0));
-        assertEquals("Export failed: 3 nodes of 8 GPUs cannot hold tp 12", main.statusProperty().get());
+        assertTrue(problems.get(0).startsWith("Export failed: Could not export the report to " + out + ": ")
+                && problems.get(0).contains("no-such-flag") && !problems.get(0).contains("\n"), problems.get(0));
+        assertTrue(main.statusProperty().get().startsWith("Export failed: "), main.statusProperty().get());
+        assertFalse(Files.exists(out));
 
         Path nowhere = Files.writeString(dir.resolve("a-file"), "").resolve("s.txt"); // under a file, not a folder
         vm.export(ExportViewModel.Kind.TEXT, nowhere, FabricPalette.LIGHT);
