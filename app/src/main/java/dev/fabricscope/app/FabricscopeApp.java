@@ -1,7 +1,6 @@
 package dev.fabricscope.app;
 
 import dev.fabricscope.app.view.MainView;
-import dev.fabricscope.app.view.PngWriter;
 import dev.fabricscope.app.viewmodel.AppPreferences;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.app.viewmodel.ViewModels;

@@ -1,9 +1,9 @@
 package dev.fabricscope.app.devtools;
 
 import dev.fabricscope.app.AppOptions;
+import dev.fabricscope.app.PngWriter;
 import dev.fabricscope.app.PulseScript;
 import dev.fabricscope.app.view.MainView;
-import dev.fabricscope.app.view.PngWriter;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.app.viewmodel.ViewModels;
 import dev.fabricscope.render.FabricGraph;

@@ -1,5 +1,6 @@
-package dev.fabricscope.app.view;
+package dev.fabricscope.app;
 
+import dev.fabricscope.app.view.FabricCanvas;
 import dev.fabricscope.render.FabricGraph;
 import dev.fabricscope.render.FabricPalette;
 import java.awt.image.BufferedImage;
@@ -11,7 +12,10 @@ import javafx.scene.image.Image;
 import javafx.scene.image.PixelFormat;
 import javax.imageio.ImageIO;
 
-/** Writes a JavaFX image as PNG through ImageIO (no javafx-swing needed). */
+/**
+ * Writes a JavaFX image as PNG through ImageIO (no javafx-swing needed): the fabric graph for the PNG export
+ * (handed to the export view-model by the app) and the screenshot tour's window shots.
+ */
 public final class PngWriter {
 
     private PngWriter() {
