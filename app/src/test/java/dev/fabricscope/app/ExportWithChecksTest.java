@@ -3,8 +3,8 @@ package dev.fabricscope.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.app.viewmodel.ExportViewModel;
 import dev.fabricscope.app.viewmodel.ChecksViewModel;
+import dev.fabricscope.app.viewmodel.ReportsViewModel;
 import dev.fabricscope.report.Report;
 import dev.fabricscope.report.ReportChecks;
 import dev.fabricscope.report.ReportIO;
@@ -40,7 +40,7 @@ class ExportWithChecksTest {
     }
 
     private Report export(FxRobot robot, Path file) throws Exception {
-        robot.interact(() -> app.exports.exportReport(ExportViewModel.ReportFormat.JSON, file));
+        robot.interact(() -> app.exports.exportReport(ReportsViewModel.Format.JSON, file));
         AppHarness.await(() -> !app.reports.exportingProperty().get() && Files.exists(file));
         return ReportIO.read(file);
     }

@@ -3,6 +3,7 @@ package dev.fabricscope.app.view;
 import dev.fabricscope.app.viewmodel.AppPreferences;
 import dev.fabricscope.app.viewmodel.ExportViewModel;
 import dev.fabricscope.app.viewmodel.MainViewModel;
+import dev.fabricscope.app.viewmodel.ReportsViewModel;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.function.Supplier;
@@ -80,7 +81,7 @@ final class FileDialogs {
     }
 
     /** Asks where to write a report in {@code format} (after checking the deployment), then exports it. */
-    void exportReport(ExportViewModel.ReportFormat format) {
+    void exportReport(ReportsViewModel.Format format) {
         if (!exports.reportReady()) {
             return;
         }

@@ -50,14 +50,14 @@ final class MainMenu {
         MenuItem openCluster = item("Open _Cluster Folder…", "Ctrl+Shift+F", dialogs::openClusterFolder);
         MenuItem compare = item("Co_mpare Reports…", "Ctrl+Shift+C", dialogs::compare);
         Menu exportReport = new Menu("Export _Report");
-        for (ExportViewModel.ReportFormat f : ExportViewModel.ReportFormat.values()) {
+        for (ReportsViewModel.Format f : ReportsViewModel.Format.values()) {
             String accel = switch (f) {
                 case JSON -> "Ctrl+R";
                 case MARKDOWN -> "Ctrl+Shift+R";
                 case HTML -> "Ctrl+Alt+R";
             };
             MenuItem m = item("As " + f.title + "…", accel, () -> dialogs.exportReport(f));
-            m.setId("exportReport-" + f.cli);
+            m.setId("exportReport-" + f.extension());
             exportReport.getItems().add(m);
         }
         exportReport.disableProperty().bind(vm.machineProperty().isNull());

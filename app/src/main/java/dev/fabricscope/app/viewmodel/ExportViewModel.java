@@ -8,7 +8,6 @@ import dev.fabricscope.render.FabricLayout;
 import dev.fabricscope.render.FabricPalette;
 import dev.fabricscope.render.FabricSvg;
 import dev.fabricscope.render.SnapshotText;
-import dev.fabricscope.usecase.MakeReport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,30 +45,6 @@ public final class ExportViewModel {
         }
     }
 
-    /** The report formats, as {@code fabricscope report --format} names them ({@link MakeReport.Format}). */
-    public enum ReportFormat {
-        JSON(MakeReport.Format.JSON), MARKDOWN(MakeReport.Format.MARKDOWN), HTML(MakeReport.Format.HTML);
-
-        final MakeReport.Format format;
-        /** The name on the command line, also the file extension. */
-        public final String cli;
-        /** The name for people. */
-        public final String title;
-        /** A file-name pattern for file dialogs. */
-        public final String pattern;
-
-        ReportFormat(MakeReport.Format format) {
-            this.format = format;
-            this.cli = format.cli;
-            this.title = format.title;
-            this.pattern = format.pattern;
-        }
-
-        public String extension() {
-            return format.extension();
-        }
-    }
-
     private interface IoAction {
         void run() throws Exception;
     }
@@ -101,7 +76,7 @@ public final class ExportViewModel {
     }
 
     /** The file name offered for a report in {@code format}. */
-    public String suggestedName(ReportFormat format) {
+    public String suggestedName(ReportsViewModel.Format format) {
         return base() + (reports.redactProperty().get() ? "-report-redacted" : "-report") + "." + format.extension();
     }
 
@@ -122,13 +97,11 @@ public final class ExportViewModel {
         if (main.getMachine() == null) {
             return false;
         }
-        try {
-            advisor.deployment();
-            return true;
-        } catch (IllegalArgumentException e) {
-            onProblem.accept("Export failed", "The Advisor tab's deployment cannot be used: " + e.getMessage());
-            return false;
+        String problem = advisor.deploymentProblem();
+        if (problem != null) {
+            onProblem.accept("Export failed", "The Advisor tab's deployment cannot be used: " + problem);
         }
+        return problem == null;
     }
 
     /**
@@ -136,7 +109,7 @@ public final class ExportViewModel {
      * Advisor tab's panel and the checks run on this machine in the Checks tab, in {@code format} (redacted when the
      * toggle is on). Null when no machine is shown or the deployment is malformed.
      */
-    public Job<String> exportReport(ReportFormat format, Path target) {
+    public Job<String> exportReport(ReportsViewModel.Format format, Path target) {
         LoadedMachine m = main.getMachine();
         if (!reportReady()) {
             return null;
@@ -149,7 +122,7 @@ public final class ExportViewModel {
                 checksRun.add(r);
             }
         }
-        return reports.export(m, advisor.deployment(), checksRun, format.format, target, main::report, why -> {
+        return reports.export(m, advisor.deployment(), checksRun, format, target, main::report, why -> {
             main.report("Export failed: " + why);
             onProblem.accept("Export failed", "Could not export the report to " + target + ": " + why);
         });

@@ -86,14 +86,14 @@ class ExportViewModelTest {
         String host = main.getMachine().host();
         vms.reports().redactProperty().set(true);
         assertEquals("fabricscope-machine-redacted.txt", vm.suggestedName(ExportViewModel.Kind.TEXT));
-        assertEquals("fabricscope-machine-report-redacted.md", vm.suggestedName(ExportViewModel.ReportFormat.MARKDOWN));
+        assertEquals("fabricscope-machine-report-redacted.md", vm.suggestedName(ReportsViewModel.Format.MARKDOWN));
         Path json = dir.resolve("r.json");
         vm.export(ExportViewModel.Kind.SNAPSHOT, json, FabricPalette.LIGHT);
         MachineSnapshot written = SnapshotIO.read(json);
         assertEquals(main.getMachine().snapshot().gpus().size(), written.gpus().size());
         assertFalse(Files.readString(json).contains(host), "the host name " + host + " is replaced");
         Path report = dir.resolve("r.md");
-        vm.exportReport(ExportViewModel.ReportFormat.MARKDOWN, report);
+        vm.exportReport(ReportsViewModel.Format.MARKDOWN, report);
         tasks.runAll();
         assertFalse(Files.readString(report).contains(host));
         assertTrue(main.statusProperty().get().contains("identifiers redacted"), main.statusProperty().get());
@@ -107,9 +107,9 @@ class ExportViewModelTest {
         vms.checks().run(ChecksViewModel.Kind.P2P);
         tasks.runAll();
         vms.advisor().nodesProperty().set(2);
-        assertEquals("fabricscope-dgx-h100-sample-report.json", vm.suggestedName(ExportViewModel.ReportFormat.JSON));
+        assertEquals("fabricscope-dgx-h100-sample-report.json", vm.suggestedName(ReportsViewModel.Format.JSON));
         Path out = dir.resolve("r.json");
-        Job<String> job = vm.exportReport(ExportViewModel.ReportFormat.JSON, out);
+        Job<String> job = vm.exportReport(ReportsViewModel.Format.JSON, out);
         assertTrue(vms.reports().exportingProperty().get());
         assertEquals("Writing the JSON report…", main.statusProperty().get());
         tasks.runAll();
@@ -125,7 +125,7 @@ class ExportViewModelTest {
     @Test
     void aReportOfASampleCarriesNoChecks(@TempDir Path dir) throws Exception {
         showSample("dgx-a100");
-        vm.exportReport(ExportViewModel.ReportFormat.JSON, dir.resolve("r.json"));
+        vm.exportReport(ReportsViewModel.Format.JSON, dir.resolve("r.json"));
         tasks.runAll();
         Report r = ReportIO.read(dir.resolve("r.json"));
         assertTrue(r.checks() == null || r.checks().results().isEmpty(), String.valueOf(r.checks()));
@@ -137,7 +137,7 @@ class ExportViewModelTest {
         showSample("dgx-h100");
         vms.advisor().flagsProperty().set("no-equals-sign");
         assertFalse(vm.reportReady());
-        assertNull(vm.exportReport(ExportViewModel.ReportFormat.JSON, dir.resolve("r.json")));
+        assertNull(vm.exportReport(ReportsViewModel.Format.JSON, dir.resolve("r.json")));
         assertEquals("Export failed: The Advisor tab's deployment cannot be used: flag 'no-equals-sign' is not NAME=VALUE", problems.get(0));
         assertFalse(Files.exists(dir.resolve("r.json")));
     }
@@ -147,7 +147,7 @@ class ExportViewModelTest {
         showSample("dgx-h100");
         vms.advisor().flagsProperty().set("no-such-flag=1");
         Path out = dir.resolve("r.json");
-        vm.exportReport(ExportViewModel.ReportFormat.JSON, out);
+        vm.exportReport(ReportsViewModel.Format.JSON, out);
         tasks.runAll();
         assertTrue(problems.get(0).startsWith("Export failed: Could not export the report to " + out + ": ")
                 && problems.get(0).contains("no-such-flag") && !problems.get(0).contains("\n"), problems.get(0));
