@@ -94,12 +94,73 @@ public final class SummaryReader {
         }
     }
 
+    /** What the fast path keeps: the components of the binding records, so the two cannot drift apart. */
+    private static final SummaryScan.Shape SHAPE = new SummaryScan.Shape(components(MachineSnapshot.class),
+            components(Gpu.class), components(NvLink.class));
+
+    private static java.util.Set<String> components(Class<? extends Record> type) {
+        return java.util.Arrays.stream(type.getRecordComponents()).map(java.lang.reflect.RecordComponent::getName)
+                .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    }
+
+    /**
+     * The GPUs one folder's read has bound, by the bytes the summary keeps of them: the nodes of a cluster mostly
+     * have the same GPUs (a node's own parts, its UUIDs and serials, are not kept), so each is bound once. Bounded:
+     * past {@link #MAX_GPUS} entries or {@link #MAX_BYTES} bytes of keys, GPUs are bound without being kept.
+     */
+    static final class Gpus {
+        static final int MAX_GPUS = 4_096;
+        static final long MAX_BYTES = 16L << 20;
+
+        private record Key(byte[] bytes, int hash) {
+            @Override
+            public boolean equals(Object o) {
+                return o instanceof Key k && hash == k.hash && java.util.Arrays.equals(bytes, k.bytes);
+            }
+
+            @Override
+            public int hashCode() {
+                return hash;
+            }
+        }
+
+        private final java.util.concurrent.ConcurrentHashMap<Key, Gpu> bound = new java.util.concurrent.ConcurrentHashMap<>();
+        private final java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
+
+        Gpu bind(byte[] part) throws IOException {
+            Key key = new Key(part, java.util.Arrays.hashCode(part));
+            Gpu g = bound.get(key);
+            if (g != null) {
+                return g;
+            }
+            g = Json.mapper().readValue(part, Gpu.class);
+            if (bound.size() < MAX_GPUS && bytes.addAndGet(part.length) <= MAX_BYTES) {
+                Gpu known = bound.putIfAbsent(key, g);
+                return known != null ? known : g;
+            }
+            return g;
+        }
+
+        int size() {
+            return bound.size();
+        }
+    }
+
     /** Reads {@code file}'s summary; a native-call trace is replayed in full, then summarised. */
     public static NodeSummary read(Path file) throws SnapshotIO.ReadException {
+        return read(file, new Gpus());
+    }
+
+    /** As {@link #read(Path)}, with the GPUs bound so far in this folder. */
+    static NodeSummary read(Path file, Gpus gpus) throws SnapshotIO.ReadException {
         byte[] bytes = SnapshotIO.readBytes(file);
+        NodeSummary fast = parseFast(bytes, gpus);
+        if (fast != null) {
+            return fast;
+        }
         SnapshotIO.checkUtf8(bytes, file.toString());
         try {
-            return parse(bytes, file.toString());
+            return parseFull(bytes, file.toString());
         } catch (SnapshotIO.ReadException e) {
             // a trace is never a snapshot or report (its format says so), so looking for one only after costs nothing
             if (dev.fabricscope.nativeapi.trace.TraceIO.looksLikeTrace(bytes)) {
@@ -110,6 +171,45 @@ public final class SummaryReader {
     }
 
     public static NodeSummary parse(byte[] json, String where) throws SnapshotIO.ReadException {
+        NodeSummary fast = parseFast(json, new Gpus());
+        return fast != null ? fast : parseFull(json, where);
+    }
+
+    static NodeSummary parseFast(byte[] json) {
+        return parseFast(json, new Gpus());
+    }
+
+    /**
+     * The fast path: {@link SummaryScan} checks the whole file and keeps the summary's members, which are bound as
+     * {@link #parseFull} binds them (each GPU apart, as an element of the list is bound). Null when the file is
+     * anything but plainly valid: then only the full read can say what is wrong with it, in its own words.
+     */
+    static NodeSummary parseFast(byte[] json, Gpus known) {
+        SummaryScan.Kept kept = SummaryScan.compact(json, SHAPE);
+        if (kept == null) {
+            return null;
+        }
+        try {
+            MachineSnapshot s = Json.mapper().readValue(kept.json(), MachineSnapshot.class);
+            if (kept.gpuEnds() != null) { // bound as "gpus": [], the GPUs come apart
+                List<Gpu> gpus = new java.util.ArrayList<>(kept.gpuEnds().length);
+                int from = 0;
+                for (int end : kept.gpuEnds()) {
+                    gpus.add(known.bind(java.util.Arrays.copyOfRange(kept.gpus(), from, end)));
+                    from = end;
+                }
+                s = new MachineSnapshot(s.schemaVersion(), s.probe(), s.host(), s.driver(), gpus, s.nvSwitches(),
+                        s.environment(), s.pythonStack());
+            }
+            RecordValidator.validate(s, "$");
+            return summarise(s);
+        } catch (IOException | RuntimeException | RecordValidator.Invalid e) {
+            return null;
+        }
+    }
+
+    /** The whole file through Jackson: every check, every error message. */
+    static NodeSummary parseFull(byte[] json, String where) throws SnapshotIO.ReadException {
         boolean wrapped = SnapshotIO.checkEnvelope(json, where);
         MachineSnapshot s;
         try {
@@ -126,6 +226,10 @@ public final class SummaryReader {
         } catch (RecordValidator.Invalid e) {
             throw new SnapshotIO.ReadException(where + ": " + e.getMessage());
         }
+        return summarise(s);
+    }
+
+    private static NodeSummary summarise(MachineSnapshot s) {
         List<NodeSummary.GpuSummary> gpus = s.gpus().stream().map(g -> {
             List<NvLink> links = g.nvLinks();
             int active = (int) links.stream().filter(l -> Boolean.TRUE.equals(l.active().value())).count();
