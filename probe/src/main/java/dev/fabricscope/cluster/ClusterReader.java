@@ -74,13 +74,13 @@ public final class ClusterReader {
             List<Future<ClusterNode>> futures = new ArrayList<>();
             java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
             java.util.concurrent.Semaphore budget = new java.util.concurrent.Semaphore(BUDGET_KIB);
-            SummaryReader.Gpus gpus = new SummaryReader.Gpus(); // the nodes' GPUs in common, bound once
+            SummaryReader.Parts parts = new SummaryReader.Parts(); // the parts the nodes have in common, bound once
             for (Path f : files) {
                 futures.add(pool.submit(() -> {
                     int cost = costKib(f);
                     budget.acquire(cost);
                     try {
-                        ClusterNode n = readOne(f, gpus);
+                        ClusterNode n = readOne(f, parts);
                         progress.update(done.incrementAndGet(), files.size());
                         return n;
                     } finally {
@@ -119,10 +119,10 @@ public final class ClusterReader {
         }
     }
 
-    static ClusterNode readOne(Path f, SummaryReader.Gpus gpus) {
+    static ClusterNode readOne(Path f, SummaryReader.Parts parts) {
         String base = f.getFileName().toString().replaceFirst("\\.json$", "");
         try {
-            NodeSummary s = SummaryReader.read(f, gpus);
+            NodeSummary s = SummaryReader.read(f, parts);
             return ClusterNode.summarised(s.hostname() != null ? s.hostname() : base, f.toString(), s);
         } catch (SnapshotIO.ReadException e) {
             return new ClusterNode(base, f.toString(), null, e.getMessage());

@@ -104,18 +104,20 @@ public final class SummaryReader {
     }
 
     /**
-     * The GPUs one folder's read has bound, by the bytes the summary keeps of them: the nodes of a cluster mostly
-     * have the same GPUs (a node's own parts, its UUIDs and serials, are not kept), so each is bound once. Bounded:
-     * past {@link #MAX_GPUS} entries or {@link #MAX_BYTES} bytes of keys, GPUs are bound without being kept.
+     * The parts of node files one folder's read has bound, by the bytes the summary keeps of them: the nodes of a
+     * cluster mostly have the same GPUs, driver and probe (a node's own values, its UUIDs and serials, are not kept;
+     * its host name is set apart), so each is bound once. Bounded: past {@link #MAX_PARTS} parts or {@link #MAX_BYTES}
+     * bytes of keys, parts are bound without being kept.
      */
-    static final class Gpus {
-        static final int MAX_GPUS = 4_096;
-        static final long MAX_BYTES = 16L << 20;
+    static final class Parts {
+        static final int MAX_PARTS = 4_096;
+        static final long MAX_BYTES = 4L << 20;
 
-        private record Key(byte[] bytes, int hash) {
+        /** A part's kept bytes, and the record type they were bound to. */
+        private record Key(Class<?> type, byte[] bytes, int hash) {
             @Override
             public boolean equals(Object o) {
-                return o instanceof Key k && hash == k.hash && java.util.Arrays.equals(bytes, k.bytes);
+                return o instanceof Key k && hash == k.hash && type == k.type && java.util.Arrays.equals(bytes, k.bytes);
             }
 
             @Override
@@ -124,21 +126,22 @@ public final class SummaryReader {
             }
         }
 
-        private final java.util.concurrent.ConcurrentHashMap<Key, Gpu> bound = new java.util.concurrent.ConcurrentHashMap<>();
+        private final java.util.concurrent.ConcurrentHashMap<Key, Object> bound = new java.util.concurrent.ConcurrentHashMap<>();
         private final java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
 
-        Gpu bind(byte[] part) throws IOException {
-            Key key = new Key(part, java.util.Arrays.hashCode(part));
-            Gpu g = bound.get(key);
-            if (g != null) {
-                return g;
+        /** {@code json} bound as Jackson binds a {@code type} (null for JSON null), or the equal one bound before. */
+        <T> T bind(byte[] json, Class<T> type) throws IOException {
+            Key key = new Key(type, json, 31 * type.hashCode() + java.util.Arrays.hashCode(json));
+            Object known = bound.get(key);
+            if (known != null) {
+                return type.cast(known);
             }
-            g = Json.mapper().readValue(part, Gpu.class);
-            if (bound.size() < MAX_GPUS && bytes.addAndGet(part.length) <= MAX_BYTES) {
-                Gpu known = bound.putIfAbsent(key, g);
-                return known != null ? known : g;
+            T value = Json.mapper().readValue(json, type);
+            if (value != null && bound.size() < MAX_PARTS && bytes.addAndGet(json.length) <= MAX_BYTES) {
+                known = bound.putIfAbsent(key, value);
+                return known != null ? type.cast(known) : value;
             }
-            return g;
+            return value;
         }
 
         int size() {
@@ -148,13 +151,13 @@ public final class SummaryReader {
 
     /** Reads {@code file}'s summary; a native-call trace is replayed in full, then summarised. */
     public static NodeSummary read(Path file) throws SnapshotIO.ReadException {
-        return read(file, new Gpus());
+        return read(file, new Parts());
     }
 
     /** As {@link #read(Path)}, with the GPUs bound so far in this folder. */
-    static NodeSummary read(Path file, Gpus gpus) throws SnapshotIO.ReadException {
+    static NodeSummary read(Path file, Parts parts) throws SnapshotIO.ReadException {
         byte[] bytes = SnapshotIO.readBytes(file);
-        NodeSummary fast = parseFast(bytes, gpus);
+        NodeSummary fast = parseFast(bytes, parts);
         if (fast != null) {
             return fast;
         }
@@ -171,12 +174,12 @@ public final class SummaryReader {
     }
 
     public static NodeSummary parse(byte[] json, String where) throws SnapshotIO.ReadException {
-        NodeSummary fast = parseFast(json, new Gpus());
+        NodeSummary fast = parseFast(json, new Parts());
         return fast != null ? fast : parseFull(json, where);
     }
 
     static NodeSummary parseFast(byte[] json) {
-        return parseFast(json, new Gpus());
+        return parseFast(json, new Parts());
     }
 
     /**
@@ -184,23 +187,32 @@ public final class SummaryReader {
      * {@link #parseFull} binds them (each GPU apart, as an element of the list is bound). Null when the file is
      * anything but plainly valid: then only the full read can say what is wrong with it, in its own words.
      */
-    static NodeSummary parseFast(byte[] json, Gpus known) {
+    static NodeSummary parseFast(byte[] json, Parts known) {
         SummaryScan.Kept kept = SummaryScan.compact(json, SHAPE);
         if (kept == null) {
             return null;
         }
         try {
-            MachineSnapshot s = Json.mapper().readValue(kept.json(), MachineSnapshot.class);
+            MachineSnapshot s = known.bind(kept.json(), MachineSnapshot.class);
+            List<Gpu> gpus = s.gpus();
             if (kept.gpuEnds() != null) { // bound as "gpus": [], the GPUs come apart
-                List<Gpu> gpus = new java.util.ArrayList<>(kept.gpuEnds().length);
+                gpus = new java.util.ArrayList<>(kept.gpuEnds().length);
                 int from = 0;
                 for (int end : kept.gpuEnds()) {
-                    gpus.add(known.bind(java.util.Arrays.copyOfRange(kept.gpus(), from, end)));
+                    gpus.add(known.bind(java.util.Arrays.copyOfRange(kept.gpus(), from, end), Gpu.class));
                     from = end;
                 }
-                s = new MachineSnapshot(s.schemaVersion(), s.probe(), s.host(), s.driver(), gpus, s.nvSwitches(),
-                        s.environment(), s.pythonStack());
             }
+            HostInfo host = s.host();
+            if (kept.host() != null) { // bound apart, its plain host name set aside
+                host = known.bind(kept.host(), HostInfo.class);
+                if (kept.hostname() != null) {
+                    host = new HostInfo(Reading.of(kept.hostname()), host.os(), host.kernel(), host.architecture(),
+                            host.cpuModel(), host.logicalCpus(), host.numaNodes());
+                }
+            }
+            s = new MachineSnapshot(s.schemaVersion(), s.probe(), host, s.driver(), gpus, s.nvSwitches(),
+                    s.environment(), s.pythonStack());
             RecordValidator.validate(s, "$");
             return summarise(s);
         } catch (IOException | RuntimeException | RecordValidator.Invalid e) {

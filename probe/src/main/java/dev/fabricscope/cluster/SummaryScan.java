@@ -21,10 +21,13 @@ import java.util.Set;
 final class SummaryScan {
 
     /**
-     * What the summary binds: one JSON object; and, when its {@code gpus} were a list of objects, that list is
-     * {@code []} in it and the GPUs' own compact objects are {@code gpus[gpuEnds[k-1]..gpuEnds[k])}, else both null.
+     * What the summary binds: one JSON object; when its {@code gpus} were a list of objects, that list is {@code []}
+     * in it and the GPUs' own compact objects are {@code gpus[gpuEnds[k-1]..gpuEnds[k])}, else both null; when its
+     * {@code host} was an object, {@code host} is that object apart (not in {@code json}), else null. A host name
+     * that is plain text ({@code {"value": "…"}} without escapes) is {@code hostname}, and in {@code host} it reads
+     * {@link #HOSTNAME_PLACEHOLDER}; else {@code hostname} is null.
      */
-    record Kept(byte[] json, byte[] gpus, int[] gpuEnds) {
+    record Kept(byte[] json, byte[] gpus, int[] gpuEnds, byte[] host, String hostname) {
     }
 
     /** Which members each kind of object keeps: the components of the records {@link SummaryReader} binds. */
@@ -55,6 +58,11 @@ final class SummaryScan {
     private static final Word GPUS = Word.of("gpus");
     private static final Word NV_SWITCHES = Word.of("nvSwitches");
     private static final Word NV_LINKS = Word.of("nvLinks");
+    private static final Word HOST_NAME = Word.of("host");
+    private static final Word HOSTNAME = Word.of("hostname");
+    private static final Word VALUE_NAME = Word.of("value");
+    /** What a plain host name is kept as in the host's compact object, so that the nodes' hosts read alike. */
+    static final byte[] HOSTNAME_PLACEHOLDER = "{\"value\":\"\"}".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] REPORT_FORMAT = SnapshotIO.REPORT_FORMAT.getBytes(StandardCharsets.US_ASCII);
 
     /** Kinds of object: which members are kept, and how. */
@@ -62,6 +70,7 @@ final class SummaryScan {
     private static final int MACHINE = 2;
     private static final int GPU = 3;
     private static final int LINK = 4;
+    private static final int HOST = 5;
 
     /** Bytes a string may hold as they are: not the quote, the backslash, a control character or a non-ASCII byte. */
     private static final boolean[] PLAIN = new boolean[256];
@@ -273,6 +282,23 @@ final class SummaryScan {
                     value(depth);
                 }
             }
+            case HOST -> {
+                int text = is(HOSTNAME) ? plainText() : -1;
+                if (text >= 0) {
+                    int start = i + text;
+                    value(depth);
+                    int end = i;
+                    while (b[end - 1] != '"') {
+                        end--;
+                    }
+                    out.hostname = new String(b, start, end - 1 - start, StandardCharsets.UTF_8);
+                    out.member(b, nameStart, nameEnd);
+                    out.add(HOSTNAME_PLACEHOLDER, 0, HOSTNAME_PLACEHOLDER.length);
+                    out.add(',');
+                } else {
+                    copy(depth, out, nameStart, nameEnd);
+                }
+            }
             default -> { // LINK
                 if (kept(linkKept)) {
                     copy(depth, out, nameStart, nameEnd);
@@ -284,7 +310,10 @@ final class SummaryScan {
     }
 
     private void machineMember(int depth, Out out, boolean top) {
-        if (is(GPUS)) {
+        if (is(HOST_NAME) && peek() == '{') {
+            out.host = new Out(512);
+            object(depth, HOST, out.host);
+        } else if (is(GPUS)) {
             list(depth, out, nameStart, nameEnd, GPU);
         } else if (is(NV_SWITCHES)) {
             counted(depth, out, nameStart, nameEnd);
@@ -304,6 +333,47 @@ final class SummaryScan {
         } else {
             value(depth);
         }
+    }
+
+    /**
+     * Whether the value at i is {@code {"value": "text"}} (white space aside) with no escape in the text: then the
+     * offset of the text's first byte from i, else -1. The text itself is checked when the value is skipped.
+     */
+    private int plainText() {
+        int p = ws(b, n, i + 1);
+        if (i >= n || b[i] != '{' || p >= n || b[p] != '"') {
+            return -1;
+        }
+        int nameFrom = p + 1;
+        int q = nameFrom;
+        while (q < n && PLAIN[b[q] & 0xFF]) {
+            q++;
+        }
+        if (q >= n || b[q] != '"' || q - nameFrom != VALUE_NAME.bytes().length
+                || !Arrays.equals(b, nameFrom, q, VALUE_NAME.bytes(), 0, VALUE_NAME.bytes().length)) {
+            return -1;
+        }
+        p = ws(b, n, q + 1);
+        if (p >= n || b[p] != ':') {
+            return -1;
+        }
+        p = ws(b, n, p + 1);
+        if (p >= n || b[p] != '"') {
+            return -1;
+        }
+        int textFrom = p + 1;
+        q = textFrom;
+        while (q < n && (PLAIN[b[q] & 0xFF] || b[q] < 0)) {
+            q++;
+        }
+        if (q >= n || b[q] != '"') {
+            return -1; // an escape, a control character, or the end
+        }
+        p = ws(b, n, q + 1);
+        if (p >= n || b[p] != '}') {
+            return -1;
+        }
+        return textFrom - i;
     }
 
     /** A kept member as it is. */
@@ -837,6 +907,9 @@ final class SummaryScan {
         /** The GPUs, when split out of this object: their compact objects one after the other, and where each ends. */
         Out gpus;
         int[] gpuEnds;
+        /** The host, when kept apart from this object, and its plain host name. */
+        Out host;
+        String hostname;
 
         Out(int capacity) {
             buf = new byte[capacity];
@@ -889,7 +962,8 @@ final class SummaryScan {
         }
 
         Kept kept() {
-            return new Kept(toArray(), gpus == null ? null : gpus.buf, gpuEnds);
+            return new Kept(toArray(), gpus == null ? null : gpus.buf, gpuEnds, host == null ? null : host.toArray(),
+                    host == null ? null : host.hostname);
         }
     }
 }
