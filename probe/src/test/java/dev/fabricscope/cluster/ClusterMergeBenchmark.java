@@ -9,7 +9,8 @@ import java.util.Locale;
 
 /**
  * Benchmark: merge N node reports (synthetic DGX H100 nodes, 8 GPUs × 18 links each) with {@code cluster show}'s
- * code path, cold and warm. Run with {@code bench/cluster-merge-bench.sh [N] [RUNS] [KEEP_DIR]}.
+ * code path, cold and warm. Run with {@code bench/cluster-merge-bench.sh [N] [RUNS] [KEEP_DIR]}; with RUNS 0 it only
+ * writes the folder ({@code bench/cluster-show-bench.sh} times the CLI on it).
  */
 public final class ClusterMergeBenchmark {
     private ClusterMergeBenchmark() {
@@ -43,6 +44,10 @@ public final class ClusterMergeBenchmark {
             }
         }
         System.out.printf(Locale.ROOT, "%d node reports, %.1f MB, %d cores%n", n, bytes / 1e6, Runtime.getRuntime().availableProcessors());
+        if (runs == 0) { // only make the folder (a Java runtime without java.management can run this)
+            System.out.println("reports kept in " + dir);
+            return;
+        }
         var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         long[] ms = new long[runs];
         for (int r = 0; r < runs; r++) {
