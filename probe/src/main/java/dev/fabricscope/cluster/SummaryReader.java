@@ -127,6 +127,8 @@ public final class SummaryReader {
         }
 
         private final java.util.concurrent.ConcurrentHashMap<Key, Object> bound = new java.util.concurrent.ConcurrentHashMap<>();
+        /** The values each reading thread has checked, for {@link SummaryScan} to compare with. */
+        private final ThreadLocal<SummaryScan.Seen> seen = ThreadLocal.withInitial(SummaryScan.Seen::new);
         private final java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
 
         /** {@code json} bound as Jackson binds a {@code type} (null for JSON null), or the equal one bound before. */
@@ -188,7 +190,7 @@ public final class SummaryReader {
      * anything but plainly valid: then only the full read can say what is wrong with it, in its own words.
      */
     static NodeSummary parseFast(byte[] json, Parts known) {
-        SummaryScan.Kept kept = SummaryScan.compact(json, SHAPE);
+        SummaryScan.Kept kept = SummaryScan.compact(json, SHAPE, known.seen.get());
         if (kept == null) {
             return null;
         }

@@ -101,6 +101,7 @@ final class SummaryScan {
     private int nameHash;
     private int i;
     private final Names names = new Names();
+    private final Seen seen;
     /** Whether each open container of {@link #skipContainer} is an object (else a list), by depth. */
     private final boolean[] open = new boolean[MAX_DEPTH + 2];
 
@@ -116,7 +117,8 @@ final class SummaryScan {
     private boolean snapshotSeen;
     private Out nested;
 
-    private SummaryScan(byte[] json, Shape shape) {
+    private SummaryScan(byte[] json, Shape shape, Seen seen) {
+        this.seen = seen;
         this.b = json;
         this.n = json.length;
         this.snapshotKept = asciiAll(shape.snapshot());
@@ -129,8 +131,13 @@ final class SummaryScan {
      * valid: then only the full read can say what it is.
      */
     static Kept compact(byte[] json, Shape shape) {
+        return compact(json, shape, null);
+    }
+
+    /** As {@link #compact(byte[], Shape)}, comparing with the values {@code seen} before (null: none). */
+    static Kept compact(byte[] json, Shape shape, Seen seen) {
         try {
-            return new SummaryScan(json, shape).run();
+            return new SummaryScan(json, shape, seen).run();
         } catch (RuntimeException | StackOverflowError e) { // GiveUp, or an index past the end of a cut file
             return null;
         }
@@ -509,7 +516,64 @@ final class SummaryScan {
     /** Any value at {@code depth}, checked and skipped. */
     private void value(int depth) {
         byte c = peek();
-        i = c == '{' || c == '[' ? skipContainer(depth) : scalar(b, n, i);
+        if (c != '{' && c != '[') {
+            i = scalar(b, n, i);
+            return;
+        }
+        if (seen == null || i + Seen.PREFIX > n) {
+            i = skipContainer(depth);
+            return;
+        }
+        long key = Seen.key(b, i, depth, nameHash);
+        int length = seen.match(key, depth, b, i, n);
+        if (length > 0) {
+            i += length; // the same bytes as a value checked before at this depth: the same value, as valid
+            return;
+        }
+        int start = i;
+        i = skipContainer(depth);
+        seen.remember(key, depth, b, start, i);
+    }
+
+    /**
+     * Objects and lists checked before (in this file or another of the folder), by their bytes: the nodes of a cluster
+     * repeat most of their per-link readings byte for byte. JSON values delimit themselves, so bytes at p that equal a
+     * value checked at the same depth (compared, not only hashed) are that value, valid; comparing them is many times cheaper than checking them.
+     * One per reading thread (not thread-safe); bounded to {@link #SLOTS} values of at most {@link #MAX_LENGTH} bytes.
+     */
+    static final class Seen {
+        static final int PREFIX = 16;
+        static final int SLOTS = 512;
+        static final int MAX_LENGTH = 4_096;
+        private final long[] keys = new long[SLOTS];
+        private final int[] depths = new int[SLOTS];
+        private final byte[][] values = new byte[SLOTS][];
+
+        /** A hash of the value's first 16 bytes, its depth and the name of its member (values of one member repeat). */
+        static long key(byte[] b, int p, int depth, int name) {
+            long h = word(b, p) * 0x9E3779B97F4A7C15L ^ word(b, p + 8) * 0xC2B2AE3D27D4EB4FL ^ ((long) name << 8) ^ depth;
+            return h ^ (h >>> 29);
+        }
+
+        /** The length of the value at p when it is the one remembered under {@code key}, else 0. */
+        int match(long key, int depth, byte[] b, int p, int n) {
+            int slot = (int) key & (SLOTS - 1);
+            byte[] v = values[slot];
+            if (v == null || keys[slot] != key || depths[slot] != depth || p + v.length > n) {
+                return 0;
+            }
+            return Arrays.equals(b, p, p + v.length, v, 0, v.length) ? v.length : 0;
+        }
+
+        void remember(long key, int depth, byte[] b, int start, int end) {
+            if (end - start < PREFIX || end - start > MAX_LENGTH) {
+                return;
+            }
+            int slot = (int) key & (SLOTS - 1);
+            keys[slot] = key;
+            depths[slot] = depth;
+            values[slot] = Arrays.copyOfRange(b, start, end);
+        }
     }
 
     // States of skipContainer.
@@ -608,10 +672,41 @@ final class SummaryScan {
         }
     }
 
+    // Eight bytes at a time: a pretty-printed file is two-fifths indentation, and its strings are mostly plain.
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final long SPACES = 0x2020202020202020L;
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
+    private static long word(byte[] b, int p) {
+        return (long) LONGS.get(b, p);
+    }
+
+    /**
+     * The high bit of each byte of {@code x} that a string cannot hold as it is (the quote, the backslash, a control
+     * character, a non-ASCII byte); exact for the lowest such byte (borrows only mark bytes above one).
+     */
+    private static long special(long x) {
+        long quote = x ^ 0x2222222222222222L;
+        long backslash = x ^ 0x5C5C5C5C5C5C5C5CL;
+        return ((quote - ONES) & ~quote | (backslash - ONES) & ~backslash | (x - SPACES) & ~x | x) & HIGHS;
+    }
+
     private static int ws(byte[] b, int n, int p) {
         while (p < n) {
             byte c = b[p];
-            if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+            if (c == ' ') {
+                p++;
+                while (p + 8 <= n) {
+                    long other = word(b, p) ^ SPACES;
+                    if (other != 0) {
+                        p += Long.numberOfTrailingZeros(other) >>> 3;
+                        break;
+                    }
+                    p += 8;
+                }
+            } else if (c == '\n' || c == '\r' || c == '\t') {
                 p++;
             } else {
                 break;
@@ -645,7 +740,14 @@ final class SummaryScan {
     private static int stringEnd(byte[] b, int n, int p) {
         int start = ++p;
         while (true) {
-            if (p >= n) {
+            if (p + 8 <= n) {
+                long m = special(word(b, p));
+                if (m == 0) {
+                    p += 8;
+                    continue;
+                }
+                p += Long.numberOfTrailingZeros(m) >>> 3;
+            } else if (p >= n) {
                 throw GIVE_UP;
             }
             int c = b[p] & 0xFF;
@@ -698,7 +800,14 @@ final class SummaryScan {
     private static int nameEnd(byte[] b, int n, int p) {
         int start = ++p;
         while (true) {
-            if (p >= n) {
+            if (p + 8 <= n) {
+                long m = special(word(b, p));
+                if (m == 0) {
+                    p += 8;
+                    continue;
+                }
+                p += Long.numberOfTrailingZeros(m) >>> 3;
+            } else if (p >= n) {
                 throw GIVE_UP;
             }
             int c = b[p] & 0xFF;
