@@ -74,7 +74,7 @@ public final class ClusterReader {
             List<Future<ClusterNode>> futures = new ArrayList<>();
             java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
             java.util.concurrent.Semaphore budget = new java.util.concurrent.Semaphore(BUDGET_KIB);
-            SummaryReader.Parts parts = new SummaryReader.Parts(); // the parts the nodes have in common, bound once
+            SummaryReader.Parts parts = new SummaryReader.Parts(true); // the parts the nodes have in common, bound once
             for (Path f : files) {
                 futures.add(pool.submit(() -> {
                     int cost = costKib(f);

@@ -127,8 +127,21 @@ public final class SummaryReader {
         }
 
         private final java.util.concurrent.ConcurrentHashMap<Key, Object> bound = new java.util.concurrent.ConcurrentHashMap<>();
-        /** The values each reading thread has checked, for {@link SummaryScan} to compare with. */
-        private final ThreadLocal<SummaryScan.Seen> seen = ThreadLocal.withInitial(SummaryScan.Seen::new);
+        /** The values each reading thread has checked, for {@link SummaryScan} to compare with; null: not kept. */
+        private final ThreadLocal<SummaryScan.Seen> seen;
+
+        /** For one file's read: nothing kept past it. */
+        Parts() {
+            this(false);
+        }
+
+        /**
+         * For a folder's read; with {@code compareSeen}, each reading thread keeps the values it checked (a few hundred
+         * KiB at most), to be dropped with the threads of the folder's read.
+         */
+        Parts(boolean compareSeen) {
+            seen = compareSeen ? ThreadLocal.withInitial(SummaryScan.Seen::new) : null;
+        }
         private final java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
 
         /** {@code json} bound as Jackson binds a {@code type} (null for JSON null), or the equal one bound before. */
@@ -190,7 +203,7 @@ public final class SummaryReader {
      * anything but plainly valid: then only the full read can say what is wrong with it, in its own words.
      */
     static NodeSummary parseFast(byte[] json, Parts known) {
-        SummaryScan.Kept kept = SummaryScan.compact(json, SHAPE, known.seen.get());
+        SummaryScan.Kept kept = SummaryScan.compact(json, SHAPE, known.seen == null ? null : known.seen.get());
         if (kept == null) {
             return null;
         }

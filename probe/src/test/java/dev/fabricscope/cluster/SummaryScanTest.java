@@ -67,7 +67,7 @@ class SummaryScanTest {
     private final int[] refused = new int[1];
     private int checked;
     /** Parts bound and values checked so far, shared by the inputs of one test as a folder's files share them. */
-    private SummaryReader.Parts folder = new SummaryReader.Parts();
+    private final SummaryReader.Parts folder = new SummaryReader.Parts(true);
 
     /** The check every input goes through; returns whether the fast path answered. */
     private boolean agree(byte[] input, String what) {
