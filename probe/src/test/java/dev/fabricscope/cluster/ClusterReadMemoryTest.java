@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The cluster read keeps memory bounded: 10,000 node reports (SYNTHETIC DGX H100 nodes, 124 KB each, 1.2 GB in all;
+ * The cluster read keeps memory bounded: 10,000 node reports (SYNTHETIC DGX H100 nodes, 310 KB each, 3.1 GB in all;
  * 50 distinct files, each linked 200 times) are read and merged in a JVM of its own with a 64 MiB heap, and what
  * stays after the read is a few KiB per node. Holding the nodes' full snapshots instead (the cluster view before it
  * read summaries), 10,000 of them would need several times that heap: the limit catches a reader keeping too much.
