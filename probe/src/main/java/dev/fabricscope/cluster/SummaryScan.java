@@ -9,9 +9,9 @@ import java.util.Set;
 /**
  * The fast path of {@link SummaryReader}: one pass over a file's bytes that checks all of it as Jackson's parser with
  * {@code Json.mapper()}'s options would (strict JSON grammar, no duplicate keys, no raw control characters in strings,
- * bounded nesting and lengths, nothing after the top-level object, strict UTF-8 as the JDK's decoder checks it) and the envelope as
- * {@link SnapshotIO#checkEnvelope} does, and copies out only the members the summary binds: a compact JSON object of
- * a tenth of the file, bound by {@link SummaryReader} as the whole file would be.
+ * bounded nesting and lengths, nothing after the top-level object, strict UTF-8 as the JDK's decoder checks it) and the
+ * envelope as {@link SnapshotIO#checkEnvelope} does, and copies out only the members the summary binds (about 1 % of a
+ * node report), which {@link SummaryReader} binds as the whole file would be bound.
  *
  * <p>It is stricter than those checks, never looser: whatever it is not sure of (an escape in a member name, deep
  * nesting, a long string or number, an envelope not as Fabricscope writes it, any error) makes it answer null, and the
@@ -128,13 +128,8 @@ final class SummaryScan {
 
     /**
      * The summary's members of {@code json} (the snapshot's, for a report), or null when the file is not plainly
-     * valid: then only the full read can say what it is.
+     * valid: then only the full read can say what it is. {@code seen}: values checked before, to compare with (or null).
      */
-    static Kept compact(byte[] json, Shape shape) {
-        return compact(json, shape, null);
-    }
-
-    /** As {@link #compact(byte[], Shape)}, comparing with the values {@code seen} before (null: none). */
     static Kept compact(byte[] json, Shape shape, Seen seen) {
         try {
             return new SummaryScan(json, shape, seen).run();
