@@ -31,6 +31,10 @@ import java.util.Map;
  * throughout (skipped parts included), no duplicate keys, readings read as readings ({@code unreadable (…)} for
  * values that do not parse), and the kept records validated ({@link RecordValidator}). A part it skips can still be
  * wrong in ways only the full read sees (e.g. a pair without its GPUs): opening that node then says so.
+ *
+ * <p>Two paths, one answer: {@link SummaryScan} checks the bytes and keeps the summary's members for binding (the fast
+ * path, for files as Fabricscope writes them), and whatever it steps aside from is bound whole by Jackson (the full
+ * path, whose errors are the user's one-line messages). {@code SummaryScanTest} holds the first to the second.
  */
 public final class SummaryReader {
 
