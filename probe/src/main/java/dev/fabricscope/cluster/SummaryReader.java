@@ -168,13 +168,18 @@ public final class SummaryReader {
         }
     }
 
-    /** Reads {@code file}'s summary; a native-call trace is replayed in full, then summarised. */
+    /** Reads the summary of {@code file}, a snapshot or report. */
     public static NodeSummary read(Path file) throws SnapshotIO.ReadException {
-        return read(file, new Parts());
+        return read(file, SnapshotIO.OtherFormats.NONE);
     }
 
-    /** As {@link #read(Path)}, with the GPUs bound so far in this folder. */
-    static NodeSummary read(Path file, Parts parts) throws SnapshotIO.ReadException {
+    /** As {@link #read(Path)}; a file of one of {@code others} (a native-call trace) is read in full, then summarised. */
+    public static NodeSummary read(Path file, SnapshotIO.OtherFormats others) throws SnapshotIO.ReadException {
+        return read(file, others, new Parts());
+    }
+
+    /** As {@link #read(Path, SnapshotIO.OtherFormats)}, with the parts bound so far in this folder. */
+    static NodeSummary read(Path file, SnapshotIO.OtherFormats others, Parts parts) throws SnapshotIO.ReadException {
         byte[] bytes = SnapshotIO.readBytes(file);
         NodeSummary fast = parseFast(bytes, parts);
         if (fast != null) {
@@ -185,10 +190,7 @@ public final class SummaryReader {
             return parseFull(bytes, file.toString());
         } catch (SnapshotIO.ReadException e) {
             // a trace is never a snapshot or report (its format says so), so looking for one only after costs nothing
-            if (dev.fabricscope.nativeapi.trace.TraceIO.looksLikeTrace(bytes)) {
-                return NodeSummary.of(SnapshotIO.read(file));
-            }
-            throw e;
+            return NodeSummary.of(others.read(bytes, file, e));
         }
     }
 

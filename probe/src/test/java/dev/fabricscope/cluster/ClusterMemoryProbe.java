@@ -20,7 +20,7 @@ public final class ClusterMemoryProbe {
         List<ClusterNode> nodes = ClusterReader.read(dir);
         List<MachineSnapshot> held = new ArrayList<>();
         for (ClusterNode n : nodes.subList(0, Math.min(full, nodes.size()))) {
-            held.add(n.readSnapshot());
+            held.add(n.readSnapshot(dev.fabricscope.io.SnapshotIO.OtherFormats.NONE));
         }
         ClusterView view = ClusterAnalysis.analyse(dir.toString(), nodes);
         Runtime rt = Runtime.getRuntime();
