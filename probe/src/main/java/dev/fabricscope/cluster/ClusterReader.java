@@ -79,12 +79,13 @@ public final class ClusterReader {
             List<Future<ClusterNode>> futures = new ArrayList<>();
             java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
             java.util.concurrent.Semaphore budget = new java.util.concurrent.Semaphore(BUDGET_KIB);
+            SummaryReader.Parts parts = new SummaryReader.Parts(true); // the parts the nodes have in common, bound once
             for (Path f : files) {
                 futures.add(pool.submit(() -> {
                     int cost = costKib(f);
                     budget.acquire(cost);
                     try {
-                        ClusterNode n = readOne(f, others);
+                        ClusterNode n = readOne(f, others, parts);
                         progress.update(done.incrementAndGet(), files.size());
                         return n;
                     } finally {
@@ -123,10 +124,10 @@ public final class ClusterReader {
         }
     }
 
-    static ClusterNode readOne(Path f, SnapshotIO.OtherFormats others) {
+    static ClusterNode readOne(Path f, SnapshotIO.OtherFormats others, SummaryReader.Parts parts) {
         String base = f.getFileName().toString().replaceFirst("\\.json$", "");
         try {
-            NodeSummary s = SummaryReader.read(f, others);
+            NodeSummary s = SummaryReader.read(f, others, parts);
             return ClusterNode.summarised(s.hostname() != null ? s.hostname() : base, f.toString(), s);
         } catch (SnapshotIO.ReadException e) {
             return new ClusterNode(base, f.toString(), null, e.getMessage());

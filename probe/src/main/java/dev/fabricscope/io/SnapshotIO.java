@@ -281,7 +281,16 @@ public final class SnapshotIO {
             }
             byte[] bytes;
             try (InputStream in = Files.newInputStream(file)) {
-                bytes = in.readNBytes((int) MAX_BYTES + 1);
+                // the size it has now in one array, no copies; a file that changes meanwhile is read in chunks
+                byte[] sized = new byte[(int) size];
+                int got = in.readNBytes(sized, 0, sized.length);
+                if (got == sized.length && in.read() < 0) {
+                    bytes = sized;
+                } else {
+                    byte[] rest = in.readNBytes((int) MAX_BYTES + 1 - got);
+                    bytes = java.util.Arrays.copyOf(sized, got + rest.length);
+                    System.arraycopy(rest, 0, bytes, got, rest.length);
+                }
             }
             if (bytes.length > MAX_BYTES) {
                 throw new ReadException(file + ": file grew past the " + MAX_BYTES + "-byte limit while reading");

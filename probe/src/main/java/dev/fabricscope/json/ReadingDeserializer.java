@@ -28,14 +28,17 @@ public final class ReadingDeserializer extends JsonDeserializer<Reading<?>> impl
 
     private final JavaType valueType;
     private final String field;
+    /** The tree deserializer {@link DeserializationContext#readTree} looks up for each value, looked up once. */
+    private final JsonDeserializer<?> trees;
 
     public ReadingDeserializer() {
-        this(TypeFactory.unknownType(), null);
+        this(TypeFactory.unknownType(), null, null);
     }
 
-    private ReadingDeserializer(JavaType valueType, String field) {
+    private ReadingDeserializer(JavaType valueType, String field, JsonDeserializer<?> trees) {
         this.valueType = valueType;
         this.field = field;
+        this.trees = trees;
     }
 
     @Override
@@ -45,7 +48,13 @@ public final class ReadingDeserializer extends JsonDeserializer<Reading<?>> impl
             t = property.getType();
         }
         JavaType v = t == null ? TypeFactory.unknownType() : t.containedTypeOrUnknown(0);
-        return new ReadingDeserializer(v, property == null ? null : property.getName());
+        JsonDeserializer<?> trees;
+        try {
+            trees = ctxt.findRootValueDeserializer(ctxt.constructType(JsonNode.class));
+        } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
+            trees = null;
+        }
+        return new ReadingDeserializer(v, property == null ? null : property.getName(), trees);
     }
 
     @Override
@@ -60,8 +69,8 @@ public final class ReadingDeserializer extends JsonDeserializer<Reading<?>> impl
             String name = p.currentName();
             p.nextToken();
             switch (name) {
-                case "value" -> v = ctxt.readTree(p);
-                case "missing" -> m = ctxt.readTree(p);
+                case "value" -> v = tree(p, ctxt);
+                case "missing" -> m = tree(p, ctxt);
                 default -> p.skipChildren();
             }
         }
@@ -92,6 +101,34 @@ public final class ReadingDeserializer extends JsonDeserializer<Reading<?>> impl
         }
         String problem = outOfRange(value, v);
         return problem == null ? shared(Reading.of(value)) : unreadable(v, problem);
+    }
+
+    /**
+     * The value at the parser as a tree, as {@link DeserializationContext#readTree} reads it; scalars made here
+     * with the same node factory calls, without that method's look-up of the tree deserializer for each of the
+     * hundreds of thousands of readings of a cluster folder.
+     */
+    private JsonNode tree(JsonParser p, DeserializationContext ctxt) throws IOException {
+        var nodes = ctxt.getNodeFactory();
+        switch (p.currentToken()) {
+            case VALUE_TRUE:
+                return nodes.booleanNode(true);
+            case VALUE_FALSE:
+                return nodes.booleanNode(false);
+            case VALUE_NULL:
+                return nodes.nullNode();
+            case VALUE_STRING:
+                return nodes.textNode(p.getText());
+            case VALUE_NUMBER_INT:
+                if (p.getNumberType() == JsonParser.NumberType.INT
+                        && !ctxt.isEnabled(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+                        && !ctxt.isEnabled(com.fasterxml.jackson.databind.DeserializationFeature.USE_LONG_FOR_INTS)) {
+                    return nodes.numberNode(p.getIntValue());
+                }
+                return ctxt.readTree(p);
+            default:
+                return trees != null ? (JsonNode) trees.deserialize(p, ctxt) : ctxt.readTree(p);
+        }
     }
 
     /**

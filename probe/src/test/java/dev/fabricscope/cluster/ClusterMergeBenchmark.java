@@ -9,7 +9,8 @@ import java.util.Locale;
 
 /**
  * Benchmark: merge N node reports (synthetic DGX H100 nodes, 8 GPUs × 18 links each) with {@code cluster show}'s
- * code path, cold and warm. Run with {@code bench/cluster-merge-bench.sh [N] [RUNS] [KEEP_DIR]}.
+ * code path, cold and warm. Run with {@code bench/cluster-merge-bench.sh [N] [RUNS] [KEEP_DIR]}; with RUNS 0 it only
+ * writes the folder ({@code bench/cluster-show-bench.sh} times the CLI on it).
  */
 public final class ClusterMergeBenchmark {
     private ClusterMergeBenchmark() {
@@ -27,22 +28,29 @@ public final class ClusterMergeBenchmark {
         boolean keep = args.length > 2;
         Path dir = keep ? Files.createDirectories(Path.of(args[2])) : Files.createTempDirectory("fabricscope-cluster-bench");
         MachineSnapshot base = ClusterFixtures.sample("dgx-h100");
-        long bytes = 0;
         boolean reuse = keep && countJson(dir) == n; // a kept folder of the same size is timed again as it is
-        for (int i = 0; i < n && !reuse; i++) {
-            MachineSnapshot node = ClusterFixtures.node(base, String.format(Locale.ROOT, "node%04d", i), i);
-            if (i % 97 == 0) {
-                node = ClusterFixtures.withDriver(node, "550.54.15");
-            }
-            ClusterFixtures.write(dir, node, String.format(Locale.ROOT, "node%04d.json", i));
-            bytes += Files.size(dir.resolve(String.format(Locale.ROOT, "node%04d.json", i)));
+        if (!reuse) { // written on all cores: a 16-core machine makes 10,000 reports in seconds
+            java.util.stream.IntStream.range(0, n).parallel().forEach(i -> {
+                MachineSnapshot node = ClusterFixtures.node(base, String.format(Locale.ROOT, "node%04d", i), i);
+                if (i % 97 == 0) {
+                    node = ClusterFixtures.withDriver(node, "550.54.15");
+                }
+                try {
+                    ClusterFixtures.write(dir, node, String.format(Locale.ROOT, "node%04d.json", i));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
         }
-        if (reuse) {
-            try (var files = Files.list(dir)) {
-                bytes = files.mapToLong(p -> p.toFile().length()).sum();
-            }
+        long bytes;
+        try (var files = Files.list(dir)) {
+            bytes = files.mapToLong(p -> p.toFile().length()).sum();
         }
         System.out.printf(Locale.ROOT, "%d node reports, %.1f MB, %d cores%n", n, bytes / 1e6, Runtime.getRuntime().availableProcessors());
+        if (runs == 0) { // only make the folder (a Java runtime without java.management can run this)
+            System.out.println("reports kept in " + dir);
+            return;
+        }
         var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         long[] ms = new long[runs];
         for (int r = 0; r < runs; r++) {
