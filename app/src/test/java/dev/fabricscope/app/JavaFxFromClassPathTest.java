@@ -29,6 +29,7 @@ class JavaFxFromClassPathTest {
         ProcessBuilder pb = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dglass.platform=Monocle", "-Dmonocle.platform=Headless", "-Dprism.order=sw", "-Dprism.text=t2k",
                 "-Dheadless.geometry=1600x1000-32", "-Dfabricscope.prefs.node=dev/fabricscope/app-test",
+                "-Djava.util.prefs.userRoot=" + System.getProperty("java.util.prefs.userRoot", dir.resolve("prefs").toString()),
                 "-cp", cp, dev.fabricscope.app.devtools.DevTools.class.getName(),
                 "--screenshots", dir.resolve("shots").toString(), "--compare", before + "," + after));
         pb.environment().put("DISPLAY", ":0");
