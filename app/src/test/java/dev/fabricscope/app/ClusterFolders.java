@@ -133,6 +133,7 @@ public final class ClusterFolders {
         List<NodeAcceptance.Expectation> e = NodeAcceptance.compare(expected, node, live);
         var result = new NodeCheckResult(NodeCheckResult.NAME, NodeAcceptance.passed(e) ? CheckStatus.PASSED : CheckStatus.FAILED,
                 NodeAcceptance.summary(e), expected.source(), expected, e, null, null, null, node);
+        Files.createDirectories(dir);
         Files.writeString(dir.resolve(name + ".json"), Json.write(result));
     }
 
