@@ -1,5 +1,8 @@
 package dev.fabricscope.app;
 
+import dev.fabricscope.check.CheckStatus;
+import dev.fabricscope.check.NodeAcceptance;
+import dev.fabricscope.check.NodeCheckResult;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.samples.SyntheticCluster;
@@ -16,7 +19,7 @@ import java.util.Locale;
  * optionally another driver or another fabric cluster/clique.
  *
  * <p>{@code main(kind, dir)} writes one of the folders (for the screenshot tour): {@code mixed}, {@code racks},
- * {@code scale [N]}.
+ * {@code checked}, {@code scale [N]}.
  */
 public final class ClusterFolders {
 
@@ -109,13 +112,39 @@ public final class ClusterFolders {
         }
     }
 
+    /**
+     * {@code check node} reports as {@code cluster collect --check-node --expect dgx-h100} leaves them, made the way
+     * {@code check node --expect dgx-h100 --no-live --snapshot F} makes them (no live checks): three DGX H100 nodes, of
+     * which dgx-h100-02 runs another driver (its check fails on the driver version), a GB200 tray put in the wrong
+     * place (its check fails on GPU count and model), and dgx-h100-04 collected with the plain probe (no check).
+     */
+    public static void checked(Path dir) throws Exception {
+        MachineSnapshot h100 = sample("dgx-h100");
+        NodeAcceptance.Profile expected = NodeAcceptance.profileOf(h100, "sample dgx-h100", NodeAcceptance.DEFAULT_MIN_BUSBW_FRACTION);
+        checkedNode(dir, expected, node(h100, h100(1), 1001), h100(1));
+        checkedNode(dir, expected, withDriver(node(h100, h100(2), 1002), OTHER_DRIVER), h100(2));
+        checkedNode(dir, expected, node(h100, h100(3), 1003), h100(3));
+        checkedNode(dir, expected, node(sample("gb200-nvl72-tray"), tray(1, 1), 101), tray(1, 1));
+        write(dir, node(h100, h100(4), 1004), h100(4) + ".json");
+    }
+
+    private static void checkedNode(Path dir, NodeAcceptance.Profile expected, MachineSnapshot node, String name) throws Exception {
+        var live = new NodeAcceptance.LiveResults(null, null, null, "--no-live");
+        List<NodeAcceptance.Expectation> e = NodeAcceptance.compare(expected, node, live);
+        var result = new NodeCheckResult(NodeCheckResult.NAME, NodeAcceptance.passed(e) ? CheckStatus.PASSED : CheckStatus.FAILED,
+                NodeAcceptance.summary(e), expected.source(), expected, e, null, null, null, node);
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(name + ".json"), Json.write(result));
+    }
+
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[1]);
         switch (args[0]) {
             case "mixed" -> mixed(dir);
             case "racks" -> racks(dir);
+            case "checked" -> checked(dir);
             case "scale" -> scale(dir, args.length > 2 ? Integer.parseInt(args[2]) : 1000);
-            default -> throw new IllegalArgumentException("kinds: mixed, racks, scale [N]");
+            default -> throw new IllegalArgumentException("kinds: mixed, racks, checked, scale [N]");
         }
     }
 }

@@ -190,6 +190,37 @@ class ClusterPageTest {
     }
 
     @Test
+    void failedNodeChecksAreListedAboveTheTilesAndTheirTilesMarked(FxRobot robot, @TempDir Path dir, @TempDir Path plain) throws Exception {
+        ClusterFolders.checked(dir); // dgx-h100-02 on another driver and a GB200 tray fail their check node
+        openCluster(robot, dir);
+        Node box = robot.lookup("#nodeChecks").query();
+        assertTrue(box.isVisible());
+        assertTrue(box.getStyleClass().contains("node-checks-failed"));
+        assertEquals("Node checks: 2 of 4 checked node(s) failed:", robot.lookup("#nodeChecksTitle").queryAs(Label.class).getText());
+        List<String> nodes = labels(robot, ".node-check-node");
+        assertEquals(2, nodes.size(), nodes.toString());
+        assertTrue(nodes.stream().anyMatch(t -> t.startsWith(ClusterFolders.h100(2) + ": FAIL: 1 of ")), nodes.toString());
+        assertTrue(nodes.stream().anyMatch(t -> t.startsWith(ClusterFolders.tray(1, 1) + ": FAIL: ")), nodes.toString());
+        List<String> expectations = labels(robot, ".node-check-expectations");
+        assertTrue(expectations.contains("FAIL Driver version: expected 580.126.20, measured " + ClusterFolders.OTHER_DRIVER), expectations.toString());
+        assertTrue(expectations.stream().anyMatch(t -> t.lines().anyMatch("FAIL GPU count: expected 8, measured 4"::equals)), expectations.toString());
+        // the failed nodes' tiles are marked; a passed node's and a plain snapshot's are not
+        assertTrue(tile(robot, ClusterFolders.h100(2)).getStyleClass().contains("node-check-failed"));
+        assertTrue(tile(robot, ClusterFolders.tray(1, 1)).getStyleClass().contains("node-check-failed"));
+        assertFalse(tile(robot, ClusterFolders.h100(1)).getStyleClass().contains("node-check-failed"));
+        assertFalse(tile(robot, ClusterFolders.h100(4)).getStyleClass().contains("node-check-failed"));
+        assertTrue(tile(robot, ClusterFolders.h100(2)).getTooltip().getText().contains("FAIL Driver version"));
+
+        // a folder of plain probe snapshots has no node checks: nothing is shown
+        ClusterFolders.mixed(plain);
+        robot.interact(() -> app.vm.openCluster(plain));
+        AppHarness.await(() -> !app.vm.isBusy() && app.vm.getCluster() != null && app.vm.getCluster().dir().equals(plain));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertFalse(robot.lookup("#nodeChecks").query().isVisible());
+        assertTrue(robot.lookup(".node-check-failed").queryAll().stream().noneMatch(Node::isVisible));
+    }
+
+    @Test
     void aFolderWithoutReportsIsAOneLineErrorAndKeepsWhatIsShown(FxRobot robot, @TempDir Path dir) throws Exception {
         robot.interact(() -> app.vm.openSample("dgx-h100"));
         app.awaitIdle();

@@ -73,12 +73,14 @@ class NoClippedTextTest {
         ClusterFolders.racks(racks);
         Path mixed = dir.resolve("mixed");
         ClusterFolders.mixed(mixed);
+        Path checked = dir.resolve("checked");
+        ClusterFolders.checked(checked);
         Path before = ReportFiles.write(dir.resolve("before.json"), ReportFiles.before());
         Path after = ReportFiles.write(dir.resolve("after.json"), ReportFiles.after());
         for (double[] size : SIZES) {
             resize(robot, size);
             String at = " at " + (int) size[0] + "×" + (int) size[1];
-            for (Path cluster : List.of(racks, mixed)) {
+            for (Path cluster : List.of(racks, mixed, checked)) {
                 robot.interact(() -> app.vm.openCluster(cluster));
                 AppHarness.await(() -> !app.vm.isBusy() && app.vm.getCluster() != null && app.vm.pageProperty().get() == MainViewModel.Page.CLUSTER);
                 settle(robot);

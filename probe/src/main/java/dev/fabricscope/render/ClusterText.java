@@ -104,20 +104,28 @@ public final class ClusterText {
             return;
         }
         List<dev.fabricscope.cluster.NodeCheckSummary> failed = v.failedChecks();
-        if (failed.isEmpty()) {
-            sb.append("\nNode checks: all ").append(v.nodeChecks().size()).append(" checked node(s) passed.\n");
-            return;
-        }
-        sb.append("\nNode checks: ").append(failed.size()).append(" of ").append(v.nodeChecks().size())
-                .append(" checked node(s) failed:\n");
+        sb.append('\n').append(nodeChecksHeadline(failed.size(), v.nodeChecks().size())).append('\n');
         for (dev.fabricscope.cluster.NodeCheckSummary c : failed) {
             sb.append("  ").append(c.node()).append(": ").append(c.summary()).append('\n');
             for (dev.fabricscope.cluster.NodeCheckSummary.Failed f : c.failed()) {
-                sb.append("    FAIL ").append(SnapshotIO.oneLineSafe(f.name())).append(": expected ")
-                        .append(SnapshotIO.oneLineSafe(f.expected())).append(", measured ")
-                        .append(SnapshotIO.oneLineSafe(f.measured())).append('\n');
+                sb.append("    ").append(failedExpectation(f)).append('\n');
             }
         }
+    }
+
+    /**
+     * {@code Node checks: 2 of 3 checked node(s) failed:} or {@code Node checks: all 3 checked node(s) passed.}: the
+     * headline over the nodes' {@code check node} results, for {@code cluster show} and the app's cluster page.
+     */
+    public static String nodeChecksHeadline(int failed, int checked) {
+        return failed == 0 ? "Node checks: all " + checked + " checked node(s) passed."
+                : "Node checks: " + failed + " of " + checked + " checked node(s) failed:";
+    }
+
+    /** {@code FAIL GPU count: expected 8, measured 0}: one failed expectation of a node's check, on one safe line. */
+    public static String failedExpectation(dev.fabricscope.cluster.NodeCheckSummary.Failed f) {
+        return "FAIL " + SnapshotIO.oneLineSafe(f.name()) + ": expected " + SnapshotIO.oneLineSafe(f.expected())
+                + ", measured " + SnapshotIO.oneLineSafe(f.measured());
     }
 
     /** {@code 4 nodes, 32 GPUs: 2 differences — driver version: dgx-3 on 550.54.15 (others 580.126.20)}. */

@@ -19,8 +19,8 @@ public final class InspectCluster {
 
     /**
      * @param dir        the folder
-     * @param nodeChecks also read each node's {@code check node} results (the CLI lists failed nodes; the app's page
-     *                   does not show them and skips the second read)
+     * @param nodeChecks also read each node's {@code check node} results (the CLI and the app's cluster page list the
+     *                   nodes whose check failed)
      * @param progress   files read so far, or null
      */
     public record Request(Path dir, boolean nodeChecks, ClusterReader.Progress progress) {

@@ -2,6 +2,7 @@ package dev.fabricscope.app.view;
 
 import dev.fabricscope.app.viewmodel.ClusterViewModel;
 import dev.fabricscope.app.viewmodel.ClusterViewModel.Difference;
+import dev.fabricscope.app.viewmodel.ClusterViewModel.FailedCheck;
 import dev.fabricscope.app.viewmodel.ClusterViewModel.Group;
 import dev.fabricscope.app.viewmodel.ClusterViewModel.Tile;
 import dev.fabricscope.app.viewmodel.ClusterViewModel.Unreadable;
@@ -31,7 +32,8 @@ import javafx.util.Duration;
 /**
  * The cluster page: a header (folder, counts), a toolbar (name filter, outliers only, advise for the cluster), the
  * nodes as tiles grouped by NVLink domain, and beside them the differences between nodes (most important first;
- * selecting one highlights its outlier nodes) and the files that could not be read.
+ * selecting one highlights its outlier nodes) and the files that could not be read. Above the tiles, the nodes whose
+ * {@code check node} report failed, each with its failed expectations, as {@code cluster show} lists them.
  *
  * <p>Scales to thousands of nodes: the tiles live in a virtualised {@link ListView} whose rows are domain headers
  * and rows of tiles; only the rows on screen exist as scene-graph nodes, and cells reuse their tiles.
@@ -65,6 +67,8 @@ public final class ClusterPage extends BorderPane {
     private final Label differencesTitle = new Label();
     private final Label unreadableTitle = new Label();
     private final VBox unreadableBox;
+    private final Label nodeChecksTitle = new Label();
+    private final VBox nodeChecksBox = new VBox(4);
     private final Button advise = new Button("Advise for this cluster…");
     private int perRow = -1;
     private double tileWidth = TILE_MIN_WIDTH;
@@ -143,7 +147,21 @@ public final class ClusterPage extends BorderPane {
         SplitPane split = new SplitPane(grid, side);
         split.setDividerPositions(0.66);
         SplitPane.setResizableWithParent(side, false);
-        setCenter(split);
+        nodeChecksTitle.setId("nodeChecksTitle");
+        nodeChecksTitle.getStyleClass().addAll("title-4", "node-checks-title");
+        nodeChecksTitle.setWrapText(true);
+        nodeChecksTitle.setMinHeight(Region.USE_PREF_SIZE);
+        nodeChecksBox.setId("nodeChecks");
+        nodeChecksBox.getStyleClass().add("node-checks");
+        nodeChecksBox.setPadding(new Insets(8, 18, 10, 18));
+        nodeChecksBox.managedProperty().bind(nodeChecksBox.visibleProperty());
+        nodeChecksBox.setVisible(false);
+        VBox center = new VBox(nodeChecksBox, split);
+        VBox.setVgrow(split, Priority.ALWAYS);
+        setCenter(center);
+        vm.failedChecksProperty().addListener((o, was, now) -> showNodeChecks());
+        vm.nodeChecksLineProperty().addListener((o, was, now) -> showNodeChecks());
+        showNodeChecks();
 
         vm.groupsProperty().addListener((o, was, now) -> relayout(true));
         vm.clusterProperty().addListener((o, was, now) -> show(now));
@@ -224,6 +242,47 @@ public final class ClusterPage extends BorderPane {
         unreadableTitle.setText("Unreadable files (" + bad.size() + ")");
         unreadableBox.setVisible(!bad.isEmpty());
         relayout(true);
+    }
+
+    /** Most failed nodes listed above the tiles; the rest are counted ({@code cluster show} lists them all). */
+    static final int FAILED_NODES_SHOWN = 4;
+
+    /** The node checks' headline and, under it, each failed node with its failed expectations; hidden without checks. */
+    private void showNodeChecks() {
+        String headline = vm.nodeChecksLineProperty().get();
+        List<FailedCheck> failed = vm.failedChecks();
+        nodeChecksBox.setVisible(!headline.isEmpty());
+        nodeChecksBox.getStyleClass().remove("node-checks-failed");
+        if (!failed.isEmpty()) {
+            nodeChecksBox.getStyleClass().add("node-checks-failed");
+        }
+        nodeChecksTitle.setText(SafeText.shown(headline));
+        List<javafx.scene.Node> rows = new ArrayList<>();
+        rows.add(nodeChecksTitle);
+        for (FailedCheck f : failed.subList(0, Math.min(failed.size(), FAILED_NODES_SHOWN))) {
+            Label node = new Label(SafeText.shown(f.node() + ": " + f.summary()));
+            node.getStyleClass().add("node-check-node");
+            node.setWrapText(true);
+            node.setMinHeight(Region.USE_PREF_SIZE);
+            Label expectations = new Label(SafeText.shown(String.join("\n", f.failed())));
+            expectations.getStyleClass().add("node-check-expectations");
+            expectations.setWrapText(true);
+            expectations.setMinHeight(Region.USE_PREF_SIZE);
+            expectations.managedProperty().bind(expectations.visibleProperty());
+            expectations.setVisible(!f.failed().isEmpty());
+            expectations.setPadding(new Insets(0, 0, 0, 16));
+            rows.add(node);
+            rows.add(expectations);
+        }
+        if (failed.size() > FAILED_NODES_SHOWN) {
+            Label more = new Label("… and " + (failed.size() - FAILED_NODES_SHOWN)
+                    + " more failed node(s); their tiles are marked, and fabricscope cluster show lists them all.");
+            more.getStyleClass().add("text-muted");
+            more.setWrapText(true);
+            more.setMinHeight(Region.USE_PREF_SIZE);
+            rows.add(more);
+        }
+        nodeChecksBox.getChildren().setAll(rows);
     }
 
     /** Rebuilds the rows when the groups change or when the width fits another number of tiles per row. */
@@ -364,7 +423,10 @@ public final class ClusterPage extends BorderPane {
             setId("node-" + n.name());
             name.setText(n.name());
             String gpus = n.gpus();
-            if (diffs.isEmpty()) {
+            boolean checkFailed = vm.checkFailed(n.name());
+            if (checkFailed) {
+                line.setText("node check failed");
+            } else if (diffs.isEmpty()) {
                 line.setText(gpus);
             } else {
                 LoadedCluster.Difference d = diffs.get(0);
@@ -375,8 +437,15 @@ public final class ClusterPage extends BorderPane {
             toggle("node-outlier", !diffs.isEmpty());
             toggle("node-highlight", highlighted);
             toggle("node-current", current);
+            toggle("node-check-failed", checkFailed);
             StringBuilder t = new StringBuilder(n.name()).append('\n').append(gpus).append(" · driver ")
                     .append(n.driver()).append('\n').append(n.file());
+            if (checkFailed) {
+                vm.failedChecks().stream().filter(f -> f.node().equals(n.name())).findFirst().ifPresent(f -> {
+                    t.append("\n\nNode check: ").append(f.summary());
+                    f.failed().forEach(x -> t.append("\n• ").append(x));
+                });
+            }
             if (!diffs.isEmpty()) {
                 t.append("\n\nDiffers from most nodes in:");
                 diffs.forEach(d -> t.append("\n• ").append(d.describe()));

@@ -2,7 +2,9 @@ package dev.fabricscope.app.viewmodel;
 
 import dev.fabricscope.cluster.ClusterNode;
 import dev.fabricscope.cluster.Inconsistency;
+import dev.fabricscope.cluster.NodeCheckSummary;
 import dev.fabricscope.cluster.NvlinkDomain;
+import dev.fabricscope.render.ClusterText;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -65,6 +67,15 @@ public final class ClusterViewModel {
                              List<String> outliers, boolean warning) {
     }
 
+    /**
+     * A node whose {@code check node} report failed, as {@code cluster show} words it.
+     *
+     * @param summary the check's summary line ({@code FAIL: 2 of 13 expectations failed (…)})
+     * @param failed  each failed expectation, {@code FAIL GPU count: expected 8, measured 4}
+     */
+    public record FailedCheck(String node, String summary, List<String> failed) {
+    }
+
     /** A node report that could not be read: the file, its name, and why. */
     public record Unreadable(String file, String fileName, String why) {
     }
@@ -80,6 +91,9 @@ public final class ClusterViewModel {
     private final ReadOnlyStringWrapper currentNode = new ReadOnlyStringWrapper(this, "currentNode");
     private final ReadOnlyStringWrapper nodeLine = new ReadOnlyStringWrapper(this, "nodeLine", "");
     private final ReadOnlyStringWrapper listedLine = new ReadOnlyStringWrapper(this, "listedLine", "");
+    private final ReadOnlyObjectWrapper<List<FailedCheck>> failedChecks = new ReadOnlyObjectWrapper<>(this, "failedChecks", List.of());
+    private final ReadOnlyStringWrapper nodeChecksLine = new ReadOnlyStringWrapper(this, "nodeChecksLine", "");
+    private Set<String> failedNodes = Set.of();
     private Set<String> highlightedNodes = Set.of();
     private LoadedCluster shownCluster;
     private final MainViewModel main;
@@ -88,16 +102,19 @@ public final class ClusterViewModel {
     public ClusterViewModel(MainViewModel main, AdvisorViewModel advisorVm) {
         this.main = main;
         this.advisorVm = advisorVm;
-        for (Observable o : List.of(cluster, filter, outliersOnly)) {
-            o.addListener(x -> regroup());
-        }
         cluster.addListener((o, was, now) -> {
             highlighted.set(null);
             currentNode.set(null);
             differences.set(now == null ? List.of() : now.view().inconsistencies().stream().map(ClusterViewModel::difference).toList());
+            showNodeChecks(now);
         });
+        // after the node checks, so that the tiles of the new groups know which nodes failed
+        for (Observable o : List.of(cluster, filter, outliersOnly)) {
+            o.addListener(x -> regroup());
+        }
         highlighted.addListener((o, was, now) -> highlightedNodes = now == null ? Set.of() : new HashSet<>(now.outliers()));
         cluster.bind(main.clusterProperty());
+        showNodeChecks(cluster.get());
         listedLine.bind(Bindings.createStringBinding(() -> cluster.get() == null ? "" : String.format(Locale.ROOT,
                 "%,d of %,d nodes listed · click a node to open its fabric view", listed.get(), cluster.get().view().readable().size()),
                 listed, cluster));
@@ -126,6 +143,20 @@ public final class ClusterViewModel {
     public ReadOnlyStringProperty listedLineProperty() { return listedLine.getReadOnlyProperty(); }
     /** How many nodes the groups list. */
     public ReadOnlyIntegerProperty listedProperty() { return listed.getReadOnlyProperty(); }
+
+    /** The nodes whose {@code check node} report failed, in the cluster's order; empty when none failed. */
+    public ReadOnlyObjectProperty<List<FailedCheck>> failedChecksProperty() { return failedChecks.getReadOnlyProperty(); }
+    public List<FailedCheck> failedChecks() { return failedChecks.get(); }
+    /**
+     * "Node checks: 2 of 3 checked node(s) failed:" or "…all 3 checked node(s) passed."; empty when no node report
+     * of the folder is a {@code check node} report.
+     */
+    public ReadOnlyStringProperty nodeChecksLineProperty() { return nodeChecksLine.getReadOnlyProperty(); }
+
+    /** Whether {@code node}'s {@code check node} report failed. */
+    public boolean checkFailed(String node) {
+        return failedNodes.contains(node);
+    }
 
     /** Whether {@code node} is an outlier of the highlighted difference. */
     public boolean isHighlighted(String node) {
@@ -169,6 +200,20 @@ public final class ClusterViewModel {
             main.showTab(MainViewModel.MachineTab.ADVISOR);
             main.report("Advising over " + facts.nodesUsed() + " nodes of cluster " + c.name() + ": " + facts.summary());
         });
+    }
+
+    private void showNodeChecks(LoadedCluster c) {
+        if (c == null || c.view().nodeChecks().isEmpty()) {
+            failedChecks.set(List.of());
+            failedNodes = Set.of();
+            nodeChecksLine.set("");
+            return;
+        }
+        List<NodeCheckSummary> failed = c.view().failedChecks();
+        failedChecks.set(failed.stream().map(f -> new FailedCheck(f.node(), f.summary(),
+                f.failed().stream().map(ClusterText::failedExpectation).toList())).toList());
+        failedNodes = failed.stream().map(NodeCheckSummary::node).collect(java.util.stream.Collectors.toUnmodifiableSet());
+        nodeChecksLine.set(ClusterText.nodeChecksHeadline(failed.size(), c.view().nodeChecks().size()));
     }
 
     private static String nodeLine(LoadedCluster c, String node) {

@@ -255,7 +255,7 @@ public final class MainViewModel {
         String what = "Reading cluster folder " + (dir.getFileName() == null ? dir : dir.getFileName()) + "…";
         long started = System.nanoTime();
         return start(what, r -> {
-            InspectCluster.Result opened = clusters.open(new InspectCluster.Request(dir, false, (read, total) -> {
+            InspectCluster.Result opened = clusters.open(new InspectCluster.Request(dir, true, (read, total) -> {
                 r.update(read, total, String.format(java.util.Locale.ROOT, "Reading node reports: %,d of %,d…", read, total));
                 if (read == total && total > 0) {
                     r.update(-1, 1, String.format(java.util.Locale.ROOT, "Comparing %,d nodes…", total));

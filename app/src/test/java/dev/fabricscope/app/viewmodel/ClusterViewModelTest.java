@@ -143,4 +143,33 @@ class ClusterViewModelTest {
         assertTrue(hint.startsWith("Opens the Advisor tab for a deployment over all 20 nodes: GPUs as on "), hint);
         assertTrue(vm.factsLine().startsWith("Advisor view of the cluster: ") && !vm.factsLine().contains(dir.toString()), vm.factsLine());
     }
+
+    @Test
+    void failedNodeChecksAreListedWithTheirFailedExpectationsAsTheCliWordsThem(@TempDir Path dir) throws Exception {
+        ClusterFolders.checked(dir); // 4 check node reports (2 failed) and one plain snapshot
+        open(dir);
+        assertEquals("Node checks: 2 of 4 checked node(s) failed:", vm.nodeChecksLineProperty().get());
+        List<ClusterViewModel.FailedCheck> failed = vm.failedChecks();
+        assertEquals(List.of("dgx-h100-02", "gb200-rack1-tray01"), failed.stream().map(ClusterViewModel.FailedCheck::node).sorted().toList());
+        ClusterViewModel.FailedCheck driver = failed.stream().filter(f -> f.node().equals("dgx-h100-02")).findFirst().orElseThrow();
+        assertTrue(driver.summary().startsWith("FAIL: 1 of "), driver.summary());
+        assertEquals(List.of("FAIL Driver version: expected 580.126.20, measured " + ClusterFolders.OTHER_DRIVER), driver.failed());
+        ClusterViewModel.FailedCheck tray = failed.stream().filter(f -> f.node().equals("gb200-rack1-tray01")).findFirst().orElseThrow();
+        assertTrue(tray.failed().contains("FAIL GPU count: expected 8, measured 4"), tray.failed().toString());
+        assertTrue(vm.checkFailed("dgx-h100-02") && vm.checkFailed("gb200-rack1-tray01"));
+        assertFalse(vm.checkFailed("dgx-h100-01"), "its check passed");
+        assertFalse(vm.checkFailed("dgx-h100-04"), "a plain snapshot has no check to fail");
+    }
+
+    @Test
+    void withoutCheckReportsNoNodeChecksAreShown(@TempDir Path checked, @TempDir Path plain) throws Exception {
+        ClusterFolders.checked(checked);
+        open(checked);
+        assertFalse(vm.failedChecks().isEmpty());
+        ClusterFolders.mixed(plain);
+        open(plain);
+        assertEquals("", vm.nodeChecksLineProperty().get(), "no node report of the folder is a check node report");
+        assertEquals(List.of(), vm.failedChecks());
+        assertFalse(vm.checkFailed("dgx-h100-02"), "the last cluster's checks are forgotten");
+    }
 }
