@@ -151,7 +151,9 @@ class ArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when wt-layers and wt-usecase land (today json↔report and render↔report form cycles) — issue 16")
+    @Disabled("enabled when wt-layers, wt-advisor and wt-usecase land: today's cycles run through report.Escape (used by "
+            + "advisor, io, json, render), report → check (LiveChecks) → render, render.ClusterText → io.SnapshotIO → "
+            + "probe.TraceReplay — issue 16")
     void noPackageCycles() {
         slices().matching("dev.fabricscope.(*)..")
                 .should().beFreeOfCycles()
