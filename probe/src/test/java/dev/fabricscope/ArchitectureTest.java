@@ -91,7 +91,7 @@ class ArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when wt-layers lands (report no longer runs checks: LiveChecks leaves report) — issue 16")
+    @Disabled("enabled when LiveChecks leaves report (usecase.RunCheck runs checks; wt-usecase) — issue 16")
     void reportDoesNotRunChecks() {
         noClasses().that().resideInAPackage(REPORT)
                 .should().transitivelyDependOnClassesThat(checkRunners())
@@ -108,7 +108,7 @@ class ArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when wt-layers lands (check's text tables move to render) — issue 16")
+    @Disabled("enabled when wt-layers lands (check's text moves to render; passes with issue16-layers merged) — issue 16")
     void checkDoesNotDependOnRender() {
         noClasses().that().resideInAPackage(CHECK)
                 .should().dependOnClassesThat().resideInAPackage(RENDER)
@@ -151,9 +151,8 @@ class ArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when wt-layers, wt-advisor and wt-usecase land: today's cycles run through report.Escape (used by "
-            + "advisor, io, json, render), report → check (LiveChecks) → render, render.ClusterText → io.SnapshotIO → "
-            + "probe.TraceReplay — issue 16")
+    @Disabled("enabled when wt-layers lands: today's cycles run through report.Escape (used by advisor, io, json, render), "
+            + "report → check → render and render → io → probe; with issue16-layers merged none is left — issue 16")
     void noPackageCycles() {
         slices().matching("dev.fabricscope.(*)..")
                 .should().beFreeOfCycles()
@@ -187,8 +186,7 @@ class ArchitectureTest {
                         .or(JavaClass.Predicates.simpleName("CheckRunner"))
                         .or(JavaClass.Predicates.simpleName("ChildChecks"))
                         .or(JavaClass.Predicates.simpleNameEndingWith("Check")))
-                .or(resideInAnyPackage(NATIVEAPI, PROBE))
-                .as("check runners, the probe or native code");
+                .as("check runners (CheckProcess*, CheckRunner, ChildChecks, *Check)");
     }
 
     /**

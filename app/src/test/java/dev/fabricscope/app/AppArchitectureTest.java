@@ -83,8 +83,8 @@ class AppArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when wt-mvvm lands (views lose their imports of advisor, check, cluster, io, json, report, samples "
-            + "and of the app package's adapters) — issue 16")
+    @Disabled("enabled when the views stop using advisor, check, cluster, diff, samples and text types directly (still open "
+            + "with issue16-mvvm merged; view-models or use cases to hand them view rows) — issue 16")
     void viewsSeeOnlyViewModelsRenderAndModel() {
         classes().that().resideInAPackage(VIEW)
                 .should().onlyDependOnClassesThat(resideInAnyPackage(VIEW, VIEWMODEL, "dev.fabricscope.render..",
@@ -94,7 +94,7 @@ class AppArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when wt-mvvm lands (a task-executor seam replaces Platform.runLater in view-models) — issue 16")
+    @Disabled("enabled when wt-mvvm lands (a task-executor seam replaces Platform.runLater; passes with issue16-mvvm merged) — issue 16")
     void viewModelsRunWithoutTheFxToolkit() {
         noClasses().that().resideInAPackage(VIEWMODEL)
                 .should().dependOnClassesThat().resideInAPackage("javafx.application..")
@@ -111,7 +111,7 @@ class AppArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when wt-mvvm lands (Bench and Screenshots move out of the production package) — issue 16")
+    @Disabled("enabled when wt-mvvm lands (Bench and Screenshots leave the production package; passes with issue16-mvvm merged) — issue 16")
     void devToolsAreNotInTheProductionPackage() {
         noClasses().that().haveSimpleName("Bench").or().haveSimpleName("Screenshots")
                 .should().resideInAPackage(APP)
