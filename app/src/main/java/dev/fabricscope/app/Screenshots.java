@@ -149,7 +149,7 @@ final class Screenshots {
         s.then(1, () -> {
             var table = view.comparePage().table();
             for (var group : table.getRoot().getChildren()) {
-                if (group.getValue().category() == dev.fabricscope.report.ReportDiff.Category.VERDICTS) {
+                if (group.getValue().category() == dev.fabricscope.diff.ReportDiff.Category.VERDICTS) {
                     table.scrollTo(table.getRow(group));
                     table.getSelectionModel().select(group.getChildren().get(Math.min(2, group.getChildren().size() - 1)));
                 }

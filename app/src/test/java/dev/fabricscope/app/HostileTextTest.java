@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.json.Json;
-import dev.fabricscope.report.Escape;
+import dev.fabricscope.text.Escape;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

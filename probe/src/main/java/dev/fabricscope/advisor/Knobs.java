@@ -53,7 +53,7 @@ public final class Knobs {
             if (specs.isEmpty()) {
                 List<String> names = flag ? flagNames() : envNames();
                 String near = nearest(name, names);
-                throw new AdvisorInputException("unknown " + (flag ? "flag" : "env") + " '" + dev.fabricscope.report.Escape.visible(name, false)
+                throw new AdvisorInputException("unknown " + (flag ? "flag" : "env") + " '" + dev.fabricscope.text.Escape.visible(name, false)
                         + "': no SGLang, vLLM, FlashInfer or NCCL " + (flag ? "flag" : "variable") + " of that name"
                         + (near != null ? "; did you mean '" + near + "'?" : "") + " (every name: fabricscope advise --list-knobs)");
             }
@@ -65,7 +65,7 @@ public final class Knobs {
                 }
             }
             if (value == null) {
-                throw new AdvisorInputException("invalid value '" + dev.fabricscope.report.Escape.visible(dev.fabricscope.report.Escape.cut(e.getValue(), 80), false) + "' for " + (flag ? "--flag " : "--env ")
+                throw new AdvisorInputException("invalid value '" + dev.fabricscope.text.Escape.visible(dev.fabricscope.text.Escape.cut(e.getValue(), 80), false) + "' for " + (flag ? "--flag " : "--env ")
                         + name + ": expected " + specs.get(0).expects());
             }
             // environment values stay as typed (frameworks parse "1" and "true" differently); flags are normalised
@@ -111,7 +111,7 @@ public final class Knobs {
             root = dev.fabricscope.json.Json.mapper().readTree(json);
         } catch (java.io.IOException e) {
             throw new AdvisorInputException("--flag compilation-config expects JSON such as {\"pass_config\": {\"fuse_allreduce_rms\": true}}, got '"
-                    + dev.fabricscope.report.Escape.visible(dev.fabricscope.report.Escape.cut(json, 80), false) + "'");
+                    + dev.fabricscope.text.Escape.visible(dev.fabricscope.text.Escape.cut(json, 80), false) + "'");
         }
         if (root == null || !root.isObject()) {
             throw new AdvisorInputException("--flag compilation-config expects a JSON object");

@@ -287,7 +287,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
     }
 
     private static String visible(String s) {
-        return dev.fabricscope.report.Escape.visible(dev.fabricscope.report.Escape.cut(s, 200), false);
+        return dev.fabricscope.text.Escape.visible(dev.fabricscope.text.Escape.cut(s, 200), false);
     }
 
     /** What a snapshot says, before assumptions. */
@@ -313,8 +313,8 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
             if (s.driver() != null && s.driver().nccl() != null && s.driver().nccl().version().isPresent()) {
                 String raw = s.driver().nccl().version().value();
                 f.put(FactKey.NCCL_VERSION, raw != null && READABLE_VERSION.matcher(raw).matches()
-                        ? Fact.probed(raw, "ncclGetVersion of " + dev.fabricscope.report.Escape.visible(
-                                dev.fabricscope.report.Escape.cut(s.driver().nccl().path().orElse("libnccl.so.2"), 200), false))
+                        ? Fact.probed(raw, "ncclGetVersion of " + dev.fabricscope.text.Escape.visible(
+                                dev.fabricscope.text.Escape.cut(s.driver().nccl().path().orElse("libnccl.so.2"), 200), false))
                         : Fact.unknown(null, unreadableNccl(raw)));
             } else {
                 f.put(FactKey.NCCL_VERSION, Fact.unknown(null, "no NCCL library found on the host"));
@@ -482,7 +482,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
 
     /** {@code NCCL version unreadable ('2.x')}, the raw value cut and with control characters shown as escapes. */
     static String unreadableNccl(String raw) {
-        String shown = raw == null ? "null" : "'" + dev.fabricscope.report.Escape.visible(dev.fabricscope.report.Escape.cut(raw, 60), false) + "'";
+        String shown = raw == null ? "null" : "'" + dev.fabricscope.text.Escape.visible(dev.fabricscope.text.Escape.cut(raw, 60), false) + "'";
         return NCCL_UNREADABLE + " (" + shown + ")";
     }
 }

@@ -8,6 +8,7 @@ import dev.fabricscope.model.NodeInfo;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.NvSwitch;
 import dev.fabricscope.model.Reading;
+import dev.fabricscope.topology.NicPlacement;
 import dev.fabricscope.topology.PcieTopology;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -75,7 +76,7 @@ public final class NodeAcceptance {
 
     /** {@code mlx5_0 PIX GPU0}: the adapter and where it sits, as a reference states it. */
     static String nicKey(MachineSnapshot s, Nic n) {
-        String near = dev.fabricscope.render.NodeText.nearestGpu(s, n);
+        String near = NicPlacement.nearestGpu(s, n);
         return n.name() + (near.equals("?") ? "" : " " + near.replaceAll("(\\S+) \\((\\w+)\\)", "$2 $1"));
     }
 
@@ -198,7 +199,7 @@ public final class NodeAcceptance {
                 moved.add(nicKey(s, n) + " (expected " + want + ")");
             }
             if (!n.linkUp()) {
-                down.add(name + " " + dev.fabricscope.render.NodeText.ports(n));
+                down.add(name + " " + NicPlacement.ports(n));
             }
         }
         List<Expectation> out = new ArrayList<>();

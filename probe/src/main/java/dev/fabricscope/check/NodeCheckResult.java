@@ -1,6 +1,7 @@
 package dev.fabricscope.check;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
 import java.util.List;
 
@@ -26,23 +27,11 @@ public record NodeCheckResult(String format, int reportVersion, String check, Ch
     public NodeCheckResult(String check, CheckStatus status, String summary, String expectedFrom, NodeAcceptance.Profile profile,
                            List<NodeAcceptance.Expectation> expectations, PreflightResult preflight, P2pResult p2p,
                            AllReduceResult allReduce, MachineSnapshot snapshot) {
-        this(dev.fabricscope.report.Report.FORMAT, dev.fabricscope.report.Report.REPORT_VERSION, check, status, summary, expectedFrom,
+        this(SnapshotIO.REPORT_FORMAT, SnapshotIO.REPORT_VERSION, check, status, summary, expectedFrom,
                 profile, expectations, preflight, p2p, allReduce, snapshot);
     }
 
     public NodeCheckResult {
         expectations = expectations == null ? List.of() : List.copyOf(expectations);
-    }
-
-    /** The summary line first, then one line per expectation. */
-    public String render() {
-        StringBuilder sb = new StringBuilder(summary).append('\n');
-        sb.append("Node: ").append(snapshot == null || snapshot.host() == null ? "?" : snapshot.host().hostname().shortDisplay())
-                .append(" · expected: ").append(expectedFrom).append('\n');
-        dev.fabricscope.render.TextTable t = new dev.fabricscope.render.TextTable("Result", "Expectation", "Expected", "Measured");
-        for (NodeAcceptance.Expectation e : expectations) {
-            t.row(e.outcome().name(), e.name(), e.expected(), dev.fabricscope.io.SnapshotIO.oneLineSafe(e.measured()));
-        }
-        return sb.append(t.render()).toString();
     }
 }

@@ -13,6 +13,7 @@ import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.nativeapi.cuda.CudaJna;
+import dev.fabricscope.render.CheckText;
 import dev.fabricscope.samples.Samples;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,7 +105,7 @@ public final class CheckNodeCommand implements Callable<Integer> {
                 return ExitCodes.FAILURE;
             }
         }
-        o.print(json ? text : r.render());
+        o.print(json ? text : CheckText.render(r));
         o.flush();
         return pass ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
     }

@@ -1,13 +1,13 @@
 package dev.fabricscope.cli;
 
+import dev.fabricscope.diff.ReportDiff;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
-import dev.fabricscope.report.DiffText;
-import dev.fabricscope.report.Escape;
+import dev.fabricscope.render.DiffText;
 import dev.fabricscope.report.Report;
-import dev.fabricscope.report.ReportDiff;
 import dev.fabricscope.report.ReportDiffer;
 import dev.fabricscope.report.ReportIO;
+import dev.fabricscope.text.Escape;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

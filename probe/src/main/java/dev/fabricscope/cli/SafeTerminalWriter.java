@@ -1,6 +1,6 @@
 package dev.fabricscope.cli;
 
-import dev.fabricscope.report.Escape;
+import dev.fabricscope.text.Escape;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;

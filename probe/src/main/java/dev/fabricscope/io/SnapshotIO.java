@@ -51,8 +51,8 @@ public final class SnapshotIO {
             char c = m.charAt(i);
             if (Character.isHighSurrogate(c) && i + 1 < m.length() && Character.isLowSurrogate(m.charAt(i + 1))) {
                 sb.append(c).append(m.charAt(++i));
-            } else if (c == '\n' || c == '\t' || dev.fabricscope.report.Escape.invisible(c)) {
-                sb.append(dev.fabricscope.report.Escape.escaped(c));
+            } else if (c == '\n' || c == '\t' || dev.fabricscope.text.Escape.invisible(c)) {
+                sb.append(dev.fabricscope.text.Escape.escaped(c));
             } else {
                 sb.append(c);
             }

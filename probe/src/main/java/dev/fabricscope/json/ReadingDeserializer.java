@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.deser.ContextualDeserializer;
 import com.fasterxml.jackson.databind.type.TypeFactory;
 import dev.fabricscope.model.Missing;
 import dev.fabricscope.model.Reading;
-import dev.fabricscope.report.Escape;
+import dev.fabricscope.text.Escape;
 import java.io.IOException;
 
 /**

@@ -80,7 +80,7 @@ public final class AdviceText {
             framework(sb, e.getKey(), e.getValue(), all);
         }
         // snapshot values (GPU names, versions, paths) reach this text: never pass control characters to the terminal
-        return dev.fabricscope.report.Escape.visible(sb.toString(), true);
+        return dev.fabricscope.text.Escape.visible(sb.toString(), true);
     }
 
     private static void machine(StringBuilder sb, MachineFacts m, EffectiveDeployment d) {

@@ -192,7 +192,7 @@ public final class FabricSvg {
     }
 
     static String esc(String raw) {
-        String s = dev.fabricscope.report.Escape.visible(raw, false);
+        String s = dev.fabricscope.text.Escape.visible(raw, false);
         StringBuilder out = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

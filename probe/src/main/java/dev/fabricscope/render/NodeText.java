@@ -9,7 +9,7 @@ import dev.fabricscope.model.NodeInfo;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.NvLinkErrors;
 import dev.fabricscope.model.Reading;
-import dev.fabricscope.topology.PcieTopology;
+import dev.fabricscope.topology.NicPlacement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -65,39 +65,9 @@ public final class NodeText {
         for (Nic nic : all) {
             int k = rdma.indexOf(nic);
             t.row(k >= 0 ? "NIC" + k : "-", nic.name(), nic.rdma() ? "yes" : "no", nic.model().shortDisplay(), nic.address().shortDisplay(),
-                    nic.numaNode().shortDisplay(), ports(nic), nearestGpu(s, nic));
+                    nic.numaNode().shortDisplay(), NicPlacement.ports(nic), NicPlacement.nearestGpu(s, nic));
         }
         return "NICs (" + rdma.size() + " RDMA):\n" + t.render();
-    }
-
-    public static String ports(Nic nic) {
-        List<String> out = new ArrayList<>();
-        for (Nic.Port p : nic.ports()) {
-            out.add(p.port() + ": " + p.state().shortDisplay() + (p.rate().isPresent() ? ", " + p.rate().value() : ""));
-        }
-        return out.isEmpty() ? "none" : String.join("; ", out);
-    }
-
-    /** The GPUs closest to the NIC by topo -m letter (PIX first), e.g. {@code GPU0 (PIX)}. */
-    public static String nearestGpu(MachineSnapshot s, Nic nic) {
-        List<String> order = List.of("PIX", "PXB", "PHB", "NODE", "SYS");
-        int best = order.size();
-        List<String> who = new ArrayList<>();
-        for (int i = 0; i < s.gpus().size(); i++) {
-            Reading<String> l = PcieTopology.gpuToNic(s, s.gpus().get(i), nic);
-            int rank = l.isPresent() ? order.indexOf(l.value()) : -1;
-            if (rank < 0) {
-                continue;
-            }
-            if (rank < best) {
-                best = rank;
-                who.clear();
-            }
-            if (rank == best) {
-                who.add("GPU" + i);
-            }
-        }
-        return who.isEmpty() ? "?" : String.join(",", who) + " (" + order.get(best) + ")";
     }
 
     public static String linkErrors(MachineSnapshot s) {

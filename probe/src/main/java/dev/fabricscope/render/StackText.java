@@ -5,7 +5,7 @@ import dev.fabricscope.model.NcclInfo;
 import dev.fabricscope.model.PythonEnvironment;
 import dev.fabricscope.model.PythonEnvironment.PythonPackage;
 import dev.fabricscope.model.PythonStack;
-import dev.fabricscope.report.Escape;
+import dev.fabricscope.text.Escape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A plain-text table with left-aligned columns separated by two spaces. Cells are one line with nothing invisible
- * ({@link dev.fabricscope.report.Escape#visible}) and at most {@link #MAX_CELL} characters ({@code …N more}), so one
+ * ({@link dev.fabricscope.text.Escape#visible}) and at most {@link #MAX_CELL} characters ({@code …N more}), so one
  * hostile value cannot pad every row of the table to megabytes.
  */
 public final class TextTable {
@@ -29,7 +29,7 @@ public final class TextTable {
 
     /** One cell: escaped, cut to {@link #MAX_CELL} characters with how many more there were. */
     static String cell(String raw) {
-        String v = dev.fabricscope.report.Escape.visible(raw, false);
+        String v = dev.fabricscope.text.Escape.visible(raw, false);
         if (v.length() <= MAX_CELL) {
             return v;
         }

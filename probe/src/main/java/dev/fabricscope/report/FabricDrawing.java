@@ -10,6 +10,7 @@ import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.render.FabricLayout;
 import dev.fabricscope.render.FabricPalette;
 import dev.fabricscope.render.FabricSvg;
+import dev.fabricscope.text.Escape;
 import java.util.Iterator;
 import java.util.Map;
 

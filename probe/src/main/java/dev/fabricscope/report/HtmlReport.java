@@ -10,6 +10,7 @@ import dev.fabricscope.model.GpuPair;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.NvSwitch;
+import dev.fabricscope.text.Escape;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.fabricscope.report;
 
-import static dev.fabricscope.report.Escape.md;
+import static dev.fabricscope.text.Escape.md;
 
 import dev.fabricscope.advisor.Outcome;
 import dev.fabricscope.advisor.Recommendation;
@@ -14,6 +14,7 @@ import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.NvSwitch;
 import dev.fabricscope.render.SnapshotText;
 import dev.fabricscope.render.TextTable;
+import dev.fabricscope.text.Escape;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

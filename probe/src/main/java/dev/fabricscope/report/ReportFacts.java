@@ -10,6 +10,7 @@ import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.ProbeInfo;
 import dev.fabricscope.model.Reading;
+import dev.fabricscope.text.Words;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -216,7 +217,7 @@ public final class ReportFacts {
     }
 
     public static String plural(long n, String word) {
-        return n + " " + word + (n == 1 ? "" : "s");
+        return Words.plural(n, word);
     }
 
     /** {@code 2 errors · 1 fallback · 9 ok}. */

@@ -5,6 +5,7 @@ import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.io.SnapshotIO.ReadException;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.text.Escape;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

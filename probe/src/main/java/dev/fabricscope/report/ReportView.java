@@ -2,6 +2,7 @@ package dev.fabricscope.report;
 
 import dev.fabricscope.advisor.Recommendation;
 import dev.fabricscope.advisor.Verdict;
+import dev.fabricscope.text.Escape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

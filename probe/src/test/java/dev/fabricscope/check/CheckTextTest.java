@@ -3,6 +3,7 @@ package dev.fabricscope.check;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fabricscope.render.CheckText;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,10 +3,10 @@ package dev.fabricscope.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fabricscope.diff.ReportDiff;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.PythonStack;
 import dev.fabricscope.probe.PythonEnvFixture;
-import dev.fabricscope.report.ReportDiff;
 import dev.fabricscope.report.ReportDiffer;
 import dev.fabricscope.samples.Samples;
 import java.nio.file.Files;

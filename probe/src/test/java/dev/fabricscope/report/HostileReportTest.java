@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fabricscope.render.DiffText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.fabricscope.json.Json;
+import dev.fabricscope.render.DiffText;
 import dev.fabricscope.render.SnapshotText;
 import dev.fabricscope.samples.Samples;
 import java.util.ArrayList;

@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fabricscope.diff.ReportDiff;
+import dev.fabricscope.diff.ReportDiff.Category;
+import dev.fabricscope.diff.ReportDiff.Change;
 import dev.fabricscope.json.Json;
-import dev.fabricscope.report.ReportDiff.Category;
-import dev.fabricscope.report.ReportDiff.Change;
+import dev.fabricscope.render.DiffText;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

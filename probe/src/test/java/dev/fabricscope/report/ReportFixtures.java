@@ -10,6 +10,7 @@ import dev.fabricscope.advisor.Verdict;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.samples.Samples;
+import dev.fabricscope.text.Escape;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -1,9 +1,9 @@
 package dev.fabricscope.app.view;
 
-import dev.fabricscope.report.Escape;
+import dev.fabricscope.text.Escape;
+import javafx.beans.property.StringProperty;
 import javafx.beans.value.ChangeListener;
 import javafx.beans.value.ObservableValue;
-import javafx.beans.property.StringProperty;
 import javafx.collections.ListChangeListener;
 import javafx.scene.Node;
 import javafx.scene.Parent;

@@ -1,6 +1,6 @@
 package dev.fabricscope.app.viewmodel;
 
-import dev.fabricscope.report.ReportDiff;
+import dev.fabricscope.diff.ReportDiff;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;

@@ -79,7 +79,7 @@ public final class MainViewModel {
         });
         recentFiles.setAll(prefs.recentFiles());
         // names in the title come from files: shown by the one rule for untrusted text (view.SafeText)
-        title.bind(Bindings.createStringBinding(() -> dev.fabricscope.report.Escape.visible(makeTitle(), false),
+        title.bind(Bindings.createStringBinding(() -> dev.fabricscope.text.Escape.visible(makeTitle(), false),
                 machine, cluster, page, clusterNode, comparison));
     }
 

@@ -2,8 +2,8 @@ package dev.fabricscope.app.viewmodel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.fabricscope.report.ReportDiff.Category;
-import dev.fabricscope.report.ReportDiff.Change;
+import dev.fabricscope.diff.ReportDiff.Category;
+import dev.fabricscope.diff.ReportDiff.Change;
 import org.junit.jupiter.api.Test;
 
 /** Compare colours by meaning: the values are the ones `fabricscope diff` prints for the bundled samples. */

@@ -1,8 +1,9 @@
-package dev.fabricscope.report;
+package dev.fabricscope.render;
 
-import dev.fabricscope.render.Fit;
-import dev.fabricscope.render.TextTable;
-import dev.fabricscope.report.ReportDiff.Change;
+import dev.fabricscope.diff.ReportDiff;
+import dev.fabricscope.diff.ReportDiff.Change;
+import dev.fabricscope.text.Escape;
+import dev.fabricscope.text.Words;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,8 +84,8 @@ public final class DiffText {
             return "No differences.";
         }
         Change first = folded.get(0);
-        String line = "Differ: " + ReportFacts.plural(d.changes().size(), "difference") + " in "
-                + ReportFacts.plural(d.byCategory().size(), "area") + "; first: " + t(first.subject()) + " " + t(first.item()) + " "
+        String line = "Differ: " + Words.plural(d.changes().size(), "difference") + " in "
+                + Words.plural(d.byCategory().size(), "area") + "; first: " + t(first.subject()) + " " + t(first.item()) + " "
                 + (first.before() == null ? "(none)" : t(first.before())) + " → " + (first.after() == null ? "(none)" : t(first.after()));
         return line.length() <= Fit.WIDTH ? line : line.substring(0, Fit.WIDTH - 1) + "…";
     }

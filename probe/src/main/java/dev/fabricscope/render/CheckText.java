@@ -1,13 +1,22 @@
-package dev.fabricscope.check;
+package dev.fabricscope.render;
 
-import dev.fabricscope.render.TextTable;
+import dev.fabricscope.check.AllReduceMath;
+import dev.fabricscope.check.AllReduceResult;
+import dev.fabricscope.check.CallStep;
+import dev.fabricscope.check.CheckResult;
+import dev.fabricscope.check.NodeAcceptance;
+import dev.fabricscope.check.NodeCheckResult;
+import dev.fabricscope.check.P2pResult;
+import dev.fabricscope.check.PreflightResult;
+import dev.fabricscope.check.WorkspaceSizing;
+import dev.fabricscope.io.SnapshotIO;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 
-/** Plain-text rendering of check results (the CLI's default output). */
+/** Plain-text rendering of check results (the CLI's default output), {@code check node}'s included. */
 public final class CheckText {
 
     private CheckText() {
@@ -24,6 +33,18 @@ public final class CheckText {
             return allReduce(a);
         }
         throw new IllegalArgumentException("unknown result " + r.getClass());
+    }
+
+    /** {@code check node}: the summary line first, then one line per expectation. */
+    public static String render(NodeCheckResult r) {
+        StringBuilder sb = new StringBuilder(r.summary()).append('\n');
+        sb.append("Node: ").append(r.snapshot() == null || r.snapshot().host() == null ? "?" : r.snapshot().host().hostname().shortDisplay())
+                .append(" · expected: ").append(r.expectedFrom()).append('\n');
+        TextTable t = new TextTable("Result", "Expectation", "Expected", "Measured");
+        for (NodeAcceptance.Expectation e : r.expectations()) {
+            t.row(e.outcome().name(), e.name(), e.expected(), SnapshotIO.oneLineSafe(e.measured()));
+        }
+        return sb.append(t.render()).toString();
     }
 
     private static void footer(StringBuilder sb, CheckResult r, List<String> notes) {

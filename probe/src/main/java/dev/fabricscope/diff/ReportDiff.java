@@ -1,4 +1,4 @@
-package dev.fabricscope.report;
+package dev.fabricscope.diff;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;

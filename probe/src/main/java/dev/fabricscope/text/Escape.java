@@ -1,9 +1,10 @@
-package dev.fabricscope.report;
+package dev.fabricscope.text;
 
 /**
- * Escaping for text from a report (untrusted) written into HTML and GitHub Markdown. Control, format (bidi,
- * zero-width) and separator characters, and lone surrogates, are shown as {@code \}{@code uXXXX} so nothing
- * invisible reaches the page; long values are cut and say by how much.
+ * The one sanitiser for untrusted text (a report, a driver's string) on its way to a terminal, a page, a drawing or a
+ * label, and its escaping for HTML and GitHub Markdown. Control, format (bidi, zero-width) and separator characters,
+ * and lone surrogates, are shown as {@code \}{@code uXXXX} so nothing invisible reaches the output; long values are
+ * cut and say by how much. Depends on nothing, so every layer may use it.
  */
 public final class Escape {
 
