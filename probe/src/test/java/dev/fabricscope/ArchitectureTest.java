@@ -40,6 +40,7 @@ class ArchitectureTest {
     static final String CLI = "dev.fabricscope.cli..";
     static final String USECASE = "dev.fabricscope.usecase..";
     static final String JSON = "dev.fabricscope.json..";
+    static final String TEXT = "dev.fabricscope.text..";
     static final String[] NATIVE_BINDINGS = {"com.sun.jna..", "jcuda.."};
 
     /** The production classes of this module (test classes left out), imported once. */
@@ -62,6 +63,15 @@ class ArchitectureTest {
                 .should(ArchConditions.onlyHaveDependenciesWhere(dependencyTarget(resideOutsideOfPackage(OURS).or(resideInAPackage(MODEL)))
                         .or(JSON_ANNOTATION)))
                 .because("the snapshot is plain immutable values that every layer reads (json's deserializers may be named in its annotations)")
+                .check(CLASSES);
+    }
+
+    @Test
+    void textDependsOnNothingOfOurs() {
+        classes().that().resideInAPackage(TEXT)
+                .should().onlyDependOnClassesThat(resideOutsideOfPackage(OURS).or(resideInAPackage(TEXT)))
+                .because("the one sanitiser for untrusted text is used by every layer, so it sits below all of them")
+                .allowEmptyShould(true)
                 .check(CLASSES);
     }
 
@@ -108,7 +118,6 @@ class ArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when wt-layers lands (check's text moves to render; passes with issue16-layers merged) — issue 16")
     void checkDoesNotDependOnRender() {
         noClasses().that().resideInAPackage(CHECK)
                 .should().dependOnClassesThat().resideInAPackage(RENDER)
@@ -151,8 +160,6 @@ class ArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when wt-layers lands: today's cycles run through report.Escape (used by advisor, io, json, render), "
-            + "report → check → render and render → io → probe; with issue16-layers merged none is left — issue 16")
     void noPackageCycles() {
         slices().matching("dev.fabricscope.(*)..")
                 .should().beFreeOfCycles()
