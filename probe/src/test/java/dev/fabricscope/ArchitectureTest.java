@@ -5,7 +5,6 @@ import static com.tngtech.archunit.core.domain.Dependency.Predicates.dependencyT
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameStartingWith;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -187,13 +186,14 @@ class ArchitectureTest {
     static final DescribedPredicate<Dependency> JSON_ANNOTATION = DescribedPredicate.describe("a Jackson annotation naming a class of json",
             d -> d.getTargetClass().getPackageName().startsWith("dev.fabricscope.json") && d.getDescription().contains("annotation"));
 
-    /** Classes of {@code check} that run a check (in this process or a child) rather than describe one. */
+    /**
+     * Classes of {@code check} that run a check (in this process or a child) rather than describe one or its result:
+     * top-level classes, not records, named CheckProcess*, CheckRunner, ChildChecks or *Check.
+     */
     static DescribedPredicate<JavaClass> checkRunners() {
-        return resideInAPackage(CHECK).and(simpleNameStartingWith("CheckProcess")
-                        .or(JavaClass.Predicates.simpleName("CheckRunner"))
-                        .or(JavaClass.Predicates.simpleName("ChildChecks"))
-                        .or(JavaClass.Predicates.simpleNameEndingWith("Check")))
-                .as("check runners (CheckProcess*, CheckRunner, ChildChecks, *Check)");
+        return DescribedPredicate.describe("check runners (CheckProcess*, CheckRunner, ChildChecks, *Check)",
+                c -> c.getPackageName().equals("dev.fabricscope.check") && c.isTopLevelClass() && !c.isRecord()
+                        && c.getSimpleName().matches("CheckProcess.*|CheckRunner|ChildChecks|.*Check"));
     }
 
     /**

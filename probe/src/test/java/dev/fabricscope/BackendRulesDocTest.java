@@ -150,7 +150,7 @@ class BackendRulesDocTest {
 
         static String markdown(SourceRef r) {
             return "| `" + r.repo() + "` | " + (r.commit() == null ? STORED : "`" + r.commit() + "`") + " | `" + r.path()
-                    + "` | `" + r.line() + "` | § |";
+                    + "` | " + (r.line() == null ? "—" : "`" + r.line() + "`") + " | § |";
         }
     }
 

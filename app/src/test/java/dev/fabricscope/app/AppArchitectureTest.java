@@ -3,9 +3,6 @@ package dev.fabricscope.app;
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleName;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameEndingWith;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameStartingWith;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.type;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -30,11 +27,10 @@ class AppArchitectureTest {
     static final String VIEWMODEL = "dev.fabricscope.app.viewmodel..";
     static final String CLI = "dev.fabricscope.cli..";
 
-    /** Classes of {@code check} that run a check (in this process or a child) rather than describe one or its result. */
-    static final DescribedPredicate<JavaClass> CHECK_RUNNERS = resideInAPackage("dev.fabricscope.check..")
-            .and(simpleNameStartingWith("CheckProcess").or(simpleName("CheckRunner")).or(simpleName("ChildChecks"))
-                    .or(simpleNameEndingWith("Check")))
-            .as("check runners");
+    /** Classes of {@code check} that run a check rather than describe one or its result (as in ArchitectureTest). */
+    static final DescribedPredicate<JavaClass> CHECK_RUNNERS = DescribedPredicate.describe("check runners",
+            c -> c.getPackageName().equals("dev.fabricscope.check") && c.isTopLevelClass() && !c.isRecord()
+                    && c.getSimpleName().matches("CheckProcess.*|CheckRunner|ChildChecks|.*Check"));
 
     /** The app's production classes (test classes and the probe jar left out), imported once. */
     static final JavaClasses APP_CLASSES = new ClassFileImporter()
