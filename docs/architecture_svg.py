@@ -57,7 +57,7 @@ box(A,165,CW+220,62,'box','cli',['picocli commands and Main: parse, call a use c
 box(C,165,CW,62,'gui','app.viewmodel',['state, commands, exports;','task-executor seam'])
 box(840,165,320,62,'gui','app',['Launcher (window or command line),','FabricscopeApp: the composition root'])
 # USE CASES
-box(A,255,640,62,'planned','usecase  (planned, issue 16)',['Advise · Report · Compare · ClusterView · RunCheck: plain requests in, results out;','the one implementation that the CLI commands and the view-models call'])
+box(A,255,640,62,'planned','usecase  (planned, issue 16)',['Advise · MakeReport · Compare · InspectCluster · RunCheck: plain requests in, results out;','the one implementation that the CLI commands and the view-models call'])
 # OUTPUT
 box(A,345,CW,70,'box','cluster',['collect (Slurm, pdsh), read','node reports, differences'])
 box(B,345,CW,70,'pure','report',['JSON, Markdown, HTML;','redaction, diff'])
