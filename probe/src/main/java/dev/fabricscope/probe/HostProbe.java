@@ -32,7 +32,7 @@ public final class HostProbe {
     }
 
     public HostInfo probe() {
-        Reading<String> arch = read("os.arch", host.systemProperty("os.arch"), NativeReads::text);
+        Reading<String> arch = HostRead.HOST.read("os.arch", host.systemProperty("os.arch"), NativeReads::text);
         return new HostInfo(hostname(), os(), firstLine("/proc/sys/kernel/osrelease"), arch, cpuModel(), logicalCpus(),
                 numaNodes());
     }
@@ -43,24 +43,8 @@ public final class HostProbe {
         return a.succeeded() && a.value() != null ? EnvironmentFilter.filter(a.value()) : Map.of();
     }
 
-    private static <T, R> Reading<R> read(String what, NativeAnswer<T> a, java.util.function.Function<T, R> decode) {
-        if (a.fault() != null) {
-            return Reading.missing(new Missing(Missing.Kind.ERROR, what, null, null, NativeReads.faultText(a)));
-        }
-        if (a.rc() != 0) {
-            return Reading.missing(new Missing(a.rc() == HostCalls.ENOENT ? Missing.Kind.NOT_APPLICABLE : Missing.Kind.ERROR,
-                    what, FileHost.errnoName(a.rc()), a.rc(), null));
-        }
-        try {
-            R r = decode.apply(a.value());
-            return r != null ? Reading.of(r) : Reading.missing(Missing.notApplicable(what + ": nothing there"));
-        } catch (RuntimeException e) {
-            return Reading.missing(Missing.invalid(what, String.valueOf(a.value()), "unreadable: " + e.getMessage()));
-        }
-    }
-
     private Reading<List<String>> lines(String path) {
-        return read("read " + path, host.readLines(path), v -> v);
+        return HostRead.HOST.read("read " + path, host.readLines(path), v -> v);
     }
 
     private Reading<String> hostname() {
@@ -135,7 +119,7 @@ public final class HostProbe {
                 // fall through to the JVM's count
             }
         }
-        return read("availableProcessors", host.availableProcessors(), n -> n != null && n > 0 ? n : null);
+        return HostRead.HOST.read("availableProcessors", host.availableProcessors(), n -> n != null && n > 0 ? n : null);
     }
 
     /** Counts a kernel CPU list: {@code 0-3,8} → 5. */
@@ -154,10 +138,10 @@ public final class HostProbe {
     private Reading<List<HostInfo.NumaNode>> numaNodes() {
         String dir = "/sys/devices/system/node";
         NativeAnswer<List<String>> names = host.listDirectory(dir, "node[0-9]*");
-        if (names.fault() == null && (names.rc() == HostCalls.ENOENT || names.rc() == HostCalls.ENOTDIR)) {
+        if (HostRead.absent(names)) {
             return Reading.missing(Missing.notApplicable(dir + " absent (no NUMA support)"));
         }
-        Reading<List<String>> listed = read("list " + dir, names, v -> v);
+        Reading<List<String>> listed = HostRead.HOST.read("list " + dir, names, v -> v);
         if (!listed.isPresent()) {
             return Reading.missing(listed.missing());
         }
@@ -210,9 +194,9 @@ public final class HostProbe {
     public Reading<List<String>> imexChannels() {
         String dir = "/dev/nvidia-caps-imex-channels";
         NativeAnswer<List<String>> names = host.listDirectory(dir, "*");
-        if (names.fault() == null && (names.rc() == HostCalls.ENOENT || names.rc() == HostCalls.ENOTDIR)) {
+        if (HostRead.absent(names)) {
             return Reading.of(List.of());
         }
-        return read("list " + dir, names, v -> v.stream().map(n -> dir + "/" + n).sorted().toList());
+        return HostRead.HOST.read("list " + dir, names, v -> v.stream().map(n -> dir + "/" + n).sorted().toList());
     }
 }

@@ -8,15 +8,12 @@ import dev.fabricscope.model.NodeInfo.ServiceState;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.Reading;
 import dev.fabricscope.nativeapi.NativeAnswer;
-import dev.fabricscope.nativeapi.NativeReads;
-import dev.fabricscope.nativeapi.host.FileHost;
 import dev.fabricscope.nativeapi.host.HostCalls;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -47,34 +44,10 @@ public final class NodeProbe {
         return new NodeInfo(nics(), places, services());
     }
 
-    // --- reading helpers: every answer a value or the operation and errno that stopped it ---
-
-    private static <T, R> Reading<R> read(String what, NativeAnswer<T> a, Function<T, R> decode) {
-        if (a == null) {
-            return Reading.missing(new Missing(Missing.Kind.ERROR, what, null, null, "no answer"));
-        }
-        if (a.fault() != null) {
-            return Reading.missing(new Missing(Missing.Kind.ERROR, what, null, null, NativeReads.faultText(a)));
-        }
-        if (a.rc() != 0) {
-            return Reading.missing(new Missing(a.rc() == HostCalls.ENOENT ? Missing.Kind.NOT_APPLICABLE : Missing.Kind.ERROR,
-                    what, FileHost.errnoName(a.rc()), a.rc(), null));
-        }
-        try {
-            R r = decode.apply(a.value());
-            return r != null ? Reading.of(r) : Reading.missing(Missing.invalid(what, String.valueOf(a.value()), "empty answer"));
-        } catch (RuntimeException e) {
-            String raw = String.valueOf(a.value());
-            return Reading.missing(Missing.invalid(what, raw.length() > 200 ? raw.substring(0, 197) + "..." : raw, "unreadable: " + e.getMessage()));
-        }
-    }
-
-    private static boolean absent(NativeAnswer<?> a) {
-        return a != null && a.fault() == null && (a.rc() == HostCalls.ENOENT || a.rc() == HostCalls.ENOTDIR);
-    }
+    // --- reading helpers (HostRead.NODE): every answer a value or the operation and errno that stopped it ---
 
     private Reading<String> firstLine(String path) {
-        return read("read " + path, host.readLines(path), lines -> {
+        return HostRead.NODE.read("read " + path, host.readLines(path), lines -> {
             if (lines == null || lines.isEmpty() || lines.get(0) == null || lines.get(0).isBlank()) {
                 throw new IllegalArgumentException("empty file");
             }
@@ -90,10 +63,10 @@ public final class NodeProbe {
 
     private List<String> list(String dir, String glob, List<Missing> failures) {
         NativeAnswer<List<String>> a = host.listDirectory(dir, glob);
-        if (absent(a)) {
+        if (HostRead.absent(a)) {
             return List.of();
         }
-        Reading<List<String>> r = read("list " + dir, a, v -> v);
+        Reading<List<String>> r = HostRead.NODE.read("list " + dir, a, v -> v);
         if (!r.isPresent()) {
             failures.add(r.missing());
             return List.of();
@@ -107,7 +80,7 @@ public final class NodeProbe {
     /** A PCI device's place: {@code /sys/bus/pci/devices/<bdf>} resolved into its host bridge and bridges. */
     PcieEndpoint place(String bdf) {
         String dev = "/sys/bus/pci/devices/" + bdf;
-        Reading<List<String>> path = read("realpath " + dev, host.realPath(dev), real -> pathAbove(real, bdf));
+        Reading<List<String>> path = HostRead.NODE.read("realpath " + dev, host.realPath(dev), real -> pathAbove(real, bdf));
         return new PcieEndpoint(bdf, path, numa(bdf));
     }
 
@@ -181,8 +154,8 @@ public final class NodeProbe {
         Set<String> rdmaPci = new HashSet<>();
         for (String hca : list("/sys/class/infiniband", "*", failures)) {
             String base = "/sys/class/infiniband/" + hca;
-            Reading<String> real = read("realpath " + base + "/device", host.realPath(base + "/device"), v -> v);
-            Reading<String> pci = real.isPresent() ? read("realpath " + base + "/device", NativeAnswer.ok(real.value()), NodeProbe::lastBdf)
+            Reading<String> real = HostRead.NODE.read("realpath " + base + "/device", host.realPath(base + "/device"), v -> v);
+            Reading<String> pci = real.isPresent() ? HostRead.NODE.read("realpath " + base + "/device", NativeAnswer.ok(real.value()), NodeProbe::lastBdf)
                     : Reading.missing(real.missing());
             pci.asOptional().ifPresent(rdmaPci::add);
             List<String> nets = list(base + "/device/net", "*", failures);
@@ -207,11 +180,11 @@ public final class NodeProbe {
             }
             String base = "/sys/class/net/" + iface;
             NativeAnswer<String> dev = host.realPath(base + "/device");
-            if (absent(dev)) {
+            if (HostRead.absent(dev)) {
                 continue; // a virtual interface (lo, bridges, ifb): no PCI device
             }
-            Reading<String> real = read("realpath " + base + "/device", dev, v -> v);
-            Reading<String> pci = real.isPresent() ? read("realpath " + base + "/device", NativeAnswer.ok(real.value()), NodeProbe::lastBdf)
+            Reading<String> real = HostRead.NODE.read("realpath " + base + "/device", dev, v -> v);
+            Reading<String> pci = real.isPresent() ? HostRead.NODE.read("realpath " + base + "/device", NativeAnswer.ok(real.value()), NodeProbe::lastBdf)
                     : Reading.missing(real.missing());
             if (pci.isPresent() && rdmaPci.contains(pci.value())) {
                 continue;
@@ -234,7 +207,7 @@ public final class NodeProbe {
         Reading<List<String>> path;
         Reading<Integer> numa;
         if (pci.isPresent()) {
-            path = read("realpath " + name + " device", NativeAnswer.ok(real.value()), r -> pathAbove(r, pci.value()));
+            path = HostRead.NODE.read("realpath " + name + " device", NativeAnswer.ok(real.value()), r -> pathAbove(r, pci.value()));
             numa = numa(pci.value());
         } else {
             path = Reading.missing(pci.missing());
@@ -308,17 +281,17 @@ public final class NodeProbe {
     /** systemd records a running unit's invocation id as {@code /run/systemd/units/invocation:<unit>}. */
     private Reading<Set<String>> systemdInvocations() {
         NativeAnswer<List<String>> booted = host.listDirectory("/run/systemd/system", "*");
-        if (absent(booted)) {
+        if (HostRead.absent(booted)) {
             return Reading.missing(Missing.notApplicable("no systemd (/run/systemd/system absent)"));
         }
         if (booted == null || booted.fault() != null || booted.rc() != 0) {
-            return read("list /run/systemd/system", booted, v -> null);
+            return HostRead.NODE.read("list /run/systemd/system", booted, v -> null);
         }
         NativeAnswer<List<String>> units = host.listDirectory("/run/systemd/units", "invocation:nvidia-*");
-        if (absent(units)) {
+        if (HostRead.absent(units)) {
             return Reading.of(Set.of());
         }
-        return read("list /run/systemd/units", units, v -> Set.copyOf(v.stream().filter(x -> x != null).toList()));
+        return HostRead.NODE.read("list /run/systemd/units", units, v -> Set.copyOf(v.stream().filter(x -> x != null).toList()));
     }
 
     private Reading<Set<String>> unitFiles() {
@@ -333,7 +306,7 @@ public final class NodeProbe {
     /** {pid, comm} of every process. */
     private Reading<List<String[]>> processes() {
         NativeAnswer<List<String>> a = host.listDirectory("/proc", "[0-9]*");
-        Reading<List<String>> pids = read("list /proc", a, v -> v);
+        Reading<List<String>> pids = HostRead.NODE.read("list /proc", a, v -> v);
         if (!pids.isPresent()) {
             return Reading.missing(pids.missing());
         }
@@ -356,7 +329,7 @@ public final class NodeProbe {
         List<String> ports = new ArrayList<>();
         Reading<List<String>> first = null;
         for (String f : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-            Reading<List<String>> r = read("read " + f, host.readLines(f), v -> v);
+            Reading<List<String>> r = HostRead.NODE.read("read " + f, host.readLines(f), v -> v);
             if (first == null) {
                 first = r;
             }
