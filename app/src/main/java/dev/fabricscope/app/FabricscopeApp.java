@@ -5,7 +5,11 @@ import dev.fabricscope.app.viewmodel.AdvisorViewModel;
 import dev.fabricscope.app.viewmodel.ChecksViewModel;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.app.viewmodel.ReportsViewModel;
+import dev.fabricscope.check.CheckProcess;
 import dev.fabricscope.probe.LiveProbe;
+import dev.fabricscope.usecase.Advise;
+import dev.fabricscope.usecase.MakeReport;
+import dev.fabricscope.usecase.RunCheck;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -85,9 +89,10 @@ public final class FabricscopeApp extends Application {
         new PulseScript().then(1, () -> {
             firstFrameMillis = System.currentTimeMillis();
             trace("first frame");
-            AdvisorViewModel advisor = new AdvisorViewModel(Ports.advisor(), workers);
-            ChecksViewModel checks = new ChecksViewModel(Ports.checks(), workers);
-            ReportsViewModel reports = new ReportsViewModel(Ports.reports(), workers);
+            RunCheck runs = RunCheck.inChildProcesses(CheckProcess.Launcher::current);
+            AdvisorViewModel advisor = new AdvisorViewModel(new Advise(), workers);
+            ChecksViewModel checks = new ChecksViewModel(runs, workers);
+            ReportsViewModel reports = new ReportsViewModel(new MakeReport(new Advise(), runs, java.time.Clock.systemUTC()), workers);
             MainView view = new MainView(vm, advisor, checks, reports, prefs, dark, d -> {
                 Theme.apply(scene, d);
                 prefs.setDark(d);

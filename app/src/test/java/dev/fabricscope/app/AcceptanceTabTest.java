@@ -3,7 +3,6 @@ package dev.fabricscope.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.app.viewmodel.AdvisorPort;
 import dev.fabricscope.app.view.AcceptanceView;
 import dev.fabricscope.check.NodeAcceptance;
 import dev.fabricscope.samples.Samples;
@@ -24,7 +23,7 @@ class AcceptanceTabTest {
 
     @Start
     void start(Stage stage) {
-        app = new AppHarness(stage, () -> Samples.find("dgx-h100").orElseThrow().snapshot().get(), AdvisorPort.notInThisBuild());
+        app = new AppHarness(stage, () -> Samples.find("dgx-h100").orElseThrow().snapshot().get());
     }
 
     @Test

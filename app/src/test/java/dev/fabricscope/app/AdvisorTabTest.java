@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.advisor.Outcome;
-import dev.fabricscope.advisor.Verdict;
+import dev.fabricscope.app.viewmodel.AdvisorViewModel;
 import java.util.Optional;
 import javafx.scene.control.Label;
 import javafx.stage.Stage;
@@ -27,10 +27,10 @@ class AdvisorTabTest {
     void start(Stage stage) {
         app = new AppHarness(stage, () -> {
             throw new IllegalStateException("no live probe in this test");
-        }, new AdvisorAdapter());
+        });
     }
 
-    private Optional<Verdict> sglangCustomAllReduce() {
+    private Optional<AdvisorViewModel.VerdictRow> sglangCustomAllReduce() {
         return app.advisor.verdicts().stream().filter(v -> v.framework().equals("sglang") && v.knob().equals(KNOB)).findFirst();
     }
 
@@ -44,16 +44,16 @@ class AdvisorTabTest {
     @Test
     void twoNodesTurnSglangCustomAllReduceIntoAFallback(FxRobot robot) {
         openOnAdvisorTab(robot, "dgx-h100");
-        assertEquals(Outcome.OK, sglangCustomAllReduce().orElseThrow().outcome());
+        assertEquals(Outcome.OK.json(), sglangCustomAllReduce().orElseThrow().outcome());
         assertEquals("custom", sglangCustomAllReduce().orElseThrow().resolved());
 
         robot.clickOn("#advisorNodes .increment-arrow-button");
-        AppHarness.await(() -> sglangCustomAllReduce().map(v -> v.outcome() == Outcome.FALLBACK).orElse(false));
+        AppHarness.await(() -> sglangCustomAllReduce().map(v -> v.outcome().equals(Outcome.FALLBACK.json())).orElse(false));
         assertEquals(2, app.advisor.nodesProperty().get());
         assertEquals("nccl", sglangCustomAllReduce().orElseThrow().resolved());
 
         robot.clickOn("#advisorNodes .decrement-arrow-button");
-        AppHarness.await(() -> sglangCustomAllReduce().map(v -> v.outcome() == Outcome.OK).orElse(false));
+        AppHarness.await(() -> sglangCustomAllReduce().map(v -> v.outcome().equals(Outcome.OK.json())).orElse(false));
     }
 
     @Test
@@ -62,15 +62,15 @@ class AdvisorTabTest {
         var table = robot.lookup("#verdictTable").queryTableView();
         assertFalse(table.getItems().isEmpty());
         int firstNonError = 0;
-        while (firstNonError < app.advisor.verdicts().size() && app.advisor.verdicts().get(firstNonError).outcome() == Outcome.ERROR) {
+        while (firstNonError < app.advisor.verdicts().size() && app.advisor.verdicts().get(firstNonError).outcome().equals(Outcome.ERROR.json())) {
             firstNonError++;
         }
         for (int i = firstNonError; i < app.advisor.verdicts().size(); i++) {
-            assertTrue(app.advisor.verdicts().get(i).outcome() != Outcome.ERROR, "errors first");
+            assertTrue(!app.advisor.verdicts().get(i).outcome().equals(Outcome.ERROR.json()), "errors first");
         }
         robot.interact(() -> table.getSelectionModel().select(0));
         WaitForAsyncUtils.waitForFxEvents();
-        Verdict v = app.advisor.verdicts().get(0);
+        AdvisorViewModel.VerdictRow v = app.advisor.verdicts().get(0);
         var titles = robot.lookup(".title-4").queryAllAs(Label.class).stream().map(Label::getText).toList();
         assertTrue(titles.stream().anyMatch(t -> t.startsWith(v.framework() + " · " + v.knob())), titles + " vs " + v.knob());
         String facts = robot.lookup("#advisorFacts").queryAs(Label.class).getText();

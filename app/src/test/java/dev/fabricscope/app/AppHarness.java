@@ -1,13 +1,15 @@
 package dev.fabricscope.app;
 
 import dev.fabricscope.app.view.MainView;
-import dev.fabricscope.app.viewmodel.AdvisorPort;
 import dev.fabricscope.app.viewmodel.AdvisorViewModel;
-import dev.fabricscope.app.viewmodel.ChecksPort;
 import dev.fabricscope.app.viewmodel.ChecksViewModel;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.app.viewmodel.ReportsViewModel;
 import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.usecase.Advise;
+import dev.fabricscope.usecase.MakeReport;
+import dev.fabricscope.usecase.RunCheck;
+import java.time.Clock;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -18,7 +20,7 @@ import javafx.scene.Scene;
 import javafx.stage.Stage;
 import org.testfx.util.WaitForAsyncUtils;
 
-/** Builds the real main window around a chosen live-probe supplier and advisor, with throw-away preferences. */
+/** Builds the real main window around a chosen live-probe supplier and check runner, with throw-away preferences. */
 final class AppHarness {
 
     final AppPreferences prefs = new AppPreferences(Preferences.userRoot().node("dev/fabricscope/app-test"));
@@ -28,11 +30,14 @@ final class AppHarness {
     final ReportsViewModel reports;
     final MainView view;
 
-    AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe, AdvisorPort advisorPort) {
-        this(stage, liveProbe, advisorPort, ChecksPort.notInThisBuild());
+    AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe) {
+        this(stage, liveProbe, RunCheck.inChildProcesses(() -> {
+            throw new AssertionError("no check process in this test");
+        }));
     }
 
-    AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe, AdvisorPort advisorPort, ChecksPort checksPort) {
+    /** @param runs how the Checks tab runs its checks (e.g. over a {@link FakeCheckWorker}) */
+    AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe, RunCheck runs) {
         prefs.clear();
         vm = new MainViewModel(liveProbe, prefs);
         var exec = Executors.newCachedThreadPool(r -> {
@@ -40,10 +45,10 @@ final class AppHarness {
             t.setDaemon(true);
             return t;
         });
-        advisor = new AdvisorViewModel(advisorPort, exec);
+        advisor = new AdvisorViewModel(new Advise(), exec);
         advisor.immediateProperty().set(true);
-        checks = new ChecksViewModel(checksPort, exec);
-        reports = new ReportsViewModel(Ports.reports(), exec);
+        checks = new ChecksViewModel(runs, exec);
+        reports = new ReportsViewModel(new MakeReport(new Advise(), runs, Clock.systemUTC()), exec);
         view = new MainView(vm, advisor, checks, reports, prefs, false, d -> { }, url -> { });
         Scene scene = new Scene(view, 1280, 820);
         Theme.apply(scene, false);

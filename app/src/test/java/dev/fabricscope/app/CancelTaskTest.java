@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.app.viewmodel.AdvisorPort;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.samples.Samples;
 import java.util.concurrent.CountDownLatch;
@@ -36,7 +35,7 @@ class CancelTaskTest {
                 interrupted.set(true);
             }
             return Samples.find("dgx-h100").orElseThrow().snapshot().get();
-        }, AdvisorPort.notInThisBuild());
+        });
     }
 
     @Test

@@ -5,13 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.app.viewmodel.AdvisorPort;
-import dev.fabricscope.app.viewmodel.ChecksPort;
-import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.app.viewmodel.ChecksViewModel;
 import dev.fabricscope.samples.Samples;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
+import dev.fabricscope.usecase.RunCheck;
+import java.util.Map;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.stage.Stage;
@@ -29,40 +26,13 @@ import org.testfx.util.WaitForAsyncUtils;
 @ExtendWith(ApplicationExtension.class)
 class ChecksTabTest {
 
-    private final AtomicBoolean sawCancel = new AtomicBoolean();
+    /** Answers P2P at once with a 2-GPU matrix; the all-reduce blocks until its process is ended. */
+    private final FakeCheckWorker fake = new FakeCheckWorker(Map.of(RunCheck.Kind.P2P, FakeCheckWorker.p2pOnTwoGpus()));
     private AppHarness app;
-
-    /** Blocks the all-reduce until cancelled; answers P2P at once with a 2-GPU matrix. */
-    private final ChecksPort fake = new ChecksPort() {
-        @Override
-        public String unavailableReason() {
-            return null;
-        }
-
-        @Override
-        public Result run(Kind kind, MachineSnapshot machine, Progress progress, BooleanSupplier cancelled) throws Exception {
-            if (kind == Kind.P2P) {
-                Double[][] v = {{2800.0, 390.0}, {388.0, 2790.0}};
-                return new Result(kind, "PASSED", true, "2 GPUs measured", List.of("Pair", "Uni GB/s"),
-                        List.of(List.of("GPU0 → GPU1", "390")), List.of(), List.of(),
-                        new Heatmap("Measured copy bandwidth", "GB/s", List.of("GPU0", "GPU1"), v, null));
-            }
-            progress.update(0.25, "size 8 B");
-            try {
-                while (!cancelled.getAsBoolean()) {
-                    Thread.sleep(10);
-                }
-            } catch (InterruptedException e) {
-                // Task.cancel(true) interrupts; the flag is set as well
-            }
-            sawCancel.set(cancelled.getAsBoolean());
-            throw new InterruptedException("cancelled");
-        }
-    };
 
     @Start
     void start(Stage stage) {
-        app = new AppHarness(stage, () -> Samples.find("dgx-h100").orElseThrow().snapshot().get(), AdvisorPort.notInThisBuild(), fake);
+        app = new AppHarness(stage, () -> Samples.find("dgx-h100").orElseThrow().snapshot().get(), fake.runs);
     }
 
     private void liveMachineOnChecksTab(FxRobot robot) {
@@ -83,14 +53,14 @@ class ChecksTabTest {
         robot.clickOn(cancel);
         AppHarness.await(() -> !app.checks.runningProperty().get());
         assertEquals("All-reduce: cancelled", app.checks.statusProperty().get());
-        AppHarness.await(sawCancel::get);
+        AppHarness.await(() -> fake.endedAfterStart(RunCheck.Kind.ALLREDUCE));
     }
 
     @Test
     void p2pResultShowsInChecksAndMatrices(FxRobot robot) {
         liveMachineOnChecksTab(robot);
         robot.clickOn("#run-p2p");
-        AppHarness.await(() -> app.checks.resultProperty(ChecksPort.Kind.P2P).get() != null);
+        AppHarness.await(() -> app.checks.resultProperty(ChecksViewModel.Kind.P2P).get() != null);
         assertTrue(robot.lookup(".heatmap").tryQuery().isPresent());
         robot.interact(() -> app.view.tabs().getSelectionModel().select(2));
         WaitForAsyncUtils.waitForFxEvents();

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.app.view.ClusterPage;
-import dev.fabricscope.app.viewmodel.AdvisorPort;
 import dev.fabricscope.app.viewmodel.ClusterViewModel;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.cluster.Inconsistency;
@@ -46,7 +45,7 @@ class ClusterPageTest {
         this.stage = stage;
         app = new AppHarness(stage, () -> {
             throw new IllegalStateException("no live probe in this test");
-        }, AdvisorPort.notInThisBuild());
+        });
     }
 
     private void openCluster(FxRobot robot, Path dir) {

@@ -3,19 +3,17 @@ package dev.fabricscope.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.app.viewmodel.ChecksPort;
-import dev.fabricscope.app.viewmodel.ReportPort;
-import dev.fabricscope.json.Json;
-import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.app.viewmodel.ChecksViewModel;
 import dev.fabricscope.report.Report;
 import dev.fabricscope.report.ReportChecks;
 import dev.fabricscope.report.ReportIO;
 import dev.fabricscope.samples.Samples;
+import dev.fabricscope.usecase.MakeReport;
+import dev.fabricscope.usecase.RunCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -31,31 +29,18 @@ import org.testfx.framework.junit5.Start;
 @ExtendWith(ApplicationExtension.class)
 class ExportWithChecksTest {
 
-    private static final ReportChecks.Entry P2P_ENTRY = new ReportChecks.Entry("p2p", "PASSED", "2 GPUs measured",
-            Json.mapper().valueToTree(Map.of("check", "p2p", "status", "PASSED", "pairs", 1)));
-
-    private final ChecksPort fake = new ChecksPort() {
-        @Override
-        public String unavailableReason() {
-            return null;
-        }
-
-        @Override
-        public Result run(Kind kind, MachineSnapshot machine, Progress progress, BooleanSupplier cancelled) {
-            return new Result(kind, "PASSED", true, "2 GPUs measured", List.of("Pair", "Uni GB/s"),
-                    List.of(List.of("GPU0 → GPU1", "390")), List.of(), List.of(), null, P2P_ENTRY);
-        }
-    };
+    /** The P2P check answers at once with a 2-GPU matrix (through a stand-in for its child process). */
+    private final FakeCheckWorker fake = new FakeCheckWorker(Map.of(RunCheck.Kind.P2P, FakeCheckWorker.p2pOnTwoGpus()));
 
     private AppHarness app;
 
     @Start
     void start(Stage stage) {
-        app = new AppHarness(stage, () -> Samples.find("dgx-h100").orElseThrow().snapshot().get(), new AdvisorAdapter(), fake);
+        app = new AppHarness(stage, () -> Samples.find("dgx-h100").orElseThrow().snapshot().get(), fake.runs);
     }
 
     private Report export(FxRobot robot, Path file) throws Exception {
-        robot.interact(() -> app.view.exportReport(app.vm.getMachine(), app.advisor.deployment(), ReportPort.Format.JSON, file));
+        robot.interact(() -> app.view.exportReport(app.vm.getMachine(), app.advisor.deployment(), MakeReport.Format.JSON, file));
         AppHarness.await(() -> !app.reports.exportingProperty().get() && Files.exists(file));
         return ReportIO.read(file);
     }
@@ -64,12 +49,16 @@ class ExportWithChecksTest {
     void checksRunHereAndChecksRecordedInAReportAreExported(FxRobot robot, @TempDir Path dir) throws Exception {
         robot.interact(() -> app.vm.probeLive());
         app.awaitIdle();
-        robot.interact(() -> app.checks.run(ChecksPort.Kind.P2P));
-        AppHarness.await(() -> app.checks.resultProperty(ChecksPort.Kind.P2P).get() != null);
+        robot.interact(() -> app.checks.run(ChecksViewModel.Kind.P2P));
+        AppHarness.await(() -> app.checks.resultProperty(ChecksViewModel.Kind.P2P).get() != null);
 
         Report live = export(robot, dir.resolve("live.json"));
-        assertEquals(List.of(P2P_ENTRY.check()), live.checks().results().stream().map(ReportChecks.Entry::check).toList());
-        assertEquals(P2P_ENTRY.result(), live.checks().results().get(0).result());
+        assertEquals(List.of("p2p"), live.checks().results().stream().map(ReportChecks.Entry::check).toList());
+        ReportChecks.Entry p2p = live.checks().results().get(0);
+        assertEquals("PASSED", p2p.status());
+        assertEquals("2 GPUs measured", p2p.summary());
+        assertEquals(2, p2p.result().get("pairs").size(), "the check's own result, as the child process gave it");
+        assertEquals(390.0, p2p.result().get("pairs").get(0).get("uniGBps").asDouble());
         assertTrue(live.commandLine().contains("--with-checks"), live.commandLine().toString());
         assertTrue(app.vm.statusProperty().get().contains("1 check result"), app.vm.statusProperty().get());
 

@@ -3,7 +3,6 @@ package dev.fabricscope.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.app.viewmodel.AdvisorPort;
 import javafx.scene.control.Label;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
@@ -23,7 +22,7 @@ class FabricGraphViewTest {
     void start(Stage stage) {
         app = new AppHarness(stage, () -> {
             throw new IllegalStateException("no live probe in this test");
-        }, AdvisorPort.notInThisBuild());
+        });
     }
 
     private void open(FxRobot robot, String sample) {

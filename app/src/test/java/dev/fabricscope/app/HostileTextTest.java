@@ -55,7 +55,7 @@ class HostileTextTest {
         this.stage = stage;
         app = new AppHarness(stage, () -> {
             throw new IllegalStateException("no live probe in this test");
-        }, Ports.advisor());
+        });
     }
 
     @Test

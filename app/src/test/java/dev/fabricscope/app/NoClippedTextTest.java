@@ -39,7 +39,7 @@ class NoClippedTextTest {
         this.stage = stage;
         app = new AppHarness(stage, () -> {
             throw new IllegalStateException("no live probe in this test");
-        }, new AdvisorAdapter());
+        });
     }
 
     @Test

@@ -1,15 +1,17 @@
 package dev.fabricscope.app;
 
-import dev.fabricscope.app.viewmodel.AdvisorPort;
-import dev.fabricscope.app.viewmodel.LoadedMachine;
-import dev.fabricscope.app.viewmodel.ReportPort;
 import dev.fabricscope.model.CudaAttributes;
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.Reading;
+import dev.fabricscope.usecase.Advise;
+import dev.fabricscope.usecase.DeploymentRequest;
+import dev.fabricscope.usecase.MakeReport;
+import dev.fabricscope.usecase.RunCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 
@@ -52,14 +54,17 @@ public final class ReportFiles {
                 s.environment(), s.findings());
     }
 
-    static final AdvisorPort.Deployment TP8 = new AdvisorPort.Deployment(List.of("sglang", "vllm", "flashinfer", "nccl"), 8, 1,
-            null, null, null, Map.of(), Map.of(), Map.of());
+    /** TP 8 on 1 node, every framework. */
+    static final DeploymentRequest TP8 = new DeploymentRequest(List.of(), 8, 1, null, null, null, Map.of(), Map.of(), Map.of(), Map.of());
 
     /** Writes {@code s}'s JSON report (through the report package) to {@code file}. */
     static Path write(Path file, MachineSnapshot s) throws Exception {
         Files.createDirectories(file.toAbsolutePath().getParent());
-        LoadedMachine m = new LoadedMachine(s, LoadedMachine.Source.FILE, file, null, null);
-        Files.writeString(file, new ReportAdapter().render(m, TP8, ReportPort.Format.JSON, false, null));
+        MakeReport reports = new MakeReport(new Advise(), RunCheck.inChildProcesses(() -> {
+            throw new AssertionError("no checks");
+        }), Clock.systemUTC());
+        Files.writeString(file, reports.make(new MakeReport.Request(s, MakeReport.Origin.file(file), TP8, MakeReport.Checks.recorded(),
+                null, MakeReport.Format.JSON, false)).text());
         return file;
     }
 

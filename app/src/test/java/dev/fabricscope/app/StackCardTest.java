@@ -2,7 +2,6 @@ package dev.fabricscope.app;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.app.viewmodel.AdvisorPort;
 import dev.fabricscope.probe.LiveProbe;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,7 +25,7 @@ class StackCardTest {
 
     @Start
     void start(Stage stage) {
-        app = new AppHarness(stage, () -> new LiveProbe(List.of("fabricscope-app-test"), null).probe(), AdvisorPort.notInThisBuild());
+        app = new AppHarness(stage, () -> new LiveProbe(List.of("fabricscope-app-test"), null).probe());
     }
 
     @Test

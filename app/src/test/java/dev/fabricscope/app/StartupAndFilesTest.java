@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.app.viewmodel.AdvisorPort;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.probe.LiveProbe;
@@ -35,7 +34,7 @@ class StartupAndFilesTest {
     @Start
     void start(Stage stage) {
         this.stage = stage;
-        app = new AppHarness(stage, () -> new LiveProbe(List.of("fabricscope-app-test"), null).probe(), AdvisorPort.notInThisBuild());
+        app = new AppHarness(stage, () -> new LiveProbe(List.of("fabricscope-app-test"), null).probe());
     }
 
     @Test

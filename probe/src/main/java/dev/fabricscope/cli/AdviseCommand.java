@@ -1,23 +1,20 @@
 package dev.fabricscope.cli;
 
-import dev.fabricscope.advisor.AdviceResult;
-import dev.fabricscope.advisor.Advisor;
 import dev.fabricscope.advisor.AdvisorInputException;
-import dev.fabricscope.advisor.Deployment;
 import dev.fabricscope.advisor.FactKey;
 import dev.fabricscope.advisor.KnobSpec;
 import dev.fabricscope.advisor.Knobs;
 import dev.fabricscope.advisor.Options;
 import dev.fabricscope.json.RecordJson;
 import dev.fabricscope.model.MachineSnapshot;
-import dev.fabricscope.probe.LiveProbe;
 import dev.fabricscope.render.AdviceText;
 import dev.fabricscope.render.TextTable;
+import dev.fabricscope.usecase.Advise;
+import dev.fabricscope.usecase.DeploymentRequest;
+import dev.fabricscope.usecase.InspectCluster;
+import dev.fabricscope.usecase.UseCaseException;
 import java.io.PrintWriter;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -35,8 +32,11 @@ import picocli.CommandLine.Spec;
                 + "\"versions\": {…}}; fields without a value are left out.", ExitCodes.HELP_FOOTER})
 public final class AdviseCommand implements Callable<Integer> {
 
-    /** How the live machine is read; tests replace it so they never depend on the machine running them. */
-    static Supplier<MachineSnapshot> liveProbe = () -> new LiveProbe(Main.argv, null).probe();
+    private final CliEnvironment env;
+
+    AdviseCommand(CliEnvironment env) {
+        this.env = env;
+    }
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -69,61 +69,44 @@ public final class AdviseCommand implements Callable<Integer> {
             out.flush();
             return ExitCodes.OK;
         }
-        Deployment d;
-        Options o;
+        DeploymentRequest d;
         try {
-            d = deployment.deployment();
-            o = deployment.options();
+            d = deployment.request();
         } catch (AdvisorInputException e) {
             return usage(e.getMessage());
         }
-        MachineSnapshot snapshot;
-        String clusterLine = null;
+        Advise.Request request;
         if (cluster != null) {
             if (source.given()) {
                 return usage("give either --cluster or --snapshot/--sample, not both");
             }
-            dev.fabricscope.cluster.ClusterFacts cf;
             try {
-                dev.fabricscope.cluster.ClusterView view = ClusterCommand.load(cluster);
-                Integer nodes = d.nodes();
-                if (nodes != null && (nodes < 1 || nodes > view.readable().size())) {
-                    return usage("--nodes " + nodes + " but the cluster folder has " + view.readable().size() + " readable node report(s)");
-                }
-                cf = dev.fabricscope.cluster.ClusterFacts.of(view, nodes);
-                snapshot = cf.representative().readSnapshot(); // the cluster view read summaries only
-            } catch (java.io.IOException | IllegalArgumentException | dev.fabricscope.io.SnapshotIO.ReadException e) {
-                err.println("fabricscope: " + e.getMessage());
-                err.flush();
-                return ExitCodes.BAD_INPUT;
+                InspectCluster clusters = env.inspectCluster();
+                var view = clusters.open(new InspectCluster.Request(cluster, false, null)).view();
+                request = Advise.Request.overCluster(clusters.factsFor(view, d.nodes()), d);
+            } catch (UseCaseException e) {
+                return failed(e);
             }
-            Map<String, String> merged = new LinkedHashMap<>(cf.assumptions());
-            merged.putAll(o.assume());
-            o = new Options(o.frameworks(), o.versions(), merged);
-            if (d.nodes() == null) {
-                d = d.withNodes(cf.nodesUsed());
-            }
-            clusterLine = "Cluster: " + cf.summary();
         } else if (source.given()) {
             try {
-                snapshot = source.load(spec.commandLine(), false);
+                request = Advise.Request.of(source.load(null), d);
             } catch (SnapshotSource.SourceException e) {
                 err.println("fabricscope: " + e.getMessage());
                 err.flush();
                 return e.exitCode;
             }
         } else {
-            snapshot = liveProbe.get();
+            request = Advise.Request.of(env.probeLive(), d);
         }
-        AdviceResult r;
+        Advise.Result r;
         try {
-            r = Advisor.advise(snapshot, d, o);
-        } catch (AdvisorInputException e) {
-            return usage(e.getMessage());
+            r = env.advise().advise(request);
+        } catch (UseCaseException e) {
+            return failed(e);
         }
-        if (r.blocked() != null) {
-            boolean noDriver = snapshot == null || snapshot.driver() == null || !snapshot.driver().driverPresent() || snapshot.gpus().isEmpty();
-            if (noDriver) {
+        if (r.advice().blocked() != null) {
+            if (r.blockedForLackOfDriver()) {
+                MachineSnapshot snapshot = r.machine();
                 String why = snapshot != null && snapshot.driver() != null && snapshot.driver().message() != null ? snapshot.driver().message()
                         : "the " + (source.given() ? "snapshot" : "machine") + " shows no NVIDIA GPU";
                 err.println("fabricscope: no NVIDIA driver" + (source.given() ? " in the snapshot" : "") + " (" + why
@@ -131,19 +114,26 @@ public final class AdviseCommand implements Callable<Integer> {
                 err.flush();
                 return ExitCodes.NO_DRIVER;
             }
-            return usage("cannot advise: " + r.blocked());
+            return usage("cannot advise: " + r.advice().blocked());
         }
         if (json) {
-            Map<String, Object> tree = new LinkedHashMap<>(r.toJsonTree());
-            if (clusterLine != null) {
-                tree.put("cluster", clusterLine.substring("Cluster: ".length()));
-            }
-            out.print(RecordJson.write(tree));
+            out.print(RecordJson.write(r.jsonTree()));
         } else {
-            out.print((clusterLine != null ? clusterLine + "\n" : "") + AdviceText.render(r, all));
+            out.print((r.cluster() != null ? "Cluster: " + r.cluster() + "\n" : "") + AdviceText.render(r.advice(), all));
         }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /** A refused request: a usage error with where to look, or an unreadable input in one line. */
+    private int failed(UseCaseException e) {
+        if (e.reason() == UseCaseException.Reason.INVALID_REQUEST) {
+            return usage(e.getMessage());
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("fabricscope: " + e.getMessage());
+        err.flush();
+        return ExitCodes.BAD_INPUT;
     }
 
     private int usage(String message) {

@@ -2,30 +2,19 @@ package dev.fabricscope.cli;
 
 import dev.fabricscope.check.AllReduceCheck;
 import dev.fabricscope.check.AllReduceMath;
-import dev.fabricscope.check.AllReduceResult;
 import dev.fabricscope.check.CheckControl;
 import dev.fabricscope.check.CheckListener;
 import dev.fabricscope.check.CheckOptions;
 import dev.fabricscope.check.CheckProcess;
 import dev.fabricscope.check.CheckResult;
-import dev.fabricscope.check.CheckStatus;
-import dev.fabricscope.check.MemoryAudit;
 import dev.fabricscope.check.P2pCheck;
-import dev.fabricscope.check.P2pResult;
 import dev.fabricscope.check.PreflightCheck;
-import dev.fabricscope.check.PreflightResult;
 import dev.fabricscope.json.Json;
-import dev.fabricscope.model.MachineSnapshot;
-import dev.fabricscope.nativeapi.cuda.CudaJna;
-import dev.fabricscope.probe.LiveProbe;
 import dev.fabricscope.render.CheckText;
+import dev.fabricscope.usecase.RunCheck;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,9 +27,6 @@ import picocli.CommandLine.Spec;
         subcommands = {CheckCommand.Preflight.class, CheckCommand.P2p.class, CheckCommand.AllReduce.class,
                 CheckCommand.Memory.class, CheckNodeCommand.class})
 public final class CheckCommand implements Runnable {
-
-    /** Where the commands learn whether a driver is there (replaced in tests). */
-    static volatile Supplier<CudaJna.Result> driverProbe = CudaJna::open;
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -83,30 +69,34 @@ public final class CheckCommand implements Runnable {
         @CommandLine.Mixin
         Common common = new Common();
 
-        abstract String name();
+        final RunCheck checks;
 
-        abstract Duration defaultTimeout();
+        Base(CliEnvironment env) {
+            this.checks = env.runCheck();
+        }
 
-        abstract CheckResult noDriver(String message);
+        abstract RunCheck.Kind kind();
 
+        String name() {
+            return kind().check;
+        }
+
+        Duration defaultTimeout() {
+            return kind().defaultTimeout;
+        }
+
+        /** Runs the check in this process. */
         abstract CheckResult runCheck(CheckOptions options);
 
         /** This check's options as the worker process gets them (without --json, --out, --progress, --timeout). */
         abstract List<String> workerArgs();
-
-        abstract Class<? extends CheckResult> resultType();
-
-        /** A result of this check's type, for a worker that gave none. */
-        abstract CheckResult failed(CheckStatus status, String message, MemoryAudit memory);
 
         /** Runs the check in a child process (the default) or here (--in-process, --worker). */
         CheckResult runSomewhere(CheckOptions options) {
             if (common.inProcess || common.worker) {
                 return runCheck(options);
             }
-            @SuppressWarnings("unchecked")
-            Class<CheckResult> type = (Class<CheckResult>) resultType();
-            return CheckProcess.run(launcher.get(), name(), workerArgs(), type, options, this::failed);
+            return checks.inChildProcess(new RunCheck.Request(kind(), workerArgs(), null, options));
         }
 
         @Override
@@ -126,11 +116,10 @@ public final class CheckCommand implements Runnable {
                     return ExitCodes.USAGE;
                 }
             }
-            CudaJna.Result driver = driverProbe.get();
-            if (driver.cuda() == null && driver.noDriver()) {
-                String message = "no NVIDIA driver: " + driver.failure();
+            String message = checks.driverMissing();
+            if (message != null) {
                 if (common.json) {
-                    out.print(Json.write(noDriver(message)));
+                    out.print(Json.write(RunCheck.skipped(kind(), message)));
                     out.flush();
                 }
                 err.println("fabricscope: check " + name() + " skipped — " + message);
@@ -169,7 +158,7 @@ public final class CheckCommand implements Runnable {
             String text = r.status() + ": " + r.summary() + "\n\n" + CheckText.render(r);
             out.print(common.json ? json : common.wide ? text : dev.fabricscope.render.Fit.wrap(text, dev.fabricscope.render.Fit.WIDTH));
             out.flush();
-            return exitCode(r.status());
+            return ExitCodes.of(r.status());
         }
 
         /** The child side: events and the result as JSON lines; SIGTERM cancels the check and lets it clean up. */
@@ -196,9 +185,8 @@ public final class CheckCommand implements Runnable {
             Runtime.getRuntime().addShutdownHook(hook);
             CheckResult r;
             try {
-                CudaJna.Result driver = driverProbe.get();
-                r = driver.cuda() == null && driver.noDriver() ? noDriver("no NVIDIA driver: " + driver.failure())
-                        : runCheck(new CheckOptions(timeout, listener, control));
+                String missing = checks.driverMissing();
+                r = missing != null ? RunCheck.skipped(kind(), missing) : runCheck(new CheckOptions(timeout, listener, control));
                 synchronized (lock) {
                     out.println(CheckProcess.WorkerLine.result(r));
                     out.flush();
@@ -211,7 +199,7 @@ public final class CheckCommand implements Runnable {
             } catch (IllegalStateException ignored) {
                 // shutting down already
             }
-            return exitCode(r.status());
+            return ExitCodes.of(r.status());
         }
     }
 
@@ -246,17 +234,6 @@ public final class CheckCommand implements Runnable {
         }
     }
 
-    /** Where a check's child process is started from (replaced in tests). */
-    static volatile Supplier<CheckProcess.Launcher> launcher = CheckProcess.Launcher::current;
-
-    static int exitCode(CheckStatus s) {
-        return switch (s) {
-            case PASSED, SKIPPED -> ExitCodes.OK;
-            case FAILED, TIMED_OUT, CANCELLED -> ExitCodes.CHECK_FAILED;
-            case ERROR -> ExitCodes.FAILURE;
-        };
-    }
-
     @Command(name = "preflight", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
             description = "Run SGLang's FlashInfer workspace preflight (granularity queries, multicast granularity, "
                     + "cuMemCreate sequence) on every local GPU, plus the fabric-handle export check.")
@@ -274,25 +251,18 @@ public final class CheckCommand implements Runnable {
         @Option(names = "--dtype", paramLabel = "bf16|fp16|fp32", defaultValue = "bf16", description = "Model dtype (default ${DEFAULT-VALUE}).")
         String dtype;
 
-        @Override
-        String name() {
-            return PreflightCheck.NAME;
+        Preflight(CliEnvironment env) {
+            super(env);
         }
 
         @Override
-        Duration defaultTimeout() {
-            return PreflightCheck.DEFAULT_TIMEOUT;
-        }
-
-        @Override
-        CheckResult noDriver(String message) {
-            return new PreflightResult(PreflightCheck.NAME, CheckStatus.SKIPPED, message, null, List.of(), null, List.of(),
-                    message, List.of(), MemoryAudit.none("no GPU used"));
+        RunCheck.Kind kind() {
+            return RunCheck.Kind.PREFLIGHT;
         }
 
         @Override
         CheckResult runCheck(CheckOptions options) {
-            return PreflightCheck.run(request(), options);
+            return checks.preflightHere(request(), options);
         }
 
         @Override
@@ -303,17 +273,6 @@ public final class CheckCommand implements Runnable {
                 a.addAll(List.of("--world-size", String.valueOf(worldSize)));
             }
             return a;
-        }
-
-        @Override
-        Class<? extends CheckResult> resultType() {
-            return PreflightResult.class;
-        }
-
-        @Override
-        CheckResult failed(CheckStatus status, String message, MemoryAudit memory) {
-            return new PreflightResult(PreflightCheck.NAME, status, message, null, List.of(), null, List.of(), null,
-                    List.of(), memory);
         }
 
         PreflightCheck.Request request() {
@@ -359,49 +318,18 @@ public final class CheckCommand implements Runnable {
             return a;
         }
 
-        @Override
-        Class<? extends CheckResult> resultType() {
-            return P2pResult.class;
+        P2p(CliEnvironment env) {
+            super(env);
         }
 
         @Override
-        CheckResult failed(CheckStatus status, String message, MemoryAudit memory) {
-            return new P2pResult(P2pCheck.NAME, status, message, null, List.of(), List.of(), List.of(), memory);
-        }
-
-        @Override
-        String name() {
-            return P2pCheck.NAME;
-        }
-
-        @Override
-        Duration defaultTimeout() {
-            return P2pCheck.DEFAULT_TIMEOUT;
-        }
-
-        @Override
-        CheckResult noDriver(String message) {
-            return new P2pResult(P2pCheck.NAME, CheckStatus.SKIPPED, message, null, List.of(), List.of(), List.of(),
-                    MemoryAudit.none("no GPU used"));
+        RunCheck.Kind kind() {
+            return RunCheck.Kind.P2P;
         }
 
         @Override
         CheckResult runCheck(CheckOptions options) {
-            MachineSnapshot snapshot;
-            try {
-                snapshot = snapshotFile != null ? dev.fabricscope.io.SnapshotIO.read(snapshotFile)
-                        : new LiveProbe(Main.argv, null).probe();
-            } catch (dev.fabricscope.io.SnapshotIO.ReadException e) {
-                snapshot = null;
-            } catch (RuntimeException e) {
-                // e.g. NVSwitch far ends whose PCI address reads all-ones (fixed in the probe by issue 11): the
-                // theoretical link figures are then unknown, the measurements still run
-                snapshot = null;
-                options.listener().onEvent(new dev.fabricscope.check.CheckEvent(P2pCheck.NAME,
-                        dev.fabricscope.check.CheckEvent.Kind.WARNING, "machine snapshot failed, theoretical link "
-                        + "bandwidth unknown: " + e.getMessage(), -1));
-            }
-            return P2pCheck.run(request(), snapshot, options);
+            return checks.p2pHere(request(), snapshotFile, options);
         }
 
         P2pCheck.Request request() {
@@ -460,25 +388,18 @@ public final class CheckCommand implements Runnable {
         @Option(names = "--nccl-lib", paramLabel = "PATH", description = "libnccl.so.2 to use instead of the one found on the search path.")
         String ncclLib;
 
-        @Override
-        String name() {
-            return AllReduceCheck.NAME;
+        AllReduce(CliEnvironment env) {
+            super(env);
         }
 
         @Override
-        Duration defaultTimeout() {
-            return AllReduceCheck.DEFAULT_TIMEOUT;
-        }
-
-        @Override
-        CheckResult noDriver(String message) {
-            return new AllReduceResult(AllReduceCheck.NAME, CheckStatus.SKIPPED, message, null, null, null, null,
-                    List.of(), List.of(), MemoryAudit.none("no GPU used"));
+        RunCheck.Kind kind() {
+            return RunCheck.Kind.ALLREDUCE;
         }
 
         @Override
         CheckResult runCheck(CheckOptions options) {
-            return AllReduceCheck.run(request(), options);
+            return checks.allReduceHere(request(), options);
         }
 
         @Override
@@ -495,17 +416,6 @@ public final class CheckCommand implements Runnable {
             return a;
         }
 
-        @Override
-        Class<? extends CheckResult> resultType() {
-            return AllReduceResult.class;
-        }
-
-        @Override
-        CheckResult failed(CheckStatus status, String message, MemoryAudit memory) {
-            return new AllReduceResult(AllReduceCheck.NAME, status, message, null, null, null, null, List.of(), List.of(),
-                    memory);
-        }
-
         AllReduceCheck.Request request() {
             try {
                 List<AllReduceMath.DType> types = dtypes.stream().map(String::trim).map(AllReduceMath.DType::parse).distinct().toList();
@@ -520,30 +430,6 @@ public final class CheckCommand implements Runnable {
         public Integer call() {
             request();
             return super.call();
-        }
-    }
-
-    /** {@code 8}, {@code 64K}, {@code 256M}, {@code 1G} (binary multiples, as nccl-tests reads them). */
-    static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
-        private static final Pattern FORM = Pattern.compile("^(\\d+)([kKmMgG]?)[bB]?$");
-
-        @Override
-        public Long convert(String value) {
-            Matcher m = FORM.matcher(value.trim());
-            if (!m.matches()) {
-                throw new CommandLine.TypeConversionException("not a size: '" + value + "' (e.g. 8, 64K, 256M, 1G)");
-            }
-            long v = Long.parseLong(m.group(1));
-            int shift = switch (m.group(2).toUpperCase(Locale.ROOT)) {
-                case "K" -> 10;
-                case "M" -> 20;
-                case "G" -> 30;
-                default -> 0;
-            };
-            if (v > (Long.MAX_VALUE >> shift)) {
-                throw new CommandLine.TypeConversionException("size too large: " + value);
-            }
-            return v << shift;
         }
     }
 }

@@ -1,23 +1,16 @@
 package dev.fabricscope.cli;
 
-import dev.fabricscope.check.AllReduceResult;
-import dev.fabricscope.check.CheckControl;
 import dev.fabricscope.check.CheckListener;
-import dev.fabricscope.check.CheckOptions;
 import dev.fabricscope.check.CheckStatus;
 import dev.fabricscope.check.NodeAcceptance;
 import dev.fabricscope.check.NodeCheckResult;
-import dev.fabricscope.check.P2pResult;
-import dev.fabricscope.check.PreflightResult;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
-import dev.fabricscope.nativeapi.cuda.CudaJna;
 import dev.fabricscope.render.CheckText;
 import dev.fabricscope.samples.Samples;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -38,6 +31,12 @@ public final class CheckNodeCommand implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;
 
+    private final CliEnvironment env;
+
+    CheckNodeCommand(CliEnvironment env) {
+        this.env = env;
+    }
+
     @Option(names = "--expect", paramLabel = "FILE|SAMPLE", description = "What the node should be: a report or snapshot "
             + "of a good node, or a bundled sample (e.g. dgx-h100). Default: this node itself (health and checks only).")
     String expect;
@@ -49,7 +48,7 @@ public final class CheckNodeCommand implements Callable<Integer> {
     @Option(names = "--no-live", description = "Compare the probe only; run no live check.")
     boolean noLive;
 
-    @Option(names = "--max-bytes", paramLabel = "B", defaultValue = "256M", converter = CheckCommand.SizeConverter.class,
+    @Option(names = "--max-bytes", paramLabel = "B", defaultValue = "256M", converter = SizeConverter.class,
             description = "Largest all-reduce size (default ${DEFAULT-VALUE}).")
     long maxBytes;
 
@@ -72,7 +71,7 @@ public final class CheckNodeCommand implements Callable<Integer> {
         }
         MachineSnapshot node;
         try {
-            node = source.load(spec.commandLine(), true);
+            node = source.load(env::probeLive);
         } catch (SnapshotSource.SourceException e) {
             err.println("fabricscope: " + SnapshotIO.oneLineSafe(e.getMessage()));
             return e.exitCode;
@@ -132,28 +131,10 @@ public final class CheckNodeCommand implements Callable<Integer> {
 
     /** The three checks with their command's defaults, each in its own child process; the sweep NCCL-only, plain, bf16. */
     private NodeAcceptance.LiveResults runChecks(java.io.PrintWriter err) {
-        CudaJna.Result driver = CheckCommand.driverProbe.get();
-        if (driver.cuda() == null && driver.noDriver()) {
-            return new NodeAcceptance.LiveResults(null, null, null, "no NVIDIA driver: " + driver.failure());
-        }
         CheckListener listener = ev -> {
             err.println(String.format(Locale.ROOT, "[%s] %s", ev.check(), ev.message()));
             err.flush();
         };
-        CheckCommand.Preflight pf = CommandLine.populateCommand(new CheckCommand.Preflight());
-        CheckCommand.P2p p2p = CommandLine.populateCommand(new CheckCommand.P2p());
-        CheckCommand.AllReduce ar = CommandLine.populateCommand(new CheckCommand.AllReduce(), "--impl", "nccl", "--mode", "plain",
-                "--dtype", "bf16", "-e", String.valueOf(maxBytes));
-        err.println("[node] preflight");
-        PreflightResult a = (PreflightResult) pf.runSomewhere(options(pf.defaultTimeout(), listener));
-        err.println("[node] p2p");
-        P2pResult b = (P2pResult) p2p.runSomewhere(options(p2p.defaultTimeout(), listener));
-        err.println("[node] allreduce");
-        AllReduceResult c = (AllReduceResult) ar.runSomewhere(options(ar.defaultTimeout(), listener));
-        return new NodeAcceptance.LiveResults(a, b, c, null);
-    }
-
-    private static CheckOptions options(Duration timeout, CheckListener listener) {
-        return new CheckOptions(timeout, listener, new CheckControl());
+        return env.runCheck().forNode(maxBytes, listener, check -> err.println("[node] " + check));
     }
 }

@@ -1,7 +1,5 @@
 package dev.fabricscope.cli;
 
-import dev.fabricscope.cluster.ClusterAnalysis;
-import dev.fabricscope.cluster.ClusterReader;
 import dev.fabricscope.cluster.ClusterView;
 import dev.fabricscope.cluster.CollectResult;
 import dev.fabricscope.cluster.NodeCollector;
@@ -10,6 +8,8 @@ import dev.fabricscope.cluster.SlurmCollector;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.render.ClusterText;
+import dev.fabricscope.usecase.InspectCluster;
+import dev.fabricscope.usecase.UseCaseException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -33,11 +33,6 @@ public final class ClusterCommand implements Runnable {
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
-    }
-
-    /** Reads and merges a cluster folder, or explains in one line why it cannot. */
-    static ClusterView load(Path dir) throws IOException {
-        return dev.fabricscope.cluster.NodeCheckSummary.attach(ClusterAnalysis.analyse(dir.toString(), ClusterReader.read(dir)));
     }
 
     @Command(name = "collect", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
@@ -182,6 +177,12 @@ public final class ClusterCommand implements Runnable {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
 
+        private final CliEnvironment env;
+
+        Show(CliEnvironment env) {
+            this.env = env;
+        }
+
         @Parameters(paramLabel = "DIR", description = "Folder of per-node reports or snapshots (*.json).")
         Path dir;
 
@@ -198,8 +199,8 @@ public final class ClusterCommand implements Runnable {
         public Integer call() {
             ClusterView v;
             try {
-                v = load(dir);
-            } catch (IOException e) {
+                v = env.inspectCluster().open(InspectCluster.Request.of(dir)).view();
+            } catch (UseCaseException e) {
                 spec.commandLine().getErr().println("fabricscope: " + e.getMessage());
                 return ExitCodes.BAD_INPUT;
             }

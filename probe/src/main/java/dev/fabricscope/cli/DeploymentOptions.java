@@ -1,8 +1,7 @@
 package dev.fabricscope.cli;
 
 import dev.fabricscope.advisor.AdvisorInputException;
-import dev.fabricscope.advisor.Deployment;
-import dev.fabricscope.advisor.Options;
+import dev.fabricscope.usecase.DeploymentRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,25 +42,18 @@ public final class DeploymentOptions {
     @Option(names = "--framework-version", paramLabel = "NAME=VERSION", description = "Rule-set version, e.g. vllm=older (default: newest).")
     List<String> versions = new ArrayList<>();
 
-    /** The deployment as given. */
-    public Deployment deployment() throws AdvisorInputException {
-        return new Deployment(tp, nodes, dcp, model, tokens, pairs("--flag", flags), pairs("--env", env));
-    }
-
-    /** Frameworks, rule-set versions and assumptions as given. */
-    public Options options() throws AdvisorInputException {
-        return new Options(frameworks, pairs("--framework-version", versions), pairs("--assume", assume));
+    /** The deployment and how to advise it, as given; a malformed {@code NAME=VALUE} is an input error. */
+    public DeploymentRequest request() throws AdvisorInputException {
+        Map<String, String> f = pairs("--flag", flags);
+        Map<String, String> e = pairs("--env", env);
+        Map<String, String> v = pairs("--framework-version", versions);
+        return new DeploymentRequest(frameworks, tp, nodes, dcp, model, tokens, f, e, pairs("--assume", assume), v);
     }
 
     /** Whether any of these options was given. */
     public boolean given() {
         return !frameworks.isEmpty() || tp != null || nodes != null || dcp != null || model != null || tokens != null
                 || !flags.isEmpty() || !env.isEmpty() || !assume.isEmpty() || !versions.isEmpty();
-    }
-
-    /** Whether any assumption was given (then a machine without GPUs can still be advised). */
-    public boolean assumes() {
-        return !assume.isEmpty();
     }
 
     /** {@code NAME=VALUE} items in order; a repeated name keeps the last value. */

@@ -1,13 +1,11 @@
 package dev.fabricscope.cli;
 
 import dev.fabricscope.diff.ReportDiff;
-import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.render.DiffText;
-import dev.fabricscope.report.Report;
-import dev.fabricscope.report.ReportDiffer;
-import dev.fabricscope.report.ReportIO;
 import dev.fabricscope.text.Escape;
+import dev.fabricscope.usecase.Compare;
+import dev.fabricscope.usecase.UseCaseException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,6 +22,12 @@ public final class DiffCommand implements Callable<Integer> {
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
+
+    private final CliEnvironment env;
+
+    DiffCommand(CliEnvironment env) {
+        this.env = env;
+    }
 
     @Parameters(index = "0", paramLabel = "A", description = "The first report or snapshot (JSON).")
     Path a;
@@ -42,16 +46,13 @@ public final class DiffCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Report ra;
-        Report rb;
+        ReportDiff d;
         try {
-            ra = ReportIO.read(a);
-            rb = ReportIO.read(b);
-        } catch (SnapshotIO.ReadException e) {
+            d = env.compare().compare(Compare.Request.of(a, b)).diff();
+        } catch (UseCaseException e) {
             spec.commandLine().getErr().println("fabricscope: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
+            return ExitCodes.of(e);
         }
-        ReportDiff d = ReportDiffer.compare(ra, a.toString(), rb, b.toString());
         spec.commandLine().getOut().print(json ? Escape.jsonSafe(Json.write(d)) : DiffText.render(d, all));
         spec.commandLine().getOut().flush();
         return exitCode && !d.identical() ? ExitCodes.DIFFERENT : ExitCodes.OK;

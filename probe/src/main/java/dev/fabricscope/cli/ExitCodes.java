@@ -21,6 +21,20 @@ public final class ExitCodes {
     /** A program the command needs is not installed (srun, pdsh). */
     public static final int ENVIRONMENT = 7;
 
+    /** The exit code for a check's status: 0 passed or skipped, 5 failed, timed out or cancelled, 1 an error. */
+    public static int of(dev.fabricscope.check.CheckStatus s) {
+        return switch (s) {
+            case PASSED, SKIPPED -> OK;
+            case FAILED, TIMED_OUT, CANCELLED -> CHECK_FAILED;
+            case ERROR -> FAILURE;
+        };
+    }
+
+    /** The exit code for a use case's refusal: 2 for a wrong request, 4 for an input that cannot be read. */
+    public static int of(dev.fabricscope.usecase.UseCaseException e) {
+        return e.reason() == dev.fabricscope.usecase.UseCaseException.Reason.INVALID_REQUEST ? USAGE : BAD_INPUT;
+    }
+
     public static final String HELP_FOOTER = """
 
             Exit codes:

@@ -13,9 +13,6 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** Program name and arguments, recorded in snapshots. */
-    static volatile java.util.List<String> argv = java.util.List.of();
-
     public static void main(String[] args) {
         System.exit(run(args));
     }
@@ -30,11 +27,10 @@ public final class Main implements Runnable {
 
     public static int run(String... args) {
         dev.fabricscope.Trace.mark("main");
-        recordArgs(args);
         if (needsLiveProbe(args)) {
             dev.fabricscope.probe.NativePrefetch.start();
         }
-        return commandLine(args.length > 0 ? args[0] : null).execute(args);
+        return commandLine(CliEnvironment.of(args), args.length > 0 ? args[0] : null).execute(args);
     }
 
     /** Live commands (no saved machine given): start loading the driver libraries while the arguments are parsed. */
@@ -52,21 +48,18 @@ public final class Main implements Runnable {
         return true;
     }
 
-    /** Remembers the command line for the snapshot's provenance. */
-    static void recordArgs(String... args) {
-        argv = java.util.stream.Stream.concat(java.util.stream.Stream.of("fabricscope"), java.util.Arrays.stream(args)).toList();
-    }
-
+    /** Every command, on this machine, with no arguments recorded (help, completion, the man page). */
     public static CommandLine commandLine() {
-        return commandLine(null);
+        return commandLine(CliEnvironment.of(), null);
     }
 
     /**
      * The command line; when {@code first} names a subcommand only that one is introspected (picocli's
-     * reflection over every subcommand costs start-up time on every run), else all are.
+     * reflection over every subcommand costs start-up time on every run), else all are. Every command gets
+     * {@code env} through its constructor.
      */
-    static CommandLine commandLine(String first) {
-        CommandLine cl = new CommandLine(new Main());
+    public static CommandLine commandLine(CliEnvironment env, String first) {
+        CommandLine cl = new CommandLine(new Main(), new CliFactory(env));
         Class<?> only = SUBCOMMANDS.stream().filter(c -> {
             Command a = c.getAnnotation(Command.class);
             return a != null && a.name().equals(first) && c != CommandLine.HelpCommand.class;

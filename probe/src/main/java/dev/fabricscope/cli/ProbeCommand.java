@@ -3,7 +3,6 @@ package dev.fabricscope.cli;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.nativeapi.trace.TraceIO;
-import dev.fabricscope.probe.LiveProbe;
 import dev.fabricscope.probe.TraceReplay;
 import dev.fabricscope.render.SnapshotText;
 import java.nio.file.Path;
@@ -19,6 +18,12 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
+
+    private final CliEnvironment env;
+
+    ProbeCommand(CliEnvironment env) {
+        this.env = env;
+    }
 
     @Option(names = {"--wide", "--all"}, description = "One row per GPU, the UUID column and the full P2P matrix, however wide (default: fits 120 columns).")
     boolean wide;
@@ -73,12 +78,12 @@ public final class ProbeCommand implements Callable<Integer> {
                 return ExitCodes.BAD_INPUT;
             }
         } else if (record != null) {
-            TraceReplay.Recorded r = TraceReplay.record(Main.argv, ncclLib);
+            TraceReplay.Recorded r = TraceReplay.record(env.argv(), ncclLib);
             s = r.snapshot();
             SnapshotIO.writeAtomically(record, TraceIO.write(r.trace()));
             err.println("fabricscope: " + r.trace().calls().size() + " native calls recorded to " + SnapshotIO.oneLineSafe(record.toString()));
         } else {
-            s = new LiveProbe(Main.argv, ncclLib).probe();
+            s = env.liveProbe().probe(env.argv(), ncclLib);
         }
         dev.fabricscope.Trace.mark("probe done");
         String jsonText = json || out != null ? dev.fabricscope.json.RecordJson.write(s) : null;

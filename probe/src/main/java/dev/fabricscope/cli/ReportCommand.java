@@ -1,26 +1,18 @@
 package dev.fabricscope.cli;
 
-import dev.fabricscope.advisor.Advisor;
 import dev.fabricscope.advisor.AdvisorInputException;
-import dev.fabricscope.advisor.Deployment;
-import dev.fabricscope.advisor.Options;
 import dev.fabricscope.check.CheckControl;
 import dev.fabricscope.check.CheckListener;
 import dev.fabricscope.check.CheckStatus;
 import dev.fabricscope.io.SnapshotIO;
-import dev.fabricscope.report.LiveChecks;
 import dev.fabricscope.model.MachineSnapshot;
-import dev.fabricscope.report.HtmlReport;
-import dev.fabricscope.report.MarkdownReport;
-import dev.fabricscope.report.Redactor;
 import dev.fabricscope.report.Report;
-import dev.fabricscope.report.ReportAdvice;
-import dev.fabricscope.report.ReportChecks;
-import dev.fabricscope.report.ReportIO;
-import dev.fabricscope.report.Reports;
+import dev.fabricscope.usecase.DeploymentRequest;
+import dev.fabricscope.usecase.MakeReport;
+import dev.fabricscope.usecase.RunCheck;
+import dev.fabricscope.usecase.UseCaseException;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -37,8 +29,22 @@ import picocli.CommandLine.Spec;
             "Without --snapshot, --sample or --from, this machine is probed."})
 public final class ReportCommand implements Callable<Integer> {
 
-    /** Output formats. */
-    public enum Format { json, md, html }
+    /** Output formats, as {@code --format} takes them. */
+    public enum Format {
+        json(MakeReport.Format.JSON), md(MakeReport.Format.MARKDOWN), html(MakeReport.Format.HTML);
+
+        final MakeReport.Format format;
+
+        Format(MakeReport.Format format) {
+            this.format = format;
+        }
+    }
+
+    private final CliEnvironment env;
+
+    ReportCommand(CliEnvironment env) {
+        this.env = env;
+    }
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -69,8 +75,6 @@ public final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         var err = spec.commandLine().getErr();
-        Report report;
-        boolean noDriver = false;
         if (out != null) {
             try {
                 dev.fabricscope.io.OutputFile.checkTarget(out);
@@ -78,49 +82,49 @@ public final class ReportCommand implements Callable<Integer> {
                 return DeploymentOptions.usage(spec, "report", "--out " + e.getMessage());
             }
         }
-        try {
-            if (from != null) {
-                if (source.given() || withChecks || deployment.given()) {
-                    err.println("fabricscope: --from re-renders a saved report as it was; it cannot be combined with --snapshot, "
-                            + "--sample, --with-checks or deployment options");
-                    return ExitCodes.USAGE;
-                }
-                report = ReportIO.read(from);
-            } else {
-                Deployment d;
-                Options o;
-                try {
-                    d = deployment.deployment();
-                    o = deployment.options();
-                } catch (AdvisorInputException e) {
-                    return usage(e.getMessage());
-                }
-                MachineSnapshot s = source.load(spec.commandLine(), true);
-                noDriver = s.isLive() && !s.driver().driverPresent();
-                ReportAdvice advice;
-                try {
-                    advice = ReportAdvice.of(Advisor.advise(s, d, o), d, o);
-                } catch (AdvisorInputException e) {
-                    return usage(e.getMessage());
-                }
-                report = Reports.create(s, advice, checks(s, advice), Main.argv, Instant.now());
+        MakeReport.Format f = format != null ? format.format : MakeReport.Format.forFile(out);
+        MakeReport reports = env.makeReport();
+        MakeReport.Result made;
+        boolean noDriver = false;
+        if (from != null) {
+            if (source.given() || withChecks || deployment.given()) {
+                err.println("fabricscope: --from re-renders a saved report as it was; it cannot be combined with --snapshot, "
+                        + "--sample, --with-checks or deployment options");
+                return ExitCodes.USAGE;
             }
-        } catch (SnapshotSource.SourceException e) {
-            err.println("fabricscope: " + e.getMessage());
-            return e.exitCode;
-        } catch (SnapshotIO.ReadException e) {
-            err.println("fabricscope: " + e.getMessage());
-            return ExitCodes.BAD_INPUT;
+            try {
+                made = reports.rerender(from, f, redact);
+            } catch (UseCaseException e) {
+                err.println("fabricscope: " + e.getMessage());
+                return ExitCodes.BAD_INPUT;
+            }
+        } else {
+            DeploymentRequest d;
+            try {
+                d = deployment.request();
+            } catch (AdvisorInputException e) {
+                return usage(e.getMessage());
+            }
+            MachineSnapshot s;
+            try {
+                s = source.load(env::probeLive);
+            } catch (SnapshotSource.SourceException e) {
+                err.println("fabricscope: " + e.getMessage());
+                return e.exitCode;
+            }
+            noDriver = s.isLive() && !s.driver().driverPresent();
+            try {
+                made = make(reports, new MakeReport.Request(s, null, d, checks(s), env.argv(), f, redact));
+            } catch (UseCaseException e) {
+                if (e.reason() == UseCaseException.Reason.INVALID_REQUEST) {
+                    return usage(e.getMessage());
+                }
+                err.println("fabricscope: " + e.getMessage());
+                return ExitCodes.BAD_INPUT;
+            }
         }
-        if (redact) {
-            report = Redactor.redact(report);
-        }
-        Format f = format != null ? format : fromExtension(out);
-        String text = switch (f) {
-            case json -> ReportIO.toJson(report);
-            case md -> MarkdownReport.render(report);
-            case html -> HtmlReport.render(report);
-        };
+        Report report = made.report();
+        String text = made.text();
         if (out != null && !dev.fabricscope.io.OutputFile.isStandardOutput(out)) {
             dev.fabricscope.io.OutputFile.Kind kind;
             try {
@@ -135,7 +139,7 @@ public final class ReportCommand implements Callable<Integer> {
             // a device or FIFO may be this terminal (/dev/stdout): the confirmation then goes to standard error
             var confirm = kind == dev.fabricscope.io.OutputFile.Kind.STREAMED ? err : spec.commandLine().getOut();
             confirm.println((kind == dev.fabricscope.io.OutputFile.Kind.STREAMED ? "Report streamed to " : "Report written to ")
-                    + SnapshotIO.oneLineSafe(out.toString()) + " (" + f + ", " + text.length() + " characters; "
+                    + SnapshotIO.oneLineSafe(out.toString()) + " (" + f.cli + ", " + text.length() + " characters; "
                     + report.redaction().describe() + ")");
         } else {
             spec.commandLine().getOut().print(text);
@@ -145,8 +149,8 @@ public final class ReportCommand implements Callable<Integer> {
             err.println("fabricscope: " + report.snapshot().driver().message());
             return ExitCodes.NO_DRIVER;
         }
-        CheckStatus worst = from == null ? LiveChecks.worst(report.checks()) : null;
-        return worst == null ? ExitCodes.OK : CheckCommand.exitCode(worst);
+        CheckStatus worst = from == null ? RunCheck.worst(report.checks()) : null;
+        return worst == null ? ExitCodes.OK : ExitCodes.of(worst);
     }
 
     /** An I/O failure in words: the file system's reason, not Java's exception name. */
@@ -160,46 +164,38 @@ public final class ReportCommand implements Callable<Integer> {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
-    static Format fromExtension(Path out) {
-        if (out == null) {
-            return Format.json;
-        }
-        String name = out.getFileName().toString().toLowerCase(Locale.ROOT);
-        if (name.endsWith(".md") || name.endsWith(".markdown")) {
-            return Format.md;
-        }
-        if (name.endsWith(".html") || name.endsWith(".htm")) {
-            return Format.html;
-        }
-        return Format.json;
-    }
-
     private int usage(String message) {
         return DeploymentOptions.usage(spec, "report", message);
     }
 
-    private ReportChecks checks(MachineSnapshot s, ReportAdvice advice) {
+    /** The checks the report carries: none, or (--with-checks) run now, with progress on standard error. */
+    private MakeReport.Checks checks(MachineSnapshot s) {
         if (!withChecks) {
-            return ReportChecks.notRequested();
+            return MakeReport.Checks.notRequested();
         }
-        String why = LiveChecks.cannotRun(s);
         var err = spec.commandLine().getErr();
+        String why = RunCheck.cannotRun(s);
         if (why != null) {
             err.println("fabricscope: checks skipped — " + why);
             err.flush();
-            return ReportChecks.skipped(why);
         }
         CheckListener progress = e -> {
             err.println(String.format(Locale.ROOT, "[%s] %s%s", e.check(), e.message(),
                     e.fraction() >= 0 ? String.format(Locale.ROOT, " (%.0f%%)", 100 * e.fraction()) : ""));
             err.flush();
         };
-        CheckControl control = new CheckControl();
-        Thread hook = new Thread(control::cancel);
+        return MakeReport.Checks.run(progress, new CheckControl());
+    }
+
+    /** Makes the report; an interrupt (Ctrl-C) while its checks run cancels them. */
+    private static MakeReport.Result make(MakeReport reports, MakeReport.Request request) throws UseCaseException {
+        if (request.checks().mode() != MakeReport.Checks.Mode.RUN) {
+            return reports.make(request);
+        }
+        Thread hook = new Thread(request.checks().control()::cancel);
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            Integer tp = advice.deployment() == null ? null : advice.deployment().tp();
-            return LiveChecks.run(s, tp != null && tp <= s.gpus().size() ? tp : null, progress, control);
+            return reports.make(request);
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);

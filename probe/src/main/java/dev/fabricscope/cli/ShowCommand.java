@@ -30,7 +30,7 @@ public final class ShowCommand implements Callable<Integer> {
     public Integer call() {
         MachineSnapshot s;
         try {
-            s = source.load(spec.commandLine(), false);
+            s = source.load(null);
         } catch (SnapshotSource.SourceException e) {
             spec.commandLine().getErr().println("fabricscope: " + e.getMessage());
             return e.exitCode;

@@ -2,10 +2,8 @@ package dev.fabricscope.cli;
 
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
-import dev.fabricscope.probe.LiveProbe;
 import dev.fabricscope.samples.Samples;
 import java.nio.file.Path;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /** {@code --snapshot FILE | --sample NAME}, shared by every command that reads a machine. */
@@ -31,8 +29,8 @@ public final class SnapshotSource {
         return snapshot != null || sample != null;
     }
 
-    /** Loads the chosen machine; live probe when {@code liveAllowed} and none was chosen. */
-    public MachineSnapshot load(CommandLine cl, boolean liveAllowed) throws SourceException {
+    /** Loads the chosen machine; when none was chosen, {@code liveProbe}'s machine, or a usage error when that is null. */
+    public MachineSnapshot load(java.util.function.Supplier<MachineSnapshot> liveProbe) throws SourceException {
         if (snapshot != null && sample != null) {
             throw new SourceException("give either --snapshot or --sample, not both", ExitCodes.USAGE);
         }
@@ -47,9 +45,9 @@ public final class SnapshotSource {
                 throw new SourceException(e.getMessage(), ExitCodes.BAD_INPUT);
             }
         }
-        if (!liveAllowed) {
+        if (liveProbe == null) {
             throw new SourceException("give --snapshot FILE or --sample NAME", ExitCodes.USAGE);
         }
-        return new LiveProbe(Main.argv, null).probe();
+        return liveProbe.get();
     }
 }

@@ -12,8 +12,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,16 +28,6 @@ class AdviseCasesTest {
             "multicast_supported", "multicast", "fabric_handle_supported", "fabric-handles", "gpus_per_node", "gpus-per-node",
             "all_nvlink", "all-nvlink", "torch_cuda", "torch-cuda", "confidential_compute", "confidential-compute",
             "mnnvl_fabric", "mnnvl-fabric");
-
-    @BeforeAll
-    static void noLiveMachine() {
-        AdviseTestSupport.useNoDriverMachine();
-    }
-
-    @AfterAll
-    static void restore() {
-        AdviseTestSupport.restoreLiveProbe();
-    }
 
     /** The 18 reference examples and our own corpus (backend-cases.json, written by generate_backend_cases.py from upstream). */
     static Stream<Arguments> cases() throws Exception {
@@ -106,7 +94,7 @@ class AdviseCasesTest {
     @MethodSource("cases")
     void caseHoldsThroughTheCli(String id, JsonNode c) throws Exception {
         List<String> args = args(c);
-        CliTest.Run r = CliTest.run(args.toArray(String[]::new));
+        CliTest.Run r = AdviseTestSupport.run(args.toArray(String[]::new));
         assertEquals(ExitCodes.OK, r.code(), id + " " + args + "\n" + r.err());
         JsonNode out = Json.mapper().readTree(r.out());
         JsonNode verdict = null;

@@ -9,8 +9,6 @@ import dev.fabricscope.json.Json;
 import dev.fabricscope.samples.Samples;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The 'advise' command line: contract, usage errors, no-driver behaviour, samples, text and JSON output. */
@@ -19,20 +17,10 @@ class AdviseCommandTest {
     static final String[] HGX = {"--assume", "sm=9.0", "--assume", "gpus-per-node=8", "--assume", "nvswitch=true", "--assume", "multicast=true",
             "--assume", "all-nvlink=true"};
 
-    @BeforeAll
-    static void noLiveMachine() {
-        AdviseTestSupport.useNoDriverMachine();
-    }
-
-    @AfterAll
-    static void restore() {
-        AdviseTestSupport.restoreLiveProbe();
-    }
-
     static CliTest.Run advise(String... args) {
         List<String> a = new ArrayList<>(List.of("advise"));
         a.addAll(List.of(args));
-        return CliTest.run(a.toArray(String[]::new));
+        return AdviseTestSupport.run(a.toArray(String[]::new));
     }
 
     static String[] hgx(String... more) {
@@ -43,7 +31,7 @@ class AdviseCommandTest {
 
     @Test
     void mainHelpListsAdvise() {
-        assertTrue(CliTest.run("--help").out().contains("  advise "));
+        assertTrue(AdviseTestSupport.run("--help").out().contains("  advise "));
     }
 
     @Test

@@ -11,8 +11,6 @@ import dev.fabricscope.render.AdviceText;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,16 +20,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class AdviseRound2Test {
 
     static final Path H200 = Path.of("src/test/resources/captured/h200-vm-2026-11-29/probe.json");
-
-    @BeforeAll
-    static void noLiveMachine() {
-        AdviseTestSupport.useNoDriverMachine();
-    }
-
-    @AfterAll
-    static void restore() {
-        AdviseTestSupport.restoreLiveProbe();
-    }
 
     /** The captured H200 snapshot with its NCCL version replaced by {@code version}. */
     static Path withNcclVersion(Path dir, String name, String version) throws Exception {
@@ -60,7 +48,7 @@ class AdviseRound2Test {
                 List.of("advise", "--cluster", cluster.toString(), "--framework", "nccl", "--all"),
                 List.of("report", "--snapshot", snap.toString(), "--format", "md"));
         for (List<String> args : commands) {
-            CliTest.Run r = CliTest.run(args.toArray(String[]::new));
+            CliTest.Run r = AdviseTestSupport.run(args.toArray(String[]::new));
             assertEquals(ExitCodes.OK, r.code(), args + "\n" + r.err());
             assertFalse((r.out() + r.err()).contains("NumberFormatException") || r.err().contains("internal error"), args + r.err());
             noRawControls(r.out() + r.err());
@@ -70,11 +58,11 @@ class AdviseRound2Test {
         }
         // the NVLS verdict on a machine that would otherwise have NVLS depends on the version: unknown, never ok
         Path dgx = dir.resolve("dgx.json");
-        CliTest.Run sample = CliTest.run("show", "--sample", "dgx-h100", "--json");
+        CliTest.Run sample = AdviseTestSupport.run("show", "--sample", "dgx-h100", "--json");
         ObjectNode root = (ObjectNode) Json.mapper().readTree(sample.out());
         ((ObjectNode) root.get("driver").get("nccl")).set("version", Json.mapper().createObjectNode().put("value", version));
         Files.writeString(dgx, Json.mapper().writeValueAsString(root));
-        CliTest.Run r = CliTest.run("advise", "--snapshot", dgx.toString(), "--framework", "nccl", "--json");
+        CliTest.Run r = AdviseTestSupport.run("advise", "--snapshot", dgx.toString(), "--framework", "nccl", "--json");
         assertEquals(ExitCodes.OK, r.code(), r.err());
         JsonNode nvls = verdict(Json.mapper().readTree(r.out()), "nccl", "NCCL_NVLS_ENABLE");
         assertEquals("unknown", nvls.get("outcome").asText(), nvls.toString());
@@ -93,33 +81,33 @@ class AdviseRound2Test {
 
     @Test
     void impossibleDeploymentsAreRefusedWithWhatToDo() {
-        CliTest.Run vm = CliTest.run("advise", "--sample", "h200-vm", "--tp", "8");
+        CliTest.Run vm = AdviseTestSupport.run("advise", "--sample", "h200-vm", "--tp", "8");
         assertEquals(ExitCodes.USAGE, vm.code(), vm.out());
         assertTrue(vm.err().contains("impossible deployment: TP 8 needs 8 GPUs, but 1 node × 1 GPU have 1"), vm.err());
         assertTrue(vm.err().contains("--assume gpus-per-node=8"), vm.err());
-        CliTest.Run nodes = CliTest.run("advise", "--sample", "dgx-h100", "--tp", "32", "--nodes", "2");
+        CliTest.Run nodes = AdviseTestSupport.run("advise", "--sample", "dgx-h100", "--tp", "32", "--nodes", "2");
         assertEquals(ExitCodes.USAGE, nodes.code());
         assertTrue(nodes.err().contains("TP 32 needs 32 GPUs, but 2 nodes × 8 GPUs have 16"), nodes.err());
-        CliTest.Run pcp = CliTest.run("advise", "--sample", "dgx-h100", "--tp", "8", "--flag", "-pcp=2", "--nodes", "1");
+        CliTest.Run pcp = AdviseTestSupport.run("advise", "--sample", "dgx-h100", "--tp", "8", "--flag", "-pcp=2", "--nodes", "1");
         assertEquals(ExitCodes.USAGE, pcp.code());
         assertTrue(pcp.err().contains("TP 8 × PCP 2 = 16 ranks need 16 GPUs"), pcp.err());
     }
 
     @Test
     void tpBeyondOneNodeWithoutNodesIsDerivedAndSaidFirst() throws Exception {
-        CliTest.Run r = CliTest.run("advise", "--sample", "dgx-h100", "--tp", "1024");
+        CliTest.Run r = AdviseTestSupport.run("advise", "--sample", "dgx-h100", "--tp", "1024");
         assertEquals(ExitCodes.OK, r.code(), r.err());
         String[] lines = r.out().split("\n");
         assertTrue(lines[0].startsWith("Verdict: "), lines[0]);
         assertTrue(lines[1].startsWith("Deployment check: TP 1024 is more than one node's 8 GPUs: assumed 128 such nodes"), r.out());
-        JsonNode j = Json.mapper().readTree(CliTest.run("advise", "--sample", "dgx-h100", "--tp", "16", "--json").out());
+        JsonNode j = Json.mapper().readTree(AdviseTestSupport.run("advise", "--sample", "dgx-h100", "--tp", "16", "--json").out());
         assertEquals(2, j.get("deployment").get("nodes").asInt());
         assertTrue(j.get("checks").get(0).asText().contains("assumed 2 such nodes"), j.get("checks").toString());
     }
 
     @Test
     void dcpThatDoesNotDivideTpIsTheFirstCheckAndAnErrorInBothFrameworks() throws Exception {
-        JsonNode j = Json.mapper().readTree(CliTest.run("advise", "--sample", "dgx-h100", "--tp", "8", "--dcp", "3", "--json").out());
+        JsonNode j = Json.mapper().readTree(AdviseTestSupport.run("advise", "--sample", "dgx-h100", "--tp", "8", "--dcp", "3", "--json").out());
         assertTrue(j.get("checks").get(0).asText().startsWith("DCP 3 does not divide TP 8"), j.toString());
         assertEquals("error", verdict(j, "sglang", "--dcp-size").get("outcome").asText());
         assertEquals("RuntimeError", verdict(j, "sglang", "--dcp-size").get("errorClass").asText());
@@ -130,28 +118,28 @@ class AdviseRound2Test {
 
     @Test
     void vllmShortFormsAndCompilationConfig() throws Exception {
-        JsonNode j = Json.mapper().readTree(CliTest.run("advise", "--sample", "dgx-h100", "--framework", "vllm", "--json", "--flag", "-tp=4",
+        JsonNode j = Json.mapper().readTree(AdviseTestSupport.run("advise", "--sample", "dgx-h100", "--framework", "vllm", "--json", "--flag", "-tp=4",
                 "--flag", "-dcp=2", "--flag", "-cc={\"pass_config\": {\"fuse_allreduce_rms\": false}}").out());
         assertEquals(4, j.get("deployment").get("tp").asInt());
         assertEquals(2, j.get("deployment").get("dcp").asInt());
         JsonNode fuse = verdict(j, "vllm", "fuse_allreduce_rms");
         assertEquals("false", fuse.get("value").asText());
         assertTrue(fuse.get("userSet").asBoolean());
-        CliTest.Run bad = CliTest.run("advise", "--sample", "dgx-h100", "--flag", "compilation-config={oops");
+        CliTest.Run bad = AdviseTestSupport.run("advise", "--sample", "dgx-h100", "--flag", "compilation-config={oops");
         assertEquals(ExitCodes.USAGE, bad.code());
         assertTrue(bad.err().contains("--flag compilation-config expects JSON"), bad.err());
     }
 
     @Test
     void rocmKnobsAreNotApplicableAndKnownKnobsAreUnknownNeverOk() throws Exception {
-        JsonNode j = Json.mapper().readTree(CliTest.run("advise", "--sample", "dgx-h100", "--json", "--flag", "enable-aiter-allreduce-fusion=true",
+        JsonNode j = Json.mapper().readTree(AdviseTestSupport.run("advise", "--sample", "dgx-h100", "--json", "--flag", "enable-aiter-allreduce-fusion=true",
                 "--env", "VLLM_ROCM_USE_AITER=1", "--flag", "enable-mscclpp=true", "--env", "NCCL_P2P_DISABLE=1", "--flag", "data-parallel-size=1").out());
         assertEquals("not applicable", verdict(j, "sglang", "--enable-aiter-allreduce-fusion").get("outcome").asText());
         assertEquals("not applicable", verdict(j, "vllm", "VLLM_ROCM_USE_AITER").get("outcome").asText());
         assertEquals("unknown", verdict(j, "sglang", "--enable-mscclpp").get("outcome").asText());
         assertEquals("unknown", verdict(j, "nccl", "NCCL_P2P_DISABLE").get("outcome").asText());
         assertEquals("unknown", verdict(j, "vllm", "--data-parallel-size").get("outcome").asText());
-        CliTest.Run only = CliTest.run("advise", "--sample", "dgx-h100", "--flag", "enable-flashinfer-allreduce-only=true");
+        CliTest.Run only = AdviseTestSupport.run("advise", "--sample", "dgx-h100", "--flag", "enable-flashinfer-allreduce-only=true");
         assertEquals(ExitCodes.OK, only.code(), only.err());
         assertTrue(only.out().startsWith("Verdict: 1 fallback, 1 error: drop --enable-flashinfer-allreduce-only=true"), only.out());
     }
@@ -164,7 +152,7 @@ class AdviseRound2Test {
             for (List<String> extra : List.of(List.<String>of(), List.of("--all"), List.of("--flag", "flashinfer-allreduce-fusion-backend=trtllm", "--nodes", "2"))) {
                 List<String> args = new java.util.ArrayList<>(List.of("advise", "--sample", sample));
                 args.addAll(extra);
-                CliTest.Run r = CliTest.run(args.toArray(String[]::new));
+                CliTest.Run r = AdviseTestSupport.run(args.toArray(String[]::new));
                 if (r.code() == ExitCodes.USAGE) {
                     continue; // a sample this deployment does not fit
                 }

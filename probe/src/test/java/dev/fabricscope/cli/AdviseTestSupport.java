@@ -9,14 +9,11 @@ import dev.fabricscope.model.ProbeInfo;
 import dev.fabricscope.model.Reading;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /** Makes 'advise' without --snapshot/--sample see a machine without an NVIDIA driver, whatever machine runs the tests. */
 final class AdviseTestSupport {
     private AdviseTestSupport() {
     }
-
-    private static final Supplier<MachineSnapshot> ORIGINAL = AdviseCommand.liveProbe;
 
     /** Synthetic: what the live probe returns on a machine where libnvidia-ml.so.1 cannot be loaded. */
     static MachineSnapshot noDriver() {
@@ -31,11 +28,8 @@ final class AdviseTestSupport {
                 ProbeInfo.Origin.LIVE, null), h, d, List.of(), List.of(), List.of(), Map.of(), List.of());
     }
 
-    static void useNoDriverMachine() {
-        AdviseCommand.liveProbe = AdviseTestSupport::noDriver;
-    }
-
-    static void restoreLiveProbe() {
-        AdviseCommand.liveProbe = ORIGINAL;
+    /** Runs the command line on a machine without an NVIDIA driver (the live probe answers {@link #noDriver()}). */
+    static CliTest.Run run(String... args) {
+        return CliTest.run(CliEnvironment.of(args).withLiveProbe(AdviseTestSupport::noDriver), args);
     }
 }

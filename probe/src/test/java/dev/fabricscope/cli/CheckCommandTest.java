@@ -9,31 +9,19 @@ import dev.fabricscope.nativeapi.cuda.CudaJna;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class CheckCommandTest {
 
-    private Supplier<CudaJna.Result> saved;
+    /** Synthetic: what opening the CUDA driver answers where libcuda.so.1 cannot be loaded. */
+    private Supplier<CudaJna.Result> driver = () -> new CudaJna.Result(null, false,
+            "libcuda.so.1 not loadable: libcuda.so.1: cannot open shared object file: No such file or directory", null);
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
-    @BeforeEach
-    void noDriver() {
-        saved = CheckCommand.driverProbe;
-        CheckCommand.driverProbe = () -> new CudaJna.Result(null, false,
-                "libcuda.so.1 not loadable: libcuda.so.1: cannot open shared object file: No such file or directory", null);
-    }
-
-    @AfterEach
-    void restore() {
-        CheckCommand.driverProbe = saved;
-    }
-
     int run(String... args) {
-        var cl = Main.commandLine();
+        var cl = Main.commandLine(CliEnvironment.of(args).withDriverOpener(() -> driver.get()), args[0]);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         return cl.execute(args);
@@ -53,7 +41,7 @@ class CheckCommandTest {
 
     @Test
     void outIntoAFolderIsAUsageErrorBeforeAnyCheckRuns(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-        CheckCommand.driverProbe = () -> {
+        driver = () -> {
             throw new AssertionError("the check must not start");
         };
         for (String check : new String[] {"preflight", "p2p", "allreduce"}) {
@@ -75,7 +63,7 @@ class CheckCommandTest {
 
     @Test
     void badOptionsAreUsageErrorsBeforeAnyNativeCall() {
-        CheckCommand.driverProbe = () -> {
+        driver = () -> {
             throw new AssertionError("must not probe the driver for bad options");
         };
         assertEquals(ExitCodes.USAGE, run("check", "allreduce", "--dtype", "int8"));
@@ -89,7 +77,7 @@ class CheckCommandTest {
 
     @Test
     void sizesTakeBinarySuffixes() {
-        CheckCommand.SizeConverter c = new CheckCommand.SizeConverter();
+        SizeConverter c = new SizeConverter();
         assertEquals(8L, c.convert("8"));
         assertEquals(65_536L, c.convert("64K"));
         assertEquals(268_435_456L, c.convert("256M"));
@@ -98,15 +86,15 @@ class CheckCommandTest {
 
     @Test
     void statusesMapToExitCodes() {
-        assertEquals(ExitCodes.OK, CheckCommand.exitCode(dev.fabricscope.check.CheckStatus.PASSED));
-        assertEquals(ExitCodes.CHECK_FAILED, CheckCommand.exitCode(dev.fabricscope.check.CheckStatus.FAILED));
-        assertEquals(ExitCodes.CHECK_FAILED, CheckCommand.exitCode(dev.fabricscope.check.CheckStatus.TIMED_OUT));
-        assertEquals(ExitCodes.FAILURE, CheckCommand.exitCode(dev.fabricscope.check.CheckStatus.ERROR));
+        assertEquals(ExitCodes.OK, ExitCodes.of(dev.fabricscope.check.CheckStatus.PASSED));
+        assertEquals(ExitCodes.CHECK_FAILED, ExitCodes.of(dev.fabricscope.check.CheckStatus.FAILED));
+        assertEquals(ExitCodes.CHECK_FAILED, ExitCodes.of(dev.fabricscope.check.CheckStatus.TIMED_OUT));
+        assertEquals(ExitCodes.FAILURE, ExitCodes.of(dev.fabricscope.check.CheckStatus.ERROR));
     }
 
     @Test
     void realNoDriverPath() {
-        CheckCommand.driverProbe = saved;
+        driver = CudaJna::open;
         Assumptions.assumeTrue(CudaJna.open().noDriver(), "this machine has an NVIDIA driver");
         assertEquals(ExitCodes.NO_DRIVER, run("check", "preflight"));
         assertTrue(err.toString().contains("skipped — no NVIDIA driver"), err.toString());

@@ -24,10 +24,14 @@ class CliTest {
     }
 
     static Run run(String... args) {
+        return run(CliEnvironment.of(args), args);
+    }
+
+    /** Runs the command line in {@code env}. */
+    static Run run(CliEnvironment env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        Main.recordArgs(args);
-        var cl = Main.commandLine(args.length > 0 ? args[0] : null);
+        var cl = Main.commandLine(env, args.length > 0 ? args[0] : null);
         cl.setOut(new PrintWriter(out));
         cl.setErr(new PrintWriter(err));
         int code = cl.execute(args);

@@ -1,9 +1,8 @@
 package dev.fabricscope.app.view;
 
-import dev.fabricscope.advisor.Recommendation;
-import dev.fabricscope.advisor.Verdict;
 import dev.fabricscope.app.viewmodel.AdvisorViewModel;
-import java.util.ArrayList;
+import dev.fabricscope.app.viewmodel.AdvisorViewModel.RecommendationCard;
+import dev.fabricscope.app.viewmodel.AdvisorViewModel.VerdictRow;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -31,7 +30,6 @@ import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
-import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 
 /**
@@ -41,7 +39,7 @@ import javafx.scene.layout.VBox;
 public final class AdvisorView extends BorderPane {
 
     private final AdvisorViewModel vm;
-    private final TableView<Verdict> table = new TableView<>();
+    private final TableView<VerdictRow> table = new TableView<>();
     private final VBox details = new VBox(8);
     private final VBox recommendations = new VBox(8);
     private final Consumer<String> openLink;
@@ -51,17 +49,6 @@ public final class AdvisorView extends BorderPane {
         this.openLink = openLink;
         getStyleClass().add("advisor-view");
         setLeft(panel());
-        if (vm.unavailableProperty().get() != null) {
-            Label msg = new Label(vm.unavailableProperty().get() + "\nNo verdicts are shown rather than guessed ones.");
-            msg.setWrapText(true);
-            msg.getStyleClass().addAll("title-4", "text-muted", "placeholder-message");
-            msg.setId("advisorUnavailable");
-            StackPane p = new StackPane(msg);
-            p.setPadding(new Insets(40));
-            setCenter(p);
-            getLeft().setDisable(true);
-            return;
-        }
         buildTable();
         table.getSelectionModel().selectedItemProperty().addListener((o, was, v) -> showDetails(v));
         showDetails(null);
@@ -81,7 +68,7 @@ public final class AdvisorView extends BorderPane {
         ScrollPane recScroll = new ScrollPane(recommendations);
         recScroll.setFitToWidth(true);
         recommendations.setPadding(new Insets(10, 14, 10, 14));
-        vm.recommendations().addListener((javafx.collections.ListChangeListener<Recommendation>) c -> showRecommendations());
+        vm.recommendations().addListener((javafx.collections.ListChangeListener<RecommendationCard>) c -> showRecommendations());
         showRecommendations();
         SplitPane lower = new SplitPane(detailScroll, recScroll);
         lower.setDividerPositions(0.55);
@@ -94,7 +81,7 @@ public final class AdvisorView extends BorderPane {
         setCenter(split);
     }
 
-    public TableView<Verdict> table() {
+    public TableView<VerdictRow> table() {
         return table;
     }
 
@@ -197,7 +184,7 @@ public final class AdvisorView extends BorderPane {
         table.setId("verdictTable");
         table.setPlaceholder(new Label("No verdicts yet."));
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        TableColumn<Verdict, String> outcome = col("Outcome", v -> v.outcome().json(), 90);
+        TableColumn<VerdictRow, String> outcome = col("Outcome", VerdictRow::outcome, 90);
         outcome.setCellFactory(c -> new TableCell<>() {
             @Override
             protected void updateItem(String item, boolean empty) {
@@ -216,17 +203,16 @@ public final class AdvisorView extends BorderPane {
             }
         });
         table.getColumns().add(outcome);
-        table.getColumns().add(col("Framework", Verdict::framework, 80));
-        table.getColumns().add(col("Knob", Verdict::knob, 260));
-        table.getColumns().add(col("Value", v -> v.userSet() || String.valueOf(v.value()).endsWith("(default)") ? String.valueOf(v.value())
-                : v.value() + " (default)", 130));
+        table.getColumns().add(col("Framework", VerdictRow::framework, 80));
+        table.getColumns().add(col("Knob", VerdictRow::knob, 260));
+        table.getColumns().add(col("Value", VerdictRow::value, 130));
         table.getColumns().add(col("Resolved", v -> v.resolved() == null ? "—" : v.resolved(), 100));
         table.getColumns().add(col("When", v -> v.when() == null ? "" : v.when(), 140));
         WrappingCells.apply(table);
     }
 
     /** One paragraph: the machine facts the rules saw, what was derived for the deployment, the rule versions. */
-    static String describe(dev.fabricscope.app.viewmodel.AdvisorPort.Advice a) {
+    static String describe(AdvisorViewModel.Advice a) {
         StringBuilder sb = new StringBuilder("Machine: ");
         sb.append(a.machineFacts().entrySet().stream().map(e -> e.getKey() + "=" + (e.getValue() == null ? "unknown" : e.getValue())).collect(Collectors.joining(", ")));
         if (!a.deploymentNotes().isEmpty()) {
@@ -249,14 +235,14 @@ public final class AdvisorView extends BorderPane {
         };
     }
 
-    private static TableColumn<Verdict, String> col(String title, Function<Verdict, String> f, double w) {
-        TableColumn<Verdict, String> c = new TableColumn<>(title);
+    private static TableColumn<VerdictRow, String> col(String title, Function<VerdictRow, String> f, double w) {
+        TableColumn<VerdictRow, String> c = new TableColumn<>(title);
         c.setCellValueFactory(cd -> new SimpleStringProperty(f.apply(cd.getValue())));
         c.setPrefWidth(w);
         return c;
     }
 
-    private void showDetails(Verdict v) {
+    private void showDetails(VerdictRow v) {
         details.getChildren().clear();
         if (v == null) {
             Label hint = new Label("Select a verdict to see the framework's message, when it happens, why, and the fix.");
@@ -265,7 +251,7 @@ public final class AdvisorView extends BorderPane {
             details.getChildren().add(hint);
             return;
         }
-        Label head = new Label(v.framework() + " · " + v.knob() + " = " + v.value());
+        Label head = new Label(v.framework() + " · " + v.knob() + " = " + v.setting());
         head.getStyleClass().add("title-4");
         head.setWrapText(true);
         details.getChildren().add(head);
@@ -286,14 +272,14 @@ public final class AdvisorView extends BorderPane {
             details.getChildren().add(fix);
         }
         if (v.source() != null) {
-            String url = v.source().url();
+            String url = v.sourceUrl();
             if (url != null) {
-                Hyperlink link = new Hyperlink(v.source().toString());
+                Hyperlink link = new Hyperlink(v.source());
                 link.setWrapText(true);
                 link.setOnAction(e -> openLink.accept(url));
                 details.getChildren().add(new VBox(2, key("Source"), link));
             } else {
-                details.getChildren().add(block("Source", v.source().toString(), false));
+                details.getChildren().add(block("Source", v.source(), false));
             }
         }
         if (v.version() != null) {
@@ -306,11 +292,8 @@ public final class AdvisorView extends BorderPane {
         Label t = new Label("Recommended configuration");
         t.getStyleClass().add("title-4");
         recommendations.getChildren().add(t);
-        for (Recommendation r : vm.recommendations()) {
-            List<String> lines = new ArrayList<>(r.flags());
-            r.env().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
-                    .forEach(e -> lines.add(0, "export " + e.getKey() + "=" + e.getValue()));
-            String text = String.join("\n", lines);
+        for (RecommendationCard r : vm.recommendations()) {
+            String text = String.join("\n", r.lines());
             VBox card = block(r.framework().toUpperCase(Locale.ROOT), text.isEmpty() ? "(defaults)" : text, true);
             Label summary = new Label(r.summary());
             summary.setWrapText(true);

@@ -1,6 +1,5 @@
 package dev.fabricscope.app.view;
 
-import dev.fabricscope.app.viewmodel.ChecksPort;
 import dev.fabricscope.app.viewmodel.ChecksViewModel;
 import java.util.List;
 import javafx.beans.property.SimpleStringProperty;
@@ -44,13 +43,13 @@ public final class ChecksView extends ScrollPane {
         status.getStyleClass().add("text-muted");
         VBox body = new VBox(14, reason, status);
         body.setPadding(new Insets(18, 22, 22, 22));
-        for (ChecksPort.Kind k : ChecksPort.Kind.values()) {
+        for (ChecksViewModel.Kind k : ChecksViewModel.Kind.values()) {
             body.getChildren().add(card(k));
         }
         setContent(body);
     }
 
-    private VBox card(ChecksPort.Kind kind) {
+    private VBox card(ChecksViewModel.Kind kind) {
         Label title = new Label(kind.title);
         title.getStyleClass().add("title-4");
         Label desc = new Label(kind.description);
@@ -87,7 +86,7 @@ public final class ChecksView extends ScrollPane {
         return card;
     }
 
-    private static void showResult(VBox box, ChecksPort.Result r) {
+    private static void showResult(VBox box, ChecksViewModel.Result r) {
         box.getChildren().clear();
         if (r == null) {
             return;
@@ -117,7 +116,7 @@ public final class ChecksView extends ScrollPane {
             table.setPrefHeight(Math.min(440, 48 + 36 * Math.max(3, r.rows().size())));
             box.getChildren().add(table);
         }
-        for (ChecksPort.Chart c : r.charts()) {
+        for (ChecksViewModel.Chart c : r.charts()) {
             NumberAxis x = new NumberAxis();
             x.setLabel(c.xLabel() + ", log scale");
             x.setForceZeroInRange(false);
@@ -154,7 +153,7 @@ public final class ChecksView extends ScrollPane {
             chart.setTitle(c.title());
             chart.setCreateSymbols(true);
             chart.setAnimated(false);
-            for (ChecksPort.Series s : c.series()) {
+            for (ChecksViewModel.Series s : c.series()) {
                 XYChart.Series<Number, Number> series = new XYChart.Series<>();
                 series.setName(s.name());
                 for (double[] p : s.points()) {
@@ -183,7 +182,7 @@ public final class ChecksView extends ScrollPane {
     }
 
     /** A GPU × GPU grid coloured by the measured figure relative to the largest one; tooltips give the nominal figure. */
-    public static VBox heatmap(ChecksPort.Heatmap h) {
+    public static VBox heatmap(ChecksViewModel.Heatmap h) {
         javafx.scene.layout.GridPane g = new javafx.scene.layout.GridPane();
         g.setHgap(3);
         g.setVgap(3);

@@ -2,14 +2,12 @@ package dev.fabricscope.app.view;
 
 import dev.fabricscope.app.AppPreferences;
 import dev.fabricscope.app.PngWriter;
-import dev.fabricscope.app.viewmodel.AdvisorPort;
 import dev.fabricscope.app.viewmodel.AdvisorViewModel;
 import dev.fabricscope.app.viewmodel.ChecksViewModel;
 import dev.fabricscope.app.viewmodel.ClusterViewModel;
 import dev.fabricscope.app.viewmodel.LoadedCluster;
 import dev.fabricscope.app.viewmodel.LoadedMachine;
 import dev.fabricscope.app.viewmodel.MainViewModel;
-import dev.fabricscope.app.viewmodel.ReportPort;
 import dev.fabricscope.app.viewmodel.ReportsViewModel;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.render.FabricLayout;
@@ -20,6 +18,8 @@ import dev.fabricscope.render.FabricPalette;
 import dev.fabricscope.render.FabricSvg;
 import dev.fabricscope.render.SnapshotText;
 import dev.fabricscope.samples.Samples;
+import dev.fabricscope.usecase.DeploymentRequest;
+import dev.fabricscope.usecase.MakeReport;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.List;
@@ -235,9 +235,7 @@ public final class MainView extends BorderPane {
         var facts = c.facts();
         clusterPage().setCurrentNode(facts.representative().name());
         vm.openClusterNode(facts.representative().name(), () -> {
-            advisorVm.nodesProperty().set(facts.nodesUsed());
-            advisorVm.assumeProperty().set(facts.assumptions().entrySet().stream()
-                    .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining("\n")));
+            advisorVm.showCluster(facts);
             tabs.getSelectionModel().select(advisorTab);
             advisorView();
             vm.report("Advising over " + facts.nodesUsed() + " nodes of cluster " + c.name() + ": " + facts.summary());
@@ -317,7 +315,7 @@ public final class MainView extends BorderPane {
         if (matrices == null) {
             matrices = new MatricesView();
             matrices.machineProperty().set(vm.getMachine());
-            var p2p = checksVm.resultProperty(dev.fabricscope.app.viewmodel.ChecksPort.Kind.P2P);
+            var p2p = checksVm.resultProperty(ChecksViewModel.Kind.P2P);
             matrices.measuredProperty().bind(javafx.beans.binding.Bindings.createObjectBinding(
                     () -> p2p.get() == null ? null : p2p.get().heatmap(), p2p));
             matricesTab.setContent(matrices);
@@ -358,7 +356,7 @@ public final class MainView extends BorderPane {
         MenuItem openCluster = item("Open _Cluster Folder…", "Ctrl+Shift+F", this::chooseClusterFolder);
         MenuItem compare = item("Co_mpare Reports…", "Ctrl+Shift+C", this::chooseAndCompare);
         Menu exportReport = new Menu("Export _Report");
-        for (ReportPort.Format f : ReportPort.Format.values()) {
+        for (MakeReport.Format f : MakeReport.Format.values()) {
             String accel = switch (f) {
                 case JSON -> "Ctrl+R";
                 case MARKDOWN -> "Ctrl+Shift+R";
@@ -632,12 +630,12 @@ public final class MainView extends BorderPane {
      * Writes a report of the machine shown, with the advisor's verdicts for the deployment in the Advisor tab's
      * panel, in {@code format} (redacted when the toggle is on).
      */
-    private void exportReport(ReportPort.Format format) {
+    private void exportReport(MakeReport.Format format) {
         LoadedMachine m = vm.getMachine();
         if (m == null) {
             return;
         }
-        AdvisorPort.Deployment d = deploymentOrSay();
+        DeploymentRequest d = deploymentOrSay();
         if (d == null) {
             return;
         }
@@ -649,10 +647,10 @@ public final class MainView extends BorderPane {
     }
 
     /** Exports without a file dialog (tests, and the screenshot tour). */
-    public javafx.concurrent.Task<String> exportReport(LoadedMachine m, AdvisorPort.Deployment d, ReportPort.Format format, Path p) {
+    public javafx.concurrent.Task<String> exportReport(LoadedMachine m, DeploymentRequest d, MakeReport.Format format, Path p) {
         vm.report("Writing the " + format.title + " report…");
-        List<dev.fabricscope.app.viewmodel.ChecksPort.Result> checksRun = new java.util.ArrayList<>();
-        for (var kind : dev.fabricscope.app.viewmodel.ChecksPort.Kind.values()) {
+        List<ChecksViewModel.Result> checksRun = new java.util.ArrayList<>();
+        for (var kind : ChecksViewModel.Kind.values()) {
             var r = checksVm.resultProperty(kind).get();
             if (r != null && m == checksVm.machineProperty().get()) {
                 checksRun.add(r);
@@ -668,7 +666,7 @@ public final class MainView extends BorderPane {
     }
 
     /** The Advisor tab's deployment, or null after telling the user which input is malformed. */
-    private AdvisorPort.Deployment deploymentOrSay() {
+    private DeploymentRequest deploymentOrSay() {
         try {
             return advisorVm.deployment();
         } catch (IllegalArgumentException e) {

@@ -1,8 +1,13 @@
 package dev.fabricscope.app.viewmodel;
 
+import dev.fabricscope.advisor.AdviceResult;
 import dev.fabricscope.advisor.Outcome;
 import dev.fabricscope.advisor.Recommendation;
 import dev.fabricscope.advisor.Verdict;
+import dev.fabricscope.cluster.ClusterFacts;
+import dev.fabricscope.usecase.Advise;
+import dev.fabricscope.usecase.DeploymentRequest;
+import dev.fabricscope.usecase.UseCaseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,13 +32,77 @@ import javafx.util.Duration;
 
 /**
  * The Advisor tab's state: the deployment panel's inputs, and the verdicts and recommendations for the machine on
- * screen. Any input change re-runs the advisor in the background (debounced); a newer run supersedes an older one.
+ * screen, as rows the view shows as they are. Any input change re-runs the advisor ({@link Advise}) in the
+ * background (debounced); a newer run supersedes an older one.
  */
 public final class AdvisorViewModel {
 
     public static final String ALL = "all";
 
-    private final AdvisorPort port;
+    /**
+     * One verdict as the table and the details pane show it.
+     *
+     * @param outcome  {@code ok}, {@code fallback} or {@code error}
+     * @param value    the knob's value, marked {@code (default)} when the user did not set it
+     * @param setting  the knob's value as the advisor gives it
+     * @param resolved what the framework resolves the knob to, or null; likewise the other texts
+     * @param source   the upstream source cited, or null; {@code sourceUrl} its link, or null
+     */
+    public record VerdictRow(String outcome, String framework, String knob, String value, String setting, String resolved,
+                             String when, String message, String errorClass, String why, String fix, String source,
+                             String sourceUrl, String version) {
+
+        static VerdictRow of(Verdict v) {
+            String value = v.userSet() || String.valueOf(v.value()).endsWith("(default)") ? String.valueOf(v.value())
+                    : v.value() + " (default)";
+            return new VerdictRow(v.outcome().json(), v.framework(), v.knob(), value, v.value(), v.resolved(), v.when(), v.message(),
+                    v.errorClass(), v.why(), v.fix(), v.source() == null ? null : v.source().toString(),
+                    v.source() == null ? null : v.source().url(), v.version());
+        }
+    }
+
+    /** A framework's recommended configuration: {@code export NAME=VALUE} lines, then flags; and why, in one line. */
+    public record RecommendationCard(String framework, List<String> lines, String summary) {
+        public RecommendationCard {
+            lines = List.copyOf(lines);
+        }
+
+        static RecommendationCard of(Recommendation r) {
+            List<String> lines = new ArrayList<>(r.flags());
+            r.env().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                    .forEach(e -> lines.add(0, "export " + e.getKey() + "=" + e.getValue()));
+            return new RecommendationCard(r.framework(), lines, r.summary());
+        }
+    }
+
+    /**
+     * What the advisor saw besides the verdicts: the effective machine facts and deployment (one line each), the
+     * rule-set versions applied, and why no verdict could be given (or null).
+     */
+    public record Advice(Map<String, String> machineFacts, List<String> deploymentNotes, Map<String, String> versions,
+                         String blocked) {
+        public Advice {
+            machineFacts = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(machineFacts));
+            deploymentNotes = List.copyOf(deploymentNotes);
+            versions = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(versions));
+        }
+
+        static Advice of(AdviceResult r) {
+            Map<String, String> facts = new LinkedHashMap<>();
+            r.machine().values().forEach((k, v) -> facts.put(k, v == null ? "unknown" : String.valueOf(v)));
+            List<String> notes = new ArrayList<>();
+            if (r.deployment() != null) {
+                notes.addAll(r.deployment().notes().values());
+            }
+            return new Advice(facts, notes, r.versions(), r.blocked());
+        }
+    }
+
+    /** One run's answer, built off the FX thread. */
+    private record Answer(Advice advice, List<VerdictRow> verdicts, List<RecommendationCard> recommendations) {
+    }
+
+    private final Advise advise;
     private final Executor executor;
 
     // ---- Properties: inputs
@@ -50,18 +119,16 @@ public final class AdvisorViewModel {
     private final BooleanProperty immediate = new SimpleBooleanProperty(this, "immediate", false);
 
     // ---- Properties: outputs
-    private final ObservableList<Verdict> verdicts = FXCollections.observableArrayList();
-    private final ObservableList<Recommendation> recommendations = FXCollections.observableArrayList();
+    private final ObservableList<VerdictRow> verdicts = FXCollections.observableArrayList();
+    private final ObservableList<RecommendationCard> recommendations = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(this, "status", "");
-    private final ReadOnlyStringWrapper unavailable = new ReadOnlyStringWrapper(this, "unavailable");
-    private final javafx.beans.property.ReadOnlyObjectWrapper<AdvisorPort.Advice> advice = new javafx.beans.property.ReadOnlyObjectWrapper<>(this, "advice");
+    private final javafx.beans.property.ReadOnlyObjectWrapper<Advice> advice = new javafx.beans.property.ReadOnlyObjectWrapper<>(this, "advice");
     private final PauseTransition debounce = new PauseTransition(Duration.millis(180));
-    private Task<AdvisorPort.Advice> running;
+    private Task<Answer> running;
 
-    public AdvisorViewModel(AdvisorPort port, Executor executor) {
-        this.port = port;
+    public AdvisorViewModel(Advise advise, Executor executor) {
+        this.advise = advise;
         this.executor = executor;
-        unavailable.set(port.unavailableReason());
         debounce.setOnFinished(e -> advise());
         for (Observable o : List.of(machine, framework, nodes, tp, dcp, model, tokens, flags, env, assume)) {
             o.addListener(x -> schedule());
@@ -84,32 +151,42 @@ public final class AdvisorViewModel {
     public StringProperty assumeProperty() { return assume; }
     /** Skip the debounce (tests). */
     public BooleanProperty immediateProperty() { return immediate; }
-    public ObservableList<Verdict> verdicts() { return verdicts; }
-    public ObservableList<Recommendation> recommendations() { return recommendations; }
+    /** The verdicts, errors first. */
+    public ObservableList<VerdictRow> verdicts() { return verdicts; }
+    public ObservableList<RecommendationCard> recommendations() { return recommendations; }
     public ReadOnlyStringProperty statusProperty() { return status.getReadOnlyProperty(); }
-    /** Why the advisor cannot run in this build, or null. */
-    public ReadOnlyStringProperty unavailableProperty() { return unavailable.getReadOnlyProperty(); }
-    public List<String> frameworks() { return port.frameworks(); }
+    public List<String> frameworks() { return advise.frameworks(); }
     /** The last answer (facts, deployment notes, versions), or null. */
-    public javafx.beans.property.ReadOnlyObjectProperty<AdvisorPort.Advice> adviceProperty() { return advice.getReadOnlyProperty(); }
-    public List<String> assumeKeys() { return port.assumeKeys(); }
+    public javafx.beans.property.ReadOnlyObjectProperty<Advice> adviceProperty() { return advice.getReadOnlyProperty(); }
+    public List<String> assumeKeys() { return advise.assumeKeys(); }
 
     // ---- Commands
 
-    /** The deployment the inputs describe; throws {@link IllegalArgumentException} naming a malformed line. */
-    public AdvisorPort.Deployment deployment() {
+    /**
+     * The deployment the inputs describe (every framework: none named, newest rule sets); throws
+     * {@link IllegalArgumentException} naming a malformed line.
+     */
+    public DeploymentRequest deployment() {
         Integer tok = tokens.get() == null || tokens.get().isBlank() ? null : parseInt("tokens", tokens.get());
-        List<String> fw = ALL.equals(framework.get()) ? port.frameworks() : List.of(framework.get());
+        List<String> fw = ALL.equals(framework.get()) ? List.of() : List.of(framework.get());
         String m = model.get() == null || model.get().isBlank() ? null : model.get().strip();
-        return new AdvisorPort.Deployment(fw, tp.get() > 0 ? tp.get() : null, Math.max(1, nodes.get()),
+        return new DeploymentRequest(fw, tp.get() > 0 ? tp.get() : null, Math.max(1, nodes.get()),
                 dcp.get() > 1 ? dcp.get() : null, m, tok, pairs("flag", flags.get()), pairs("env", env.get()),
-                pairs("assume", assume.get()));
+                pairs("assume", assume.get()), Map.of());
+    }
+
+    /**
+     * Puts a deployment over the nodes of a cluster into the panel, as {@code advise --cluster} advises it: the node
+     * count and the cluster-wide facts as what-if assumptions ({@link DeploymentRequest#overCluster}).
+     */
+    public void showCluster(ClusterFacts facts) {
+        DeploymentRequest d = DeploymentRequest.NONE.overCluster(facts);
+        nodes.set(d.nodes());
+        assume.set(d.assume().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(java.util.stream.Collectors.joining("\n")));
     }
 
     private void schedule() {
-        if (unavailable.get() != null) {
-            return;
-        }
         if (immediate.get()) {
             advise();
         } else {
@@ -120,12 +197,12 @@ public final class AdvisorViewModel {
     /** Runs the advisor now. */
     public void advise() {
         LoadedMachine m = machine.get();
-        if (unavailable.get() != null || m == null) {
+        if (m == null) {
             verdicts.clear();
             recommendations.clear();
             return;
         }
-        AdvisorPort.Deployment d;
+        DeploymentRequest d;
         try {
             d = deployment();
         } catch (IllegalArgumentException e) {
@@ -135,10 +212,14 @@ public final class AdvisorViewModel {
         if (running != null) {
             running.cancel(true);
         }
-        Task<AdvisorPort.Advice> task = new Task<>() {
+        Task<Answer> task = new Task<>() {
             @Override
-            protected AdvisorPort.Advice call() {
-                return port.advise(m.snapshot(), d);
+            protected Answer call() throws UseCaseException {
+                AdviceResult r = advise.advise(Advise.Request.of(m.snapshot(), d)).advice();
+                List<Verdict> sorted = new ArrayList<>(r.verdicts());
+                sorted.sort(java.util.Comparator.comparing((Verdict v) -> rank(v.outcome())));
+                return new Answer(Advice.of(r), sorted.stream().map(VerdictRow::of).toList(),
+                        r.recommendations().stream().map(RecommendationCard::of).toList());
             }
         };
         running = task;
@@ -147,21 +228,21 @@ public final class AdvisorViewModel {
             if (task != running) {
                 return;
             }
-            AdvisorPort.Advice a = task.getValue();
-            advice.set(a);
-            List<Verdict> sorted = new ArrayList<>(a.verdicts());
-            sorted.sort(java.util.Comparator.comparing((Verdict v) -> rank(v.outcome())));
+            Answer a = task.getValue();
+            advice.set(a.advice());
+            List<VerdictRow> sorted = a.verdicts();
             verdicts.setAll(sorted);
             recommendations.setAll(a.recommendations());
-            long errors = sorted.stream().filter(v -> v.outcome() == Outcome.ERROR).count();
-            long fallbacks = sorted.stream().filter(v -> v.outcome() == Outcome.FALLBACK).count();
-            status.set(a.blocked() != null ? "No verdicts: " + a.blocked() : sorted.size() + " verdicts: " + errors + " error, "
+            long errors = sorted.stream().filter(v -> v.outcome().equals(Outcome.ERROR.json())).count();
+            long fallbacks = sorted.stream().filter(v -> v.outcome().equals(Outcome.FALLBACK.json())).count();
+            String blocked = a.advice().blocked();
+            status.set(blocked != null ? "No verdicts: " + blocked : sorted.size() + " verdicts: " + errors + " error, "
                     + fallbacks + " fallback, " + (sorted.size() - errors - fallbacks) + " ok");
         });
         task.setOnFailed(e -> {
             if (task == running) {
                 Throwable t = task.getException();
-                status.set(t instanceof IllegalArgumentException ? t.getMessage() : "Advisor failed: " + t);
+                status.set(t instanceof UseCaseException ? t.getMessage() : "Advisor failed: " + t);
             }
         });
         executor.execute(task);

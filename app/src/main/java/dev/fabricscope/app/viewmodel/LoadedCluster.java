@@ -5,6 +5,7 @@ import dev.fabricscope.cluster.ClusterFacts;
 import dev.fabricscope.cluster.ClusterNode;
 import dev.fabricscope.cluster.ClusterView;
 import dev.fabricscope.cluster.Inconsistency;
+import dev.fabricscope.usecase.InspectCluster;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -42,9 +43,9 @@ public record LoadedCluster(Path dir, ClusterView view, Map<String, ClusterNode>
         differencesByNode = Collections.unmodifiableMap(differencesByNode);
     }
 
-    /** Merges the nodes read from {@code dir}. */
-    public static LoadedCluster of(Path dir, List<ClusterNode> nodes) {
-        ClusterView v = ClusterAnalysis.analyse(dir.toString(), nodes);
+    /** The folder {@code dir} as {@link InspectCluster} read and merged it. */
+    public static LoadedCluster of(Path dir, InspectCluster.Result opened) {
+        ClusterView v = opened.view();
         Map<String, ClusterNode> byName = new LinkedHashMap<>();
         v.nodes().forEach(n -> byName.put(n.name(), n));
         Map<String, List<Difference>> diffs = new HashMap<>();
@@ -56,15 +57,8 @@ public record LoadedCluster(Path dir, ClusterView view, Map<String, ClusterNode>
             });
         }
         diffs.replaceAll((k, l) -> List.copyOf(l));
-        ClusterFacts facts = null;
-        String problem = null;
-        try {
-            facts = ClusterFacts.of(v, null);
-        } catch (IllegalArgumentException e) {
-            problem = e.getMessage();
-        }
         int gpus = v.readable().stream().mapToInt(n -> n.summary().gpus().size()).sum();
-        return new LoadedCluster(dir, v, byName, diffs, facts, problem, gpus);
+        return new LoadedCluster(dir, v, byName, diffs, opened.facts(), opened.factsProblem(), gpus);
     }
 
     /** The folder's name, for titles. */

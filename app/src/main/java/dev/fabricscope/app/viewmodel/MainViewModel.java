@@ -2,15 +2,14 @@ package dev.fabricscope.app.viewmodel;
 
 import dev.fabricscope.app.AppPreferences;
 import dev.fabricscope.cluster.ClusterNode;
-import dev.fabricscope.cluster.ClusterReader;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.DriverInfo;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.render.FabricLayout;
-import dev.fabricscope.report.Report;
-import dev.fabricscope.report.ReportDiffer;
-import dev.fabricscope.report.ReportIO;
 import dev.fabricscope.samples.Samples;
+import dev.fabricscope.usecase.Compare;
+import dev.fabricscope.usecase.InspectCluster;
+import dev.fabricscope.usecase.UseCaseException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,6 +46,8 @@ public final class MainViewModel {
     public enum Page { MACHINE, CLUSTER, COMPARE }
 
     private final Supplier<MachineSnapshot> liveProbe;
+    private final Compare compare;
+    private final InspectCluster clusters;
     private final AppPreferences prefs;
     private final ExecutorService executor;
 
@@ -70,7 +71,13 @@ public final class MainViewModel {
     private Task<?> current;
 
     public MainViewModel(Supplier<MachineSnapshot> liveProbe, AppPreferences prefs) {
+        this(liveProbe, new Compare(), new InspectCluster(), prefs);
+    }
+
+    public MainViewModel(Supplier<MachineSnapshot> liveProbe, Compare compare, InspectCluster clusters, AppPreferences prefs) {
         this.liveProbe = liveProbe;
+        this.compare = compare;
+        this.clusters = clusters;
         this.prefs = prefs;
         this.executor = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "fabricscope-load");
@@ -215,13 +222,16 @@ public final class MainViewModel {
         String what = "Reading cluster folder " + (dir.getFileName() == null ? dir : dir.getFileName()) + "…";
         long started = System.nanoTime();
         return start(what, r -> {
-            List<ClusterNode> nodes = ClusterReader.read(dir, (read, total) ->
-                    r.progress(read, total, String.format(java.util.Locale.ROOT, "Reading node reports: %,d of %,d…", read, total)));
-            if (nodes.isEmpty()) {
+            InspectCluster.Result opened = clusters.open(new InspectCluster.Request(dir, false, (read, total) -> {
+                r.progress(read, total, String.format(java.util.Locale.ROOT, "Reading node reports: %,d of %,d…", read, total));
+                if (read == total && total > 0) {
+                    r.progress(-1, 1, String.format(java.util.Locale.ROOT, "Comparing %,d nodes…", total));
+                }
+            }));
+            if (opened.view().nodes().isEmpty()) {
                 throw new IOException(dir + ": no node reports (*.json) in this folder");
             }
-            r.progress(-1, 1, String.format(java.util.Locale.ROOT, "Comparing %,d nodes…", nodes.size()));
-            return LoadedCluster.of(dir, nodes);
+            return LoadedCluster.of(dir, opened);
         }, c -> {
             cluster.set(c);
             clusterNode.set(null);
@@ -259,11 +269,8 @@ public final class MainViewModel {
     public Task<LoadedComparison> compare(Path left, Path right) {
         String a = sideName(left, right);
         String b = sideName(right, left);
-        return start("Comparing " + a + " with " + b + "…", r -> {
-            Report ra = ReportIO.read(left);
-            Report rb = ReportIO.read(right);
-            return new LoadedComparison(left, right, ReportDiffer.compare(ra, a, rb, b));
-        }, c -> {
+        return start("Comparing " + a + " with " + b + "…", r -> new LoadedComparison(left, right,
+                compare.compare(new Compare.Request(left, a, right, b)).diff()), c -> {
             if (page.get() != Page.COMPARE) {
                 beforeCompare = page.get();
             }
@@ -415,6 +422,7 @@ public final class MainViewModel {
             finish();
             Throwable t = task.getException();
             String why = t instanceof SnapshotIO.ReadException || t instanceof IllegalArgumentException || t instanceof IOException
+                    || t instanceof UseCaseException
                     ? firstLine(t.getMessage()) : t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + firstLine(t.getMessage()));
             error.set(why);
             status.set("Failed: " + why);

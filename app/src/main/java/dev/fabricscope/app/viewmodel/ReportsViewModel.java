@@ -3,6 +3,9 @@ package dev.fabricscope.app.viewmodel;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.report.ReportChecks;
+import dev.fabricscope.usecase.DeploymentRequest;
+import dev.fabricscope.usecase.MakeReport;
+import dev.fabricscope.usecase.UseCaseException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -14,19 +17,19 @@ import javafx.beans.property.SimpleBooleanProperty;
 import javafx.concurrent.Task;
 
 /**
- * Exports: a report of the machine on screen in every report format, with the advisor's verdicts for the deployment
- * panel's deployment, written in the background; and the "Redact identifiers" toggle, which applies to every export
- * (reports, the snapshot, the text and the graph).
+ * Exports: a report of the machine on screen in every report format ({@link MakeReport}), with the advisor's verdicts
+ * for the deployment panel's deployment, written in the background; and the "Redact identifiers" toggle, which
+ * applies to every export (reports, the snapshot, the text and the graph).
  */
 public final class ReportsViewModel {
 
-    private final ReportPort port;
+    private final MakeReport reports;
     private final Executor executor;
     private final BooleanProperty redact = new SimpleBooleanProperty(this, "redact");
     private final ReadOnlyBooleanWrapper exporting = new ReadOnlyBooleanWrapper(this, "exporting");
 
-    public ReportsViewModel(ReportPort port, Executor executor) {
-        this.port = port;
+    public ReportsViewModel(MakeReport reports, Executor executor) {
+        this.reports = reports;
         this.executor = executor;
     }
 
@@ -43,26 +46,29 @@ public final class ReportsViewModel {
      * Renders the report and writes it to {@code target} atomically, off the FX thread; {@code done} gets the status
      * line, {@code failed} one line saying why.
      */
-    public Task<String> export(LoadedMachine machine, AdvisorPort.Deployment deployment, ReportPort.Format format, Path target,
+    public Task<String> export(LoadedMachine machine, DeploymentRequest deployment, MakeReport.Format format, Path target,
                                Consumer<String> done, Consumer<String> failed) {
         return export(machine, deployment, List.of(), format, target, done, failed);
     }
 
     /**
      * As above, with the results of the checks run on this machine in the Checks tab (those with a report entry);
-     * none: the results recorded with the report the machine was opened from, if any.
+     * none: the results recorded with the report the machine was opened from, if any. The report records the
+     * {@code fabricscope report} command that makes it again.
      */
-    public Task<String> export(LoadedMachine machine, AdvisorPort.Deployment deployment, List<ChecksPort.Result> checksRun,
-                               ReportPort.Format format, Path target, Consumer<String> done, Consumer<String> failed) {
-        List<ReportChecks.Entry> entries = checksRun.stream().map(ChecksPort.Result::reportEntry).filter(java.util.Objects::nonNull).toList();
+    public Task<String> export(LoadedMachine machine, DeploymentRequest deployment, List<ChecksViewModel.Result> checksRun,
+                               MakeReport.Format format, Path target, Consumer<String> done, Consumer<String> failed) {
+        List<ReportChecks.Entry> entries = checksRun.stream().map(ChecksViewModel.Result::reportEntry)
+                .filter(java.util.Objects::nonNull).toList();
         ReportChecks checks = entries.isEmpty() ? null : new ReportChecks(true, null, entries);
-        boolean red = redact.get();
+        MakeReport.Request request = new MakeReport.Request(machine.snapshot(), origin(machine), deployment,
+                checks == null ? MakeReport.Checks.recorded() : MakeReport.Checks.given(checks), null, format, redact.get());
         Task<String> task = new Task<>() {
             @Override
             protected String call() throws Exception {
-                String text = port.render(machine, deployment, format, red, checks);
+                String text = reports.make(request).text();
                 SnapshotIO.writeAtomically(target, text);
-                return "Report written to " + target + " (" + format.title + (red ? ", identifiers redacted" : "")
+                return "Report written to " + target + " (" + format.title + (request.redact() ? ", identifiers redacted" : "")
                         + (checks != null ? ", " + checks.results().size() + " check result" + (checks.results().size() == 1 ? "" : "s") : "") + ", "
                         + String.format(java.util.Locale.ROOT, "%,d", text.length()) + " characters)";
             }
@@ -75,14 +81,23 @@ public final class ReportsViewModel {
         task.setOnFailed(e -> {
             exporting.set(false);
             Throwable t = task.getException();
-            failed.accept(t instanceof IllegalArgumentException || t instanceof java.io.IOException ? t.getMessage() : String.valueOf(t));
+            failed.accept(t instanceof UseCaseException || t instanceof java.io.IOException ? t.getMessage() : String.valueOf(t));
         });
         executor.execute(task);
         return task;
     }
 
+    /** Where the machine came from, for the report's command line. */
+    static MakeReport.Origin origin(LoadedMachine m) {
+        return switch (m.source()) {
+            case SAMPLE -> MakeReport.Origin.sample(m.sample());
+            case FILE -> MakeReport.Origin.file(m.file());
+            case LIVE -> MakeReport.Origin.live();
+        };
+    }
+
     /** The snapshot as exports show it: with identifiers replaced when {@link #redactProperty()} is on. */
     public MachineSnapshot forExport(MachineSnapshot s) {
-        return redact.get() ? port.redact(s) : s;
+        return reports.forExport(s, redact.get());
     }
 }

@@ -1,96 +1,44 @@
-package dev.fabricscope.app;
+package dev.fabricscope.app.viewmodel;
 
-import dev.fabricscope.app.viewmodel.ChecksPort;
-import dev.fabricscope.check.AllReduceCheck;
+import dev.fabricscope.app.viewmodel.ChecksViewModel.Chart;
+import dev.fabricscope.app.viewmodel.ChecksViewModel.Heatmap;
+import dev.fabricscope.app.viewmodel.ChecksViewModel.Kind;
+import dev.fabricscope.app.viewmodel.ChecksViewModel.Result;
+import dev.fabricscope.app.viewmodel.ChecksViewModel.Series;
 import dev.fabricscope.check.AllReduceResult;
 import dev.fabricscope.check.CallStep;
-import dev.fabricscope.check.CheckControl;
-import dev.fabricscope.check.CheckEvent;
-import dev.fabricscope.check.CheckOptions;
-import dev.fabricscope.check.CheckProcess;
-import dev.fabricscope.check.ChildChecks;
 import dev.fabricscope.check.CheckResult;
 import dev.fabricscope.check.CheckStatus;
-import dev.fabricscope.check.P2pCheck;
 import dev.fabricscope.check.P2pResult;
-import dev.fabricscope.check.PreflightCheck;
 import dev.fabricscope.check.PreflightResult;
-import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.usecase.RunCheck;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
 /**
- * Runs the probe module's live checks ({@code dev.fabricscope.check}) for the Checks tab with their default
- * requests and time limits, and turns their results into tables, charts and a heatmap. Cancellation: the check's
- * runner treats an interrupt of the calling thread as cancel, and the {@code cancelled} flag is polled as well.
+ * A live check's result (the probe module's own record) as the Checks tab shows it: a table, notes with the memory
+ * audit, charts and a heatmap, plus the entry an exported report records for it.
  */
-final class ChecksAdapter implements ChecksPort {
+final class CheckTables {
 
-    /** How the checks' child processes are started (replaced in tests). */
-    private final java.util.function.Supplier<CheckProcess.Launcher> launcher;
-
-    ChecksAdapter() {
-        this(CheckProcess.Launcher::current);
+    private CheckTables() {
     }
 
-    ChecksAdapter(java.util.function.Supplier<CheckProcess.Launcher> launcher) {
-        this.launcher = launcher;
-    }
-
-    @Override
-    public String unavailableReason() {
-        return null;
-    }
-
-    @Override
-    public Result run(Kind kind, MachineSnapshot machine, Progress progress, BooleanSupplier cancelled) {
-        CheckControl control = new CheckControl();
-        CheckOptions options = new CheckOptions(switch (kind) {
-            case PREFLIGHT -> PreflightCheck.DEFAULT_TIMEOUT;
-            case P2P -> P2pCheck.DEFAULT_TIMEOUT;
-            case ALLREDUCE -> AllReduceCheck.DEFAULT_TIMEOUT;
-        }, (CheckEvent e) -> {
-            if (cancelled.getAsBoolean()) {
-                control.cancel();
-            }
-            progress.update(e.fraction(), e.message());
-        }, control);
-        // the check runs in a child process (this process never loads NCCL nor creates a CUDA context); cancelling
-        // the tab's task ends that process
-        Thread watcher = new Thread(() -> {
-            while (!control.isCancelled()) {
-                if (cancelled.getAsBoolean()) {
-                    control.cancel();
-                }
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    control.cancel();
-                }
-            }
-        }, "fabricscope-checks-cancel");
-        watcher.setDaemon(true);
-        watcher.start();
-        CheckProcess.Launcher l = launcher.get();
-        try {
-            return switch (kind) {
-                case PREFLIGHT -> preflight(ChildChecks.preflight(l, null, options));
-                case P2P -> p2p(ChildChecks.p2p(l, machine, options));
-                case ALLREDUCE -> allReduce(ChildChecks.allReduce(l, options));
-            };
-        } finally {
-            control.cancel();
-        }
+    /** The result of a check of {@code kind} as the tab shows it. */
+    static Result of(Kind kind, CheckResult r) {
+        return switch (kind) {
+            case PREFLIGHT -> preflight((PreflightResult) r);
+            case P2P -> p2p((P2pResult) r);
+            case ALLREDUCE -> allReduce((AllReduceResult) r);
+        };
     }
 
     /** The result as {@code report --with-checks} records it, so exported reports carry the checks run here. */
     private static dev.fabricscope.report.ReportChecks.Entry entry(CheckResult r) {
-        return new dev.fabricscope.report.ReportChecks.Entry(r.check(), r.status().name(), r.summary(),
-                dev.fabricscope.json.Json.mapper().valueToTree(r));
+        return RunCheck.entry(r);
     }
 
     private static boolean passed(CheckResult r) {
