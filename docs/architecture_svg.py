@@ -57,7 +57,7 @@ box(A,165,CW+220,62,'box','cli',['picocli commands and Main: parse, call a use c
 box(C,165,CW,62,'gui','app.viewmodel',['state, commands, exports;','task-executor seam'])
 box(840,165,320,62,'gui','app',['Launcher (window or command line),','FabricscopeApp: the composition root'])
 # USE CASES
-box(A,255,640,62,'planned','usecase  (planned, issue 16)',['Advise · MakeReport · Compare · InspectCluster · RunCheck: plain requests in, results out;','the one implementation that the CLI commands and the view-models call'])
+box(A,255,640,62,'box','usecase',['Advise · MakeReport · Compare · InspectCluster · RunCheck: plain requests in, results out;','the one implementation that the CLI commands and the view-models call; machine access injected'])
 # OUTPUT
 box(A,345,CW,70,'box','cluster',['collect (Slurm, pdsh), read','node reports, differences'])
 box(B,345,CW,70,'pure','report',['JSON, Markdown, HTML;','redaction, diff'])
@@ -89,14 +89,14 @@ arrow([(840,800),(792,800)],color='#b85c00',width=1.8,label='replay',lx=798,ly=8
 # json/io
 box(840,445,320,100,'side','json · io · text',['json: the Jackson mapper and record binding;','io: snapshot, report and trace files read as','untrusted (--snapshot, File → Open), written safely;','text: the one sanitiser every layer may use'])
 # legend
-e('<rect x="840" y="255" width="320" height="160" rx="6" fill="#ffffff" stroke="#cccccc"/>')
+e('<rect x="840" y="255" width="320" height="140" rx="6" fill="#ffffff" stroke="#cccccc"/>')
 e('<text x="854" y="276" class="name">Legend</text>')
-for i,(cls,t) in enumerate([('pure','pure: no I/O, no native calls'),('native','reaches the machine through the seams'),('gui','desktop app (JavaFX, MVVM)'),('planned','planned by issue 16'),('box','other')]):
+for i,(cls,t) in enumerate([('pure','pure: no I/O, no native calls'),('native','reaches the machine through the seams'),('gui','desktop app (JavaFX, MVVM)'),('box','other')]):
     y=288+i*21
     e(f'<rect x="854" y="{y}" width="26" height="14" class="{cls}"/>')
     e(f'<text x="890" y="{y+11}" class="text">{t}</text>')
-arrow([(854,401),(882,401)])
-e('<text x="890" y="405" class="text">a reading, a result, a verdict</text>')
+arrow([(854,380),(882,380)])
+e('<text x="890" y="384" class="text">a reading, a result, a verdict</text>')
 
 # flows
 arrow([(A+100,855),(A+100,827)])                       # machine -> seams

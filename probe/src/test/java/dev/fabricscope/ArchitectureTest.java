@@ -100,7 +100,6 @@ class ArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when LiveChecks leaves report (usecase.RunCheck runs checks; wt-usecase) — issue 16")
     void reportDoesNotRunChecks() {
         noClasses().that().resideInAPackage(REPORT)
                 .should().transitivelyDependOnClassesThat(checkRunners())
@@ -150,7 +149,6 @@ class ArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when wt-usecase lands (CLI commands call usecase.Advise instead of the advisor) — issue 16")
     void cliReachesTheAdvisorOnlyThroughUseCases() {
         noClasses().that().resideInAPackage(CLI)
                 .should().dependOnClassesThat().belongToAnyOf(dev.fabricscope.advisor.Advisor.class)
@@ -167,7 +165,6 @@ class ArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when wt-usecase lands (static seams Main.argv, AdviseCommand.liveProbe, CheckCommand.driverProbe form a cycle) — issue 16")
     void noClassCyclesInCli() {
         slices().assignedFrom(classesOf("dev.fabricscope.cli"))
                 .should().beFreeOfCycles()

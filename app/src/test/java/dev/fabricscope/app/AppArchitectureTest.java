@@ -79,8 +79,8 @@ class AppArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when the views stop using advisor, check, cluster, diff and samples types directly (still open "
-            + "with issue16-mvvm merged; view-models or use cases to hand them view rows) — issue 16")
+    @Disabled("enabled when the views stop using cluster, diff, check, samples, usecase and io types directly (still open "
+            + "with issue16-mvvm merged; view-models to hand them view rows) — issue 16")
     void viewsSeeOnlyViewModelsRenderAndModel() {
         classes().that().resideInAPackage(VIEW)
                 .should().onlyDependOnClassesThat(resideInAnyPackage(VIEW, VIEWMODEL, "dev.fabricscope.render..",
