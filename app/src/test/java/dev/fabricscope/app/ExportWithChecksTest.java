@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.app.viewmodel.ChecksViewModel;
+import dev.fabricscope.app.viewmodel.ReportsViewModel;
 import dev.fabricscope.report.Report;
 import dev.fabricscope.report.ReportChecks;
 import dev.fabricscope.report.ReportIO;
 import dev.fabricscope.samples.Samples;
-import dev.fabricscope.usecase.MakeReport;
 import dev.fabricscope.usecase.RunCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +40,7 @@ class ExportWithChecksTest {
     }
 
     private Report export(FxRobot robot, Path file) throws Exception {
-        robot.interact(() -> app.view.exportReport(app.vm.getMachine(), app.advisor.deployment(), MakeReport.Format.JSON, file));
+        robot.interact(() -> app.view.exportReport(app.vm.getMachine(), ReportsViewModel.Format.JSON, file));
         AppHarness.await(() -> !app.reports.exportingProperty().get() && Files.exists(file));
         return ReportIO.read(file);
     }

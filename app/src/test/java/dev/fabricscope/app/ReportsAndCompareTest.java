@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.app.view.ComparePage;
 import dev.fabricscope.app.viewmodel.MainViewModel;
+import dev.fabricscope.app.viewmodel.ReportsViewModel;
 import dev.fabricscope.diff.ReportDiff;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.report.Report;
 import dev.fabricscope.report.ReportIO;
-import dev.fabricscope.usecase.MakeReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -54,8 +54,8 @@ class ReportsAndCompareTest {
                 && app.advisor.adviceProperty().get().deploymentNotes().stream().anyMatch(n -> n.contains("of the 2 nodes")));
     }
 
-    private String export(FxRobot robot, MakeReport.Format f, Path file) throws Exception {
-        robot.interact(() -> app.view.exportReport(app.vm.getMachine(), app.advisor.deployment(), f, file));
+    private String export(FxRobot robot, ReportsViewModel.Format f, Path file) throws Exception {
+        robot.interact(() -> app.view.exportReport(app.vm.getMachine(), f, file));
         AppHarness.await(() -> !app.reports.exportingProperty().get());
         assertTrue(app.vm.statusProperty().get().startsWith("Report written to " + file), app.vm.statusProperty().get());
         return Files.readString(file);
@@ -64,9 +64,9 @@ class ReportsAndCompareTest {
     @Test
     void everyFormatCarriesTheVerdictsOfTheAdvisorTabsDeployment(FxRobot robot, @TempDir Path dir) throws Exception {
         openDgxH100WithTwoNodes(robot);
-        String json = export(robot, MakeReport.Format.JSON, dir.resolve("r.json"));
-        String md = export(robot, MakeReport.Format.MARKDOWN, dir.resolve("r.md"));
-        String html = export(robot, MakeReport.Format.HTML, dir.resolve("r.html"));
+        String json = export(robot, ReportsViewModel.Format.JSON, dir.resolve("r.json"));
+        String md = export(robot, ReportsViewModel.Format.MARKDOWN, dir.resolve("r.md"));
+        String html = export(robot, ReportsViewModel.Format.HTML, dir.resolve("r.html"));
 
         Report r = ReportIO.read(dir.resolve("r.json"));
         assertEquals(2, r.advice().requested().nodes());
@@ -92,7 +92,7 @@ class ReportsAndCompareTest {
         MachineSnapshot s = app.vm.getMachine().snapshot();
         List<String> identifiers = List.of(s.host().hostname().value(), s.gpus().get(3).uuid().value(), s.gpus().get(3).serial().value());
         robot.interact(() -> app.reports.redactProperty().set(true));
-        for (MakeReport.Format f : MakeReport.Format.values()) {
+        for (ReportsViewModel.Format f : ReportsViewModel.Format.values()) {
             String text = export(robot, f, dir.resolve("r." + f.extension()));
             for (String id : identifiers) {
                 assertFalse(text.contains(id), f + " still holds " + id);

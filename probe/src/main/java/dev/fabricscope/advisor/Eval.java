@@ -70,7 +70,17 @@ final class Eval {
     /** Starts a verdict for {@code k}; facts read until {@link VerdictBuilder#build()} are recorded for it. */
     VerdictBuilder on(KnobSpec k, String version) {
         scopes.push(new LinkedHashSet<>());
-        return new VerdictBuilder(this, k, version);
+        return new VerdictBuilder(k, version, value(k), this::close);
+    }
+
+    /** Starts a verdict for {@code k} under the chosen version of the framework whose version record is {@code type}. */
+    VerdictBuilder on(KnobSpec k, Class<? extends RuleVersion> type) {
+        return on(k, version(type).id());
+    }
+
+    /** The chosen rule-set version of the framework whose version record is {@code type}. */
+    <V extends RuleVersion> V version(Class<V> type) {
+        return versions.get(type);
     }
 
     void use(String key) {

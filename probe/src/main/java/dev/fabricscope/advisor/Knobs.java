@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 
 /** Every knob of every rule set (all versions), and validation of {@code --flag} / {@code --env} input against them. */
 public final class Knobs {
@@ -14,7 +13,7 @@ public final class Knobs {
     }
 
     public static List<KnobSpec> all() {
-        return Stream.of(SglangRules.KNOBS, VllmRules.KNOBS, FlashInferRules.KNOBS, NcclRules.KNOBS).flatMap(List::stream).toList();
+        return FrameworkRegistry.knobs();
     }
 
     /** Names {@code --flag} accepts, sorted. */

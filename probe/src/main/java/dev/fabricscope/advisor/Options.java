@@ -13,7 +13,8 @@ import java.util.Map;
  */
 public record Options(List<String> frameworks, Map<String, String> versions, Map<String, String> assume) {
 
-    public static final List<String> FRAMEWORKS = List.of("sglang", "vllm", "flashinfer", "nccl");
+    /** Every framework the advisor has rules for, in the order it advises them. */
+    public static final List<String> FRAMEWORKS = FrameworkRegistry.names();
 
     public Options {
         frameworks = frameworks == null ? List.of() : List.copyOf(frameworks);
@@ -23,7 +24,7 @@ public record Options(List<String> frameworks, Map<String, String> versions, Map
 
     /** Every valid {@code NAME=VERSION} with what it models. */
     public static List<String> describeVersions() {
-        return Versions.describeAll();
+        return VersionChoice.describeAll();
     }
 
     public static Options defaults() {

@@ -1,5 +1,7 @@
 package dev.fabricscope.advisor;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -11,6 +13,21 @@ final class OtherKnobs {
     static final String WHEN_START = "start-up";
 
     private OtherKnobs() {
+    }
+
+    /** Verdicts for the {@code rules}' known-but-unmodelled and ROCm-only knobs that the user set, in knob order. */
+    static List<Verdict> evaluate(Eval e, FrameworkRules rules) {
+        String version = e.versions.id(rules.name());
+        List<Verdict> out = new ArrayList<>();
+        for (KnobSpec k : rules.knobs()) {
+            switch (k.scope()) {
+                case KNOWN -> known(e, k, version, rules.knownKnobsSource(e)).ifPresent(out::add);
+                case ROCM_ONLY -> rocmOnly(e, k, version, rules.rocmKnobsSource(e)).ifPresent(out::add);
+                default -> {
+                }
+            }
+        }
+        return out;
     }
 
     /** A known, unmodelled knob the user set: unknown, never ok. */

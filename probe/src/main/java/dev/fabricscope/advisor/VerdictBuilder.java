@@ -1,11 +1,12 @@
 package dev.fabricscope.advisor;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /** Builds one {@link Verdict}; {@link #build()} adds the assumptions behind the facts it read to {@code why}. */
 final class VerdictBuilder {
 
-    private final Eval eval;
+    private final Supplier<List<String>> closeScope;
     private final KnobSpec knob;
     private final String version;
     private String value;
@@ -20,11 +21,15 @@ final class VerdictBuilder {
     private SourceRef source;
     private boolean built;
 
-    VerdictBuilder(Eval eval, KnobSpec knob, String version) {
-        this.eval = eval;
+    /**
+     * @param userValue  the user's value of {@code knob}, or null for its default
+     * @param closeScope ends the scope of facts read for this verdict, returning the notes to add to {@code why}
+     */
+    VerdictBuilder(KnobSpec knob, String version, String userValue, Supplier<List<String>> closeScope) {
+        this.closeScope = closeScope;
         this.knob = knob;
         this.version = version;
-        String v = eval.value(knob);
+        String v = userValue;
         this.userSet = v != null;
         this.value = v != null ? v : knob.defaultValue();
     }
@@ -110,6 +115,11 @@ final class VerdictBuilder {
         return this;
     }
 
+    /** The framework's own words, verbatim, with placeholders filled in. */
+    VerdictBuilder message(UpstreamMessage m, Object... args) {
+        return message(m.format(args));
+    }
+
     /** Takes outcome, resolved, error class, message, when, why and source from a shared rule result. */
     VerdictBuilder apply(Partial p) {
         outcome = p.outcome();
@@ -130,7 +140,7 @@ final class VerdictBuilder {
         if (when == null || source == null || why == null) {
             throw new IllegalStateException("verdict for " + knob.display() + " lacks when, why or source");
         }
-        List<String> notes = eval.close();
+        List<String> notes = closeScope.get();
         String w = why == null ? "" : why.strip();
         if (!w.isEmpty()) {
             w = Character.toUpperCase(w.charAt(0)) + w.substring(1);

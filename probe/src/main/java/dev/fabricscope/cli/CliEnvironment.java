@@ -70,7 +70,13 @@ public record CliEnvironment(List<String> argv, LiveProbeFunction liveProbe, Sup
     }
 
     public RunCheck runCheck() {
-        return new RunCheck(checkLauncher, driverOpener, this::probeLive);
+        return new RunCheck(checkLauncher, this::driverMissing, this::probeLive);
+    }
+
+    /** Why there is no CUDA driver to run checks on ({@code no NVIDIA driver: …}), or null when it opens. */
+    private String driverMissing() {
+        CudaJna.Result d = driverOpener.get();
+        return d.cuda() == null && d.noDriver() ? "no NVIDIA driver: " + d.failure() : null;
     }
 
     public MakeReport makeReport() {

@@ -18,7 +18,6 @@ import dev.fabricscope.check.PreflightResult;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
-import dev.fabricscope.nativeapi.cuda.CudaJna;
 import dev.fabricscope.report.ReportChecks;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -71,17 +70,17 @@ public final class RunCheck {
     }
 
     private final Supplier<CheckProcess.Launcher> launcher;
-    private final Supplier<CudaJna.Result> driver;
+    private final Supplier<String> driverMissing;
     private final Supplier<MachineSnapshot> liveMachine;
 
     /**
-     * @param launcher    how a check's child process is started
-     * @param driver      opens the CUDA driver (is there one?)
-     * @param liveMachine probes this machine (for the P2P check's nominal figures when no snapshot is given)
+     * @param launcher      how a check's child process is started
+     * @param driverMissing opens the CUDA driver and says why there is none ({@code no NVIDIA driver: …}), or null
+     * @param liveMachine   probes this machine (for the P2P check's nominal figures when no snapshot is given)
      */
-    public RunCheck(Supplier<CheckProcess.Launcher> launcher, Supplier<CudaJna.Result> driver, Supplier<MachineSnapshot> liveMachine) {
+    public RunCheck(Supplier<CheckProcess.Launcher> launcher, Supplier<String> driverMissing, Supplier<MachineSnapshot> liveMachine) {
         this.launcher = launcher;
-        this.driver = driver;
+        this.driverMissing = driverMissing;
         this.liveMachine = liveMachine;
     }
 
@@ -99,8 +98,7 @@ public final class RunCheck {
 
     /** Why no check can run here ({@code no NVIDIA driver: …}), or null when the CUDA driver opens. */
     public String driverMissing() {
-        CudaJna.Result d = driver.get();
-        return d.cuda() == null && d.noDriver() ? "no NVIDIA driver: " + d.failure() : null;
+        return driverMissing.get();
     }
 
     /** Runs the check in a child process; a child that crashes, hangs or gives no result becomes a failed result. */

@@ -113,16 +113,16 @@ class AdvisorSweepTest {
     @Test
     void everyVersionOnEveryMachine() {
         for (What w : machines().subList(0, 60)) {
-            for (SglangRules.Version s : SglangRules.VERSIONS) {
-                for (VllmRules.Version v : VllmRules.VERSIONS) {
+            for (SglangVersion s : SglangVersion.ALL) {
+                for (VllmVersion v : VllmVersion.ALL) {
                     What x = copy(w).version("sglang", s.id()).version("vllm", v.id());
                     check(x.advise(), s.id() + "/" + v.id() + " " + w.assume + ": ");
                 }
             }
-            for (FlashInferRules.Version f : FlashInferRules.VERSIONS) {
+            for (FlashInferVersion f : FlashInferVersion.ALL) {
                 check(copy(w).version("flashinfer", f.id()).advise(), f.id());
             }
-            for (NcclRules.Version n : NcclRules.VERSIONS) {
+            for (NcclVersion n : NcclVersion.ALL) {
                 check(copy(w).version("nccl", n.id()).advise(), n.id());
             }
         }

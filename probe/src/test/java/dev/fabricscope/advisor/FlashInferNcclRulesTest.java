@@ -49,13 +49,13 @@ class FlashInferNcclRulesTest {
         error(machine("sm=12.0", "gpus-per-node=2").tp(2).flag(WS, "trtllm").version("flashinfer", "pre-sm12-trtllm").verdict("flashinfer", WS),
                 null, "No supported CUDA architectures found for major versions [9, 10].");
         error(machine("sm=9.0", "gpus-per-node=8", "multicast=false").tp(8).flag(WS, "trtllm").version("flashinfer", "trtllm-multicast")
-                .verdict("flashinfer", WS), "RuntimeError", FlashInferRules.NO_MULTICAST);
+                .verdict("flashinfer", WS), "RuntimeError", FlashInferMessage.NO_MULTICAST.text());
     }
 
     @Test
     void confidentialComputingRefusesExplicitMnnvl() {
         error(machine(What.HGX_B200).assume("confidential-compute=true").tp(8).flag(WS, "mnnvl").verdict("flashinfer", WS), "ValueError",
-                FlashInferRules.CONFIDENTIAL);
+                FlashInferMessage.CONFIDENTIAL.text());
         ok(machine(What.HGX_B200).assume("confidential-compute=true").tp(8).flag(WS, "trtllm").verdict("flashinfer", WS), "trtllm");
     }
 
@@ -72,7 +72,7 @@ class FlashInferNcclRulesTest {
         // errata §2.4/§3.3: the workspace goes through SymmDeviceMemory and fd_exchange, not MnnvlMemory
         Verdict crossHost = machine(What.HGX_H100).tp(16).nodes(2).flag(WS, "mnnvl").verdict("flashinfer", WS);
         error(crossHost, "RuntimeError", "[fd_exchange] …");
-        whyMentions(crossHost, FlashInferRules.FD_EXCHANGE, "connect time-out");
+        whyMentions(crossHost, FlashInferMessage.FD_EXCHANGE.text(), "connect time-out");
         assertEquals("flashinfer/comm/fd_exchange.py", crossHost.source().path());
     }
 
@@ -110,7 +110,7 @@ class FlashInferNcclRulesTest {
         fallback(machine("sm=8.0", "gpus-per-node=8", "nvswitch=true").tp(8).env("NCCL_NVLS_ENABLE", "1").verdict("nccl", "NCCL_NVLS_ENABLE"), "NVLS disabled", null);
         error(machine("sm=8.0", "gpus-per-node=8", "nvswitch=true").tp(8).env("NCCL_NVLS_ENABLE", "1").version("nccl", "2.17-2.20")
                 .verdict("nccl", "NCCL_NVLS_ENABLE"), null, null);
-        error(machine(What.HGX_H100).assume("fabric-ready=false").tp(8).verdict("nccl", "NCCL_NVLS_ENABLE"), null, NcclRules.FABRIC_NOT_READY);
+        error(machine(What.HGX_H100).assume("fabric-ready=false").tp(8).verdict("nccl", "NCCL_NVLS_ENABLE"), null, NcclMessage.FABRIC_NOT_READY.text());
         ok(machine(What.HGX_H100).tp(1).verdict("nccl", "NCCL_NVLS_ENABLE"), null);
         ok(machine("platform=rocm", "gpus-per-node=8").tp(8).verdict("nccl", "NCCL_NVLS_ENABLE"), null);
         whyMentions(machine(What.HGX_H100).assume("nccl-version=2.16.5").tp(8).verdict("nccl", "NCCL_NVLS_ENABLE"), "predates NVLS");
@@ -122,7 +122,7 @@ class FlashInferNcclRulesTest {
         ok(machine(What.HGX_H100).tp(8).env("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1").verdict("nccl", "TORCH_SYMM_MEM_DISABLE_MULTICAST"), "no multicast object");
         Verdict h20 = machine("sm=9.0", "gpus-per-node=8", "multicast=false").tp(8).verdict("nccl", "TORCH_SYMM_MEM_DISABLE_MULTICAST");
         ok(h20, null);
-        whyMentions(h20, NcclRules.TORCH_RENDEZVOUS);
+        whyMentions(h20, NcclMessage.TORCH_RENDEZVOUS.text());
     }
 
     @Test

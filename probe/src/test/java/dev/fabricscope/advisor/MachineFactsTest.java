@@ -70,7 +70,7 @@ class MachineFactsTest {
         assertEquals(false, f.fabricReady().value());
         Verdict v = What.snapshot(SyntheticMachines.board(8, "9.0", true, true, true, "IN_PROGRESS")).verdict("nccl", "NCCL_NVLS_ENABLE");
         assertEquals(Outcome.ERROR, v.outcome());
-        assertEquals(NcclRules.FABRIC_NOT_READY, v.message());
+        assertEquals(NcclMessage.FABRIC_NOT_READY.text(), v.message());
     }
 
     @Test
@@ -123,12 +123,12 @@ class MachineFactsTest {
     void capturedH200SkipsSglangFusionAfterThePreflight() {
         // the captured machine reports multicast 0: SGLang resolves trtllm, then its preflight votes fusion off
         Verdict auto = What.snapshot(h200vm(), "gpus-per-node=8").tp(2).model("DeepseekV3ForCausalLM").verdict("sglang", "--flashinfer-allreduce-fusion-backend");
-        fallback(auto, null, SglangRules.PREFLIGHT_VOTE);
+        fallback(auto, null, SglangMessage.PREFLIGHT_VOTE.text());
         whyMentions(auto, "GPU 0 is SM 9.0 (Hopper)", "'auto' picks trtllm", "attribute 132 = 0");
         fallback(What.snapshot(h200vm(), "gpus-per-node=8").tp(8).flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", "--flashinfer-allreduce-fusion-backend"),
-                null, SglangRules.PREFLIGHT_VOTE);
+                null, SglangMessage.PREFLIGHT_VOTE.text());
         // and vLLM retries with trtllm
-        fallback(What.snapshot(h200vm(), "gpus-per-node=2").tp(2).verdict("vllm", "VLLM_FLASHINFER_ALLREDUCE_BACKEND"), "trtllm", VllmRules.MNNVL_FALLBACK);
+        fallback(What.snapshot(h200vm(), "gpus-per-node=2").tp(2).verdict("vllm", "VLLM_FLASHINFER_ALLREDUCE_BACKEND"), "trtllm", VllmMessage.MNNVL_FALLBACK.text());
         ok(What.snapshot(h200vm()).verdict("sglang", "--flashinfer-allreduce-fusion-backend"), null);
     }
 

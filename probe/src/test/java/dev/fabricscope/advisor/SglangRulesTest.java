@@ -64,9 +64,9 @@ class SglangRulesTest {
     @Test
     void torchCudaGatesThePredicates() {
         error(node("10.0", 1).assume("torch-cuda=12.6").flag("flashinfer-allreduce-fusion-backend", "auto").verdict("sglang", FUSION),
-                "ValueError", SglangRules.R1);
+                "ValueError", SglangMessage.R1.text());
         error(node("9.0", 1).assume("torch-cuda=12.2").flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", FUSION),
-                "ValueError", SglangRules.R1);
+                "ValueError", SglangMessage.R1.text());
         ok(node("9.0", 1).assume("torch-cuda=12.3").flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", FUSION), "trtllm");
         Verdict v = node("10.0", 1).assume("torch-cuda=12.6").flag("flashinfer-allreduce-fusion-backend", "auto").verdict("sglang", FUSION);
         whyMentions(v, "torch is built for CUDA 12.6 (< 12.8)");
@@ -114,16 +114,16 @@ class SglangRulesTest {
         What w = machine(What.PCIE_SM120).tp(4).flag("flashinfer-allreduce-fusion-backend", "trtllm").flag("enforce-disable-flashinfer-allreduce-fusion", "true");
         Verdict enforce = w.verdict("sglang", "--enforce-disable-flashinfer-allreduce-fusion");
         ok(enforce, null);
-        assertEquals(SglangRules.ENFORCE_MSG, enforce.message());
-        whyMentions(enforce, SglangRules.R1, "never fires");
-        fallback(w.verdict("sglang", FUSION), null, SglangRules.ENFORCE_MSG);
+        assertEquals(SglangMessage.ENFORCE.text(), enforce.message());
+        whyMentions(enforce, SglangMessage.R1.text(), "never fires");
+        fallback(w.verdict("sglang", FUSION), null, SglangMessage.ENFORCE.text());
     }
 
     @Test
     void deterministicInferenceTurnsFusionOff() {
         What w = node("9.0", 1).flag("flashinfer-allreduce-fusion-backend", "trtllm").flag("enable-deterministic-inference", "true");
-        fallback(w.verdict("sglang", FUSION), null, SglangRules.DETERMINISTIC_MSG);
-        assertEquals(SglangRules.DETERMINISTIC_MSG, w.verdict("sglang", "--enable-deterministic-inference").message());
+        fallback(w.verdict("sglang", FUSION), null, SglangMessage.DETERMINISTIC.text());
+        assertEquals(SglangMessage.DETERMINISTIC.text(), w.verdict("sglang", "--enable-deterministic-inference").message());
         assertNull(node("9.0", 1).flag("enable-deterministic-inference", "true").verdict("sglang", "--enable-deterministic-inference").message());
     }
 
@@ -132,9 +132,9 @@ class SglangRulesTest {
         // the seed server_args.py still takes the flag (exec_.py@01d795f8 no longer does: deprecatedFusionFlagIsNoLongerOnTheCommandLine)
         Verdict v = node("9.0", 1).version("sglang", "older").flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", "--enable-flashinfer-allreduce-fusion");
         ok(v, "trtllm");
-        assertEquals(SglangRules.DEPRECATED_MSG, v.message());
+        assertEquals(SglangMessage.DEPRECATED.text(), v.message());
         Verdict multi = node("9.0", 2).version("sglang", "older").flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", "--enable-flashinfer-allreduce-fusion");
-        error(multi, "ValueError", SglangRules.R2);
+        error(multi, "ValueError", SglangMessage.R2.text());
         ok(node("9.0", 1).version("sglang", "older").flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", FUSION), "trtllm");
     }
 
@@ -143,7 +143,7 @@ class SglangRulesTest {
     void noMulticastMeansPreflightSkipsFusion(String value) {
         Verdict v = machine("sm=9.0", "gpus-per-node=2", "multicast=false", "nvswitch=false", "all-nvlink=false", "torch-cuda=12.8")
                 .tp(2).flag("flashinfer-allreduce-fusion-backend", value).verdict("sglang", FUSION);
-        fallback(v, null, SglangRules.PREFLIGHT_VOTE);
+        fallback(v, null, SglangMessage.PREFLIGHT_VOTE.text());
         assertEquals("RuntimeError (caught)", v.errorClass());
         whyMentions(v, "cuMulticastGetGranularity failed for FlashInfer workspace preflight");
     }
@@ -166,7 +166,7 @@ class SglangRulesTest {
     @Test
     void trtllmKernelsExistForTwoFourEightSixteenRanks() {
         Verdict v = node("9.0", 1).tp(6).flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", FUSION);
-        error(v, "RuntimeError", FlashInferRules.RANKS);
+        error(v, "RuntimeError", FlashInferMessage.RANKS.text());
         ok(node("9.0", 1).tp(4).flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", FUSION), "trtllm");
     }
 
@@ -187,7 +187,7 @@ class SglangRulesTest {
         Verdict v = older.verdict("sglang", FUSION);
         assertEquals(Outcome.FALLBACK, v.outcome());
         whyMentions(v, "transport workaround");
-        fallback(older.verdict("sglang", "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT"), "POSIX FD", SglangRules.TRANSPORT);
+        fallback(older.verdict("sglang", "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT"), "POSIX FD", SglangMessage.TRANSPORT.text());
         assertTrue(gb.advise().verdict("sglang", "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT").isEmpty(), "newest has no such knob");
     }
 
@@ -228,7 +228,7 @@ class SglangRulesTest {
         Verdict v = node("10.0", 1).flag("flashinfer-allreduce-fusion-backend", "cutedsl").verdict("sglang", FUSION);
         assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
         error(node("10.0", 1).version("sglang", "older").flag("flashinfer-allreduce-fusion-backend", "cutedsl").verdict("sglang", FUSION),
-                "SystemExit (argparse)", String.format(SglangRules.INVALID_CHOICE, "cutedsl"));
+                "SystemExit (argparse)", String.format(SglangMessage.INVALID_CHOICE.text(), "cutedsl"));
     }
 
     @Test
@@ -245,9 +245,9 @@ class SglangRulesTest {
                 "Decode context parallel size (--dcp-size / --decode-context-parallel-size) must be >= 1, but got dcp_size=0.");
         ok(node("9.0", 1).dcp(1).verdict("sglang", "--dcp-size"), null);
         error(node("9.0", 1).dcp(1).flag("dcp-comm-backend", "fi_a2a").verdict("sglang", "--dcp-comm-backend"), "ValueError",
-                String.format(SglangRules.DCP2, "fi_a2a", 1));
+                String.format(SglangMessage.DCP2.text(), "fi_a2a", 1));
         error(machine("platform=rocm", "gpus-per-node=8").tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a").verdict("sglang", "--dcp-comm-backend"),
-                "ValueError", SglangRules.DCP3);
+                "ValueError", SglangMessage.DCP3.text());
         ok(node("9.0", 1).dcp(2).flag("dcp-comm-backend", "a2a").verdict("sglang", "--dcp-comm-backend"), "a2a");
         error(node("9.0", 1).dcp(2).flag("dcp-replicate-q-proj", "true").verdict("sglang", "--dcp-replicate-q-proj"), "ValueError",
                 "--dcp-replicate-q-proj only applies to the a2a/fi_a2a DCP communication backend (it removes the head-dim Q all-gather); got --dcp-comm-backend=ag_rs.");
@@ -258,11 +258,11 @@ class SglangRulesTest {
     @Test
     void fiA2aNeedsMnnvlFabricAtWarmup() {
         Verdict hgx = machine(What.HGX_H100).tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a").verdict("sglang", "--dcp-comm-backend");
-        error(hgx, "RuntimeError", SglangRules.FI_A2A_FABRIC);
+        error(hgx, "RuntimeError", SglangMessage.FI_A2A_FABRIC.text());
         assertTrue(hgx.when().startsWith("model-runner warm-up"));
         ok(machine(What.GB200_NVL).tp(4).dcp(2).flag("dcp-comm-backend", "fi_a2a").verdict("sglang", "--dcp-comm-backend"), "fi_a2a");
         error(machine("sm=8.0", "gpus-per-node=8", "fabric-handles=true", "mnnvl-fabric=true").tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a")
-                .verdict("sglang", "--dcp-comm-backend"), "ImportError", SglangRules.FI_A2A_IMPORT);
+                .verdict("sglang", "--dcp-comm-backend"), "ImportError", SglangMessage.FI_A2A_IMPORT.text());
     }
 
     // ---- custom all-reduce (§1.5)
@@ -273,7 +273,7 @@ class SglangRulesTest {
         Verdict v = machine(What.HGX_H100).assume("gpus-per-node=16").tp(tp).verdict("sglang", "--disable-custom-all-reduce");
         assertEquals(outcome, v.outcome().json(), v::toString);
         if (v.outcome() == Outcome.FALLBACK) {
-            assertEquals(String.format(SglangRules.CAR_WORLD, tp, "[2, 4, 6, 8]"), v.message());
+            assertEquals(String.format(CustomAllReduceMessage.WORLD_SIZE.text(), tp, "[2, 4, 6, 8]"), v.message());
             assertEquals("nccl", v.resolved());
         } else if (tp > 1) {
             assertEquals("custom", v.resolved());
@@ -282,16 +282,16 @@ class SglangRulesTest {
 
     @Test
     void customAllReduceConnectivity() {
-        fallback(machine(What.HGX_H100).tp(16).nodes(2).verdict("sglang", "--disable-custom-all-reduce"), "nccl", SglangRules.CAR_SPANS);
+        fallback(machine(What.HGX_H100).tp(16).nodes(2).verdict("sglang", "--disable-custom-all-reduce"), "nccl", CustomAllReduceMessage.SPANS_NODES.text());
         ok(machine(What.HGX_H100).tp(8).nodes(2).verdict("sglang", "--disable-custom-all-reduce"), "custom");
-        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(4).verdict("sglang", "--disable-custom-all-reduce"), "nccl", SglangRules.CAR_PCIE);
+        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(4).verdict("sglang", "--disable-custom-all-reduce"), "nccl", CustomAllReduceMessage.PCIE_ONLY.text());
         ok(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(2).verdict("sglang", "--disable-custom-all-reduce"), "custom");
         // no P2P: only --enable-p2p-check finds out
         Verdict assumed = machine("sm=8.9", "gpus-per-node=2", "p2p=false").tp(2).verdict("sglang", "--disable-custom-all-reduce");
         ok(assumed, "custom");
         whyMentions(assumed, "skips the P2P test");
         fallback(machine("sm=8.9", "gpus-per-node=2", "p2p=false").tp(2).flag("enable-p2p-check", "true").verdict("sglang", "--disable-custom-all-reduce"),
-                "nccl", SglangRules.CAR_P2P);
+                "nccl", CustomAllReduceMessage.NO_P2P.text());
         fallback(machine("platform=cpu").tp(2).verdict("sglang", "--disable-custom-all-reduce"), "torch.distributed (gloo)", null);
         ok(machine("platform=rocm", "gpus-per-node=8", "all-nvlink=true", "p2p=false").tp(8).verdict("sglang", "--disable-custom-all-reduce"), "custom");
     }
@@ -308,9 +308,9 @@ class SglangRulesTest {
         error(node("9.0", 1).tp(3).flag("enable-torch-symm-mem", "true").verdict("sglang", k), "RuntimeError",
                 "TorchSymmMemCommunicator: World size 3 not supported, communicator is not available.");
         error(node("9.0", 1).assume("multicast=false").flag("enable-torch-symm-mem", "true").verdict("sglang", k), "RuntimeError",
-                SglangRules.TSM_MULTICAST);
+                SglangMessage.TSM_MULTICAST.text());
         error(node("9.0", 1).env("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1").flag("enable-torch-symm-mem", "true").verdict("sglang", k), "RuntimeError",
-                SglangRules.TSM_MULTICAST);
+                SglangMessage.TSM_MULTICAST.text());
         error(node("12.0", 1).flag("enable-torch-symm-mem", "true").verdict("sglang", k), "KeyError", null);
         // older copies catch the constructor error
         fallback(node("9.0", 1).tp(3).flag("enable-torch-symm-mem", "true").version("sglang", "older").verdict("sglang", k), "nccl",

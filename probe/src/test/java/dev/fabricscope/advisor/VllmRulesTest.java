@@ -82,7 +82,7 @@ class VllmRulesTest {
     @Test
     void newestAutoIsMnnvlWithTrtllmRetry() {
         Verdict v = machine("sm=9.0", "gpus-per-node=2", "multicast=false", "nvswitch=false", "all-nvlink=false").tp(2).verdict("vllm", BACKEND);
-        fallback(v, "trtllm", VllmRules.MNNVL_FALLBACK);
+        fallback(v, "trtllm", VllmMessage.MNNVL_FALLBACK.text());
         whyMentions(v, "Failed to initialize FlashInfer All Reduce workspace: [SymmDeviceMemory] Device does not support multicasting.. This is expected on GPUs without NVSwitch");
         assertEquals("VLLM_FLASHINFER_ALLREDUCE_BACKEND=trtllm", v.fix());
         // the pass itself still fuses
@@ -98,18 +98,18 @@ class VllmRulesTest {
         assertEquals("Auto-selected flashinfer allreduce backend: trtllm", older.verdict("vllm", BACKEND).message());
         ok(node("10.0", 4).tp(8).nodes(2).version("vllm", "older").env(BACKEND, "auto").verdict("vllm", BACKEND), "mnnvl");
         // older default trtllm across nodes: start-up error
-        error(node("10.0", 4).tp(8).nodes(2).version("vllm", "older").verdict("vllm", FUSE), "ValueError", VllmRules.TRTLLM_MULTI);
+        error(node("10.0", 4).tp(8).nodes(2).version("vllm", "older").verdict("vllm", FUSE), "ValueError", VllmMessage.TRTLLM_MULTI.text());
         // older: a failed workspace just disables the pass (no retry)
         fallback(machine("sm=9.0", "gpus-per-node=2", "multicast=false").tp(2).version("vllm", "older").env(BACKEND, "mnnvl").verdict("vllm", BACKEND),
-                null, VllmRules.PASS_NO_WORKSPACE);
+                null, VllmMessage.PASS_NO_WORKSPACE.text());
     }
 
     @Test
     void multiNode() {
-        error(node("10.0", 4).tp(8).nodes(2).env(BACKEND, "trtllm").verdict("vllm", BACKEND), "ValueError", VllmRules.TRTLLM_MULTI);
+        error(node("10.0", 4).tp(8).nodes(2).env(BACKEND, "trtllm").verdict("vllm", BACKEND), "ValueError", VllmMessage.TRTLLM_MULTI.text());
         ok(node("10.0", 4).tp(8).nodes(2).verdict("vllm", BACKEND), "mnnvl");
         Verdict noFabric = node("10.0", 4).assume("fabric-handles=false", "mnnvl-fabric=false").tp(8).nodes(2).verdict("vllm", BACKEND);
-        fallback(noFabric, null, VllmRules.PASS_NO_WORKSPACE);
+        fallback(noFabric, null, VllmMessage.PASS_NO_WORKSPACE.text());
         whyMentions(noFabric, "fd_exchange");
         assertEquals("-cc.pass_config.fuse_allreduce_rms=False (no FlashInfer backend fuses here)", noFabric.fix());
     }
@@ -129,7 +129,7 @@ class VllmRulesTest {
     @Test
     void bridgedPairsWithoutMulticastFallBackWithAWarning() {
         Verdict v = machine("sm=9.0", "gpus-per-node=4", "multicast=false", "nvswitch=false", "nvlink-bridge=true").tp(2).verdict("vllm", BACKEND);
-        fallback(v, "trtllm", VllmRules.MNNVL_FALLBACK);
+        fallback(v, "trtllm", VllmMessage.MNNVL_FALLBACK.text());
         whyMentions(v, "vllm PR #48075");
         dev.fabricscope.samples.Samples.find("h100-nvl-pairs").ifPresent(s -> {
             Verdict fromSample = What.snapshot(s.snapshot().get()).tp(2).verdict("vllm", BACKEND);
@@ -140,7 +140,7 @@ class VllmRulesTest {
     @Test
     void flashinferVersionWhereTrtllmNeedsMulticast() {
         fallback(machine("sm=9.0", "gpus-per-node=2", "multicast=false").tp(2).version("flashinfer", "trtllm-multicast").verdict("vllm", BACKEND),
-                null, VllmRules.PASS_NO_WORKSPACE);
+                null, VllmMessage.PASS_NO_WORKSPACE.text());
     }
 
     @Test
@@ -157,7 +157,7 @@ class VllmRulesTest {
         ok(node("9.0", 8).tp(8).env(k, "1").verdict("vllm", k), "flashinfer");
         fallback(node("9.0", 8).tp(6).env(k, "1").verdict("vllm", k), null, "FlashInfer All Reduce is disabled because it is not supported for world_size=6.");
         fallback(node("12.0", 2).tp(2).env(k, "1").verdict("vllm", k), null, "FlashInfer All Reduce is disabled because it is not supported for world_size=2.");
-        fallback(machine("platform=rocm", "gpus-per-node=8").tp(8).env(k, "1").verdict("vllm", k), null, VllmRules.FIAR_CUDA);
+        fallback(machine("platform=rocm", "gpus-per-node=8").tp(8).env(k, "1").verdict("vllm", k), null, VllmMessage.FIAR_CUDA.text());
         ok(node("9.0", 8).tp(8).verdict("vllm", k), null);
     }
 
@@ -186,9 +186,9 @@ class VllmRulesTest {
 
     @Test
     void symmetricMemoryOffSwitches() {
-        fallback(node("9.0", 8).tp(8).env("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1").verdict("vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM"), "pynccl", VllmRules.SYMM_MULTICAST);
+        fallback(node("9.0", 8).tp(8).env("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1").verdict("vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM"), "pynccl", VllmMessage.SYMM_MULTICAST.text());
         fallback(node("9.0", 8).tp(8).env("VLLM_BATCH_INVARIANT", "1").verdict("vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM"), "pynccl", null);
-        fallback(machine("platform=rocm", "gpus-per-node=8").tp(8).verdict("vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM"), "pynccl", VllmRules.SYMM_UNAVAILABLE);
+        fallback(machine("platform=rocm", "gpus-per-node=8").tp(8).verdict("vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM"), "pynccl", VllmMessage.SYMM_UNAVAILABLE.text());
         ok(node("9.0", 8).tp(8).env("VLLM_ALLREDUCE_USE_SYMM_MEM", "0").verdict("vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM"), null);
     }
 
@@ -196,12 +196,12 @@ class VllmRulesTest {
     void customAllReduce() {
         String k = "--disable-custom-all-reduce";
         ok(node("9.0", 8).tp(8).verdict("vllm", k), "custom");
-        fallback(node("9.0", 8).tp(16).nodes(2).verdict("vllm", k), "pynccl", SglangRules.CAR_SPANS);
-        fallback(node("9.0", 8).tp(3).verdict("vllm", k), "pynccl", String.format(SglangRules.CAR_WORLD, 3, "[2, 4, 6, 8]"));
-        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(8).verdict("vllm", k), "pynccl", SglangRules.CAR_PCIE);
-        fallback(node("9.0", 8).assume("p2p=false").tp(8).verdict("vllm", k), "symm_mem", SglangRules.CAR_P2P);
+        fallback(node("9.0", 8).tp(16).nodes(2).verdict("vllm", k), "pynccl", CustomAllReduceMessage.SPANS_NODES.text());
+        fallback(node("9.0", 8).tp(3).verdict("vllm", k), "pynccl", String.format(CustomAllReduceMessage.WORLD_SIZE.text(), 3, "[2, 4, 6, 8]"));
+        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(8).verdict("vllm", k), "pynccl", CustomAllReduceMessage.PCIE_ONLY.text());
+        fallback(node("9.0", 8).assume("p2p=false").tp(8).verdict("vllm", k), "symm_mem", CustomAllReduceMessage.NO_P2P.text());
         fallback(node("9.0", 8).tp(8).env("VLLM_BATCH_INVARIANT", "1").verdict("vllm", k), "pynccl", null);
-        fallback(machine("platform=cpu").tp(2).verdict("vllm", k), "torch.distributed (gloo)", VllmRules.CAR_PLATFORM);
+        fallback(machine("platform=cpu").tp(2).verdict("vllm", k), "torch.distributed (gloo)", VllmMessage.CAR_PLATFORM.text());
         ok(machine("platform=rocm", "gpus-per-node=8", "all-nvlink=true", "p2p=false").tp(8).verdict("vllm", k), "custom");
     }
 
@@ -212,9 +212,9 @@ class VllmRulesTest {
                 "tp_size=8 must be divisible bydcp_size=3.");
         ok(node("9.0", 8).tp(8).dcp(4).verdict("vllm", "--decode-context-parallel-size"), null);
         error(node("9.0", 8).tp(4).dcp(3).flag("prefill-context-parallel-size", "2").verdict("vllm", "--decode-context-parallel-size"), "ValueError",
-                String.format(VllmRules.PCP_DCP, 4, 2, 3, "[1, 2, 8]"));
+                String.format(VllmMessage.PCP_DCP.text(), 4, 2, 3, "[1, 2, 8]"));
         ok(node("9.0", 8).tp(4).dcp(8).flag("prefill-context-parallel-size", "2").verdict("vllm", "--decode-context-parallel-size"), null);
-        error(node("9.0", 8).tp(8).dcp(1).flag("dcp-comm-backend", "a2a").verdict("vllm", "--dcp-comm-backend"), "ValueError", VllmRules.DCP_A2A);
+        error(node("9.0", 8).tp(8).dcp(1).flag("dcp-comm-backend", "a2a").verdict("vllm", "--dcp-comm-backend"), "ValueError", VllmMessage.DCP_A2A.text());
         ok(node("9.0", 8).tp(8).dcp(2).flag("dcp-comm-backend", "a2a").verdict("vllm", "--dcp-comm-backend"), "a2a");
         error(node("9.0", 8).tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a").verdict("vllm", "--dcp-comm-backend"), "pydantic ValidationError", null);
     }

@@ -10,7 +10,6 @@ import dev.fabricscope.cli.CliEnvironment;
 import dev.fabricscope.cli.Main;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
-import dev.fabricscope.nativeapi.cuda.CudaJna;
 import dev.fabricscope.report.ReportChecks;
 import dev.fabricscope.report.ReportIO;
 import java.io.PrintWriter;
@@ -35,7 +34,7 @@ class MakeReportTest {
     static RunCheck noChecks() {
         return new RunCheck(() -> {
             throw new AssertionError("no check process may start");
-        }, () -> new CudaJna.Result(null, false, "test: no driver", null), () -> {
+        }, () -> "no NVIDIA driver: test", () -> {
             throw new AssertionError("no live probe");
         });
     }

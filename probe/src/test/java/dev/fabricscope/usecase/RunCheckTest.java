@@ -14,7 +14,6 @@ import dev.fabricscope.check.P2pResult;
 import dev.fabricscope.check.PreflightResult;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.ProbeInfo;
-import dev.fabricscope.nativeapi.cuda.CudaJna;
 import dev.fabricscope.report.ReportChecks;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +31,7 @@ class RunCheckTest {
     @TempDir
     Path dir;
 
-    static final CudaJna.Result NO_DRIVER = new CudaJna.Result(null, false, "libcuda.so.1: cannot open shared object file", null);
+    static final String NO_DRIVER = "no NVIDIA driver: libcuda.so.1: cannot open shared object file";
 
     static AllReduceResult passed() {
         return new AllReduceResult("allreduce", CheckStatus.PASSED, "world size 2", null,

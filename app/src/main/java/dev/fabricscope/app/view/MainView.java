@@ -18,8 +18,6 @@ import dev.fabricscope.render.FabricPalette;
 import dev.fabricscope.render.FabricSvg;
 import dev.fabricscope.render.SnapshotText;
 import dev.fabricscope.samples.Samples;
-import dev.fabricscope.usecase.DeploymentRequest;
-import dev.fabricscope.usecase.MakeReport;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.List;
@@ -356,14 +354,14 @@ public final class MainView extends BorderPane {
         MenuItem openCluster = item("Open _Cluster Folder…", "Ctrl+Shift+F", this::chooseClusterFolder);
         MenuItem compare = item("Co_mpare Reports…", "Ctrl+Shift+C", this::chooseAndCompare);
         Menu exportReport = new Menu("Export _Report");
-        for (MakeReport.Format f : MakeReport.Format.values()) {
+        for (ReportsViewModel.Format f : ReportsViewModel.Format.values()) {
             String accel = switch (f) {
                 case JSON -> "Ctrl+R";
                 case MARKDOWN -> "Ctrl+Shift+R";
                 case HTML -> "Ctrl+Alt+R";
             };
             MenuItem m = item("As " + f.title + "…", accel, () -> exportReport(f));
-            m.setId("exportReport-" + f.cli);
+            m.setId("exportReport-" + f.extension());
             exportReport.getItems().add(m);
         }
         exportReport.disableProperty().bind(vm.machineProperty().isNull());
@@ -630,24 +628,20 @@ public final class MainView extends BorderPane {
      * Writes a report of the machine shown, with the advisor's verdicts for the deployment in the Advisor tab's
      * panel, in {@code format} (redacted when the toggle is on).
      */
-    private void exportReport(MakeReport.Format format) {
+    private void exportReport(ReportsViewModel.Format format) {
         LoadedMachine m = vm.getMachine();
-        if (m == null) {
-            return;
-        }
-        DeploymentRequest d = deploymentOrSay();
-        if (d == null) {
+        if (m == null || !deploymentUsableOrSay()) {
             return;
         }
         Path p = saveTarget("Export report as " + format.title, format.title + " (" + format.pattern + ")", format.extension(),
                 reportsVm.redactProperty().get() ? "-report-redacted" : "-report");
         if (p != null) {
-            exportReport(m, d, format, p);
+            exportReport(m, format, p);
         }
     }
 
-    /** Exports without a file dialog (tests, and the screenshot tour). */
-    public javafx.concurrent.Task<String> exportReport(LoadedMachine m, DeploymentRequest d, MakeReport.Format format, Path p) {
+    /** Exports without a file dialog (tests, and the screenshot tour), with the Advisor tab's deployment. */
+    public javafx.concurrent.Task<String> exportReport(LoadedMachine m, ReportsViewModel.Format format, Path p) {
         vm.report("Writing the " + format.title + " report…");
         List<ChecksViewModel.Result> checksRun = new java.util.ArrayList<>();
         for (var kind : ChecksViewModel.Kind.values()) {
@@ -656,7 +650,7 @@ public final class MainView extends BorderPane {
                 checksRun.add(r);
             }
         }
-        return reportsVm.export(m, d, checksRun, format, p, vm::report, why -> {
+        return reportsVm.export(m, advisorVm, checksRun, format, p, vm::report, why -> {
             vm.report("Export failed: " + why);
             Alert a = new Alert(Alert.AlertType.ERROR, "Could not export the report to " + p + ": " + why);
             a.setHeaderText("Export failed");
@@ -665,17 +659,16 @@ public final class MainView extends BorderPane {
         });
     }
 
-    /** The Advisor tab's deployment, or null after telling the user which input is malformed. */
-    private DeploymentRequest deploymentOrSay() {
-        try {
-            return advisorVm.deployment();
-        } catch (IllegalArgumentException e) {
-            Alert a = new Alert(Alert.AlertType.ERROR, "The Advisor tab's deployment cannot be used: " + e.getMessage());
+    /** Whether the Advisor tab's deployment can be used; if not, tells the user which input is malformed. */
+    private boolean deploymentUsableOrSay() {
+        String problem = advisorVm.deploymentProblem();
+        if (problem != null) {
+            Alert a = new Alert(Alert.AlertType.ERROR, "The Advisor tab's deployment cannot be used: " + problem);
             a.setHeaderText("Export failed");
             a.initOwner(window());
             a.show();
-            return null;
         }
+        return problem == null;
     }
 
     /** The machine's snapshot as exports show it (identifiers replaced when the toggle is on). */

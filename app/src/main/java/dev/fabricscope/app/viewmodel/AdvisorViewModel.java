@@ -175,6 +175,16 @@ public final class AdvisorViewModel {
                 pairs("assume", assume.get()), Map.of());
     }
 
+    /** Why the inputs describe no deployment (a malformed line, in one line), or null when they do. */
+    public String deploymentProblem() {
+        try {
+            deployment();
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
     /**
      * Puts a deployment over the nodes of a cluster into the panel, as {@code advise --cluster} advises it: the node
      * count and the cluster-wide facts as what-if assumptions ({@link DeploymentRequest#overCluster}).

@@ -23,6 +23,27 @@ import javafx.concurrent.Task;
  */
 public final class ReportsViewModel {
 
+    /** The report formats, as the File menu offers them. */
+    public enum Format {
+        JSON(MakeReport.Format.JSON), MARKDOWN(MakeReport.Format.MARKDOWN), HTML(MakeReport.Format.HTML);
+
+        /** The name for people, e.g. {@code Markdown}. */
+        public final String title;
+        /** A file-name pattern for file dialogs, e.g. {@code *.md}. */
+        public final String pattern;
+        final MakeReport.Format report;
+
+        Format(MakeReport.Format report) {
+            this.report = report;
+            this.title = report.title;
+            this.pattern = report.pattern;
+        }
+
+        public String extension() {
+            return report.extension();
+        }
+    }
+
     private final MakeReport reports;
     private final Executor executor;
     private final BooleanProperty redact = new SimpleBooleanProperty(this, "redact");
@@ -46,9 +67,15 @@ public final class ReportsViewModel {
      * Renders the report and writes it to {@code target} atomically, off the FX thread; {@code done} gets the status
      * line, {@code failed} one line saying why.
      */
-    public Task<String> export(LoadedMachine machine, DeploymentRequest deployment, MakeReport.Format format, Path target,
+    public Task<String> export(LoadedMachine machine, DeploymentRequest deployment, Format format, Path target,
                                Consumer<String> done, Consumer<String> failed) {
         return export(machine, deployment, List.of(), format, target, done, failed);
+    }
+
+    /** As below, with the Advisor tab's deployment ({@link AdvisorViewModel#deployment()}: it must be well formed). */
+    public Task<String> export(LoadedMachine machine, AdvisorViewModel advisor, List<ChecksViewModel.Result> checksRun,
+                               Format format, Path target, Consumer<String> done, Consumer<String> failed) {
+        return export(machine, advisor.deployment(), checksRun, format, target, done, failed);
     }
 
     /**
@@ -57,12 +84,12 @@ public final class ReportsViewModel {
      * {@code fabricscope report} command that makes it again.
      */
     public Task<String> export(LoadedMachine machine, DeploymentRequest deployment, List<ChecksViewModel.Result> checksRun,
-                               MakeReport.Format format, Path target, Consumer<String> done, Consumer<String> failed) {
+                               Format format, Path target, Consumer<String> done, Consumer<String> failed) {
         List<ReportChecks.Entry> entries = checksRun.stream().map(ChecksViewModel.Result::reportEntry)
                 .filter(java.util.Objects::nonNull).toList();
         ReportChecks checks = entries.isEmpty() ? null : new ReportChecks(true, null, entries);
         MakeReport.Request request = new MakeReport.Request(machine.snapshot(), origin(machine), deployment,
-                checks == null ? MakeReport.Checks.recorded() : MakeReport.Checks.given(checks), null, format, redact.get());
+                checks == null ? MakeReport.Checks.recorded() : MakeReport.Checks.given(checks), null, format.report, redact.get());
         Task<String> task = new Task<>() {
             @Override
             protected String call() throws Exception {
