@@ -18,12 +18,11 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.conditions.ArchConditions;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
  * The layering of the probe module (issue 16; docs/architecture.md draws it and states the same rules). Each test is
- * one rule; a rule that waits for another part of issue 16 is {@link Disabled} with the part it waits for.
+ * one rule.
  */
 class ArchitectureTest {
 
@@ -172,7 +171,6 @@ class ArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when wt-advisor lands (Eval → Versions → *Rules → Eval) — issue 16")
     void noClassCyclesInAdvisor() {
         slices().assignedFrom(classesOf("dev.fabricscope.advisor"))
                 .should().beFreeOfCycles()

@@ -41,8 +41,10 @@ class BackendRulesDocTest {
     static final Path DOC = REPO_ROOT.resolve("docs/backend-rules.md");
 
     /** "backend-rules.md", maybe a word or two ("errata", "the"), then the section numbers of one citation. */
-    static final Pattern CITATION = Pattern.compile("backend-rules\\.md((?:[ \\t]+(?:errata|and|the|,|§\\d+(?:\\.\\d+)*,?))*)");
-    static final Pattern SECTION_NUMBER = Pattern.compile("§(\\d+(?:\\.\\d+)*)");
+    static final Pattern CITATION = Pattern.compile(
+            "backend-rules\\.md((?:[ \\t]+(?:errata|and|the|,|§\\d+(?:\\.\\d+)*(?:[–-]\\d+(?:\\.\\d+)*)?,?))*)");
+    /** A section number, or both ends of a range ({@code §2.2–2.4}). */
+    static final Pattern SECTION_NUMBER = Pattern.compile("(?:§|(?<=\\d)[–-])(\\d+(?:\\.\\d+)*)");
     static final Pattern HEADING = Pattern.compile("^#{2,4}\\s+(?:§\\s*)?(\\d+(?:\\.\\d+)*)\\.?\\s", Pattern.MULTILINE);
 
     @Test
@@ -68,8 +70,9 @@ class BackendRulesDocTest {
     void theCitationCheckFindsAMissingSection() throws IOException {
         Set<String> sections = sections(Files.readString(DOC));
         String doc = "backend-rules" + ".md"; // split, so that the scan of this file finds no citation
-        List<String> cited = citedSections("/** Reference: " + doc + " §1, §99.4 and the §6 matrix; " + doc + " errata §1.7. */");
-        assertEquals(List.of("1", "99.4", "6", "1.7"), cited);
+        List<String> cited = citedSections("/** Reference: " + doc + " §1, §99.4 and the §6 matrix; " + doc + " errata §1.7; "
+                + doc + " §2.2–2.4. */");
+        assertEquals(List.of("1", "99.4", "6", "1.7", "2.2", "2.4"), cited);
         assertTrue(sections.containsAll(List.of("1", "1.7", "6")));
         assertFalse(sections.contains("99.4"));
     }
