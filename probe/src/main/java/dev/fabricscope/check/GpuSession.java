@@ -2,7 +2,7 @@ package dev.fabricscope.check;
 
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.Reading;
-import dev.fabricscope.nativeapi.NvmlGpus;
+import dev.fabricscope.nativeapi.nvml.NvmlGpus;
 import dev.fabricscope.nativeapi.cuda.CudaGpus;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

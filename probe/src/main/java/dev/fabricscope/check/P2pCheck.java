@@ -8,7 +8,7 @@ import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.Reading;
 import dev.fabricscope.nativeapi.cuda.CudaGpus;
 import dev.fabricscope.nativeapi.cuda.KernelArgs;
-import dev.fabricscope.nativeapi.NvmlGpus;
+import dev.fabricscope.nativeapi.nvml.NvmlGpus;
 import java.nio.ByteBuffer;
 import dev.fabricscope.topology.NvLinkSpecs;
 import java.time.Duration;

@@ -6,7 +6,7 @@ import dev.fabricscope.nativeapi.cuda.CuMemAllocationProp;
 import dev.fabricscope.nativeapi.cuda.CudaAttribute;
 import dev.fabricscope.nativeapi.cuda.CudaGpus;
 import dev.fabricscope.nativeapi.nvml.Nvml;
-import dev.fabricscope.probe.FabricDecoder;
+import dev.fabricscope.nativeapi.nvml.FabricDecoder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -215,7 +215,7 @@ public final class CheckCommand implements Runnable {
         public Integer call() {
             java.util.Map<String, Long> used = new java.util.LinkedHashMap<>();
             String failure = null;
-            try (dev.fabricscope.nativeapi.NvmlGpus nvml = dev.fabricscope.nativeapi.NvmlGpus.open()) {
+            try (dev.fabricscope.nativeapi.nvml.NvmlGpus nvml = dev.fabricscope.nativeapi.nvml.NvmlGpus.open()) {
                 if (!nvml.available()) {
                     failure = "NVML not available";
                 }

@@ -9,6 +9,7 @@ import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.render.CheckText;
 import dev.fabricscope.samples.Samples;
+import dev.fabricscope.usecase.OpenSnapshot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -123,7 +124,7 @@ public final class CheckNodeCommand implements Callable<Integer> {
                     + String.join(", ", Samples.names()), ExitCodes.USAGE);
         }
         try {
-            return NodeAcceptance.profileOf(SnapshotIO.read(file), file.getFileName().toString(), minBusbw);
+            return NodeAcceptance.profileOf(OpenSnapshot.read(file), file.getFileName().toString(), minBusbw);
         } catch (SnapshotIO.ReadException ex) {
             throw new SnapshotSource.SourceException(ex.getMessage(), ExitCodes.BAD_INPUT);
         }

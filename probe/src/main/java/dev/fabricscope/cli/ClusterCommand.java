@@ -9,6 +9,7 @@ import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.render.ClusterText;
 import dev.fabricscope.usecase.InspectCluster;
+import dev.fabricscope.usecase.OpenSnapshot;
 import dev.fabricscope.usecase.UseCaseException;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -136,7 +137,7 @@ public final class ClusterCommand implements Runnable {
                         + (System.nanoTime() - t0) / 1_000_000_000L + " s", -1), 0, 1, java.util.concurrent.TimeUnit.SECONDS);
             }
             try {
-                r = c.collect();
+                r = c.collect(OpenSnapshot.TRACES);
             } catch (dev.fabricscope.cluster.MissingProgramException e) {
                 err.println("fabricscope: " + e.getMessage());
                 return ExitCodes.ENVIRONMENT;

@@ -3,6 +3,7 @@ package dev.fabricscope.cli;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.samples.Samples;
+import dev.fabricscope.usecase.OpenSnapshot;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -40,7 +41,7 @@ public final class SnapshotSource {
         }
         if (snapshot != null) {
             try {
-                return SnapshotIO.read(snapshot);
+                return OpenSnapshot.read(snapshot);
             } catch (SnapshotIO.ReadException e) {
                 throw new SourceException(e.getMessage(), ExitCodes.BAD_INPUT);
             }

@@ -38,14 +38,17 @@ public record ClusterNode(String name, String file, @JsonIgnore NodeSummary summ
         return summary != null;
     }
 
-    /** The node's full snapshot: the one held in memory, else its file read again (untrusted: one-line errors). */
-    public MachineSnapshot readSnapshot() throws SnapshotIO.ReadException {
+    /**
+     * The node's full snapshot: the one held in memory, else its file read again (untrusted: one-line errors), as a
+     * snapshot, a report or a file of one of {@code others} (a native-call trace).
+     */
+    public MachineSnapshot readSnapshot(SnapshotIO.OtherFormats others) throws SnapshotIO.ReadException {
         if (held != null) {
             return held;
         }
         if (!ok()) {
             throw new SnapshotIO.ReadException(error);
         }
-        return SnapshotIO.read(Path.of(file));
+        return SnapshotIO.read(Path.of(file), others);
     }
 }

@@ -34,6 +34,11 @@ public final class ClusterReader {
 
     /** As {@link #read(Path)}, telling {@code progress} after each file; an interrupt stops the reading. */
     public static List<ClusterNode> read(Path dir, Progress progress) throws IOException {
+        return read(dir, progress, SnapshotIO.OtherFormats.NONE);
+    }
+
+    /** As {@link #read(Path, Progress)}; a file of one of {@code others} (a native-call trace) is read in full, then summarised. */
+    public static List<ClusterNode> read(Path dir, Progress progress, SnapshotIO.OtherFormats others) throws IOException {
         if (!Files.isDirectory(dir)) {
             throw new IOException(dir + ": not a folder");
         }
@@ -79,7 +84,7 @@ public final class ClusterReader {
                     int cost = costKib(f);
                     budget.acquire(cost);
                     try {
-                        ClusterNode n = readOne(f);
+                        ClusterNode n = readOne(f, others);
                         progress.update(done.incrementAndGet(), files.size());
                         return n;
                     } finally {
@@ -118,10 +123,10 @@ public final class ClusterReader {
         }
     }
 
-    static ClusterNode readOne(Path f) {
+    static ClusterNode readOne(Path f, SnapshotIO.OtherFormats others) {
         String base = f.getFileName().toString().replaceFirst("\\.json$", "");
         try {
-            NodeSummary s = SummaryReader.read(f);
+            NodeSummary s = SummaryReader.read(f, others);
             return ClusterNode.summarised(s.hostname() != null ? s.hostname() : base, f.toString(), s);
         } catch (SnapshotIO.ReadException e) {
             return new ClusterNode(base, f.toString(), null, e.getMessage());

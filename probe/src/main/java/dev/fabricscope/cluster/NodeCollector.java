@@ -74,10 +74,16 @@ public abstract class NodeCollector {
      * @param stdout the launcher's own standard output
      * @param stderr the launcher's own standard error
      */
-    protected abstract List<CollectResult.NodeOutcome> outcomes(int rc, Path stdout, Path stderr) throws IOException;
+    protected abstract List<CollectResult.NodeOutcome> outcomes(int rc, Path stdout, Path stderr, SnapshotIO.OtherFormats others)
+            throws IOException;
 
-    /** Runs the launcher once, judges every node and writes the {@code collect.json} manifest. */
+    /** Runs the launcher once, judges every node's snapshot or report and writes the {@code collect.json} manifest. */
     public final CollectResult collect() throws IOException, InterruptedException {
+        return collect(SnapshotIO.OtherFormats.NONE);
+    }
+
+    /** As {@link #collect()}; a node's output of one of {@code others} (a native-call trace) is accepted too. */
+    public final CollectResult collect(SnapshotIO.OtherFormats others) throws IOException, InterruptedException {
         List<String> launcher = command();
         MissingProgramException.requireRunnable(launcher.get(0), scheduler().equals("slurm")
                 ? "run this on a Slurm login node (or set FABRICSCOPE_SRUN), or use --pdsh HOSTS"
@@ -90,7 +96,7 @@ public abstract class NodeCollector {
         Path err = Files.createTempFile("fabricscope-" + scheduler(), ".err");
         try {
             int rc = run(cmd, out, err, timeoutSeconds + 120L);
-            CollectResult r = new CollectResult(scheduler(), cmd, started, (System.nanoTime() - t0) / 1_000_000, outcomes(rc, out, err));
+            CollectResult r = new CollectResult(scheduler(), cmd, started, (System.nanoTime() - t0) / 1_000_000, outcomes(rc, out, err, others));
             writeManifest(r);
             return r;
         } finally {
@@ -124,7 +130,8 @@ public abstract class NodeCollector {
     }
 
     /** Checks a node's output file and classifies it; bad output is renamed to {@code .failed} so only reports remain. */
-    protected CollectResult.NodeOutcome judge(String node, Path json, String stderrText) throws IOException {
+    protected CollectResult.NodeOutcome judge(String node, Path json, String stderrText, SnapshotIO.OtherFormats others)
+            throws IOException {
         String exitLine = stderrText.lines().filter(l -> l.startsWith("fabricscope-exit=")).reduce((a, b) -> b).orElse(null);
         int exit = exitLine == null ? -1 : Integer.parseInt(exitLine.substring("fabricscope-exit=".length()).trim());
         String err = stderrText.lines().filter(l -> !l.startsWith("fabricscope-exit=") && !l.isBlank()).reduce((a, b) -> b).orElse("");
@@ -136,7 +143,7 @@ public abstract class NodeCollector {
             return new CollectResult.NodeOutcome(node, "failed", err.isEmpty() ? "no output (exit " + exit + ")" : err, null);
         }
         try {
-            MachineSnapshot s = SnapshotIO.read(json);
+            MachineSnapshot s = SnapshotIO.read(json, others);
             NodeCheckSummary check = NodeCheckSummary.read(node, json);
             String note = check != null && check.failedCheck() ? "check failed: " + check.summary() : null;
             if (!s.driver().driverPresent()) {

@@ -1,5 +1,6 @@
 package dev.fabricscope.cluster;
 
+import dev.fabricscope.io.SnapshotIO;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,7 +56,8 @@ public final class PdshCollector extends NodeCollector {
     }
 
     @Override
-    protected List<CollectResult.NodeOutcome> outcomes(int rc, Path out, Path err) throws IOException {
+    protected List<CollectResult.NodeOutcome> outcomes(int rc, Path out, Path err, SnapshotIO.OtherFormats others)
+            throws IOException {
         Map<String, StringBuilder> stdout = demux(read(out));
         Map<String, StringBuilder> stderr = demux(read(err));
         List<String> hostsSeen = new ArrayList<>(stdout.keySet());
@@ -82,7 +84,7 @@ public final class PdshCollector extends NodeCollector {
                 Files.writeString(json, body, StandardCharsets.UTF_8);
             }
             String e = stderr.getOrDefault(host, new StringBuilder()) + (pdshErrors.containsKey(host) ? pdshErrors.get(host) + "\n" : "");
-            outcomes.add(judge(host, json, e));
+            outcomes.add(judge(host, json, e, others));
         }
         if (outcomes.isEmpty()) {
             throw new IOException("pdsh reached no host: " + lastLine(err, "(no message)"));

@@ -1,5 +1,6 @@
 package dev.fabricscope.cluster;
 
+import dev.fabricscope.io.SnapshotIO;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -76,7 +77,8 @@ public final class SlurmCollector extends NodeCollector {
     }
 
     @Override
-    protected List<CollectResult.NodeOutcome> outcomes(int rc, Path srunOut, Path srunErr) throws IOException {
+    protected List<CollectResult.NodeOutcome> outcomes(int rc, Path srunOut, Path srunErr, SnapshotIO.OtherFormats others)
+            throws IOException {
         TreeSet<String> seen = new TreeSet<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(outDir, "*.err")) {
             ds.forEach(p -> seen.add(p.getFileName().toString().replaceFirst("\\.err$", "")));
@@ -84,7 +86,7 @@ public final class SlurmCollector extends NodeCollector {
         List<CollectResult.NodeOutcome> outcomes = new ArrayList<>();
         for (String node : seen) {
             Path err = outDir.resolve(node + ".err");
-            outcomes.add(judge(node, outDir.resolve(node + ".json"), read(err)));
+            outcomes.add(judge(node, outDir.resolve(node + ".json"), read(err), others));
             Files.deleteIfExists(err);
         }
         String srunSays = lastLine(srunErr, "srun exited with " + rc);

@@ -94,18 +94,20 @@ public final class SummaryReader {
         }
     }
 
-    /** Reads {@code file}'s summary; a native-call trace is replayed in full, then summarised. */
+    /** Reads the summary of {@code file}, a snapshot or report. */
     public static NodeSummary read(Path file) throws SnapshotIO.ReadException {
+        return read(file, SnapshotIO.OtherFormats.NONE);
+    }
+
+    /** As {@link #read(Path)}; a file of one of {@code others} (a native-call trace) is read in full, then summarised. */
+    public static NodeSummary read(Path file, SnapshotIO.OtherFormats others) throws SnapshotIO.ReadException {
         byte[] bytes = SnapshotIO.readBytes(file);
         SnapshotIO.checkUtf8(bytes, file.toString());
         try {
             return parse(bytes, file.toString());
         } catch (SnapshotIO.ReadException e) {
             // a trace is never a snapshot or report (its format says so), so looking for one only after costs nothing
-            if (dev.fabricscope.nativeapi.trace.TraceIO.looksLikeTrace(bytes)) {
-                return NodeSummary.of(SnapshotIO.read(file));
-            }
-            throw e;
+            return NodeSummary.of(others.read(bytes, file, e));
         }
     }
 

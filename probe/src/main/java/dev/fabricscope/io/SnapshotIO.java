@@ -63,28 +63,36 @@ public final class SnapshotIO {
         return sb.toString();
     }
 
+    /**
+     * What a file that is neither a snapshot nor a report may still be read as, decided above this layer: a native-call
+     * trace reads as the snapshot its replay produces ({@code usecase.OpenSnapshot.TRACES}). {@link #NONE}: nothing.
+     */
+    @FunctionalInterface
+    public interface OtherFormats {
+        OtherFormats NONE = (bytes, file, notASnapshot) -> {
+            throw notASnapshot;
+        };
+
+        /**
+         * The snapshot {@code bytes} (the UTF-8 contents of {@code file}) stand for; {@code notASnapshot} (why they
+         * are no snapshot or report) thrown when they are of no other format either.
+         */
+        MachineSnapshot read(byte[] bytes, Path file, ReadException notASnapshot) throws ReadException;
+    }
+
+    /** A snapshot or report file. */
     public static MachineSnapshot read(Path file) throws ReadException {
+        return read(file, OtherFormats.NONE);
+    }
+
+    /** A snapshot or report file, or a file of one of {@code others}. */
+    public static MachineSnapshot read(Path file, OtherFormats others) throws ReadException {
         byte[] bytes = readBytes(file);
         checkUtf8(bytes, file.toString());
         try {
             return parse(bytes, file.toString());
         } catch (ReadException e) {
-            // a trace's format is never a report's, so it always lands here: no scan of every file for one
-            if (dev.fabricscope.nativeapi.trace.TraceIO.looksLikeTrace(bytes)) {
-                return replayTrace(bytes, file);
-            }
-            throw e;
-        }
-    }
-
-    /** A native-call trace ({@code probe --record}) reads as the snapshot its replay produces. */
-    private static MachineSnapshot replayTrace(byte[] bytes, Path file) throws ReadException {
-        try {
-            var trace = dev.fabricscope.nativeapi.trace.TraceIO.read(bytes, file.toString());
-            return dev.fabricscope.probe.TraceReplay.replay(trace, file.getFileName() == null ? file.toString()
-                    : file.getFileName().toString());
-        } catch (dev.fabricscope.nativeapi.trace.TraceIO.TraceFormatException e) {
-            throw new ReadException(e.getMessage());
+            return others.read(bytes, file, e);
         }
     }
 

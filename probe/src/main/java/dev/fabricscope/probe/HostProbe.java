@@ -111,7 +111,7 @@ public final class HostProbe {
         Reading<String> online = firstLine("/sys/devices/system/cpu/online");
         if (online.isPresent()) {
             try {
-                int n = countCpus(online.value());
+                int n = HostInfo.countCpus(online.value());
                 if (n > 0 && n <= 1 << 20) {
                     return Reading.of(n);
                 }
@@ -120,19 +120,6 @@ public final class HostProbe {
             }
         }
         return HostRead.HOST.read("availableProcessors", host.availableProcessors(), n -> n != null && n > 0 ? n : null);
-    }
-
-    /** Counts a kernel CPU list: {@code 0-3,8} → 5. */
-    public static int countCpus(String list) {
-        int n = 0;
-        for (String part : list.trim().split(",")) {
-            if (part.isBlank()) {
-                continue;
-            }
-            int dash = part.indexOf('-');
-            n += dash < 0 ? 1 : Integer.parseInt(part.substring(dash + 1).trim()) - Integer.parseInt(part.substring(0, dash).trim()) + 1;
-        }
-        return n;
     }
 
     private Reading<List<HostInfo.NumaNode>> numaNodes() {

@@ -6,7 +6,7 @@ import dev.fabricscope.Version;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.ProbeInfo;
-import dev.fabricscope.nativeapi.NativeBackends;
+import dev.fabricscope.nativeapi.backends.NativeBackends;
 import dev.fabricscope.nativeapi.trace.NativeTrace;
 import dev.fabricscope.nativeapi.trace.TraceRecorder;
 import java.time.Instant;

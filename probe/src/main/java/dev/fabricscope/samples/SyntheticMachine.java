@@ -14,10 +14,6 @@ import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.ProbeInfo;
 import dev.fabricscope.model.Reading;
-import dev.fabricscope.nativeapi.nvml.Nvml;
-import dev.fabricscope.nativeapi.nvml.NvmlCodes;
-import dev.fabricscope.probe.FabricDecoder;
-import dev.fabricscope.probe.HostProbe;
 import dev.fabricscope.topology.NvLinkSpecs;
 import dev.fabricscope.topology.SnapshotAnalyzer;
 import dev.fabricscope.topology.Topology;
@@ -31,9 +27,9 @@ import java.util.Objects;
 /**
  * Builds a complete, internally consistent synthetic {@link MachineSnapshot} from a machine's public specifications.
  * NVSwitches, pair NVLink counts, topology letters and findings are derived with the same pure helpers the live
- * probe uses ({@link Topology}, {@link NvLinkSpecs}, {@link FabricDecoder}, {@link SnapshotAnalyzer}), so a sample
- * reads like a real probe. Facts a public specification does not state are recorded as
- * {@link #NOT_IN_SPEC} readings, never invented.
+ * probe uses ({@link Topology}, {@link NvLinkSpecs}, {@link SnapshotAnalyzer}), and NVML's answers are written as the
+ * probe records them ({@link FabricInfo}'s shapes, nvml.h's names), so a sample reads like a real probe. Facts a
+ * public specification does not state are recorded as {@link #NOT_IN_SPEC} readings, never invented.
  *
  * <p>Identifiers are fake on purpose: GPU UUIDs are {@code GPU-00000000-0000-4000-8000-0000TTTTIIII} (TTTT the
  * sample's tag, IIII the GPU's index, both hex) and serials {@code SYN} followed by ten digits.
@@ -46,6 +42,10 @@ public final class SyntheticMachine {
     public static final String NOT_IN_SPEC = "not in public spec";
 
     private static final String FABRIC_API = "nvmlDeviceGetGpuFabricInfoV v3";
+    /** nvml.h's nvmlReturn_t names and values for the answers a synthetic GPU gives. */
+    private static final String NVML_SUCCESS = "NVML_SUCCESS";
+    private static final String NVML_ERROR_NOT_SUPPORTED = "NVML_ERROR_NOT_SUPPORTED";
+    private static final int NVML_ERROR_NOT_SUPPORTED_VALUE = 3;
 
     private final int tag;
     private String description;
@@ -66,7 +66,7 @@ public final class SyntheticMachine {
     private String clusterUuid;
     private long cliqueId;
     private Long healthMask;
-    private Integer healthSummary;
+    private String healthSummary;
     /** NICs and the PCIe places of GPUs, when the sample states them (issue 19). */
     private final List<dev.fabricscope.model.Nic> nics = new ArrayList<>();
     private final List<dev.fabricscope.model.NodeInfo.PcieEndpoint> gpuPlaces = new ArrayList<>();
@@ -189,7 +189,7 @@ public final class SyntheticMachine {
         int cpus = 0;
         for (int i = 0; i < numaCpuLists.size(); i++) {
             nodes.add(new HostInfo.NumaNode(i, numaCpuLists.get(i)));
-            cpus += HostProbe.countCpus(numaCpuLists.get(i));
+            cpus += HostInfo.countCpus(numaCpuLists.get(i));
         }
         this.host = new HostInfo(Reading.of(hostname), Reading.of(os), Reading.of(kernel), Reading.of(architecture),
                 cpuModel != null ? Reading.of(cpuModel) : Reading.missing(Missing.notApplicable("/proc/cpuinfo names no CPU model")),
@@ -300,9 +300,10 @@ public final class SyntheticMachine {
      * Fabric registration COMPLETED with {@code NVML_SUCCESS}.
      *
      * @param healthMask    raw v2+ mask, or null when no public source states it
-     * @param healthSummary {@code nvmlGpuFabricHealthSummary} code, or null when no public source states it
+     * @param healthSummary {@code nvmlGpuFabricHealthSummary} name (HEALTHY, UNHEALTHY, LIMITED_CAPACITY), or null when
+     *                      no public source states it
      */
-    public SyntheticMachine fabricCompleted(String clusterUuid, long cliqueId, Long healthMask, Integer healthSummary) {
+    public SyntheticMachine fabricCompleted(String clusterUuid, long cliqueId, Long healthMask, String healthSummary) {
         this.fabricKind = FabricKind.COMPLETED;
         this.clusterUuid = clusterUuid;
         this.cliqueId = cliqueId;
@@ -463,7 +464,7 @@ public final class SyntheticMachine {
         CudaAttributes cuda = new CudaAttributes(Reading.of(true), Reading.of(true), model.fabricHandles(),
                 Reading.of(model.multicast()), model.gpuDirectRdma(), Reading.of(true), Reading.of(s.hostNumaNode()));
         Reading<String> mig = model.migCapable() ? Reading.of("Disabled")
-                : Reading.missing(Nvml.missing("nvmlDeviceGetMigMode", NvmlCodes.ERROR_NOT_SUPPORTED));
+                : Reading.missing(nvmlNotSupported("nvmlDeviceGetMigMode"));
         String uuid = String.format(Locale.ROOT, "GPU-00000000-0000-4000-8000-0000%04x%04x", tag, index);
         String serial = String.format(Locale.ROOT, "SYN%010d", tag * 1000 + index);
         return new Gpu(s.pci(), Reading.of(uuid), Reading.of(index), Reading.of(index), Reading.of(model.name()),
@@ -475,31 +476,28 @@ public final class SyntheticMachine {
 
     private FabricInfo fabric() {
         return switch (fabricKind) {
-            case CALL_UNSUPPORTED -> FabricDecoder.decode(Reading.missing(
-                    Nvml.missing("nvmlDeviceGetGpuFabricInfoV", NvmlCodes.ERROR_NOT_SUPPORTED)));
-            case STATE_NOT_SUPPORTED -> FabricDecoder.decode(Reading.of(
-                    new Nvml.FabricReading(FABRIC_API, 0, NvmlCodes.SUCCESS, 0, new byte[16], 0L, 0)));
-            case COMPLETED -> {
-                FabricInfo f = FabricDecoder.decode(Reading.of(new Nvml.FabricReading(FABRIC_API, 3, NvmlCodes.SUCCESS,
-                        cliqueId, uuidBytes(clusterUuid), healthMask == null ? 0L : healthMask,
-                        healthSummary == null ? 0 : healthSummary)));
-                yield new FabricInfo(f.api(), f.state(), f.status(), f.cliqueId(), f.clusterUuid(),
-                        healthMask == null ? notInSpec() : f.healthMask(),
-                        healthSummary == null ? notInSpec() : f.healthSummary());
-            }
+            case CALL_UNSUPPORTED -> FabricInfo.unanswered(nvmlNotSupported("nvmlDeviceGetGpuFabricInfoV"));
+            case STATE_NOT_SUPPORTED -> FabricInfo.outsideFabric(FABRIC_API, NVML_SUCCESS);
+            case COMPLETED -> new FabricInfo(Reading.of(FABRIC_API), Reading.of(FabricInfo.COMPLETED), Reading.of(NVML_SUCCESS),
+                    Reading.of(cliqueId), Reading.of(canonicalUuid(clusterUuid)),
+                    healthMask == null ? notInSpec() : Reading.of(healthMask),
+                    healthSummary == null ? notInSpec() : Reading.of(healthSummary));
         };
     }
 
-    static byte[] uuidBytes(String canonical) {
-        String hex = canonical.replace("-", "");
-        if (!hex.matches("[0-9a-f]{32}") || canonical.length() != 36) {
-            throw new IllegalArgumentException("not a canonical UUID: " + canonical);
+    /** What NVML's {@code NVML_ERROR_NOT_SUPPORTED} answer to {@code call} reads as in a snapshot. */
+    static Missing nvmlNotSupported(String call) {
+        return Missing.unsupported(call, NVML_ERROR_NOT_SUPPORTED, NVML_ERROR_NOT_SUPPORTED_VALUE);
+    }
+
+    /** NVML's cluster UUID as the probe records it: 32 hex digits (4 dashes anywhere) written 8-4-4-4-12. */
+    static String canonicalUuid(String uuid) {
+        String hex = uuid.replace("-", "");
+        if (!hex.matches("[0-9a-f]{32}") || uuid.length() != 36) {
+            throw new IllegalArgumentException("not a canonical UUID: " + uuid);
         }
-        byte[] b = new byte[16];
-        for (int i = 0; i < 16; i++) {
-            b[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
-        }
-        return b;
+        return hex.substring(0, 8) + "-" + hex.substring(8, 12) + "-" + hex.substring(12, 16) + "-" + hex.substring(16, 20)
+                + "-" + hex.substring(20);
     }
 
     /**

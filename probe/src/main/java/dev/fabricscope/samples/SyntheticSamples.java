@@ -128,7 +128,7 @@ final class SyntheticSamples {
                 .gpu("0018:01:00.0", 1, "72-143").gpu("0019:01:00.0", 1, "72-143")
                 .hiddenNvSwitches(18)
                 .pcieTopologyUnknown()
-                .fabricCompleted("00000000-0000-4000-8000-000000000001", 0x7ffe, 0xaaL, 1)
+                .fabricCompleted("00000000-0000-4000-8000-000000000001", 0x7ffe, 0xaaL, "HEALTHY")
                 .rdmaNicsOnOwnHostBridges(CX7, NDR, new int[] {0, 0, 1, 1}, "0000:03:00.0", "0002:03:00.0", "0010:03:00.0", "0012:03:00.0")
                 .services("not installed", "active");
     }

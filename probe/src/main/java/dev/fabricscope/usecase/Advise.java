@@ -78,7 +78,7 @@ public final class Advise {
         String clusterLine = null;
         if (request.cluster() != null) {
             try {
-                machine = request.cluster().representative().readSnapshot(); // a cluster view holds summaries only
+                machine = request.cluster().representative().readSnapshot(OpenSnapshot.TRACES); // a cluster view holds summaries only
             } catch (SnapshotIO.ReadException e) {
                 throw UseCaseException.unreadable(e.getMessage(), e);
             }

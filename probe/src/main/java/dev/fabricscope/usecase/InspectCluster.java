@@ -41,7 +41,8 @@ public final class InspectCluster {
     public Result open(Request request) throws UseCaseException {
         List<ClusterNode> nodes;
         try {
-            nodes = request.progress() == null ? ClusterReader.read(request.dir()) : ClusterReader.read(request.dir(), request.progress());
+            nodes = ClusterReader.read(request.dir(), request.progress() == null ? (read, total) -> { } : request.progress(),
+                    OpenSnapshot.TRACES);
         } catch (IOException e) {
             throw UseCaseException.unreadable(e.getMessage(), e);
         }

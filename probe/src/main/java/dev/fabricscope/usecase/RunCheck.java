@@ -173,7 +173,7 @@ public final class RunCheck {
     public P2pResult p2pHere(P2pCheck.Request request, Path snapshotFile, CheckOptions options) {
         MachineSnapshot snapshot;
         try {
-            snapshot = snapshotFile != null ? SnapshotIO.read(snapshotFile) : liveMachine.get();
+            snapshot = snapshotFile != null ? OpenSnapshot.read(snapshotFile) : liveMachine.get();
         } catch (SnapshotIO.ReadException e) {
             snapshot = null;
         } catch (RuntimeException e) {

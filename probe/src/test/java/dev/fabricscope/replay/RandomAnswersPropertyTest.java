@@ -16,7 +16,7 @@ import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.RecordJson;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.nativeapi.NativeAnswer;
-import dev.fabricscope.nativeapi.NativeBackends;
+import dev.fabricscope.nativeapi.backends.NativeBackends;
 import dev.fabricscope.nativeapi.trace.NativeTrace;
 import dev.fabricscope.nativeapi.trace.TraceCall;
 import dev.fabricscope.probe.LiveProbe;

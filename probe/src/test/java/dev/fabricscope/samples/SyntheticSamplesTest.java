@@ -16,7 +16,6 @@ import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.NvSwitch;
 import dev.fabricscope.model.ProbeInfo;
-import dev.fabricscope.probe.HostProbe;
 import dev.fabricscope.topology.NvLinkSpecs;
 import dev.fabricscope.topology.SnapshotAnalyzer;
 import dev.fabricscope.topology.Topology;
@@ -122,7 +121,7 @@ class SyntheticSamplesTest {
                 assertEquals(NvLinkSpecs.gbpsPerLinkPerDirection(cc), l.gbpsPerDirection().value());
             }
         }
-        int cpus = nodes.stream().mapToInt(n -> HostProbe.countCpus(n.cpus())).sum();
+        int cpus = nodes.stream().mapToInt(n -> HostInfo.countCpus(n.cpus())).sum();
         assertEquals(cpus, s.host().logicalCpus().value());
         assertTrue(s.host().hostname().value().endsWith("-sample"));
     }

@@ -9,6 +9,7 @@ import dev.fabricscope.render.FabricLayout;
 import dev.fabricscope.samples.Samples;
 import dev.fabricscope.usecase.Compare;
 import dev.fabricscope.usecase.InspectCluster;
+import dev.fabricscope.usecase.OpenSnapshot;
 import dev.fabricscope.usecase.UseCaseException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -253,7 +254,7 @@ public final class MainViewModel {
             throw new IllegalArgumentException("no readable node '" + name + "' in the open cluster");
         }
         return start("Opening node " + name + "…", r -> {
-            MachineSnapshot s = n.readSnapshot(); // the cluster view holds summaries; the node's file is read now
+            MachineSnapshot s = n.readSnapshot(OpenSnapshot.TRACES); // the cluster view holds summaries; the node's file is read now
             return new LoadedMachine(s, LoadedMachine.Source.FILE, Path.of(n.file()), null, FabricLayout.layout(s));
         }, m -> {
             showMachine(m);
@@ -319,7 +320,7 @@ public final class MainViewModel {
     /** Opens a snapshot or report file in the background; remembers it in the recent files. */
     public Task<LoadedMachine> openFile(Path file) {
         return start("Opening " + file.getFileName() + "…", () -> {
-            MachineSnapshot s = SnapshotIO.read(file);
+            MachineSnapshot s = OpenSnapshot.read(file);
             return new LoadedMachine(s, LoadedMachine.Source.FILE, file, null, FabricLayout.layout(s));
         }, m -> {
             recentFiles.setAll(prefs.addRecent(file));

@@ -1,10 +1,8 @@
-package dev.fabricscope.probe;
+package dev.fabricscope.nativeapi.nvml;
 
 import dev.fabricscope.model.FabricInfo;
 import dev.fabricscope.model.Missing;
 import dev.fabricscope.model.Reading;
-import dev.fabricscope.nativeapi.nvml.Nvml;
-import dev.fabricscope.nativeapi.nvml.NvmlCodes;
 
 /** Turns NVML's raw GPU fabric struct into readings. */
 public final class FabricDecoder {
@@ -13,18 +11,14 @@ public final class FabricDecoder {
 
     public static FabricInfo decode(Reading<Nvml.FabricReading> r) {
         if (!r.isPresent()) {
-            Missing m = r.missing();
-            return new FabricInfo(Reading.missing(m), Reading.missing(m), Reading.missing(m), Reading.missing(m),
-                    Reading.missing(m), Reading.missing(m), Reading.missing(m));
+            return FabricInfo.unanswered(r.missing());
         }
         Nvml.FabricReading f = r.value();
-        String state = NvmlCodes.FABRIC_STATES.getOrDefault(f.state(), "UNKNOWN(" + f.state() + ")");
         if (f.state() == 0) {
             // The call answered, but this GPU is not part of an NVLink fabric: the other fields mean nothing.
-            Missing na = new Missing(Missing.Kind.NOT_APPLICABLE, f.api(), null, null, "GPU fabric state NOT_SUPPORTED");
-            return new FabricInfo(Reading.of(f.api()), Reading.of(state), Reading.of(NvmlCodes.returnName(f.status())),
-                    Reading.missing(na), Reading.missing(na), Reading.missing(na), Reading.missing(na));
+            return FabricInfo.outsideFabric(f.api(), NvmlCodes.returnName(f.status()));
         }
+        String state = NvmlCodes.FABRIC_STATES.getOrDefault(f.state(), "UNKNOWN(" + f.state() + ")");
         Reading<Long> health = f.healthMask() == null
                 ? Reading.missing(Missing.notApplicable("health mask needs nvmlGpuFabricInfo v2+ (" + f.api() + " answered)"))
                 : Reading.of(f.healthMask());

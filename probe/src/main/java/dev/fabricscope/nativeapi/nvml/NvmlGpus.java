@@ -1,8 +1,7 @@
-package dev.fabricscope.nativeapi;
+package dev.fabricscope.nativeapi.nvml;
 
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.Reading;
-import dev.fabricscope.nativeapi.nvml.Nvml;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
-package dev.fabricscope.nativeapi;
+package dev.fabricscope.nativeapi.backends;
 
+import dev.fabricscope.nativeapi.CallGuard;
 import dev.fabricscope.nativeapi.cuda.CudaCalls;
 import dev.fabricscope.nativeapi.cuda.JnaCuda;
 import dev.fabricscope.nativeapi.host.FileHost;

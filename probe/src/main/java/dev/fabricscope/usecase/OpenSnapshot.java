@@ -1,0 +1,40 @@
+package dev.fabricscope.usecase;
+
+import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.nativeapi.trace.TraceIO;
+import dev.fabricscope.probe.TraceReplay;
+import java.nio.file.Path;
+
+/**
+ * Opens a machine saved in a file: a snapshot or a report ({@link SnapshotIO}), or a native-call trace
+ * ({@code probe --record}), which reads as the snapshot its replay produces. What every command that takes
+ * {@code --snapshot}, the app's File → Open and a cluster folder's nodes share.
+ */
+public final class OpenSnapshot {
+
+    /** Native-call traces, replayed through the unchanged probe; for readers below the probe ({@code io}, {@code cluster}). */
+    public static final SnapshotIO.OtherFormats TRACES = OpenSnapshot::replayTrace;
+
+    private OpenSnapshot() {
+    }
+
+    /** {@code file} as a machine; every failure is one line. */
+    public static MachineSnapshot read(Path file) throws SnapshotIO.ReadException {
+        return SnapshotIO.read(file, TRACES);
+    }
+
+    /** A trace's format is never a report's, so a trace always fails as a snapshot first: no scan of every file for one. */
+    private static MachineSnapshot replayTrace(byte[] bytes, Path file, SnapshotIO.ReadException notASnapshot)
+            throws SnapshotIO.ReadException {
+        if (!TraceIO.looksLikeTrace(bytes)) {
+            throw notASnapshot;
+        }
+        try {
+            var trace = TraceIO.read(bytes, file.toString());
+            return TraceReplay.replay(trace, file.getFileName() == null ? file.toString() : file.getFileName().toString());
+        } catch (TraceIO.TraceFormatException e) {
+            throw new SnapshotIO.ReadException(e.getMessage());
+        }
+    }
+}
