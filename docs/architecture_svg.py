@@ -57,7 +57,7 @@ box(A,165,CW+220,62,'box','cli',['picocli commands and Main: parse, call a use c
 box(C,165,CW,62,'gui','app.viewmodel',['state, commands, exports;','task-executor seam'])
 box(840,165,320,62,'gui','app',['Launcher (window or command line),','FabricscopeApp: the composition root'])
 # USE CASES
-box(A,255,640,62,'box','usecase',['Advise · MakeReport · Compare · InspectCluster · RunCheck: plain requests in, results out;','the one implementation that the CLI commands and the view-models call; machine access injected'])
+box(A,255,640,62,'box','usecase',['Advise · MakeReport · Compare · InspectCluster · RunCheck · OpenSnapshot: requests in, results out;','the one implementation that the CLI commands and the view-models call; machine access injected'])
 # OUTPUT
 box(A,345,CW,70,'box','cluster',['collect (Slurm, pdsh), read','node reports, differences'])
 box(B,345,CW,70,'pure','report',['JSON, Markdown, HTML;','redaction, diff'])
@@ -87,7 +87,7 @@ box(840,725,320,100,'native','trace.json',['probe --record: every seam call with
 arrow([(790,752),(838,752)],color='#b85c00',width=1.8,label='record',lx=796,ly=746,lcls='tracelabel')
 arrow([(840,800),(792,800)],color='#b85c00',width=1.8,label='replay',lx=798,ly=815,lcls='tracelabel')
 # json/io
-box(840,445,320,100,'side','json · io · text',['json: the Jackson mapper and record binding;','io: snapshot, report and trace files read as','untrusted (--snapshot, File → Open), written safely;','text: the one sanitiser every layer may use'])
+box(840,445,320,100,'side','json · io · text',['json: the Jackson mapper and record binding;','io: snapshot, report and trace files read as','untrusted (usecase.OpenSnapshot), written safely;','text: the one sanitiser every layer may use'])
 # legend
 e('<rect x="840" y="255" width="320" height="140" rx="6" fill="#ffffff" stroke="#cccccc"/>')
 e('<text x="854" y="276" class="name">Legend</text>')
