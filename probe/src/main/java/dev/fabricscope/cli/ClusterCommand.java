@@ -156,7 +156,12 @@ public final class ClusterCommand implements Runnable {
             }
             spec.commandLine().getOut().print(json ? Json.write(r) : ClusterText.render(r, out.toString()));
             spec.commandLine().getOut().flush();
-            return r.okCount() == r.nodes().size() ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+            return exitCode(r);
+        }
+
+        /** 0 when every node answered and no node check failed, else 5. */
+        static int exitCode(CollectResult r) {
+            return r.allPassed() ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
         }
     }
 

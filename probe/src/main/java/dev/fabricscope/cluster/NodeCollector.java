@@ -148,9 +148,9 @@ public abstract class NodeCollector {
             String note = check != null && check.failedCheck() ? "check failed: " + check.summary() : null;
             if (!s.driver().driverPresent()) {
                 return new CollectResult.NodeOutcome(node, "no-driver", s.driver().message() + (note == null ? "" : "; " + note),
-                        json.toString());
+                        json.toString(), note != null);
             }
-            return new CollectResult.NodeOutcome(node, "ok", note, json.toString());
+            return new CollectResult.NodeOutcome(node, "ok", note, json.toString(), note != null);
         } catch (SnapshotIO.ReadException e) {
             Path failed = json.resolveSibling(json.getFileName() + ".failed");
             Files.move(json, failed, java.nio.file.StandardCopyOption.REPLACE_EXISTING);

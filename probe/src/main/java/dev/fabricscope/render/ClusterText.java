@@ -166,6 +166,10 @@ public final class ClusterText {
         if (!failed.isEmpty()) {
             sb.append("Failed or timed out: ").append(String.join(", ", failed)).append(" (kept the others)\n");
         }
+        if (!r.checkFailedNodes().isEmpty()) {
+            sb.append("Node checks failed on: ").append(String.join(", ", r.checkFailedNodes()))
+                    .append(" ('cluster show' lists each failed expectation)\n");
+        }
         return sb.toString();
     }
 

@@ -118,6 +118,9 @@ class ClusterNodeCheckTest {
         // no GPU here: each node's check ran and failed against the DGX H100 it was expected to be
         assertTrue(r.nodes().stream().allMatch(n -> n.status().equals("no-driver") && n.reason().contains("; check failed: FAIL")),
                 r.toString());
+        assertEquals(List.of("node01", "node02"), r.checkFailedNodes());
+        assertEquals(ExitCodes.CHECK_FAILED, ClusterCommand.Collect.exitCode(r), "collect fails when a node check failed");
+        assertTrue(dev.fabricscope.render.ClusterText.render(r, out.toString()).contains("Node checks failed on: node01, node02"));
         CliTest.Run shown = CliTest.run("cluster", "show", out.toString());
         assertEquals(ExitCodes.CHECK_FAILED, shown.code(), shown.out() + shown.err());
         assertTrue(shown.out().contains("Node checks: 2 of 2 checked node(s) failed:"), shown.out());
