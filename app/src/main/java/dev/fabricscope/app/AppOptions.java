@@ -15,13 +15,11 @@ import java.util.List;
  *   --no-probe           start without probing this machine
  *   --theme light|dark   override the remembered theme
  *   --size WxH           window size (overrides the remembered one)
- *   --bench [FILE]       measure start-up and opening the largest sample, print (and write) the figures, exit
- *   --screenshots DIR    write a PNG of every view for each --sample given (comma-separated), and of the
- *                        cluster page for --cluster and of the comparison for --compare, then exit
  * </pre>
+ * {@code --sample a,b,c} opens the first; all of them are in {@link #samples()} (the screenshot tour takes each).
  */
-public record AppOptions(String sample, Path snapshot, Path cluster, List<Path> compare, boolean noProbe, String theme, double[] size, boolean bench,
-                         Path benchOut, Path screenshots, List<String> screenshotSamples) {
+public record AppOptions(String sample, Path snapshot, Path cluster, List<Path> compare, boolean noProbe, String theme, double[] size,
+                         List<String> samples) {
 
     public static AppOptions parse(List<String> args) {
         String sample = null;
@@ -31,9 +29,6 @@ public record AppOptions(String sample, Path snapshot, Path cluster, List<Path> 
         boolean noProbe = false;
         String theme = null;
         double[] size = null;
-        boolean bench = false;
-        Path benchOut = null;
-        Path screenshots = null;
         List<String> shots = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -63,15 +58,9 @@ public record AppOptions(String sample, Path snapshot, Path cluster, List<Path> 
                     String[] wh = (v != null ? v : args.get(++i)).split("x");
                     size = new double[] {Double.parseDouble(wh[0]), Double.parseDouble(wh[1])};
                 }
-                case "--bench" -> {
-                    bench = true;
-                    String out = v != null ? v : hasNext ? args.get(++i) : null;
-                    benchOut = out == null ? null : Path.of(out);
-                }
-                case "--screenshots" -> screenshots = Path.of(v != null ? v : args.get(++i));
                 default -> System.err.println("fabricscope-app: ignoring unknown option " + a);
             }
         }
-        return new AppOptions(sample, snapshot, cluster, compare, noProbe, theme, size, bench, benchOut, screenshots, List.copyOf(shots));
+        return new AppOptions(sample, snapshot, cluster, compare, noProbe, theme, size, List.copyOf(shots));
     }
 }

@@ -1,18 +1,15 @@
 package dev.fabricscope.app;
 
 import dev.fabricscope.app.view.MainView;
-import dev.fabricscope.app.viewmodel.AdvisorViewModel;
-import dev.fabricscope.app.viewmodel.ChecksViewModel;
+import dev.fabricscope.app.viewmodel.AppPreferences;
 import dev.fabricscope.app.viewmodel.MainViewModel;
-import dev.fabricscope.app.viewmodel.ReportsViewModel;
+import dev.fabricscope.app.viewmodel.ViewModels;
 import dev.fabricscope.check.CheckProcess;
 import dev.fabricscope.probe.LiveProbe;
 import dev.fabricscope.usecase.Advise;
 import dev.fabricscope.usecase.MakeReport;
 import dev.fabricscope.usecase.RunCheck;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.scene.Scene;
@@ -21,15 +18,50 @@ import javafx.stage.Stage;
 /**
  * The desktop app: shows the window at once and probes this machine in the background (or opens the sample or file
  * given on the command line). The GUI reaches native code only through {@link LiveProbe}, on a worker thread.
+ * Development tools (the start-up benchmark, the screenshot tour; in the test sources) extend it through the
+ * protected methods.
  */
-public final class FabricscopeApp extends Application {
+public class FabricscopeApp extends Application {
+
+    /** Wall-clock times of the start-up steps, for the start-up benchmark. */
+    public record StartTimes(long mainEntered, long startEntered, long shown, long firstFrame, long uiReady) {
+    }
 
     static volatile long startEnteredMillis;
+
+    /** The app's options from its arguments; a development tool takes its own out first. */
+    protected AppOptions options(List<String> args) {
+        return AppOptions.parse(args);
+    }
+
+    /** Opens what the options name, or probes this machine (unless --no-probe). */
+    protected void openAtStart(MainViewModel vm, AppOptions opt) {
+        if (opt.sample() != null) {
+            vm.openSample(opt.sample());
+        } else if (opt.snapshot() != null) {
+            vm.openFile(opt.snapshot());
+        } else if (opt.cluster() != null) {
+            vm.openCluster(opt.cluster());
+        } else if (opt.compare() != null) {
+            vm.compare(opt.compare().get(0), opt.compare().get(1));
+        } else if (!opt.noProbe()) {
+            vm.probeLive();
+        }
+    }
+
+    /** Whether the window's size is remembered when it closes (not for a development tool's run). */
+    protected boolean remembersWindow() {
+        return true;
+    }
+
+    /** Runs once the full window is drawn: nothing here; a development tool takes over. */
+    protected void whenReady(Stage stage, MainView view, ViewModels vms, AppOptions opt, StartTimes times) {
+    }
 
     @Override
     public void start(Stage stage) {
         startEnteredMillis = System.currentTimeMillis();
-        AppOptions opt = AppOptions.parse(getParameters().getRaw());
+        AppOptions opt = options(getParameters().getRaw());
         trace("options");
         // the theme first: a Control created before it would make JavaFX load Modena as well
         boolean darkTheme = opt.theme() != null ? "dark".equals(opt.theme()) : AppPreferences.standard().dark();
@@ -38,13 +70,9 @@ public final class FabricscopeApp extends Application {
         AppPreferences prefs = AppPreferences.standard();
         trace("preferences");
         boolean dark = opt.theme() != null ? "dark".equals(opt.theme()) : prefs.dark();
-        MainViewModel vm = new MainViewModel(() -> new LiveProbe(List.of("fabricscope-app"), null).probe(), prefs);
+        FxTasks tasks = new FxTasks();
+        MainViewModel vm = new MainViewModel(() -> new LiveProbe(List.of("fabricscope-app"), null).probe(), prefs, tasks);
         trace("view-model");
-        ExecutorService workers = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "fabricscope-worker");
-            t.setDaemon(true);
-            return t;
-        });
         // the first frame is a light placeholder; the full window replaces it one pulse later
         double w = opt.size() != null ? opt.size()[0] : prefs.width(1320);
         double h = opt.size() != null ? opt.size()[1] : prefs.height(860);
@@ -62,38 +90,26 @@ public final class FabricscopeApp extends Application {
             stage.setMaximized(true);
         }
         stage.setOnHidden(e -> {
-            if (!opt.bench() && opt.screenshots() == null) {
+            if (remembersWindow()) {
                 prefs.saveWindow(stage.getWidth(), stage.getHeight(), stage.isMaximized());
             }
             vm.shutdown();
-            workers.shutdownNow();
+            tasks.shutdown();
             Platform.exit();
         });
         stage.show();
         shownMillis = System.currentTimeMillis();
         trace("shown");
 
-        if (opt.screenshots() == null) {
-            if (opt.sample() != null && !opt.bench()) {
-                vm.openSample(opt.sample());
-            } else if (opt.snapshot() != null && !opt.bench()) {
-                vm.openFile(opt.snapshot());
-            } else if (opt.cluster() != null && !opt.bench()) {
-                vm.openCluster(opt.cluster());
-            } else if (opt.compare() != null && !opt.bench()) {
-                vm.compare(opt.compare().get(0), opt.compare().get(1));
-            } else if (!opt.noProbe()) {
-                vm.probeLive();
-            }
-        }
+        openAtStart(vm, opt);
         new PulseScript().then(1, () -> {
             firstFrameMillis = System.currentTimeMillis();
             trace("first frame");
             RunCheck runs = RunCheck.inChildProcesses(CheckProcess.Launcher::current);
-            AdvisorViewModel advisor = new AdvisorViewModel(new Advise(), workers);
-            ChecksViewModel checks = new ChecksViewModel(runs, workers);
-            ReportsViewModel reports = new ReportsViewModel(new MakeReport(new Advise(), runs, java.time.Clock.systemUTC()), workers);
-            MainView view = new MainView(vm, advisor, checks, reports, prefs, dark, d -> {
+            Advise advise = new Advise();
+            ViewModels vms = ViewModels.create(vm, prefs, tasks, advise, runs,
+                    new MakeReport(advise, runs, java.time.Clock.systemUTC()), PngWriter::writeGraph);
+            MainView view = new MainView(vms, dark, d -> {
                 Theme.apply(scene, d);
                 prefs.setDark(d);
             }, url -> getHostServices().showDocument(url));
@@ -103,12 +119,9 @@ public final class FabricscopeApp extends Application {
             new PulseScript().then(1, () -> {
                 uiReadyMillis = System.currentTimeMillis();
                 trace("ui ready");
-                workers.execute(FabricscopeApp::warmUp);
-                if (opt.bench()) {
-                    new Bench(stage, view, vm, opt).start();
-                } else if (opt.screenshots() != null) {
-                    new Screenshots(stage, view, vm, opt).start();
-                }
+                tasks.background(FabricscopeApp::warmUp);
+                whenReady(stage, view, vms, opt, new StartTimes(Launcher.mainEnteredMillis, startEnteredMillis, shownMillis,
+                        firstFrameMillis, uiReadyMillis));
             }).start();
         }).start();
     }

@@ -24,7 +24,7 @@ enum LaunchMode {
 
     /** The desktop app's options ({@link AppOptions}); the command line has none of them before a subcommand. */
     static final java.util.Set<String> APP_OPTIONS = java.util.Set.of(
-            "--sample", "--snapshot", "--cluster", "--compare", "--no-probe", "--theme", "--size", "--bench", "--screenshots");
+            "--sample", "--snapshot", "--cluster", "--compare", "--no-probe", "--theme", "--size");
 
     static LaunchMode choose(String[] args, Map<String, String> env, String osName) {
         boolean display = hasDisplay(env, osName);

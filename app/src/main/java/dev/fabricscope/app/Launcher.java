@@ -47,12 +47,24 @@ public final class Launcher {
 
     /** Starts the desktop app with its own options (see {@link AppOptions}). */
     static void gui(String[] appArgs) {
+        launch(FabricscopeApp.class, appArgs);
+    }
+
+    /** Starts a development tool built on the desktop app (in the test sources) as {@link #main} starts the app. */
+    public static void devTool(Class<? extends FabricscopeApp> app, String[] appArgs) {
+        mainEnteredMillis = System.currentTimeMillis();
+        UserDirs.apply(System.getenv(), System.getProperty("os.name"));
+        launch(app, appArgs);
+    }
+
+    /** Starts {@code app} (the desktop app, or a development tool built on it) with its own options. */
+    private static void launch(Class<? extends FabricscopeApp> app, String[] appArgs) {
         if (mainEnteredMillis == 0) {
             mainEnteredMillis = System.currentTimeMillis();
         }
         if (Launcher.class.getModule().getLayer() == null && ModuleLayer.boot().findModule("javafx.graphics").isEmpty()) {
             JAVAFX_LOG.setFilter(r -> r.getMessage() == null || !r.getMessage().startsWith("Unsupported JavaFX configuration"));
         }
-        Application.launch(FabricscopeApp.class, appArgs);
+        Application.launch(app, appArgs);
     }
 }

@@ -1,5 +1,8 @@
 package dev.fabricscope.app;
 
+import dev.fabricscope.app.view.FabricCanvas;
+import dev.fabricscope.render.FabricGraph;
+import dev.fabricscope.render.FabricPalette;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,10 +12,18 @@ import javafx.scene.image.Image;
 import javafx.scene.image.PixelFormat;
 import javax.imageio.ImageIO;
 
-/** Writes a JavaFX image as PNG through ImageIO (no javafx-swing needed). */
+/**
+ * Writes a JavaFX image as PNG through ImageIO (no javafx-swing needed): the fabric graph for the PNG export
+ * (handed to the export view-model by the app) and the screenshot tour's window shots.
+ */
 public final class PngWriter {
 
     private PngWriter() {
+    }
+
+    /** The fabric graph drawn off screen at {@code scale} (2 = crisp on high-DPI screens and in documents), as PNG. */
+    public static void writeGraph(FabricGraph graph, FabricPalette palette, double scale, Path file) throws IOException {
+        write(FabricCanvas.render(graph, palette, scale), file);
     }
 
     public static void write(Image image, Path file) throws IOException {

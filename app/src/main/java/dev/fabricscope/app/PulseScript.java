@@ -9,7 +9,7 @@ import javafx.animation.AnimationTimer;
  * Runs steps on the FX thread, one per pulse, each after an optional wait: a number of rendered frames, or a
  * condition. Drives the benchmark and the screenshot tour without sleeping on the FX thread.
  */
-final class PulseScript {
+public final class PulseScript {
 
     private record Step(Runnable action, BooleanSupplier ready, int frames) {
     }
@@ -24,16 +24,16 @@ final class PulseScript {
     };
 
     /** Then: wait until {@code ready}, then {@code frames} more frames, then run {@code action}. */
-    PulseScript then(BooleanSupplier ready, int frames, Runnable action) {
+    public PulseScript then(BooleanSupplier ready, int frames, Runnable action) {
         steps.add(new Step(action, ready, frames));
         return this;
     }
 
-    PulseScript then(int frames, Runnable action) {
+    public PulseScript then(int frames, Runnable action) {
         return then(() -> true, frames, action);
     }
 
-    void start() {
+    public void start() {
         timer.start();
     }
 
@@ -59,7 +59,7 @@ final class PulseScript {
         s.action().run();
     }
 
-    PulseScript() {
+    public PulseScript() {
         waitFrames = -1;
     }
 }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.app.view.AcceptanceView;
-import dev.fabricscope.check.NodeAcceptance;
+import dev.fabricscope.app.viewmodel.AcceptanceViewModel;
 import dev.fabricscope.samples.Samples;
 import javafx.scene.control.Label;
 import javafx.stage.Stage;
@@ -36,13 +36,13 @@ class AcceptanceTabTest {
         AcceptanceView v = app.view.acceptanceView();
         Label summary = robot.lookup("#acceptance-summary").queryAs(Label.class);
         assertTrue(summary.getText().startsWith("PASS"), summary.getText());
-        assertTrue(v.expectations().stream().anyMatch(e -> e.name().equals("RDMA NICs") && e.outcome() == NodeAcceptance.Outcome.PASS));
+        assertTrue(v.rows().stream().anyMatch(e -> e.expectation().equals("RDMA NICs") && e.result().equals("PASS")));
 
         robot.interact(() -> v.reference().getSelectionModel().select("hgx-b200"));
         WaitForAsyncUtils.waitForFxEvents();
         assertTrue(summary.getText().startsWith("FAIL") && summary.getText().contains("GPU model"), summary.getText());
-        NodeAcceptance.Expectation model = v.expectations().stream().filter(e -> e.name().equals("GPU model")).findFirst().orElseThrow();
-        assertEquals(NodeAcceptance.Outcome.FAIL, model.outcome());
+        AcceptanceViewModel.Row model = v.rows().stream().filter(e -> e.expectation().equals("GPU model")).findFirst().orElseThrow();
+        assertEquals("FAIL", model.result());
         assertEquals("NVIDIA B200", model.expected());
     }
 }

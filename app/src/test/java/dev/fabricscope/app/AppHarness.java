@@ -2,15 +2,18 @@ package dev.fabricscope.app;
 
 import dev.fabricscope.app.view.MainView;
 import dev.fabricscope.app.viewmodel.AdvisorViewModel;
+import dev.fabricscope.app.viewmodel.AppPreferences;
 import dev.fabricscope.app.viewmodel.ChecksViewModel;
+import dev.fabricscope.app.viewmodel.ClusterViewModel;
+import dev.fabricscope.app.viewmodel.ExportViewModel;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.app.viewmodel.ReportsViewModel;
+import dev.fabricscope.app.viewmodel.ViewModels;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.usecase.Advise;
 import dev.fabricscope.usecase.MakeReport;
 import dev.fabricscope.usecase.RunCheck;
 import java.time.Clock;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
@@ -28,6 +31,8 @@ final class AppHarness {
     final AdvisorViewModel advisor;
     final ChecksViewModel checks;
     final ReportsViewModel reports;
+    final ClusterViewModel cluster;
+    final ExportViewModel exports;
     final MainView view;
 
     AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe) {
@@ -39,17 +44,18 @@ final class AppHarness {
     /** @param runs how the Checks tab runs its checks (e.g. over a {@link FakeCheckWorker}) */
     AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe, RunCheck runs) {
         prefs.clear();
-        vm = new MainViewModel(liveProbe, prefs);
-        var exec = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "test-worker");
-            t.setDaemon(true);
-            return t;
-        });
-        advisor = new AdvisorViewModel(new Advise(), exec);
+        FxTasks tasks = new FxTasks();
+        vm = new MainViewModel(liveProbe, prefs, tasks);
+        Advise advise = new Advise();
+        ViewModels vms = ViewModels.create(vm, prefs, tasks, advise, runs, new MakeReport(advise, runs, Clock.systemUTC()),
+                PngWriter::writeGraph);
+        advisor = vms.advisor();
         advisor.immediateProperty().set(true);
-        checks = new ChecksViewModel(runs, exec);
-        reports = new ReportsViewModel(new MakeReport(new Advise(), runs, Clock.systemUTC()), exec);
-        view = new MainView(vm, advisor, checks, reports, prefs, false, d -> { }, url -> { });
+        checks = vms.checks();
+        reports = vms.reports();
+        cluster = vms.cluster();
+        exports = vms.exports();
+        view = new MainView(vms, false, d -> { }, url -> { });
         Scene scene = new Scene(view, 1280, 820);
         Theme.apply(scene, false);
         stage.titleProperty().bind(vm.titleProperty());

@@ -21,7 +21,7 @@ import java.util.Locale;
 public final class ClusterFolders {
 
     /** A driver release other than the samples' 580.126.20. */
-    static final String OTHER_DRIVER = "575.57.08";
+    public static final String OTHER_DRIVER = "575.57.08";
 
     private ClusterFolders() {
     }
@@ -69,7 +69,7 @@ public final class ClusterFolders {
      * 18 GB200 trays in one NVLink domain, two DGX H100 nodes (each its own domain), and one node — tray 07 — on
      * another driver.
      */
-    static void mixed(Path dir) throws Exception {
+    public static void mixed(Path dir) throws Exception {
         rack(dir, 1, null);
         MachineSnapshot h100 = sample("dgx-h100");
         write(dir, node(h100, h100(1), 1001), h100(1) + ".json");
@@ -78,7 +78,7 @@ public final class ClusterFolders {
     }
 
     /** Two NVL72 racks (two NVLink domains), tray 07 of rack 1 on another driver, one truncated report. */
-    static void racks(Path dir) throws Exception {
+    public static void racks(Path dir) throws Exception {
         rack(dir, 1, null);
         rack(dir, 2, "5c0f3b1e-8a41-4d2b-9e7a-2b7d4c9a1f62");
         write(dir, withDriver(node(sample("gb200-nvl72-tray"), tray(1, 7), 107), OTHER_DRIVER), tray(1, 7) + ".json");

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fabricscope.app.view.ClusterPage;
 import dev.fabricscope.app.viewmodel.ClusterViewModel;
 import dev.fabricscope.app.viewmodel.MainViewModel;
-import dev.fabricscope.cluster.Inconsistency;
 import dev.fabricscope.render.FabricGraph;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,8 +91,8 @@ class ClusterPageTest {
         assertEquals(20, tiles(robot).size(), "20 nodes fit the window");
 
         // the differences, most important first: the driver, with tray 07 as its only outlier
-        var differences = robot.lookup("#differencesList").<Inconsistency>queryListView();
-        Inconsistency first = differences.getItems().get(0);
+        var differences = robot.lookup("#differencesList").<ClusterViewModel.Difference>queryListView();
+        ClusterViewModel.Difference first = differences.getItems().get(0);
         assertEquals("driver version", first.field());
         assertEquals(List.of(ClusterFolders.tray(1, 7)), first.outliers());
         for (int i = 1; i < differences.getItems().size(); i++) {
@@ -177,7 +176,7 @@ class ClusterPageTest {
     void unreadableFilesAreListedAndTwoRacksAreTwoDomains(FxRobot robot, @TempDir Path dir) throws Exception {
         ClusterFolders.racks(dir);
         openCluster(robot, dir);
-        var unreadable = robot.lookup("#unreadableList").<dev.fabricscope.cluster.ClusterNode>queryListView();
+        var unreadable = robot.lookup("#unreadableList").<ClusterViewModel.Unreadable>queryListView();
         assertEquals(1, unreadable.getItems().size());
         assertTrue(unreadable.isVisible());
         assertTrue(labels(robot, ".unreadable-reason").stream().anyMatch(t -> t.contains(ClusterFolders.tray(2, 18) + ".json")),

@@ -40,7 +40,7 @@ class ExportWithChecksTest {
     }
 
     private Report export(FxRobot robot, Path file) throws Exception {
-        robot.interact(() -> app.view.exportReport(app.vm.getMachine(), ReportsViewModel.Format.JSON, file));
+        robot.interact(() -> app.exports.exportReport(ReportsViewModel.Format.JSON, file));
         AppHarness.await(() -> !app.reports.exportingProperty().get() && Files.exists(file));
         return ReportIO.read(file);
     }

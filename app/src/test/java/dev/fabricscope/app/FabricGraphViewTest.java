@@ -131,7 +131,7 @@ class FabricGraphViewTest {
     void pngExportRendersTheGraphAtTwiceItsSize(FxRobot robot) {
         open(robot, "dgx-h100");
         var graph = app.vm.getMachine().graph();
-        var image = WaitForAsyncUtils.asyncFx(() -> dev.fabricscope.app.view.MainView.renderGraph(graph,
+        var image = WaitForAsyncUtils.asyncFx(() -> dev.fabricscope.app.view.FabricCanvas.render(graph,
                 dev.fabricscope.render.FabricPalette.LIGHT, 2));
         var img = WaitForAsyncUtils.waitFor(image);
         assertEquals(Math.ceil(graph.width() * 2), img.getWidth(), 2);

@@ -19,12 +19,12 @@ import java.util.Map;
  * {@code check memory} with no NVML. A check without an answer blocks (like a hung collective) until its process is
  * ended, after writing its process id to {@code NAME.pid}. Results synthetic.
  */
-final class FakeCheckWorker {
+public final class FakeCheckWorker {
 
-    final Path dir;
-    final RunCheck runs;
+    public final Path dir;
+    public final RunCheck runs;
 
-    FakeCheckWorker(Map<RunCheck.Kind, CheckResult> answers) {
+    public FakeCheckWorker(Map<RunCheck.Kind, CheckResult> answers) {
         try {
             dir = Files.createTempDirectory("fabricscope-fake-worker-");
             StringBuilder sh = new StringBuilder("case \"$*\" in *'check memory'*) cat '" + file("memory.line") + "'; exit 0;; esac; ");
@@ -49,7 +49,7 @@ final class FakeCheckWorker {
     }
 
     /** Whether the blocked check {@code kind} was started and its process has ended since. */
-    boolean endedAfterStart(RunCheck.Kind kind) {
+    public boolean endedAfterStart(RunCheck.Kind kind) {
         try {
             Path pid = file(kind.check + ".pid");
             if (!Files.exists(pid)) {
@@ -63,7 +63,7 @@ final class FakeCheckWorker {
     }
 
     /** Synthetic P2P result on 2 GPUs: 390 GB/s one way, 388 the other. */
-    static P2pResult p2pOnTwoGpus() {
+    public static P2pResult p2pOnTwoGpus() {
         return new P2pResult("p2p", CheckStatus.PASSED, "2 GPUs measured", null,
                 List.of(new P2pResult.Local(0, "GPU0", 2800.0, null, null, null, null),
                         new P2pResult.Local(1, "GPU1", 2790.0, null, null, null, null)),

@@ -81,7 +81,7 @@ class HostileTextTest {
         check(robot, "the cluster page");
         String node = app.vm.getCluster().view().readable().get(0).name();
         assertTrue(node.contains("\u001b"), "the node's own name carries the planted characters");
-        robot.interact(() -> app.view.openClusterNode(node));
+        robot.interact(() -> app.cluster.openNode(node));
         AppHarness.await(() -> !app.vm.isBusy() && node.equals(app.vm.getClusterNode()));
         visitEveryTab(robot, "a node of the cluster");
 

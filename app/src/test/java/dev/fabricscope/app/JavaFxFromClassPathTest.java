@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The desktop app started as {@code java -jar fabricscope-app.jar} does: JavaFX on the class path, not the module
  * path. JavaFX warns "Unsupported JavaFX configuration" on every such start unless the launcher quiets that one
- * message; the window still comes up (here headless, Monocle) and does its work.
+ * message; the window still comes up (here headless, Monocle) and does its work (the screenshot tour of the
+ * development tools, {@code devtools.DevTools}, started through the same {@link Launcher}).
  */
 class JavaFxFromClassPathTest {
 
@@ -28,7 +29,7 @@ class JavaFxFromClassPathTest {
         ProcessBuilder pb = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dglass.platform=Monocle", "-Dmonocle.platform=Headless", "-Dprism.order=sw", "-Dprism.text=t2k",
                 "-Dheadless.geometry=1600x1000-32", "-Dfabricscope.prefs.node=dev/fabricscope/app-test",
-                "-cp", cp, Launcher.class.getName(),
+                "-cp", cp, dev.fabricscope.app.devtools.DevTools.class.getName(),
                 "--screenshots", dir.resolve("shots").toString(), "--compare", before + "," + after));
         pb.environment().put("DISPLAY", ":0");
         pb.environment().put("XDG_CACHE_HOME", dir.resolve("cache").toString());

@@ -55,7 +55,10 @@ class LaunchModeTest {
     void theDesktopAppsOwnOptionsFirstOpenTheWindowWithThem() {
         assertEquals(LaunchMode.GUI, linux(X11, "--sample", "dgx-h100"));
         assertEquals(LaunchMode.GUI, linux(X11, "--snapshot=report.json"));
-        assertEquals(LaunchMode.GUI, linux(X11, "--size", "1320x860", "--bench", "out.txt"));
+        assertEquals(LaunchMode.GUI, linux(X11, "--size", "1320x860", "--no-probe"));
+        // the development tools' options (devtools.DevApp, test sources) are not the shipped app's
+        assertEquals(LaunchMode.CLI, linux(X11, "--bench", "out.txt"));
+        assertEquals(LaunchMode.CLI, linux(X11, "--screenshots", "shots"));
         assertEquals(LaunchMode.GUI_NO_DISPLAY, linux(Map.of(), "--theme", "dark"));
         assertArrayEquals(new String[] {"--sample", "x"}, LaunchMode.guiArgs(new String[] {"--sample", "x"}));
     }

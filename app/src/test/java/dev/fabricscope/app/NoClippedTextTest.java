@@ -3,7 +3,6 @@ package dev.fabricscope.app;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.app.viewmodel.MainViewModel;
-import dev.fabricscope.samples.Samples;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -45,11 +44,11 @@ class NoClippedTextTest {
     @Test
     void everyTabOfEverySampleShowsItsTextWhole(FxRobot robot) {
         Set<String> clipped = new LinkedHashSet<>();
-        List<Samples.Sample> samples = app.vm.samples();
+        List<MainViewModel.SampleChoice> samples = app.vm.samples();
         assertTrue(samples.size() >= 8, "the bundled samples: " + samples.size());
         for (double[] size : SIZES) {
             resize(robot, size);
-            for (Samples.Sample s : samples) {
+            for (MainViewModel.SampleChoice s : samples) {
                 robot.interact(() -> app.vm.openSample(s.name()));
                 app.awaitIdle();
                 for (int tab = 0; tab < 5; tab++) {

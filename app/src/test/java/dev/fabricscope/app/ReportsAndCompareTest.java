@@ -55,7 +55,7 @@ class ReportsAndCompareTest {
     }
 
     private String export(FxRobot robot, ReportsViewModel.Format f, Path file) throws Exception {
-        robot.interact(() -> app.view.exportReport(app.vm.getMachine(), f, file));
+        robot.interact(() -> app.exports.exportReport(f, file));
         AppHarness.await(() -> !app.reports.exportingProperty().get());
         assertTrue(app.vm.statusProperty().get().startsWith("Report written to " + file), app.vm.statusProperty().get());
         return Files.readString(file);
@@ -131,8 +131,8 @@ class ReportsAndCompareTest {
         ReportDiff d = app.vm.getComparison().diff();
         ComparePage page = app.view.comparePage();
         List<TreeItem<ComparePage.Row>> groups = page.table().getRoot().getChildren();
-        assertEquals(d.byCategory().keySet().stream().toList(), groups.stream().map(g -> g.getValue().category()).toList());
-        assertEquals(ReportDiff.Category.VERSIONS, groups.get(0).getValue().category(), "versions first");
+        assertEquals(d.byCategory().keySet().stream().map(Enum::name).toList(), groups.stream().map(g -> g.getValue().group().kind()).toList());
+        assertEquals(ReportDiff.Category.VERSIONS.name(), groups.get(0).getValue().group().kind(), "versions first");
         Set<ReportDiff.Category> kinds = d.byCategory().keySet();
         assertTrue(kinds.containsAll(List.of(ReportDiff.Category.NVLINK, ReportDiff.Category.FABRIC, ReportDiff.Category.VERDICTS)), kinds.toString());
         // coloured by meaning: another driver version is neither better nor worse; multicast yes → no is worse

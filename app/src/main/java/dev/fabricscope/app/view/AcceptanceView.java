@@ -1,12 +1,10 @@
 package dev.fabricscope.app.view;
 
+import dev.fabricscope.app.viewmodel.AcceptanceViewModel;
+import dev.fabricscope.app.viewmodel.AcceptanceViewModel.Row;
 import dev.fabricscope.app.viewmodel.LoadedMachine;
-import dev.fabricscope.check.NodeAcceptance;
-import dev.fabricscope.model.MachineSnapshot;
-import dev.fabricscope.samples.Samples;
 import java.util.List;
 import javafx.beans.property.ObjectProperty;
-import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.geometry.Insets;
@@ -26,43 +24,41 @@ import javafx.scene.layout.VBox;
  */
 public final class AcceptanceView extends VBox {
 
-    static final String ITSELF = "this machine itself";
-
-    private final ObjectProperty<LoadedMachine> machine = new SimpleObjectProperty<>();
+    private final AcceptanceViewModel vm;
     private final ComboBox<String> reference = new ComboBox<>();
     private final Label summary = new Label();
-    private final TableView<NodeAcceptance.Expectation> table = new TableView<>();
+    private final TableView<Row> table = new TableView<>();
 
-    public AcceptanceView() {
+    public AcceptanceView(AcceptanceViewModel vm) {
+        this.vm = vm;
         getStyleClass().add("acceptance-view");
         setSpacing(10);
         setPadding(new Insets(12));
         reference.setId("acceptance-reference");
-        reference.getItems().add(ITSELF);
-        reference.getItems().addAll(Samples.names());
-        reference.getSelectionModel().select(ITSELF);
+        reference.getItems().addAll(vm.references());
+        reference.getSelectionModel().select(vm.referenceProperty().get());
         summary.setId("acceptance-summary");
         summary.getStyleClass().add("title-4");
         summary.setWrapText(true);
         table.setId("acceptance-table");
-        table.getColumns().add(column("Result", e -> e.outcome().name(), 70));
-        table.getColumns().add(column("Expectation", NodeAcceptance.Expectation::name, 220));
-        table.getColumns().add(column("Expected", NodeAcceptance.Expectation::expected, 240));
-        table.getColumns().add(column("Measured", NodeAcceptance.Expectation::measured, 420));
+        table.getColumns().add(column("Result", Row::result, 70));
+        table.getColumns().add(column("Expectation", Row::expectation, 220));
+        table.getColumns().add(column("Expected", Row::expected, 240));
+        table.getColumns().add(column("Measured", Row::measured, 420));
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY);
         VBox.setVgrow(table, Priority.ALWAYS);
         HBox top = new HBox(8, new Label("Expected profile:"), reference);
         top.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
         getChildren().addAll(top, summary, table,
                 new Label("Live checks (preflight, P2P, all-reduce busbw) run with 'fabricscope check node' on the node itself."));
-        machine.addListener((o, was, now) -> refresh());
-        reference.valueProperty().addListener((o, was, now) -> refresh());
-        refresh();
+        vm.referenceProperty().bind(reference.valueProperty());
+        SafeText.bind(summary.textProperty(), vm.summaryProperty());
+        vm.rowsProperty().addListener((o, was, now) -> table.setItems(FXCollections.observableArrayList(now)));
+        table.setItems(FXCollections.observableArrayList(vm.rowsProperty().get()));
     }
 
-    private static TableColumn<NodeAcceptance.Expectation, String> column(String title,
-            java.util.function.Function<NodeAcceptance.Expectation, String> f, double width) {
-        TableColumn<NodeAcceptance.Expectation, String> c = new TableColumn<>(title);
+    private static TableColumn<Row, String> column(String title, java.util.function.Function<Row, String> f, double width) {
+        TableColumn<Row, String> c = new TableColumn<>(title);
         c.setCellValueFactory(cd -> new ReadOnlyStringWrapper(f.apply(cd.getValue())));
         c.setPrefWidth(width);
         c.setCellFactory(col -> new TableCell<>() {
@@ -80,31 +76,14 @@ public final class AcceptanceView extends VBox {
     }
 
     public ObjectProperty<LoadedMachine> machineProperty() {
-        return machine;
+        return vm.machineProperty();
     }
 
     public ComboBox<String> reference() {
         return reference;
     }
 
-    public List<NodeAcceptance.Expectation> expectations() {
+    public List<Row> rows() {
         return List.copyOf(table.getItems());
-    }
-
-    private void refresh() {
-        LoadedMachine m = machine.get();
-        MachineSnapshot s = m == null ? null : m.snapshot();
-        if (s == null) {
-            summary.setText("No machine loaded.");
-            table.setItems(FXCollections.observableArrayList());
-            return;
-        }
-        String ref = reference.getValue() == null ? ITSELF : reference.getValue();
-        MachineSnapshot r = ref.equals(ITSELF) ? s : Samples.find(ref).map(x -> x.snapshot().get()).orElse(s);
-        NodeAcceptance.Profile p = NodeAcceptance.profileOf(r, ref.equals(ITSELF) ? ITSELF : "sample " + ref,
-                NodeAcceptance.DEFAULT_MIN_BUSBW_FRACTION);
-        List<NodeAcceptance.Expectation> e = NodeAcceptance.compare(p, s, null);
-        summary.setText(NodeAcceptance.summary(e));
-        table.setItems(FXCollections.observableArrayList(e));
     }
 }

@@ -65,13 +65,12 @@ public final class ChecksView extends ScrollPane {
         ProgressBar bar = new ProgressBar(0);
         bar.setPrefWidth(220);
         Label progress = new Label();
-        vm.taskProperty().addListener((o, was, t) -> {
-            boolean mine = t != null && vm.getRunningKind() == kind;
+        vm.runningKindProperty().addListener((o, was, k) -> {
             bar.progressProperty().unbind();
             progress.textProperty().unbind();
-            if (t != null && mine) {
-                bar.progressProperty().bind(t.progressProperty());
-                SafeText.bind(progress.textProperty(), t.messageProperty());
+            if (k == kind) {
+                bar.progressProperty().bind(vm.progressProperty());
+                SafeText.bind(progress.textProperty(), vm.progressMessageProperty());
             }
         });
         cancel.disableProperty().bind(vm.runningProperty().not());

@@ -1,17 +1,13 @@
 package dev.fabricscope.app.view;
 
 import dev.fabricscope.app.viewmodel.ClusterViewModel;
+import dev.fabricscope.app.viewmodel.ClusterViewModel.Difference;
 import dev.fabricscope.app.viewmodel.ClusterViewModel.Group;
+import dev.fabricscope.app.viewmodel.ClusterViewModel.Tile;
+import dev.fabricscope.app.viewmodel.ClusterViewModel.Unreadable;
 import dev.fabricscope.app.viewmodel.LoadedCluster;
-import dev.fabricscope.cluster.ClusterNode;
-import dev.fabricscope.cluster.Inconsistency;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Consumer;
-import java.util.stream.Collectors;
-import javafx.beans.binding.Bindings;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
@@ -55,13 +51,13 @@ public final class ClusterPage extends BorderPane {
     record Header(Group group) implements Row {
     }
 
-    record Tiles(List<ClusterNode> nodes) implements Row {
+    record Tiles(List<Tile> nodes) implements Row {
     }
 
     private final ClusterViewModel vm;
     private final ListView<Row> grid = new ListView<>();
-    private final ListView<Inconsistency> differences = new ListView<>();
-    private final ListView<ClusterNode> unreadable = new ListView<>();
+    private final ListView<Difference> differences = new ListView<>();
+    private final ListView<Unreadable> unreadable = new ListView<>();
     private final Label title = new Label();
     private final Label path = new Label();
     private final Label counts = new Label();
@@ -70,10 +66,8 @@ public final class ClusterPage extends BorderPane {
     private final Label unreadableTitle = new Label();
     private final VBox unreadableBox;
     private final Button advise = new Button("Advise for this cluster…");
-    private Consumer<String> onOpenNode = n -> { };
     private int perRow = -1;
     private double tileWidth = TILE_MIN_WIDTH;
-    private String currentNode;
 
     public ClusterPage(ClusterViewModel vm) {
         this.vm = vm;
@@ -154,6 +148,14 @@ public final class ClusterPage extends BorderPane {
         vm.groupsProperty().addListener((o, was, now) -> relayout(true));
         vm.clusterProperty().addListener((o, was, now) -> show(now));
         show(vm.clusterProperty().get());
+        advise.setOnAction(e -> vm.adviseCluster());
+        vm.currentNodeProperty().addListener((o, was, node) -> {
+            // marks the node whose machine views were opened last, and scrolls to it
+            grid.refresh();
+            if (node != null) {
+                scrollTo(node);
+            }
+        });
     }
 
     private HBox toolbar() {
@@ -169,11 +171,7 @@ public final class ClusterPage extends BorderPane {
         Label listed = new Label();
         listed.setId("clusterListed");
         listed.getStyleClass().add("text-muted");
-        SafeText.bind(listed.textProperty(), Bindings.createStringBinding(() -> {
-            LoadedCluster c = vm.clusterProperty().get();
-            return c == null ? "" : String.format(java.util.Locale.ROOT, "%,d of %,d nodes listed · click a node to open its fabric view",
-                    vm.listedProperty().get(), c.view().readable().size());
-        }, vm.listedProperty(), vm.clusterProperty()));
+        SafeText.bind(listed.textProperty(), vm.listedLineProperty());
         advise.setId("adviseCluster");
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
@@ -181,23 +179,6 @@ public final class ClusterPage extends BorderPane {
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setPadding(new Insets(6, 0, 0, 0));
         return bar;
-    }
-
-    /** What a click on a node tile does (the main view opens the node's fabric view). */
-    public void setOnOpenNode(Consumer<String> action) {
-        onOpenNode = action;
-    }
-
-    /** What "Advise for this cluster…" does. */
-    public void setOnAdvise(Runnable action) {
-        advise.setOnAction(e -> action.run());
-    }
-
-    /** Marks the node whose machine views were opened last, and scrolls to it. */
-    public void setCurrentNode(String node) {
-        currentNode = node;
-        grid.refresh();
-        scrollTo(node);
     }
 
     /** Takes the keyboard focus for the page itself (no tile looks selected; Tab leads to the filter). */
@@ -209,16 +190,15 @@ public final class ClusterPage extends BorderPane {
         return grid;
     }
 
-    public ListView<Inconsistency> differences() {
+    public ListView<Difference> differences() {
         return differences;
     }
 
-    public ListView<ClusterNode> unreadable() {
+    public ListView<Unreadable> unreadable() {
         return unreadable;
     }
 
     private void show(LoadedCluster c) {
-        currentNode = null;
         if (c == null) {
             title.setText("No cluster open");
             path.setText("");
@@ -233,24 +213,17 @@ public final class ClusterPage extends BorderPane {
         title.setText("Cluster " + c.name());
         path.setText(c.dir().toString());
         counts.setText(c.summary());
-        factsLine.setText(c.facts() != null ? "Advisor view of the cluster: " + withoutFolder(c.facts().summary(), c.dir())
-                : c.factsProblem());
-        advise.setDisable(c.facts() == null);
-        advise.setTooltip(c.facts() == null ? null : new Tooltip("Opens the Advisor tab for a deployment over all "
-                + c.facts().nodesUsed() + " nodes: GPUs as on " + c.facts().representative().name() + ", with "
-                + c.facts().assumptions().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "))));
-        differencesTitle.setText("Differences between nodes (" + c.view().inconsistencies().size() + ")");
-        differences.getItems().setAll(c.view().inconsistencies());
-        List<ClusterNode> bad = c.view().unreadable();
+        factsLine.setText(vm.factsLine());
+        String hint = vm.adviseHint();
+        advise.setDisable(hint == null);
+        advise.setTooltip(hint == null ? null : new Tooltip(hint));
+        differencesTitle.setText("Differences between nodes (" + vm.differences().size() + ")");
+        differences.getItems().setAll(vm.differences());
+        List<Unreadable> bad = vm.unreadable();
         unreadable.getItems().setAll(bad);
         unreadableTitle.setText("Unreadable files (" + bad.size() + ")");
         unreadableBox.setVisible(!bad.isEmpty());
         relayout(true);
-    }
-
-    private static String withoutFolder(String summary, Path dir) {
-        String prefix = dir + ": ";
-        return summary.startsWith(prefix) ? summary.substring(prefix.length()) : summary;
     }
 
     /** Rebuilds the rows when the groups change or when the width fits another number of tiles per row. */
@@ -269,7 +242,7 @@ public final class ClusterPage extends BorderPane {
         List<Row> rows = new ArrayList<>();
         for (Group g : vm.groups()) {
             rows.add(new Header(g));
-            List<ClusterNode> nodes = g.nodes();
+            List<Tile> nodes = g.nodes();
             for (int i = 0; i < nodes.size(); i += perRow) {
                 rows.add(new Tiles(nodes.subList(i, Math.min(nodes.size(), i + perRow))));
             }
@@ -340,8 +313,8 @@ public final class ClusterPage extends BorderPane {
                 }
                 tileBox.getChildren().setAll(tiles.subList(0, t.nodes().size()));
                 for (int i = 0; i < t.nodes().size(); i++) {
-                    ClusterNode n = t.nodes().get(i);
-                    tiles.get(i).show(n, c.differences(n.name()), vm.isHighlighted(n.name()), n.name().equals(currentNode));
+                    Tile n = t.nodes().get(i);
+                    tiles.get(i).show(n, c.differences(n.name()), vm.isHighlighted(n.name()), n.name().equals(vm.currentNodeProperty().get()));
                 }
                 setGraphic(tileBox);
             }
@@ -378,25 +351,24 @@ public final class ClusterPage extends BorderPane {
             setTooltip(tip);
             setOnAction(e -> {
                 if (node != null) {
-                    onOpenNode.accept(node);
+                    vm.openNode(node);
                 }
             });
         }
 
-        void show(ClusterNode n, List<LoadedCluster.Difference> diffs, boolean highlighted, boolean current) {
+        void show(Tile n, List<LoadedCluster.Difference> diffs, boolean highlighted, boolean current) {
             node = n.name();
             setMinWidth(tileWidth);
             setPrefWidth(tileWidth);
             setMaxWidth(tileWidth);
             setId("node-" + n.name());
             name.setText(n.name());
-            dev.fabricscope.cluster.NodeSummary s = n.summary();
-            String gpus = ClusterViewModel.gpuLine(s);
+            String gpus = n.gpus();
             if (diffs.isEmpty()) {
                 line.setText(gpus);
             } else {
                 LoadedCluster.Difference d = diffs.get(0);
-                line.setText(d.inconsistency().field() + ": " + d.value());
+                line.setText(d.field() + ": " + d.value());
             }
             badge.setText(String.valueOf(diffs.size()));
             badge.setVisible(!diffs.isEmpty());
@@ -404,7 +376,7 @@ public final class ClusterPage extends BorderPane {
             toggle("node-highlight", highlighted);
             toggle("node-current", current);
             StringBuilder t = new StringBuilder(n.name()).append('\n').append(gpus).append(" · driver ")
-                    .append(s.driver().driverVersion().shortDisplay()).append('\n').append(n.file());
+                    .append(n.driver()).append('\n').append(n.file());
             if (!diffs.isEmpty()) {
                 t.append("\n\nDiffers from most nodes in:");
                 diffs.forEach(d -> t.append("\n• ").append(d.describe()));
@@ -423,14 +395,14 @@ public final class ClusterPage extends BorderPane {
     }
 
     /** A difference: what, how many nodes, the majority value, the other values and their nodes. */
-    private static final class DifferenceCell extends ListCell<Inconsistency> {
+    private static final class DifferenceCell extends ListCell<Difference> {
         private final Label badge = new Label();
         private final Label field = new Label();
         private final Label majority = new Label();
         private final Label others = new Label();
         private final VBox box;
 
-        DifferenceCell(ListView<Inconsistency> list) {
+        DifferenceCell(ListView<Difference> list) {
             badge.getStyleClass().add("badge");
             badge.setMinWidth(Region.USE_PREF_SIZE);
             field.getStyleClass().add("difference-field");
@@ -448,42 +420,20 @@ public final class ClusterPage extends BorderPane {
         }
 
         @Override
-        protected void updateItem(Inconsistency d, boolean empty) {
+        protected void updateItem(Difference d, boolean empty) {
             super.updateItem(d, empty);
             setText(null);
             if (empty || d == null) {
                 setGraphic(null);
                 return;
             }
-            boolean env = d.field().startsWith("environment ");
             badge.getStyleClass().removeAll("badge-error", "badge-warning");
-            badge.getStyleClass().add(env ? "badge-warning" : "badge-error");
-            badge.setText(!d.hasMajority() ? d.byValue().size() + " values"
-                    : d.outliers().size() == 1 ? "1 node" : String.format(java.util.Locale.ROOT, "%,d nodes", d.outliers().size()));
-            field.setText(d.field() + ("cluster".equals(d.scope()) ? "" : " (in " + d.scope() + ")"));
-            int most = d.byValue().getOrDefault(d.majority(), List.of()).size();
-            majority.setText(d.hasMajority() ? "Most nodes (" + most + "): " + d.majority()
-                    : "No majority: " + d.byValue().size() + " different values");
-            StringBuilder sb = new StringBuilder();
-            int shown = 0;
-            for (Map.Entry<String, List<String>> e : d.byValue().entrySet()) {
-                if (e.getKey().equals(d.majority())) {
-                    continue;
-                }
-                if (shown == 4) {
-                    sb.append("\n… and ").append(d.byValue().size() - 1 - shown).append(" more values");
-                    break;
-                }
-                sb.append(shown == 0 ? "" : "\n").append(e.getKey()).append(": ").append(names(e.getValue(), 6));
-                shown++;
-            }
-            others.setText(sb.toString());
+            badge.getStyleClass().add(d.warning() ? "badge-warning" : "badge-error");
+            badge.setText(d.badge());
+            field.setText(d.title());
+            majority.setText(d.majority());
+            others.setText(d.others());
             setGraphic(box);
-        }
-
-        static String names(List<String> names, int max) {
-            return names.size() <= max ? String.join(", ", names)
-                    : String.join(", ", names.subList(0, max)) + ", … (" + names.size() + " in all)";
         }
     }
 
@@ -499,12 +449,12 @@ public final class ClusterPage extends BorderPane {
     }
 
     /** An unreadable file and why. */
-    private static final class UnreadableCell extends ListCell<ClusterNode> {
+    private static final class UnreadableCell extends ListCell<Unreadable> {
         private final Label file = new Label();
         private final Label why = new Label();
         private final VBox box = new VBox(2, file, why);
 
-        UnreadableCell(ListView<ClusterNode> list) {
+        UnreadableCell(ListView<Unreadable> list) {
             file.getStyleClass().add("difference-field");
             why.getStyleClass().addAll("text-muted", "unreadable-reason");
             why.setWrapText(true);
@@ -512,16 +462,15 @@ public final class ClusterPage extends BorderPane {
         }
 
         @Override
-        protected void updateItem(ClusterNode n, boolean empty) {
+        protected void updateItem(Unreadable n, boolean empty) {
             super.updateItem(n, empty);
             setText(null);
             if (empty || n == null) {
                 setGraphic(null);
                 return;
             }
-            Path p = Path.of(n.file());
-            file.setText(p.getFileName() == null ? n.file() : p.getFileName().toString());
-            why.setText(n.error());
+            file.setText(n.fileName());
+            why.setText(n.why());
             setGraphic(box);
         }
     }

@@ -1,12 +1,9 @@
 package dev.fabricscope.app.view;
 
-import dev.fabricscope.app.viewmodel.ChangeMeaning;
-
 import dev.fabricscope.app.viewmodel.LoadedComparison;
-import dev.fabricscope.diff.ReportDiff;
-import dev.fabricscope.diff.ReportDiff.Change;
+import dev.fabricscope.app.viewmodel.LoadedComparison.Group;
+import dev.fabricscope.app.viewmodel.LoadedComparison.Item;
 import java.util.List;
-import java.util.Map;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.geometry.Insets;
@@ -25,13 +22,13 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /**
- * Two reports side by side: which machine each is, then every difference that matters (the report package's
- * {@link ReportDiff}), grouped by kind, most important first, with report A's value beside report B's.
+ * Two reports side by side: which machine each is, then every difference that matters (as
+ * {@link LoadedComparison} lists them), grouped by kind, most important first, with report A's value beside report B's.
  */
 public final class ComparePage extends BorderPane {
 
-    /** A row of the table: a kind of difference, or one difference. */
-    public record Row(ReportDiff.Category category, int count, Change change) {
+    /** A row of the table: a kind of difference ({@code item} null), or one difference of that kind. */
+    public record Row(Group group, Item item) {
     }
 
     private final TreeTableView<Row> table = new TreeTableView<>();
@@ -145,22 +142,22 @@ public final class ComparePage extends BorderPane {
         if (c == null) {
             table.setRoot(root);
             summary.setText("");
-            card(leftCard, "A", null, null);
-            card(rightCard, "B", null, null);
+            card(leftCard, "A", null);
+            card(rightCard, "B", null);
             return;
         }
-        ReportDiff d = c.diff();
-        card(leftCard, "A", d.left(), c.left().toString());
-        card(rightCard, "B", d.right(), c.right().toString());
-        left.setText("A · " + d.left().name());
-        right.setText("B · " + d.right().name());
-        int n = d.changes().size();
-        summary.setText(n == 0 ? "identical in everything compared" : n + (n == 1 ? " difference" : " differences") + ", most important first");
-        for (Map.Entry<ReportDiff.Category, List<Change>> e : d.byCategory().entrySet()) {
-            TreeItem<Row> group = new TreeItem<>(new Row(e.getKey(), e.getValue().size(), null));
+        LoadedComparison.Side a = c.side(true);
+        LoadedComparison.Side b = c.side(false);
+        card(leftCard, "A", a);
+        card(rightCard, "B", b);
+        left.setText("A · " + a.name());
+        right.setText("B · " + b.name());
+        summary.setText(c.summary());
+        for (Group g : c.groups()) {
+            TreeItem<Row> group = new TreeItem<>(new Row(g, null));
             group.setExpanded(true);
-            for (Change ch : e.getValue()) {
-                group.getChildren().add(new TreeItem<>(new Row(e.getKey(), 0, ch)));
+            for (Item it : g.items()) {
+                group.getChildren().add(new TreeItem<>(new Row(g, it)));
             }
             root.getChildren().add(group);
         }
@@ -169,11 +166,11 @@ public final class ComparePage extends BorderPane {
 
     /** The selected difference in full (values in the table are cut to the column). */
     private void showDetails(Row r) {
-        if (r == null || r.change() == null) {
+        if (r == null || r.item() == null) {
             detailTitle.setText("");
             return;
         }
-        Change c = r.change();
+        Item c = r.item();
         detailTitle.setText(c.subject() + " · " + c.item());
         detailLeft.setText("A: " + shown(c.before()));
         detailRight.setText("B: " + shown(c.after()));
@@ -184,7 +181,7 @@ public final class ComparePage extends BorderPane {
         return v == null ? "(none)" : v.isEmpty() ? "(empty)" : v;
     }
 
-    private static void card(VBox card, String letter, ReportDiff.Side side, String path) {
+    private static void card(VBox card, String letter, LoadedComparison.Side side) {
         card.getChildren().clear();
         Label badge = new Label(letter);
         badge.getStyleClass().addAll("badge", "A".equals(letter) ? "badge-info" : "badge-ok");
@@ -195,9 +192,9 @@ public final class ComparePage extends BorderPane {
         card.getChildren().add(top);
         if (side != null) {
             Label machine = new Label(side.machine());
-            Label taken = new Label((side.taken() == null ? "probe time unknown" : "probed " + side.taken()) + " · " + path);
+            Label taken = new Label((side.taken() == null ? "probe time unknown" : "probed " + side.taken()) + " · " + side.path());
             taken.getStyleClass().add("text-muted");
-            taken.setTooltip(new Tooltip(path));
+            taken.setTooltip(new Tooltip(side.path()));
             card.getChildren().addAll(machine, taken);
         }
     }
@@ -213,11 +210,11 @@ public final class ComparePage extends BorderPane {
                 setText(null);
                 return;
             }
-            if (r.change() == null) {
-                setText(r.category().title() + " (" + r.count() + ")");
+            if (r.item() == null) {
+                setText(r.group().title() + " (" + r.group().items().size() + ")");
                 getStyleClass().add("diff-category");
             } else {
-                String text = r.change().subject() + " · " + r.change().item();
+                String text = r.item().subject() + " · " + r.item().item();
                 setText(text);
                 setTooltip(new Tooltip(text));
             }
@@ -249,11 +246,11 @@ public final class ComparePage extends BorderPane {
             super.updateItem(r, empty);
             getStyleClass().removeAll("diff-worse", "diff-better", "diff-neutral", "diff-none");
             setTooltip(null);
-            if (empty || r == null || r.change() == null) {
+            if (empty || r == null || r.item() == null) {
                 show(null);
                 return;
             }
-            String v = isLeft ? r.change().before() : r.change().after();
+            String v = isLeft ? r.item().before() : r.item().after();
             if (v == null || v.isEmpty()) {
                 show(shown(v));
                 getStyleClass().add("diff-none");
@@ -261,7 +258,7 @@ public final class ComparePage extends BorderPane {
             }
             show(v.length() > 2000 ? v.substring(0, 2000) + " … [" + (v.length() - 2000) + " more characters]" : v);
             // coloured by meaning, on B (what it became): worse red, better green, neither grey
-            getStyleClass().add(isLeft ? "diff-neutral" : switch (ChangeMeaning.of(r.change())) {
+            getStyleClass().add(isLeft ? "diff-neutral" : switch (r.item().meaning()) {
                 case WORSE -> "diff-worse";
                 case BETTER -> "diff-better";
                 case NEUTRAL -> "diff-neutral";

@@ -1,6 +1,6 @@
 package dev.fabricscope.app.view;
 
-import dev.fabricscope.text.Escape;
+import dev.fabricscope.app.viewmodel.ShownText;
 import javafx.beans.property.StringProperty;
 import javafx.beans.value.ChangeListener;
 import javafx.beans.value.ObservableValue;
@@ -16,7 +16,7 @@ import javafx.stage.Stage;
 import javafx.stage.Window;
 
 /**
- * The app's one rule for text from files and devices, the CLI's ({@link Escape#invisible}): control characters,
+ * The app's one rule for text from files and devices, the CLI's ({@link ShownText}): control characters,
  * DEL, bidi overrides and other format characters are shown as {@code \}{@code u001b}, {@code \}{@code u202e}…, never
  * as themselves. Applied where text reaches the screen rather than label by label: every window's title, and every
  * labelled control, table cell, text node and tooltip in every window's scene, as it is added or changed. Newlines
@@ -33,7 +33,7 @@ public final class SafeText {
 
     /** {@code s} with invisible characters shown visibly; newlines and tabs kept. Null stays null. */
     public static String shown(String s) {
-        return s == null ? null : Escape.visible(s, true);
+        return ShownText.visible(s, true);
     }
 
     /**

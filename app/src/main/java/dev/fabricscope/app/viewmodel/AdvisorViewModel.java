@@ -8,12 +8,11 @@ import dev.fabricscope.cluster.ClusterFacts;
 import dev.fabricscope.usecase.Advise;
 import dev.fabricscope.usecase.DeploymentRequest;
 import dev.fabricscope.usecase.UseCaseException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executor;
-import javafx.animation.PauseTransition;
 import javafx.beans.Observable;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.IntegerProperty;
@@ -27,8 +26,6 @@ import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
-import javafx.concurrent.Task;
-import javafx.util.Duration;
 
 /**
  * The Advisor tab's state: the deployment panel's inputs, and the verdicts and recommendations for the machine on
@@ -102,8 +99,10 @@ public final class AdvisorViewModel {
     private record Answer(Advice advice, List<VerdictRow> verdicts, List<RecommendationCard> recommendations) {
     }
 
+    private static final Duration DEBOUNCE = Duration.ofMillis(180);
+
     private final Advise advise;
-    private final Executor executor;
+    private final Tasks tasks;
 
     // ---- Properties: inputs
     private final ObjectProperty<LoadedMachine> machine = new SimpleObjectProperty<>(this, "machine");
@@ -123,13 +122,12 @@ public final class AdvisorViewModel {
     private final ObservableList<RecommendationCard> recommendations = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(this, "status", "");
     private final javafx.beans.property.ReadOnlyObjectWrapper<Advice> advice = new javafx.beans.property.ReadOnlyObjectWrapper<>(this, "advice");
-    private final PauseTransition debounce = new PauseTransition(Duration.millis(180));
-    private Task<Answer> running;
+    private Tasks.Cancellable debounce;
+    private Job<Answer> running;
 
-    public AdvisorViewModel(Advise advise, Executor executor) {
+    public AdvisorViewModel(Advise advise, Tasks tasks) {
         this.advise = advise;
-        this.executor = executor;
-        debounce.setOnFinished(e -> advise());
+        this.tasks = tasks;
         for (Observable o : List.of(machine, framework, nodes, tp, dcp, model, tokens, flags, env, assume)) {
             o.addListener(x -> schedule());
         }
@@ -197,10 +195,14 @@ public final class AdvisorViewModel {
     }
 
     private void schedule() {
+        if (debounce != null) {
+            debounce.cancel();
+            debounce = null;
+        }
         if (immediate.get()) {
             advise();
         } else {
-            debounce.playFromStart();
+            debounce = tasks.later(DEBOUNCE, this::advise);
         }
     }
 
@@ -220,25 +222,21 @@ public final class AdvisorViewModel {
             return;
         }
         if (running != null) {
-            running.cancel(true);
+            running.cancel();
         }
-        Task<Answer> task = new Task<>() {
-            @Override
-            protected Answer call() throws UseCaseException {
-                AdviceResult r = advise.advise(Advise.Request.of(m.snapshot(), d)).advice();
-                List<Verdict> sorted = new ArrayList<>(r.verdicts());
-                sorted.sort(java.util.Comparator.comparing((Verdict v) -> rank(v.outcome())));
-                return new Answer(Advice.of(r), sorted.stream().map(VerdictRow::of).toList(),
-                        r.recommendations().stream().map(RecommendationCard::of).toList());
-            }
-        };
-        running = task;
+        Job<Answer> job = new Job<>(tasks, p -> {
+            AdviceResult r = advise.advise(Advise.Request.of(m.snapshot(), d)).advice();
+            List<Verdict> sorted = new ArrayList<>(r.verdicts());
+            sorted.sort(java.util.Comparator.comparing((Verdict v) -> rank(v.outcome())));
+            return new Answer(Advice.of(r), sorted.stream().map(VerdictRow::of).toList(),
+                    r.recommendations().stream().map(RecommendationCard::of).toList());
+        });
+        running = job;
         status.set("Advising…");
-        task.setOnSucceeded(e -> {
-            if (task != running) {
+        job.onSucceeded(a -> {
+            if (job != running) {
                 return;
             }
-            Answer a = task.getValue();
             advice.set(a.advice());
             List<VerdictRow> sorted = a.verdicts();
             verdicts.setAll(sorted);
@@ -249,13 +247,12 @@ public final class AdvisorViewModel {
             status.set(blocked != null ? "No verdicts: " + blocked : sorted.size() + " verdicts: " + errors + " error, "
                     + fallbacks + " fallback, " + (sorted.size() - errors - fallbacks) + " ok");
         });
-        task.setOnFailed(e -> {
-            if (task == running) {
-                Throwable t = task.getException();
+        job.onFailed(t -> {
+            if (job == running) {
                 status.set(t instanceof UseCaseException ? t.getMessage() : "Advisor failed: " + t);
             }
         });
-        executor.execute(task);
+        job.start();
     }
 
     private static int rank(Outcome o) {

@@ -7,23 +7,23 @@ import dev.fabricscope.usecase.RunCheck;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executor;
-import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyDoubleProperty;
+import javafx.beans.property.ReadOnlyDoubleWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleObjectProperty;
-import javafx.concurrent.Task;
 
 /**
  * The Checks tab's state: whether checks can run here (and why not), the check in flight with its progress, and
  * the last result of each kind. Each check runs in a child process through {@link RunCheck} (this process never
- * loads NCCL nor creates a CUDA context), inside a {@link Task}; {@link #cancel()} stops it and ends that process.
+ * loads NCCL nor creates a CUDA context), as a {@link Job} through {@link Tasks}; {@link #cancel()} stops it and ends
+ * that process.
  * Results come as tables (and optional chart series) so the view stays independent of each check's result type.
  */
 public final class ChecksViewModel {
@@ -83,18 +83,20 @@ public final class ChecksViewModel {
     }
 
     private final RunCheck runs;
-    private final Executor executor;
+    private final Tasks tasks;
     private final ObjectProperty<LoadedMachine> machine = new SimpleObjectProperty<>(this, "machine");
     private final ReadOnlyStringWrapper disabledReason = new ReadOnlyStringWrapper(this, "disabledReason");
     private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper(this, "running");
-    private final ReadOnlyObjectWrapper<Task<Result>> task = new ReadOnlyObjectWrapper<>(this, "task");
+    private Job<Result> job;
+    private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper(this, "progress", 0);
+    private final ReadOnlyStringWrapper progressMessage = new ReadOnlyStringWrapper(this, "progressMessage", "");
     private final ReadOnlyObjectWrapper<Kind> runningKind = new ReadOnlyObjectWrapper<>(this, "runningKind");
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(this, "status", "");
     private final Map<Kind, ReadOnlyObjectWrapper<Result>> results = new EnumMap<>(Kind.class);
 
-    public ChecksViewModel(RunCheck runs, Executor executor) {
+    public ChecksViewModel(RunCheck runs, Tasks tasks) {
         this.runs = runs;
-        this.executor = executor;
+        this.tasks = tasks;
         for (Kind k : Kind.values()) {
             results.put(k, new ReadOnlyObjectWrapper<>());
         }
@@ -106,7 +108,12 @@ public final class ChecksViewModel {
     /** Why the checks cannot run for the machine on screen, or null. */
     public ReadOnlyStringProperty disabledReasonProperty() { return disabledReason.getReadOnlyProperty(); }
     public ReadOnlyBooleanProperty runningProperty() { return running.getReadOnlyProperty(); }
-    public ReadOnlyObjectProperty<Task<Result>> taskProperty() { return task.getReadOnlyProperty(); }
+    /** The last check's progress, 0–1 (-1: cannot tell); kept after it ends until the next one starts. */
+    public ReadOnlyDoubleProperty progressProperty() { return progress.getReadOnlyProperty(); }
+    /** The last check's own progress line; kept after it ends until the next one starts. */
+    public ReadOnlyStringProperty progressMessageProperty() { return progressMessage.getReadOnlyProperty(); }
+    /** The kind of the check in flight, or null. */
+    public ReadOnlyObjectProperty<Kind> runningKindProperty() { return runningKind.getReadOnlyProperty(); }
     public ReadOnlyStringProperty statusProperty() { return status.getReadOnlyProperty(); }
     /** The kind of the check in flight, or null. */
     public Kind getRunningKind() { return runningKind.get(); }
@@ -128,49 +135,45 @@ public final class ChecksViewModel {
 
     // ---- Commands
 
-    public Task<Result> run(Kind kind) {
+    public Job<Result> run(Kind kind) {
         if (disabledReason.get() != null || running.get()) {
             return null;
         }
         LoadedMachine m = machine.get();
-        CheckTask t = new CheckTask() {
-            @Override
-            protected Result call() {
-                updateTitle(kind.title);
-                updateMessage("Starting…");
-                return CheckTables.of(kind, runCheck(kind, m, this));
-            }
-        };
-        runningKind.set(kind);
-        task.set(t);
+        Job<Result> t = new Job<>(tasks, p -> CheckTables.of(kind, runCheck(kind, m, p)));
+        job = t;
+        progress.unbind();
+        progress.bind(t.progressProperty());
+        progressMessage.set("Starting…");
+        t.messageProperty().addListener((o, was, now) -> progressMessage.set(now));
         running.set(true);
+        runningKind.set(kind);
         status.set(kind.title + ": running…");
-        t.setOnSucceeded(e -> {
-            results.get(kind).set(t.getValue());
-            status.set(kind.title + ": " + t.getValue().summary());
+        t.onSucceeded(r -> {
+            results.get(kind).set(r);
+            status.set(kind.title + ": " + r.summary());
             done();
         });
-        t.setOnFailed(e -> {
-            status.set(kind.title + " failed: " + t.getException().getMessage());
+        t.onFailed(e -> {
+            status.set(kind.title + " failed: " + e.getMessage());
             done();
         });
-        t.setOnCancelled(e -> {
+        t.onCancelled(() -> {
             status.set(kind.title + ": cancelled");
             done();
         });
-        executor.execute(t);
-        return t;
+        return t.start();
     }
 
     /**
      * Runs the check with its default request and time limit in its child process; the task's cancel (polled, and an
      * interrupt of this thread) ends that process.
      */
-    private CheckResult runCheck(Kind kind, LoadedMachine m, CheckTask t) {
+    private CheckResult runCheck(Kind kind, LoadedMachine m, Job.Progress p) {
         CheckControl control = new CheckControl();
         Thread watcher = new Thread(() -> {
             while (!control.isCancelled()) {
-                if (t.isCancelled()) {
+                if (p.cancelled()) {
                     control.cancel();
                 }
                 try {
@@ -184,34 +187,27 @@ public final class ChecksViewModel {
         watcher.start();
         try {
             return runs.inChildProcess(RunCheck.Request.defaults(kind.check, kind == Kind.P2P ? m.snapshot() : null, e -> {
-                if (t.isCancelled()) {
+                if (p.cancelled()) {
                     control.cancel();
                 }
-                t.progress(e.fraction(), e.message());
+                double f = e.fraction();
+                p.update(f < 0 ? -1 : f, f < 0 ? -1 : 1, e.message());
             }, control));
         } finally {
             control.cancel();
         }
     }
 
-    /** A check's task, telling its progress: 0..1 (negative: unknown) and one line. */
-    private abstract static class CheckTask extends Task<Result> {
-        void progress(double fraction, String message) {
-            updateMessage(message);
-            updateProgress(fraction < 0 ? -1 : fraction, fraction < 0 ? -1 : 1);
-        }
-    }
-
     public void cancel() {
-        Task<Result> t = task.get();
-        if (t != null && t.isRunning()) {
-            t.cancel(true);
+        if (job != null && !job.isDone()) {
+            job.cancel();
         }
     }
 
     private void done() {
+        progress.unbind();
         running.set(false);
         runningKind.set(null);
-        Platform.runLater(() -> task.set(null));
+        job = null;
     }
 }

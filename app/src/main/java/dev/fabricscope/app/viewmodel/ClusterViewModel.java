@@ -7,23 +7,29 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.HashMap;
 import java.util.Set;
 import javafx.beans.Observable;
+import javafx.beans.binding.Bindings;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 
 /**
- * The cluster page's state: which nodes are listed (name filter, outliers only), grouped by NVLink domain, and which
- * difference is highlighted on the node tiles. Pure FX-thread state over an immutable {@link LoadedCluster}; the
- * grouping is linear in the node count.
+ * The cluster page's state: which nodes are listed (name filter, outliers only), grouped by NVLink domain, which
+ * difference is highlighted on the node tiles, and which node was opened last; and the page's commands: open a node's
+ * machine views, advise over the whole cluster. UI-thread state over the immutable {@link LoadedCluster} that the
+ * {@link MainViewModel} has open; the grouping is linear in the node count.
  */
 public final class ClusterViewModel {
 
@@ -35,38 +41,89 @@ public final class ClusterViewModel {
      * @param nodesInAll  the group's nodes before the filter
      * @param outliers    listed nodes that differ from the majority in some fact
      */
-    public record Group(String domainId, String title, String detail, List<ClusterNode> nodes, int nodesInAll, int gpus,
+    public record Group(String domainId, String title, String detail, List<Tile> nodes, int nodesInAll, int gpus,
                         int outliers) {
         public boolean mnnvl() {
             return domainId != null;
         }
     }
 
+    /** A node as its tile shows it: its name, its GPUs in a few words, its driver version, its report file. */
+    public record Tile(String name, String gpus, String driver, String file) {
+    }
+
+    /**
+     * A difference between nodes as the list shows it, most important ({@code rank}) first.
+     *
+     * @param title    what differs, and in which NVLink domain unless cluster-wide
+     * @param badge    "1 node", "12 nodes" (the outliers) or "3 values" (no majority)
+     * @param majority "Most nodes (17): 580.126.20" or "No majority: 3 different values"
+     * @param others   the other values with their nodes, one per line (at most four, six names each)
+     * @param warning  an environment variable (a warning) rather than a machine fact (an error)
+     */
+    public record Difference(int rank, String field, String title, String badge, String majority, String others,
+                             List<String> outliers, boolean warning) {
+    }
+
+    /** A node report that could not be read: the file, its name, and why. */
+    public record Unreadable(String file, String fileName, String why) {
+    }
+
     private final ObjectProperty<LoadedCluster> cluster = new SimpleObjectProperty<>(this, "cluster");
     private final StringProperty filter = new SimpleStringProperty(this, "filter", "");
     private final BooleanProperty outliersOnly = new SimpleBooleanProperty(this, "outliersOnly");
-    private final ObjectProperty<Inconsistency> highlighted = new SimpleObjectProperty<>(this, "highlighted");
+    private final ObjectProperty<Difference> highlighted = new SimpleObjectProperty<>(this, "highlighted");
+    private final ReadOnlyObjectWrapper<List<Difference>> differences = new ReadOnlyObjectWrapper<>(this, "differences", List.of());
+    private final Map<String, Tile> tiles = new HashMap<>();
     private final ReadOnlyObjectWrapper<List<Group>> groups = new ReadOnlyObjectWrapper<>(this, "groups", List.of());
     private final ReadOnlyIntegerWrapper listed = new ReadOnlyIntegerWrapper(this, "listed");
+    private final ReadOnlyStringWrapper currentNode = new ReadOnlyStringWrapper(this, "currentNode");
+    private final ReadOnlyStringWrapper nodeLine = new ReadOnlyStringWrapper(this, "nodeLine", "");
+    private final ReadOnlyStringWrapper listedLine = new ReadOnlyStringWrapper(this, "listedLine", "");
     private Set<String> highlightedNodes = Set.of();
+    private LoadedCluster shownCluster;
+    private final MainViewModel main;
+    private final AdvisorViewModel advisorVm;
 
-    public ClusterViewModel() {
+    public ClusterViewModel(MainViewModel main, AdvisorViewModel advisorVm) {
+        this.main = main;
+        this.advisorVm = advisorVm;
         for (Observable o : List.of(cluster, filter, outliersOnly)) {
             o.addListener(x -> regroup());
         }
-        cluster.addListener((o, was, now) -> highlighted.set(null));
+        cluster.addListener((o, was, now) -> {
+            highlighted.set(null);
+            currentNode.set(null);
+            differences.set(now == null ? List.of() : now.view().inconsistencies().stream().map(ClusterViewModel::difference).toList());
+        });
         highlighted.addListener((o, was, now) -> highlightedNodes = now == null ? Set.of() : new HashSet<>(now.outliers()));
+        cluster.bind(main.clusterProperty());
+        listedLine.bind(Bindings.createStringBinding(() -> cluster.get() == null ? "" : String.format(Locale.ROOT,
+                "%,d of %,d nodes listed · click a node to open its fabric view", listed.get(), cluster.get().view().readable().size()),
+                listed, cluster));
+        nodeLine.bind(Bindings.createStringBinding(() -> nodeLine(main.getCluster(), main.getClusterNode()),
+                main.clusterNodeProperty(), main.clusterProperty()));
     }
 
-    public ObjectProperty<LoadedCluster> clusterProperty() { return cluster; }
+    /** The cluster the main view-model has open (bound to it). */
+    public ReadOnlyObjectProperty<LoadedCluster> clusterProperty() { return cluster; }
+    /** The node whose machine views were opened last from this page, or null. */
+    public ReadOnlyStringProperty currentNodeProperty() { return currentNode.getReadOnlyProperty(); }
+    /** While a node of the cluster is shown: which node, and where it differs from most nodes; else empty. */
+    public ReadOnlyStringProperty nodeLineProperty() { return nodeLine.getReadOnlyProperty(); }
     /** Lists only nodes whose name contains this (any case). */
     public StringProperty filterProperty() { return filter; }
     /** Lists only nodes that differ from the majority in some fact. */
     public BooleanProperty outliersOnlyProperty() { return outliersOnly; }
     /** The difference whose outlier nodes are highlighted, or null. */
-    public ObjectProperty<Inconsistency> highlightedProperty() { return highlighted; }
+    public ObjectProperty<Difference> highlightedProperty() { return highlighted; }
+    /** The differences between the nodes, most important first. */
+    public ReadOnlyObjectProperty<List<Difference>> differencesProperty() { return differences.getReadOnlyProperty(); }
+    public List<Difference> differences() { return differences.get(); }
     public ReadOnlyObjectProperty<List<Group>> groupsProperty() { return groups.getReadOnlyProperty(); }
     public List<Group> groups() { return groups.get(); }
+    /** "20 of 21 nodes listed · click a node to open its fabric view"; empty without a cluster. */
+    public ReadOnlyStringProperty listedLineProperty() { return listedLine.getReadOnlyProperty(); }
     /** How many nodes the groups list. */
     public ReadOnlyIntegerProperty listedProperty() { return listed.getReadOnlyProperty(); }
 
@@ -78,13 +135,50 @@ public final class ClusterViewModel {
     /** The first listed node among the highlighted difference's outliers, or null. */
     public String firstHighlighted() {
         for (Group g : groups.get()) {
-            for (ClusterNode n : g.nodes()) {
+            for (Tile n : g.nodes()) {
                 if (highlightedNodes.contains(n.name())) {
                     return n.name();
                 }
             }
         }
         return null;
+    }
+
+    // ---- Commands
+
+    /** Opens a node of the cluster on its Fabric tab. */
+    public void openNode(String name) {
+        currentNode.set(name);
+        main.openClusterNode(name, () -> main.showTab(MainViewModel.MachineTab.FABRIC));
+    }
+
+    /**
+     * The Advisor tab for a deployment over every readable node of the cluster, as {@code advise --cluster} does: the
+     * representative node's GPUs, the node count, and the cluster-wide facts (shared MNNVL domain, multicast and
+     * fabric handles on every node) as what-if assumptions, shown in the deployment panel.
+     */
+    public void adviseCluster() {
+        LoadedCluster c = main.getCluster();
+        if (c == null || c.facts() == null) {
+            return;
+        }
+        var facts = c.facts();
+        currentNode.set(facts.representative().name());
+        main.openClusterNode(facts.representative().name(), () -> {
+            advisorVm.showCluster(facts);
+            main.showTab(MainViewModel.MachineTab.ADVISOR);
+            main.report("Advising over " + facts.nodesUsed() + " nodes of cluster " + c.name() + ": " + facts.summary());
+        });
+    }
+
+    private static String nodeLine(LoadedCluster c, String node) {
+        if (c == null || node == null) {
+            return "";
+        }
+        var diffs = c.differences(node);
+        return "Node " + node + " of cluster " + c.name() + (diffs.isEmpty() ? " · matches the majority of nodes"
+                : " · differs from most nodes in " + diffs.stream().map(d -> d.inconsistency().field())
+                        .collect(java.util.stream.Collectors.joining(", ")));
     }
 
     private void regroup() {
@@ -97,19 +191,23 @@ public final class ClusterViewModel {
         String f = filter.get() == null ? "" : filter.get().strip().toLowerCase(Locale.ROOT);
         boolean onlyOutliers = outliersOnly.get();
         List<Group> out = new ArrayList<>();
-        List<ClusterNode> singles = new ArrayList<>();
+        if (c != shownCluster) {
+            tiles.clear();
+            shownCluster = c;
+        }
+        List<Tile> singles = new ArrayList<>();
         int singlesInAll = 0;
         int singleGpus = 0;
         int n = 0;
         int mnnvlIndex = 0;
         for (NvlinkDomain d : c.view().domains()) {
             boolean mnnvl = d.clusterUuid() != null;
-            List<ClusterNode> shown = new ArrayList<>();
+            List<Tile> shown = new ArrayList<>();
             for (String name : d.nodes()) {
                 ClusterNode node = c.node(name);
                 if (node != null && (f.isEmpty() || name.toLowerCase(Locale.ROOT).contains(f))
                         && (!onlyOutliers || !c.differences(name).isEmpty())) {
-                    shown.add(node);
+                    shown.add(tiles.computeIfAbsent(name, k -> tile(node)));
                 }
             }
             if (mnnvl) {
@@ -128,7 +226,7 @@ public final class ClusterViewModel {
             }
         }
         if (!singles.isEmpty()) {
-            singles.sort(java.util.Comparator.comparing(ClusterNode::name));
+            singles.sort(java.util.Comparator.comparing(Tile::name));
             out.add(new Group(null, "Single-node NVLink domains",
                     "no multi-node NVLink fabric: each node is an NVLink domain of its own · "
                             + LoadedCluster.plural(singlesInAll, "node") + " · " + LoadedCluster.plural(singleGpus, "GPU"),
@@ -139,7 +237,74 @@ public final class ClusterViewModel {
         listed.set(n);
     }
 
-    private static int outliers(LoadedCluster c, List<ClusterNode> nodes) {
+    private static Tile tile(ClusterNode n) {
+        return new Tile(n.name(), gpuLine(n.summary()), n.summary().driver().driverVersion().shortDisplay(), n.file());
+    }
+
+    /** The files of the cluster that could not be read, and why. */
+    public List<Unreadable> unreadable() {
+        LoadedCluster c = cluster.get();
+        return c == null ? List.of() : c.view().unreadable().stream().map(n -> {
+            java.nio.file.Path p = java.nio.file.Path.of(n.file());
+            return new Unreadable(n.file(), p.getFileName() == null ? n.file() : p.getFileName().toString(), n.error());
+        }).toList();
+    }
+
+    /** What the advisor makes of the cluster (without the folder), or why it cannot advise; empty without a cluster. */
+    public String factsLine() {
+        LoadedCluster c = cluster.get();
+        if (c == null) {
+            return "";
+        }
+        if (c.facts() == null) {
+            return c.factsProblem();
+        }
+        String prefix = c.dir() + ": ";
+        String s = c.facts().summary();
+        return "Advisor view of the cluster: " + (s.startsWith(prefix) ? s.substring(prefix.length()) : s);
+    }
+
+    /** What "Advise for this cluster…" would do, or null when it cannot (no readable node). */
+    public String adviseHint() {
+        LoadedCluster c = cluster.get();
+        if (c == null || c.facts() == null) {
+            return null;
+        }
+        return "Opens the Advisor tab for a deployment over all " + c.facts().nodesUsed() + " nodes: GPUs as on "
+                + c.facts().representative().name() + ", with " + c.facts().assumptions().entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    static Difference difference(Inconsistency d) {
+        boolean env = d.field().startsWith("environment ");
+        String badge = !d.hasMajority() ? d.byValue().size() + " values"
+                : d.outliers().size() == 1 ? "1 node" : String.format(Locale.ROOT, "%,d nodes", d.outliers().size());
+        String title = d.field() + ("cluster".equals(d.scope()) ? "" : " (in " + d.scope() + ")");
+        int most = d.byValue().getOrDefault(d.majority(), List.of()).size();
+        String majority = d.hasMajority() ? "Most nodes (" + most + "): " + d.majority()
+                : "No majority: " + d.byValue().size() + " different values";
+        StringBuilder sb = new StringBuilder();
+        int shown = 0;
+        for (Map.Entry<String, List<String>> e : d.byValue().entrySet()) {
+            if (e.getKey().equals(d.majority())) {
+                continue;
+            }
+            if (shown == 4) {
+                sb.append("\n… and ").append(d.byValue().size() - 1 - shown).append(" more values");
+                break;
+            }
+            sb.append(shown == 0 ? "" : "\n").append(e.getKey()).append(": ").append(names(e.getValue(), 6));
+            shown++;
+        }
+        return new Difference(d.rank(), d.field(), title, badge, majority, sb.toString(), d.outliers(), env);
+    }
+
+    static String names(List<String> names, int max) {
+        return names.size() <= max ? String.join(", ", names)
+                : String.join(", ", names.subList(0, max)) + ", … (" + names.size() + " in all)";
+    }
+
+    private static int outliers(LoadedCluster c, List<Tile> nodes) {
         return (int) nodes.stream().filter(x -> !c.differences(x.name()).isEmpty()).count();
     }
 

@@ -30,6 +30,11 @@ public record LoadedCluster(Path dir, ClusterView view, Map<String, ClusterNode>
      * @param value the node's own value
      */
     public record Difference(Inconsistency inconsistency, String value) {
+        /** What differs, e.g. "driver version". */
+        public String field() {
+            return inconsistency.field();
+        }
+
         /** "driver version 550.54.15 (most nodes: 570.86.15)". */
         public String describe() {
             return inconsistency.field() + " " + value + (inconsistency.hasMajority()

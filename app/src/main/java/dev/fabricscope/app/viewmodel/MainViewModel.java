@@ -1,6 +1,5 @@
 package dev.fabricscope.app.viewmodel;
 
-import dev.fabricscope.app.AppPreferences;
 import dev.fabricscope.cluster.ClusterNode;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.DriverInfo;
@@ -16,12 +15,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import javafx.beans.binding.Bindings;
+import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyDoubleProperty;
@@ -30,27 +28,30 @@ import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
-import javafx.concurrent.Task;
 
 /**
- * The window's state: which machine or cluster is shown, whether a background load runs (and how far it is), the
- * no-driver banner, recent files. Every load (live probe, file, sample, cluster folder, a node of the cluster) runs
- * as a {@link Task} off the FX thread; starting a new one cancels the one in flight, and a cancelled load never
- * replaces what is shown. Properties are read-only; the command methods are the only mutators and must be called on
- * the FX thread.
+ * The window's state: which machine or cluster is shown and which of its tabs, whether a background load runs (and
+ * how far it is), the no-driver banner, recent files. Every load (live probe, file, sample, cluster folder, a node of
+ * the cluster) runs as a {@link Job} through {@link Tasks}; starting a new one cancels the one in flight, and a
+ * cancelled load never replaces what is shown. Properties are read-only; the command methods are the only mutators
+ * and must be called on the UI thread.
  */
 public final class MainViewModel {
 
     /** What the window's centre shows: the machine tabs, the cluster page, or two reports compared. */
     public enum Page { MACHINE, CLUSTER, COMPARE }
 
+    /** The machine page's tabs, in their order. */
+    public enum MachineTab { OVERVIEW, FABRIC, MATRICES, ADVISOR, CHECKS, ACCEPTANCE }
+
     private final Supplier<MachineSnapshot> liveProbe;
     private final Compare compare;
     private final InspectCluster clusters;
     private final AppPreferences prefs;
-    private final ExecutorService executor;
+    private final Tasks tasks;
 
     // ---- Properties
 
@@ -68,27 +69,37 @@ public final class MainViewModel {
     private final ReadOnlyObjectWrapper<Page> page = new ReadOnlyObjectWrapper<>(this, "page", Page.MACHINE);
     private final ReadOnlyStringWrapper clusterNode = new ReadOnlyStringWrapper(this, "clusterNode");
     private final ReadOnlyObjectWrapper<LoadedComparison> comparison = new ReadOnlyObjectWrapper<>(this, "comparison");
+    private final ReadOnlyStringWrapper source = new ReadOnlyStringWrapper(this, "source", "");
+    private final ObjectProperty<MachineTab> tab = new SimpleObjectProperty<>(this, "tab", MachineTab.OVERVIEW);
     private Page beforeCompare = Page.MACHINE;
-    private Task<?> current;
+    private Job<?> current;
 
-    public MainViewModel(Supplier<MachineSnapshot> liveProbe, AppPreferences prefs) {
-        this(liveProbe, new Compare(), new InspectCluster(), prefs);
+    public MainViewModel(Supplier<MachineSnapshot> liveProbe, AppPreferences prefs, Tasks tasks) {
+        this(liveProbe, new Compare(), new InspectCluster(), prefs, tasks);
     }
 
-    public MainViewModel(Supplier<MachineSnapshot> liveProbe, Compare compare, InspectCluster clusters, AppPreferences prefs) {
+    public MainViewModel(Supplier<MachineSnapshot> liveProbe, Compare compare, InspectCluster clusters, AppPreferences prefs,
+                         Tasks tasks) {
         this.liveProbe = liveProbe;
         this.compare = compare;
         this.clusters = clusters;
         this.prefs = prefs;
-        this.executor = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "fabricscope-load");
-            t.setDaemon(true);
-            return t;
-        });
+        this.tasks = tasks;
         recentFiles.setAll(prefs.recentFiles());
         // names in the title come from files: shown by the one rule for untrusted text (view.SafeText)
-        title.bind(Bindings.createStringBinding(() -> dev.fabricscope.text.Escape.visible(makeTitle(), false),
+        title.bind(Bindings.createStringBinding(() -> ShownText.visible(makeTitle(), false),
                 machine, cluster, page, clusterNode, comparison));
+        source.bind(Bindings.createStringBinding(this::makeSource, machine, page, cluster, comparison));
+    }
+
+    private String makeSource() {
+        if (page.get() == Page.CLUSTER && cluster.get() != null) {
+            return "cluster " + cluster.get().dir();
+        }
+        if (page.get() == Page.COMPARE && comparison.get() != null) {
+            return "comparing " + comparison.get().left() + " with " + comparison.get().right();
+        }
+        return machine.get() == null ? "" : machine.get().subject();
     }
 
     private String makeTitle() {
@@ -117,6 +128,11 @@ public final class MainViewModel {
 
     public ReadOnlyStringProperty titleProperty() {
         return title.getReadOnlyProperty();
+    }
+
+    /** What is shown, for the status bar: the machine's subject, the cluster folder, or the two files compared. */
+    public ReadOnlyStringProperty sourceProperty() {
+        return source.getReadOnlyProperty();
     }
 
     /** One line about the last thing that happened. */
@@ -164,6 +180,17 @@ public final class MainViewModel {
         return clusterNode.get();
     }
 
+    /** The tab shown on the machine page; the view selects it, and a user's choice of tab sets it. */
+    public ObjectProperty<MachineTab> tabProperty() {
+        return tab;
+    }
+
+    /** Shows the machine page on {@code which} tab (when a machine is loaded). */
+    public void showTab(MachineTab which) {
+        showMachinePage();
+        tab.set(which);
+    }
+
     public ReadOnlyBooleanProperty busyProperty() {
         return busy.getReadOnlyProperty();
     }
@@ -195,14 +222,19 @@ public final class MainViewModel {
         return FXCollections.unmodifiableObservableList(recentFiles);
     }
 
-    public List<Samples.Sample> samples() {
-        return Samples.list();
+    /** A bundled sample machine, as the menus offer it. */
+    public record SampleChoice(String name, String description) {
+    }
+
+    /** The bundled samples, in their order. */
+    public List<SampleChoice> samples() {
+        return Samples.list().stream().map(s -> new SampleChoice(s.name(), s.description())).toList();
     }
 
     // ---- Commands
 
     /** Probes this machine in the background. */
-    public Task<LoadedMachine> probeLive() {
+    public Job<LoadedMachine> probeLive() {
         return start("Probing this machine (NVML, CUDA, NCCL)…", () -> {
             MachineSnapshot s = liveProbe.get();
             return new LoadedMachine(s, LoadedMachine.Source.LIVE, null, null, FabricLayout.layout(s));
@@ -211,7 +243,7 @@ public final class MainViewModel {
     }
 
     /** Opens a recent entry: a cluster folder or a report file. */
-    public Task<?> openRecent(Path path) {
+    public Job<?> openRecent(Path path) {
         return Files.isDirectory(path) ? openCluster(path) : openFile(path);
     }
 
@@ -219,14 +251,14 @@ public final class MainViewModel {
      * Reads a folder of node reports in the background (progress: files read), merges them into NVLink domains and
      * differences, and shows the cluster page; remembers the folder in the recent files.
      */
-    public Task<LoadedCluster> openCluster(Path dir) {
+    public Job<LoadedCluster> openCluster(Path dir) {
         String what = "Reading cluster folder " + (dir.getFileName() == null ? dir : dir.getFileName()) + "…";
         long started = System.nanoTime();
         return start(what, r -> {
             InspectCluster.Result opened = clusters.open(new InspectCluster.Request(dir, false, (read, total) -> {
-                r.progress(read, total, String.format(java.util.Locale.ROOT, "Reading node reports: %,d of %,d…", read, total));
+                r.update(read, total, String.format(java.util.Locale.ROOT, "Reading node reports: %,d of %,d…", read, total));
                 if (read == total && total > 0) {
-                    r.progress(-1, 1, String.format(java.util.Locale.ROOT, "Comparing %,d nodes…", total));
+                    r.update(-1, 1, String.format(java.util.Locale.ROOT, "Comparing %,d nodes…", total));
                 }
             }));
             if (opened.view().nodes().isEmpty()) {
@@ -247,7 +279,7 @@ public final class MainViewModel {
      * Shows the machine views of one node of the open cluster (its file is read in full and its fabric graph laid out in
      * the background), then runs {@code onShown}.
      */
-    public Task<LoadedMachine> openClusterNode(String name, Runnable onShown) {
+    public Job<LoadedMachine> openClusterNode(String name, Runnable onShown) {
         LoadedCluster c = cluster.get();
         ClusterNode n = c == null ? null : c.node(name);
         if (n == null || !n.ok()) {
@@ -259,15 +291,14 @@ public final class MainViewModel {
         }, m -> {
             showMachine(m);
             clusterNode.set(name);
-            onShown.run();
-        }, m -> "Opened node " + name + " of cluster " + c.name() + " (" + n.file() + ")");
+        }, m -> "Opened node " + name + " of cluster " + c.name() + " (" + n.file() + ")", m -> onShown.run());
     }
 
     /**
      * Reads two reports or snapshots (untrusted: one-line errors) and compares them with the report package's diff;
      * shows the comparison.
      */
-    public Task<LoadedComparison> compare(Path left, Path right) {
+    public Job<LoadedComparison> compare(Path left, Path right) {
         String a = sideName(left, right);
         String b = sideName(right, left);
         return start("Comparing " + a + " with " + b + "…", r -> new LoadedComparison(left, right,
@@ -286,6 +317,28 @@ public final class MainViewModel {
         Path n = p.getFileName();
         Path o = other.getFileName();
         return n == null || n.equals(o) ? p.toString() : n.toString();
+    }
+
+    /** Compares the two reports again, B against A. */
+    public void swapComparison() {
+        LoadedComparison c = comparison.get();
+        if (c != null) {
+            compare(c.right(), c.left());
+        }
+    }
+
+    /** Two dropped files are compared; a dropped folder opens as a cluster, a dropped file as a report or snapshot. */
+    public void openDropped(List<Path> paths) {
+        if (paths.isEmpty()) {
+            return;
+        }
+        if (paths.size() == 2 && paths.stream().allMatch(Files::isRegularFile)) {
+            compare(paths.get(0), paths.get(1));
+        } else if (Files.isDirectory(paths.get(0))) {
+            openCluster(paths.get(0));
+        } else {
+            openFile(paths.get(0));
+        }
     }
 
     /** Leaves the comparison for the page shown before it. */
@@ -318,7 +371,7 @@ public final class MainViewModel {
     }
 
     /** Opens a snapshot or report file in the background; remembers it in the recent files. */
-    public Task<LoadedMachine> openFile(Path file) {
+    public Job<LoadedMachine> openFile(Path file) {
         return start("Opening " + file.getFileName() + "…", () -> {
             MachineSnapshot s = OpenSnapshot.read(file);
             return new LoadedMachine(s, LoadedMachine.Source.FILE, file, null, FabricLayout.layout(s));
@@ -329,7 +382,7 @@ public final class MainViewModel {
     }
 
     /** Opens a bundled sample in the background. */
-    public Task<LoadedMachine> openSample(String name) {
+    public Job<LoadedMachine> openSample(String name) {
         return start("Opening sample " + name + "…", () -> {
             Samples.Sample sample = Samples.find(name).orElseThrow(() -> new IllegalArgumentException(
                     "unknown sample '" + name + "'; valid: " + String.join(", ", Samples.names())));
@@ -341,7 +394,7 @@ public final class MainViewModel {
     /** Cancels the load in flight (also one not yet started), keeping what is shown. */
     public void cancel() {
         if (current != null && !current.isDone()) {
-            current.cancel(true);
+            current.cancel();
         }
     }
 
@@ -355,10 +408,9 @@ public final class MainViewModel {
         recentFiles.clear();
     }
 
-    /** Stops the worker threads (window closing). */
+    /** Cancels the load in flight (window closing). */
     public void shutdown() {
         cancel();
-        executor.shutdownNow();
     }
 
     private void showMachine(LoadedMachine m) {
@@ -370,78 +422,65 @@ public final class MainViewModel {
         page.set(Page.MACHINE);
     }
 
-    /** Tells the task's progress: {@code done} of {@code total} (done &lt; 0: cannot tell), and what it does now. */
-    interface Reporter {
-        void progress(long done, long total, String message);
+    private Job<LoadedMachine> start(String message, Callable<LoadedMachine> work, Function<LoadedMachine, String> done) {
+        return start(message, r -> work.call(), this::showMachine, done, m -> { });
     }
 
-    interface Work<T> {
-        T call(Reporter reporter) throws Exception;
+    private <T> Job<T> start(String message, Job.Work<T> work, Consumer<T> apply, Function<T, String> done) {
+        return start(message, work, apply, done, v -> { });
     }
 
-    private Task<LoadedMachine> start(String message, Callable<LoadedMachine> work, Function<LoadedMachine, String> done) {
-        return start(message, r -> work.call(), this::showMachine, done);
-    }
-
-    /** Runs {@code work} as the one background task; on success {@code apply} shows its result and {@code done} says so. */
-    private <T> Task<T> start(String message, Work<T> work, Consumer<T> apply, Function<T, String> done) {
+    /**
+     * Runs {@code work} as the one background job; on success {@code apply} shows its result, {@code done} says so in
+     * the status line, and then {@code then} runs (it may say more).
+     */
+    private <T> Job<T> start(String message, Job.Work<T> work, Consumer<T> apply, Function<T, String> done, Consumer<T> then) {
         cancel();
-        Task<T> task = new Task<>() {
-            @Override
-            protected T call() throws Exception {
-                updateMessage(message);
-                return work.call((n, total, what) -> {
-                    updateProgress(n, total);
-                    updateMessage(what);
-                });
-            }
-        };
-        current = task;
+        Job<T> job = new Job<>(tasks, work);
+        current = job;
         busy.set(true);
-        busyMessage.bind(task.messageProperty());
-        progress.bind(task.progressProperty());
+        busyMessage.set(message);
+        progress.bind(job.progressProperty());
         status.set(message);
-        task.messageProperty().addListener((o, was, now) -> {
-            if (task == current && now != null && !now.isEmpty()) {
+        job.messageProperty().addListener((o, was, now) -> {
+            if (job == current && now != null && !now.isEmpty()) {
+                busyMessage.set(now);
                 status.set(now);
             }
         });
-        task.setOnSucceeded(e -> {
-            if (task != current) {
+        job.onSucceeded(value -> {
+            if (job != current) {
                 return;
             }
-            T value = task.getValue();
             finish();
             error.set(null);
             apply.accept(value);
             status.set(done.apply(value));
+            then.accept(value);
         });
-        task.setOnFailed(e -> {
-            if (task != current) {
+        job.onFailed(t -> {
+            if (job != current) {
                 return;
             }
             finish();
-            Throwable t = task.getException();
             String why = t instanceof SnapshotIO.ReadException || t instanceof IllegalArgumentException || t instanceof IOException
                     || t instanceof UseCaseException
                     ? firstLine(t.getMessage()) : t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + firstLine(t.getMessage()));
             error.set(why);
             status.set("Failed: " + why);
         });
-        task.setOnCancelled(e -> {
-            if (task != current) {
+        job.onCancelled(() -> {
+            if (job != current) {
                 return;
             }
             finish();
             status.set("Cancelled: " + message.replace("…", ""));
         });
-        executor.execute(task);
-        return task;
+        return job.start();
     }
 
     private void finish() {
         busy.set(false);
-        busyMessage.unbind();
         busyMessage.set("");
         progress.unbind();
         progress.set(0);

@@ -8,13 +8,11 @@ import dev.fabricscope.usecase.MakeReport;
 import dev.fabricscope.usecase.UseCaseException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
-import javafx.concurrent.Task;
 
 /**
  * Exports: a report of the machine on screen in every report format ({@link MakeReport}), with the advisor's verdicts
@@ -45,13 +43,13 @@ public final class ReportsViewModel {
     }
 
     private final MakeReport reports;
-    private final Executor executor;
+    private final Tasks tasks;
     private final BooleanProperty redact = new SimpleBooleanProperty(this, "redact");
     private final ReadOnlyBooleanWrapper exporting = new ReadOnlyBooleanWrapper(this, "exporting");
 
-    public ReportsViewModel(MakeReport reports, Executor executor) {
+    public ReportsViewModel(MakeReport reports, Tasks tasks) {
         this.reports = reports;
-        this.executor = executor;
+        this.tasks = tasks;
     }
 
     /** Replace host names, serials, UUIDs, user names in paths, IP and MAC addresses in exports. */
@@ -64,16 +62,16 @@ public final class ReportsViewModel {
     }
 
     /**
-     * Renders the report and writes it to {@code target} atomically, off the FX thread; {@code done} gets the status
+     * Renders the report and writes it to {@code target} atomically, in the background; {@code done} gets the status
      * line, {@code failed} one line saying why.
      */
-    public Task<String> export(LoadedMachine machine, DeploymentRequest deployment, Format format, Path target,
+    public Job<String> export(LoadedMachine machine, DeploymentRequest deployment, Format format, Path target,
                                Consumer<String> done, Consumer<String> failed) {
         return export(machine, deployment, List.of(), format, target, done, failed);
     }
 
     /** As below, with the Advisor tab's deployment ({@link AdvisorViewModel#deployment()}: it must be well formed). */
-    public Task<String> export(LoadedMachine machine, AdvisorViewModel advisor, List<ChecksViewModel.Result> checksRun,
+    public Job<String> export(LoadedMachine machine, AdvisorViewModel advisor, List<ChecksViewModel.Result> checksRun,
                                Format format, Path target, Consumer<String> done, Consumer<String> failed) {
         return export(machine, advisor.deployment(), checksRun, format, target, done, failed);
     }
@@ -83,35 +81,30 @@ public final class ReportsViewModel {
      * none: the results recorded with the report the machine was opened from, if any. The report records the
      * {@code fabricscope report} command that makes it again.
      */
-    public Task<String> export(LoadedMachine machine, DeploymentRequest deployment, List<ChecksViewModel.Result> checksRun,
+    public Job<String> export(LoadedMachine machine, DeploymentRequest deployment, List<ChecksViewModel.Result> checksRun,
                                Format format, Path target, Consumer<String> done, Consumer<String> failed) {
         List<ReportChecks.Entry> entries = checksRun.stream().map(ChecksViewModel.Result::reportEntry)
                 .filter(java.util.Objects::nonNull).toList();
         ReportChecks checks = entries.isEmpty() ? null : new ReportChecks(true, null, entries);
         MakeReport.Request request = new MakeReport.Request(machine.snapshot(), origin(machine), deployment,
                 checks == null ? MakeReport.Checks.recorded() : MakeReport.Checks.given(checks), null, format.report, redact.get());
-        Task<String> task = new Task<>() {
-            @Override
-            protected String call() throws Exception {
-                String text = reports.make(request).text();
-                SnapshotIO.writeAtomically(target, text);
-                return "Report written to " + target + " (" + format.title + (request.redact() ? ", identifiers redacted" : "")
-                        + (checks != null ? ", " + checks.results().size() + " check result" + (checks.results().size() == 1 ? "" : "s") : "") + ", "
-                        + String.format(java.util.Locale.ROOT, "%,d", text.length()) + " characters)";
-            }
-        };
-        exporting.set(true);
-        task.setOnSucceeded(e -> {
-            exporting.set(false);
-            done.accept(task.getValue());
+        Job<String> job = new Job<>(tasks, p -> {
+            String text = reports.make(request).text();
+            SnapshotIO.writeAtomically(target, text);
+            return "Report written to " + target + " (" + format.title + (request.redact() ? ", identifiers redacted" : "")
+                    + (checks != null ? ", " + checks.results().size() + " check result" + (checks.results().size() == 1 ? "" : "s") : "") + ", "
+                    + String.format(java.util.Locale.ROOT, "%,d", text.length()) + " characters)";
         });
-        task.setOnFailed(e -> {
+        exporting.set(true);
+        job.onSucceeded(text -> {
             exporting.set(false);
-            Throwable t = task.getException();
+            done.accept(text);
+        });
+        job.onFailed(t -> {
+            exporting.set(false);
             failed.accept(t instanceof UseCaseException || t instanceof java.io.IOException ? t.getMessage() : String.valueOf(t));
         });
-        executor.execute(task);
-        return task;
+        return job.start();
     }
 
     /** Where the machine came from, for the report's command line. */

@@ -1,4 +1,4 @@
-package dev.fabricscope.app;
+package dev.fabricscope.app.viewmodel;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
-package dev.fabricscope.app;
+package dev.fabricscope.app.devtools;
 
+import dev.fabricscope.app.FabricscopeApp;
+import dev.fabricscope.app.PulseScript;
 import dev.fabricscope.app.view.MainView;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.model.MachineSnapshot;
@@ -7,6 +9,7 @@ import dev.fabricscope.samples.Samples;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -28,7 +31,8 @@ final class Bench {
     private final Stage stage;
     private final MainView view;
     private final MainViewModel vm;
-    private final AppOptions opt;
+    private final Path out;
+    private final FabricscopeApp.StartTimes times;
     private final List<String> lines = new ArrayList<>();
     private final List<Double> openMs = new ArrayList<>();
     private long openStart;
@@ -36,11 +40,12 @@ final class Bench {
     private final List<Double> loadMs = new ArrayList<>();
     private final List<Double> drawMs = new ArrayList<>();
 
-    Bench(Stage stage, MainView view, MainViewModel vm, AppOptions opt) {
+    Bench(Stage stage, MainView view, MainViewModel vm, Path out, FabricscopeApp.StartTimes times) {
         this.stage = stage;
         this.view = view;
         this.vm = vm;
-        this.opt = opt;
+        this.out = out;
+        this.times = times;
     }
 
     void start() {
@@ -48,11 +53,11 @@ final class Bench {
         String largest = LARGEST;
         vm.machineProperty().addListener((o, was, now) -> arrived = System.nanoTime());
         PulseScript s = new PulseScript();
-        line("jvm start → main()", Launcher.mainEnteredMillis - jvmStart);
-        line("jvm start → Application.start()", FabricscopeApp.startEnteredMillis - jvmStart);
-        line("jvm start → window shown", FabricscopeApp.shownMillis - jvmStart);
-        line("cold start: jvm start → first frame", FabricscopeApp.firstFrameMillis - jvmStart);
-        line("jvm start → full window drawn (menus, tabs, Overview)", FabricscopeApp.uiReadyMillis - jvmStart);
+        line("jvm start → main()", times.mainEntered() - jvmStart);
+        line("jvm start → Application.start()", times.startEntered() - jvmStart);
+        line("jvm start → window shown", times.shown() - jvmStart);
+        line("cold start: jvm start → first frame", times.firstFrame() - jvmStart);
+        line("jvm start → full window drawn (menus, tabs, Overview)", times.uiReady() - jvmStart);
         s.then(() -> !vm.isBusy(), 0, () -> line("live probe in background (" + vm.statusProperty().get() + ")",
                 vm.getMachine() == null || vm.getMachine().snapshot().probe().durationMs() == null ? -1
                         : vm.getMachine().snapshot().probe().durationMs()));
@@ -95,11 +100,11 @@ final class Bench {
                     System.getProperty("javafx.runtime.version"), Runtime.getRuntime().availableProcessors()));
             String text = String.join("\n", lines) + "\n";
             System.out.print(text);
-            if (opt.benchOut() != null) {
+            if (out != null) {
                 try {
-                    Files.writeString(opt.benchOut(), text);
+                    Files.writeString(out, text);
                 } catch (IOException e) {
-                    System.err.println("fabricscope-app: cannot write " + opt.benchOut() + ": " + e.getMessage());
+                    System.err.println("fabricscope-app: cannot write " + out + ": " + e.getMessage());
                 }
             }
             stage.hide();

@@ -1,7 +1,11 @@
-package dev.fabricscope.app;
+package dev.fabricscope.app.devtools;
 
+import dev.fabricscope.app.AppOptions;
+import dev.fabricscope.app.PngWriter;
+import dev.fabricscope.app.PulseScript;
 import dev.fabricscope.app.view.MainView;
 import dev.fabricscope.app.viewmodel.MainViewModel;
+import dev.fabricscope.app.viewmodel.ViewModels;
 import dev.fabricscope.render.FabricGraph;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,17 +30,20 @@ final class Screenshots {
     private final Stage stage;
     private final MainView view;
     private final MainViewModel vm;
+    private final ViewModels vms;
     private final AppOptions opt;
+    private final Path dir;
 
-    Screenshots(Stage stage, MainView view, MainViewModel vm, AppOptions opt) {
+    Screenshots(Stage stage, MainView view, ViewModels vms, AppOptions opt, Path dir) {
         this.stage = stage;
         this.view = view;
-        this.vm = vm;
+        this.vm = vms.main();
+        this.vms = vms;
         this.opt = opt;
+        this.dir = dir;
     }
 
     void start() {
-        Path dir = opt.screenshots();
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -45,7 +52,7 @@ final class Screenshots {
             return;
         }
         PulseScript s = new PulseScript();
-        if (opt.cluster() == null && opt.compare() == null || !opt.screenshotSamples().isEmpty()) {
+        if (opt.cluster() == null && opt.compare() == null || !opt.samples().isEmpty()) {
             s.then(2, vm::probeLive);
             s.then(() -> !vm.isBusy(), 4, () -> shot(dir.resolve("live-overview.png")));
         }
@@ -55,7 +62,7 @@ final class Screenshots {
         if (opt.compare() != null) {
             compare(s, dir);
         }
-        for (String name : opt.screenshotSamples()) {
+        for (String name : opt.samples()) {
             s.then(2, () -> vm.openSample(name));
             for (int t = 0; t < TABS.length; t++) {
                 int tab = t;
@@ -75,8 +82,8 @@ final class Screenshots {
                 s.then(6, () -> shot(dir.resolve(name + "-" + TABS[tab] + ".png")));
             }
         }
-        if (!opt.screenshotSamples().isEmpty()) {
-            String first = opt.screenshotSamples().get(0);
+        if (!opt.samples().isEmpty()) {
+            String first = opt.samples().get(0);
             boolean dark = stage.getScene().getRoot().getStyleClass().contains("dark");
             s.then(2, () -> vm.openSample(first));
             s.then(() -> !vm.isBusy(), 2, () -> {
@@ -114,10 +121,10 @@ final class Screenshots {
         s.then(8, () -> shot(dir.resolve(name + "-difference.png")));
         s.then(1, () -> {
             var c = vm.getCluster();
-            var hi = view.clusterViewModel().firstHighlighted();
+            var hi = vms.cluster().firstHighlighted();
             String node = hi != null ? hi : c.view().readable().isEmpty() ? null : c.view().readable().get(0).name();
             if (node != null) {
-                view.openClusterNode(node);
+                vms.cluster().openNode(node);
             }
         });
         s.then(() -> !vm.isBusy() && vm.getClusterNode() != null, 8, () -> {
@@ -125,7 +132,7 @@ final class Screenshots {
             g.nodes(FabricGraph.NodeKind.GPU).stream().findFirst().ifPresent(n -> view.fabricView().canvas().select(n.id()));
         });
         s.then(6, () -> shot(dir.resolve(name + "-node-fabric.png")));
-        s.then(1, view::adviseCluster);
+        s.then(1, vms.cluster()::adviseCluster);
         s.then(() -> !vm.isBusy() && !view.advisorView().table().getItems().isEmpty(), 4,
                 () -> view.advisorView().table().getSelectionModel().select(0));
         s.then(6, () -> shot(dir.resolve(name + "-advisor.png")));
@@ -149,7 +156,7 @@ final class Screenshots {
         s.then(1, () -> {
             var table = view.comparePage().table();
             for (var group : table.getRoot().getChildren()) {
-                if (group.getValue().category() == dev.fabricscope.diff.ReportDiff.Category.VERDICTS) {
+                if ("VERDICTS".equals(group.getValue().group().kind())) {
                     table.scrollTo(table.getRow(group));
                     table.getSelectionModel().select(group.getChildren().get(Math.min(2, group.getChildren().size() - 1)));
                 }
