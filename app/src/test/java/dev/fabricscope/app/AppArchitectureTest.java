@@ -13,12 +13,10 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layering of the desktop app (issue 16, MVVM; docs/architecture.md). Each test is one rule; a rule that waits for
- * another part of issue 16 is {@link Disabled} with the part it waits for.
+ * The layering of the desktop app (issue 16, MVVM; docs/architecture.md). Each test is one rule.
  */
 class AppArchitectureTest {
 
@@ -79,8 +77,6 @@ class AppArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when the views stop using cluster, diff, check, samples, usecase and io types directly (still open "
-            + "with issue16-mvvm merged; view-models to hand them view rows) — issue 16")
     void viewsSeeOnlyViewModelsRenderAndModel() {
         classes().that().resideInAPackage(VIEW)
                 .should().onlyDependOnClassesThat(resideInAnyPackage(VIEW, VIEWMODEL, "dev.fabricscope.render..",
@@ -90,7 +86,6 @@ class AppArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when wt-mvvm lands (a task-executor seam replaces Platform.runLater; passes with issue16-mvvm merged) — issue 16")
     void viewModelsRunWithoutTheFxToolkit() {
         noClasses().that().resideInAPackage(VIEWMODEL)
                 .should().dependOnClassesThat().resideInAPackage("javafx.application..")
@@ -107,7 +102,6 @@ class AppArchitectureTest {
     }
 
     @Test
-    @Disabled("enabled when wt-mvvm lands (Bench and Screenshots leave the production package; passes with issue16-mvvm merged) — issue 16")
     void devToolsAreNotInTheProductionPackage() {
         noClasses().that().haveSimpleName("Bench").or().haveSimpleName("Screenshots")
                 .should().resideInAPackage(APP)
