@@ -6,7 +6,7 @@ final class FlashInferSources {
     static final String REPO = "flashinfer-ai/flashinfer";
     static final SourceRef FACTORY = new SourceRef(REPO, "0006e88adb1a928a97b3ad99cb7f47c0db6ae057",
             "flashinfer/comm/allreduce.py", "create_allreduce_fusion_workspace");
-    /** Short hash as recorded by the audit (backend-rules.md errata). */
+    /** Short hash as recorded by the audit (backend-rules.md §0). */
     static final String AUDIT_COMMIT = "fb28d724";
     static final SourceRef MNNVL = new SourceRef(REPO, AUDIT_COMMIT, "flashinfer/comm/mnnvl.py", "SymmDeviceMemory.__init__");
     static final SourceRef FD_EXCHANGE = new SourceRef(REPO, AUDIT_COMMIT, "flashinfer/comm/fd_exchange.py", "fd_exchange (AF_UNIX, one host)");

@@ -9,7 +9,7 @@ final class SglangSources {
     static final String FUSION_PATH = "python/sglang/srt/layers/flashinfer_comm_fusion.py";
     static final String EXEC_COMMIT = "01d795f8aa711691052ae277055a67f23a123b0b";
     static final String EXEC_PATH = "python/sglang/srt/arg_groups/fields/exec_.py";
-    /** Short hash as recorded by the audit (backend-rules.md errata). */
+    /** Short hash as recorded by the audit (backend-rules.md §0). */
     static final String PARALLEL_STATE_COMMIT = "0005973a";
 
     // ---- the copies the versions follow
