@@ -733,35 +733,7 @@ final class SummaryScan {
 
     /** A string at its quote: escapes as JSON has them, no raw control characters, strict UTF-8; returns after it. */
     private static int stringEnd(byte[] b, int n, int p) {
-        int start = ++p;
-        while (true) {
-            if (p + 8 <= n) {
-                long m = special(word(b, p));
-                if (m == 0) {
-                    p += 8;
-                    continue;
-                }
-                p += Long.numberOfTrailingZeros(m) >>> 3;
-            } else if (p >= n) {
-                throw GIVE_UP;
-            }
-            int c = b[p] & 0xFF;
-            if (PLAIN[c]) {
-                p++;
-            } else if (c == '"') {
-                break;
-            } else if (c == '\\') {
-                p = escape(b, n, p);
-            } else if (c >= 0x80) {
-                p = utf8(b, n, p, c);
-            } else {
-                throw GIVE_UP; // a raw control character
-            }
-        }
-        if (p - start > MAX_STRING_BYTES) {
-            throw GIVE_UP;
-        }
-        return p + 1;
+        return quotedEnd(b, n, p, true, MAX_STRING_BYTES);
     }
 
     private static int escape(byte[] b, int n, int p) {
@@ -793,6 +765,11 @@ final class SummaryScan {
      * read); returns the position after its closing quote.
      */
     private static int nameEnd(byte[] b, int n, int p) {
+        return quotedEnd(b, n, p, false, MAX_NAME_BYTES);
+    }
+
+    /** The end of a quoted text at its quote, eight plain bytes at a time; gives up on what the full read must judge. */
+    private static int quotedEnd(byte[] b, int n, int p, boolean escapes, int maxBytes) {
         int start = ++p;
         while (true) {
             if (p + 8 <= n) {
@@ -810,13 +787,15 @@ final class SummaryScan {
                 p++;
             } else if (c == '"') {
                 break;
+            } else if (c == '\\' && escapes) {
+                p = escape(b, n, p);
             } else if (c >= 0x80) {
                 p = utf8(b, n, p, c);
             } else {
-                throw GIVE_UP; // an escape or a raw control character
+                throw GIVE_UP; // a raw control character, or an escape where none may be
             }
         }
-        if (p - start > MAX_NAME_BYTES) {
+        if (p - start > maxBytes) {
             throw GIVE_UP;
         }
         return p + 1;
