@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.fabricscope.JsonTrees;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.text.Escape;
 import java.nio.charset.StandardCharsets;
@@ -15,10 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -138,7 +137,7 @@ class CliFuzzTest {
             }
             default -> {
                 List<JsonNode[]> slots = new ArrayList<>();
-                collect(tree, slots);
+                JsonTrees.collect(tree, slots);
                 for (int k = 0; k < 1 + rnd.nextInt(3); k++) {
                     JsonNode[] slot = slots.get(rnd.nextInt(slots.size()));
                     set(slot, replacement(rnd, get(slot)));
@@ -163,21 +162,6 @@ class CliFuzzTest {
         };
     }
 
-    private static void collect(JsonNode n, List<JsonNode[]> out) {
-        var f = Json.mapper().getNodeFactory();
-        if (n instanceof ObjectNode o) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                out.add(new JsonNode[] {o, f.textNode(e.getKey())});
-                collect(e.getValue(), out);
-            }
-        } else if (n instanceof ArrayNode a) {
-            for (int k = 0; k < a.size(); k++) {
-                out.add(new JsonNode[] {a, f.numberNode(k)});
-                collect(a.get(k), out);
-            }
-        }
-    }
 
     private static JsonNode get(JsonNode[] slot) {
         return slot[0] instanceof ObjectNode o ? o.get(slot[1].textValue()) : ((ArrayNode) slot[0]).get(slot[1].intValue());

@@ -9,26 +9,25 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fabricscope.JsonTrees;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.samples.Samples;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The cluster view's slim read gives what the full read gives, for every sample and for mutated files. */
 class SummaryReaderTest {
 
-    private static byte[] bytes(String s) {
+    static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static String asReport(String snapshotJson) {
+    static String asReport(String snapshotJson) {
         return "{\"format\":\"fabricscope-report\",\"reportVersion\":1,\"advice\":{\"x\":[1,2]},\"snapshot\":" + snapshotJson + "}";
     }
 
@@ -121,7 +120,7 @@ class SummaryReaderTest {
             default -> {
                 JsonNode tree = Json.mapper().readTree(text);
                 List<JsonNode[]> slots = new ArrayList<>();
-                collect(tree, slots);
+                JsonTrees.collect(tree, slots);
                 var f = Json.mapper().getNodeFactory();
                 for (int k = 0; k < 1 + rnd.nextInt(3); k++) {
                     JsonNode[] slot = slots.get(rnd.nextInt(slots.size()));
@@ -150,19 +149,4 @@ class SummaryReaderTest {
         }
     }
 
-    private static void collect(JsonNode n, List<JsonNode[]> out) {
-        var f = Json.mapper().getNodeFactory();
-        if (n instanceof ObjectNode o) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                out.add(new JsonNode[] {o, f.textNode(e.getKey())});
-                collect(e.getValue(), out);
-            }
-        } else if (n instanceof ArrayNode a) {
-            for (int k = 0; k < a.size(); k++) {
-                out.add(new JsonNode[] {a, f.numberNode(k)});
-                collect(a.get(k), out);
-            }
-        }
-    }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fabricscope.JsonTrees;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
@@ -20,9 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -96,22 +95,14 @@ class SummaryScanTest {
         return fast != null;
     }
 
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String wrap(String snapshotJson) {
-        return "{\"format\":\"fabricscope-report\",\"reportVersion\":1,\"advice\":{\"x\":[1,2]},\"snapshot\":" + snapshotJson + "}";
-    }
-
     @Test
     void everySampleAndEveryCapturedFileReadsAlikeAndFast() throws Exception {
         for (var sample : Samples.list()) {
             MachineSnapshot s = sample.snapshot().get();
             String json = Json.write(s);
             String report = ReportIO.toJson(Reports.fromSnapshot(s));
-            for (String text : List.of(json, wrap(json), report, Json.mapper().writeValueAsString(s))) {
-                assertTrue(agree(bytes(text), sample.name()), sample.name() + ": the fast path should read what Fabricscope writes");
+            for (String text : List.of(json, SummaryReaderTest.asReport(json), report, Json.mapper().writeValueAsString(s))) {
+                assertTrue(agree(SummaryReaderTest.bytes(text), sample.name()), sample.name() + ": the fast path should read what Fabricscope writes");
             }
         }
         List<Path> files;
@@ -148,16 +139,16 @@ class SummaryScanTest {
         int fast = 0;
         for (String v : values) {
             String text = base.substring(0, anchor) + "\"zz\" : " + v + ",\n  " + base.substring(anchor);
-            fast += agree(bytes(text), v.length() > 60 ? v.substring(0, 60) + "…" : v) ? 1 : 0;
+            fast += agree(SummaryReaderTest.bytes(text), v.length() > 60 ? v.substring(0, 60) + "…" : v) ? 1 : 0;
         }
         for (String name : List.of("x", "", "é", "a b", "a\\\"b", "a\\u0062", "host", "gpus", "snapshot", "format",
                 "reportVersion", "pairs", "schemaVersion", "y".repeat(999), "y".repeat(1001), "y".repeat(60_000))) {
             String text = base.substring(0, anchor) + "\"" + name + "\" : 1,\n  " + base.substring(anchor);
-            fast += agree(bytes(text), "name " + name) ? 1 : 0;
+            fast += agree(SummaryReaderTest.bytes(text), "name " + name) ? 1 : 0;
         }
         for (String around : List.of(" ", "\n\n", "\t", "\r\n", "\f", "\u00a0", "\u0000", "\uFEFF", "x", "{}", "\u001a")) {
-            fast += agree(bytes(around + base), "before: " + around) ? 1 : 0;
-            fast += agree(bytes(base + around), "after: " + around) ? 1 : 0;
+            fast += agree(SummaryReaderTest.bytes(around + base), "before: " + around) ? 1 : 0;
+            fast += agree(SummaryReaderTest.bytes(base + around), "after: " + around) ? 1 : 0;
         }
         assertTrue(fast > 20, fast + " edge cases read by the fast path");
     }
@@ -178,15 +169,15 @@ class SummaryScanTest {
         int fast = 0;
         for (String v : values) {
             String text = base.substring(0, from) + v + base.substring(to);
-            fast += agree(bytes(text), "hostname " + v) ? 1 : 0;
-            fast += agree(bytes(wrap(text)), "report, hostname " + v) ? 1 : 0;
+            fast += agree(SummaryReaderTest.bytes(text), "hostname " + v) ? 1 : 0;
+            fast += agree(SummaryReaderTest.bytes(SummaryReaderTest.asReport(text)), "report, hostname " + v) ? 1 : 0;
         }
         String withoutHost = base.replaceFirst("\"host\" : \\{", "\"hostX\" : {");
-        agree(bytes(withoutHost), "no host");
+        agree(SummaryReaderTest.bytes(withoutHost), "no host");
         for (String host : List.of("null", "1", "[]", "\"h\"", "{}")) {
             int h = base.indexOf("\"host\" : ") + "\"host\" : ".length();
             int end = base.indexOf("\n  },", h) + 4;
-            agree(bytes(base.substring(0, h) + host + base.substring(end)), "host " + host);
+            agree(SummaryReaderTest.bytes(base.substring(0, h) + host + base.substring(end)), "host " + host);
         }
         assertTrue(fast >= 10, fast + " host names read by the fast path");
     }
@@ -202,7 +193,7 @@ class SummaryScanTest {
         for (String v : versions) {
             docs.add("{\"schemaVersion\":" + v + "," + inner);
             docs.add("{" + inner.substring(0, inner.lastIndexOf('}')) + ",\"schemaVersion\":" + v + "}");
-            docs.add(wrap("{\"schemaVersion\":" + v + "," + inner));
+            docs.add(SummaryReaderTest.asReport("{\"schemaVersion\":" + v + "," + inner));
             docs.add("{\"format\":\"fabricscope-report\",\"reportVersion\":" + v + ",\"snapshot\":" + snap + "}");
             docs.add("{\"snapshot\":" + snap + ",\"reportVersion\":" + v + ",\"format\":\"fabricscope-report\"}");
         }
@@ -228,7 +219,7 @@ class SummaryScanTest {
         docs.add("{\"gpus\":[]}");
         int fast = 0;
         for (String d : docs) {
-            fast += agree(bytes(d), d.length() > 120 ? d.substring(0, 120) + "…" : d) ? 1 : 0;
+            fast += agree(SummaryReaderTest.bytes(d), d.length() > 120 ? d.substring(0, 120) + "…" : d) ? 1 : 0;
         }
         assertTrue(fast >= 5, fast + " envelopes read by the fast path");
     }
@@ -245,7 +236,7 @@ class SummaryScanTest {
                 Files.readString(Path.of("src/test/resources/captured/h200-passthrough-1gpu-2026-12-01-node/node-report.json")));
         Random rnd = new Random(17_2027L);
         for (String base : bases) { // what the mutants are compared with: the valid files' parts, already seen
-            assertTrue(agree(bytes(base), "base"));
+            assertTrue(agree(SummaryReaderTest.bytes(base), "base"));
         }
         for (int i = 0; i < 1_500; i++) {
             String base = bases.get(i % bases.size());
@@ -260,7 +251,7 @@ class SummaryScanTest {
         (byte) 0xc3, (byte) 0xed, (byte) 0xf4, (byte) 0xff, ' ', '\t', '\f', 'e', '-', '0', '.', 'n'};
 
     private static byte[] mutate(Random rnd, String text, int i) throws Exception {
-        byte[] b = bytes(text);
+        byte[] b = SummaryReaderTest.bytes(text);
         switch (i % 8) {
             case 0 -> {
                 return java.util.Arrays.copyOf(b, rnd.nextInt(b.length));
@@ -291,15 +282,15 @@ class SummaryScanTest {
                 if (rnd.nextBoolean()) {
                     String name = text.substring(start + 1, end);
                     int brace = text.lastIndexOf('{', start);
-                    return bytes(text.substring(0, brace + 1) + "\"" + name + "\":0," + text.substring(brace + 1));
+                    return SummaryReaderTest.bytes(text.substring(0, brace + 1) + "\"" + name + "\":0," + text.substring(brace + 1));
                 }
-                return bytes(text.substring(0, start + 1) + "\\u00" + Integer.toHexString(text.charAt(start + 1))
+                return SummaryReaderTest.bytes(text.substring(0, start + 1) + "\\u00" + Integer.toHexString(text.charAt(start + 1))
                         + text.substring(start + 2));
             }
             default -> {
                 JsonNode tree = Json.mapper().readTree(text);
                 List<JsonNode[]> slots = new ArrayList<>();
-                collect(tree, slots);
+                JsonTrees.collect(tree, slots);
                 var f = Json.mapper().getNodeFactory();
                 for (int k = 0; k < 1 + rnd.nextInt(3); k++) {
                     JsonNode[] slot = slots.get(rnd.nextInt(slots.size()));
@@ -326,34 +317,19 @@ class SummaryScanTest {
                         ((ArrayNode) slot[0]).set(slot[1].intValue(), v);
                     }
                 }
-                return bytes(rnd.nextBoolean() ? Json.write(tree) : Json.mapper().writeValueAsString(tree));
+                return SummaryReaderTest.bytes(rnd.nextBoolean() ? Json.write(tree) : Json.mapper().writeValueAsString(tree));
             }
         }
     }
 
-    private static void collect(JsonNode n, List<JsonNode[]> out) {
-        var f = Json.mapper().getNodeFactory();
-        if (n instanceof ObjectNode o) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                out.add(new JsonNode[] {o, f.textNode(e.getKey())});
-                collect(e.getValue(), out);
-            }
-        } else if (n instanceof ArrayNode a) {
-            for (int k = 0; k < a.size(); k++) {
-                out.add(new JsonNode[] {a, f.numberNode(k)});
-                collect(a.get(k), out);
-            }
-        }
-    }
 
     @Test
     void aFileTheFastPathLeavesIsReadInFull() throws Exception {
         String json = Json.write(ClusterFixtures.sample("dgx-h100"));
         String escapedName = json.replace("\"host\"", "\"\\u0068ost\"");
-        assertNull(SummaryReader.parseFast(bytes(escapedName)), "an escaped name is left to the full read");
-        assertEquals(SummaryReader.parseFull(bytes(json), "a"), SummaryReader.parse(bytes(escapedName), "b"));
-        assertNotNull(SummaryReader.parseFast(bytes(json)));
+        assertNull(SummaryReader.parseFast(SummaryReaderTest.bytes(escapedName)), "an escaped name is left to the full read");
+        assertEquals(SummaryReader.parseFull(SummaryReaderTest.bytes(json), "a"), SummaryReader.parse(SummaryReaderTest.bytes(escapedName), "b"));
+        assertNotNull(SummaryReader.parseFast(SummaryReaderTest.bytes(json)));
     }
 
     private static MachineSnapshot smallSample() {
