@@ -25,9 +25,7 @@ class AdvisorTabTest {
 
     @Start
     void start(Stage stage) {
-        app = new AppHarness(stage, () -> {
-            throw new IllegalStateException("no live probe in this test");
-        });
+        app = AppHarness.withoutLiveProbe(stage);
     }
 
     private Optional<AdvisorViewModel.VerdictRow> sglangCustomAllReduce() {

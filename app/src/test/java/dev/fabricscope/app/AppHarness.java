@@ -35,6 +35,13 @@ final class AppHarness {
     final ExportViewModel exports;
     final MainView view;
 
+    /** A window for tests that open samples or files only: a live probe would be a test bug. */
+    static AppHarness withoutLiveProbe(Stage stage) {
+        return new AppHarness(stage, () -> {
+            throw new IllegalStateException("no live probe in this test");
+        });
+    }
+
     AppHarness(Stage stage, Supplier<MachineSnapshot> liveProbe) {
         this(stage, liveProbe, RunCheck.inChildProcesses(() -> {
             throw new AssertionError("no check process in this test");

@@ -42,9 +42,7 @@ class ClusterPageTest {
     @Start
     void start(Stage stage) {
         this.stage = stage;
-        app = new AppHarness(stage, () -> {
-            throw new IllegalStateException("no live probe in this test");
-        });
+        app = AppHarness.withoutLiveProbe(stage);
     }
 
     private void openCluster(FxRobot robot, Path dir) {

@@ -20,9 +20,7 @@ class FabricGraphViewTest {
 
     @Start
     void start(Stage stage) {
-        app = new AppHarness(stage, () -> {
-            throw new IllegalStateException("no live probe in this test");
-        });
+        app = AppHarness.withoutLiveProbe(stage);
     }
 
     private void open(FxRobot robot, String sample) {

@@ -36,9 +36,7 @@ class NoClippedTextTest {
     @Start
     void start(Stage stage) {
         this.stage = stage;
-        app = new AppHarness(stage, () -> {
-            throw new IllegalStateException("no live probe in this test");
-        });
+        app = AppHarness.withoutLiveProbe(stage);
     }
 
     @Test

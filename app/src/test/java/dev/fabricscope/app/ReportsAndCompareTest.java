@@ -38,9 +38,7 @@ class ReportsAndCompareTest {
 
     @Start
     void start(Stage stage) {
-        app = new AppHarness(stage, () -> {
-            throw new IllegalStateException("no live probe in this test");
-        });
+        app = AppHarness.withoutLiveProbe(stage);
     }
 
     private void openDgxH100WithTwoNodes(FxRobot robot) {
