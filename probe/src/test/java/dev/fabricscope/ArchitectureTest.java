@@ -170,13 +170,6 @@ class ArchitectureTest {
                 .check(CLASSES);
     }
 
-    @Test
-    void noClassCyclesInAdvisor() {
-        slices().assignedFrom(classesOf("dev.fabricscope.advisor"))
-                .should().beFreeOfCycles()
-                .check(CLASSES);
-    }
-
     /** A dependency that is only a Jackson annotation naming one of json's (de)serializers, e.g. {@code @JsonDeserialize(using = …)}. */
     static final DescribedPredicate<Dependency> JSON_ANNOTATION = DescribedPredicate.describe("a Jackson annotation naming a class of json",
             d -> d.getTargetClass().getPackageName().startsWith("dev.fabricscope.json") && d.getDescription().contains("annotation"));

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import dev.fabricscope.advisor.SourceRef;
+import dev.fabricscope.advisor.api.SourceRef;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Array;

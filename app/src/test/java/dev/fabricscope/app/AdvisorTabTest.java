@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.advisor.Outcome;
+import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.app.viewmodel.AdvisorViewModel;
 import java.util.Optional;
 import javafx.scene.control.Label;

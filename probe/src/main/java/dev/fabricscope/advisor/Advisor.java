@@ -1,5 +1,17 @@
 package dev.fabricscope.advisor;
 
+
+import dev.fabricscope.advisor.api.AdviceResult;
+import dev.fabricscope.advisor.api.AdvisorInputException;
+import dev.fabricscope.advisor.api.Deployment;
+import dev.fabricscope.advisor.api.MachineFacts;
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.rule.DeploymentResolver;
+import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.FrameworkRules;
+import dev.fabricscope.advisor.rule.RuleVersion;
+import dev.fabricscope.advisor.rule.Versions;
 import dev.fabricscope.model.MachineSnapshot;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,5 +1,12 @@
 package dev.fabricscope.advisor;
 
+
+import dev.fabricscope.advisor.api.KnobSpec;
+import dev.fabricscope.advisor.flashinfer.FlashInferRules;
+import dev.fabricscope.advisor.nccl.NcclRules;
+import dev.fabricscope.advisor.rule.FrameworkRules;
+import dev.fabricscope.advisor.sglang.SglangRules;
+import dev.fabricscope.advisor.vllm.VllmRules;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,5 +1,8 @@
 package dev.fabricscope.advisor;
 
+
+import dev.fabricscope.advisor.api.AdvisorInputException;
+import dev.fabricscope.advisor.api.KnobSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,13 @@
 package dev.fabricscope.advisor;
 
+
+import dev.fabricscope.advisor.api.KnobSpec;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.SourceRef;
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.FrameworkRules;
+import dev.fabricscope.advisor.rule.VerdictBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

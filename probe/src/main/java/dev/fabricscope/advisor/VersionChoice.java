@@ -1,5 +1,11 @@
 package dev.fabricscope.advisor;
 
+
+import dev.fabricscope.advisor.api.AdvisorInputException;
+import dev.fabricscope.advisor.api.MachineFacts;
+import dev.fabricscope.advisor.rule.FrameworkRules;
+import dev.fabricscope.advisor.rule.RuleVersion;
+import dev.fabricscope.advisor.rule.Versions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package dev.fabricscope.cli;
 
-import dev.fabricscope.advisor.AdvisorInputException;
-import dev.fabricscope.advisor.FactKey;
-import dev.fabricscope.advisor.KnobSpec;
+import dev.fabricscope.advisor.api.AdvisorInputException;
+import dev.fabricscope.advisor.api.FactKey;
+import dev.fabricscope.advisor.api.KnobSpec;
 import dev.fabricscope.advisor.Knobs;
 import dev.fabricscope.advisor.Options;
 import dev.fabricscope.json.RecordJson;

@@ -1,6 +1,6 @@
 package dev.fabricscope.cli;
 
-import dev.fabricscope.advisor.AdvisorInputException;
+import dev.fabricscope.advisor.api.AdvisorInputException;
 import dev.fabricscope.usecase.DeploymentRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.fabricscope.cli;
 
-import dev.fabricscope.advisor.AdvisorInputException;
+import dev.fabricscope.advisor.api.AdvisorInputException;
 import dev.fabricscope.check.CheckControl;
 import dev.fabricscope.check.CheckListener;
 import dev.fabricscope.check.CheckStatus;

@@ -1,13 +1,13 @@
 package dev.fabricscope.render;
 
-import dev.fabricscope.advisor.AdviceResult;
-import dev.fabricscope.advisor.EffectiveDeployment;
-import dev.fabricscope.advisor.Fact;
-import dev.fabricscope.advisor.FactKey;
-import dev.fabricscope.advisor.MachineFacts;
-import dev.fabricscope.advisor.Outcome;
-import dev.fabricscope.advisor.Recommendation;
-import dev.fabricscope.advisor.Verdict;
+import dev.fabricscope.advisor.api.AdviceResult;
+import dev.fabricscope.advisor.api.EffectiveDeployment;
+import dev.fabricscope.advisor.api.Fact;
+import dev.fabricscope.advisor.api.FactKey;
+import dev.fabricscope.advisor.api.MachineFacts;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.Verdict;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.fabricscope.report;
 
-import dev.fabricscope.advisor.Outcome;
-import dev.fabricscope.advisor.Recommendation;
-import dev.fabricscope.advisor.Verdict;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.Finding;
 import dev.fabricscope.model.Gpu;

@@ -1,13 +1,13 @@
 package dev.fabricscope.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.fabricscope.advisor.AdviceResult;
-import dev.fabricscope.advisor.Deployment;
-import dev.fabricscope.advisor.EffectiveDeployment;
+import dev.fabricscope.advisor.api.AdviceResult;
+import dev.fabricscope.advisor.api.Deployment;
+import dev.fabricscope.advisor.api.EffectiveDeployment;
 import dev.fabricscope.advisor.Options;
-import dev.fabricscope.advisor.Outcome;
-import dev.fabricscope.advisor.Recommendation;
-import dev.fabricscope.advisor.Verdict;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.Verdict;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.fabricscope.report;
 
-import dev.fabricscope.advisor.Recommendation;
-import dev.fabricscope.advisor.Verdict;
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.diff.ReportDiff;
 import dev.fabricscope.diff.ReportDiff.Category;
 import dev.fabricscope.diff.ReportDiff.Change;

@@ -1,7 +1,7 @@
 package dev.fabricscope.report;
 
-import dev.fabricscope.advisor.Outcome;
-import dev.fabricscope.advisor.Verdict;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.model.DriverInfo;
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.GpuPair;

@@ -1,7 +1,7 @@
 package dev.fabricscope.report;
 
-import dev.fabricscope.advisor.Recommendation;
-import dev.fabricscope.advisor.Verdict;
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.text.Escape;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +49,7 @@ final class ReportView {
     private static final java.util.regex.Pattern PATH = java.util.regex.Pattern.compile("[A-Za-z0-9_./+-]{1,300}");
 
     /** A link to the rule's source on GitHub, only when repo, commit and path look like what they are; else null. */
-    static String sourceUrl(dev.fabricscope.advisor.SourceRef src) {
+    static String sourceUrl(dev.fabricscope.advisor.api.SourceRef src) {
         if (src == null || src.repo() == null || src.path() == null || src.commit() == null
                 || !REPO.matcher(src.repo()).matches() || !src.commit().matches("[0-9a-f]{40}")
                 || !PATH.matcher(src.path()).matches() || src.path().contains("..")) {

@@ -1,9 +1,9 @@
 package dev.fabricscope.usecase;
 
-import dev.fabricscope.advisor.AdviceResult;
+import dev.fabricscope.advisor.api.AdviceResult;
 import dev.fabricscope.advisor.Advisor;
-import dev.fabricscope.advisor.AdvisorInputException;
-import dev.fabricscope.advisor.FactKey;
+import dev.fabricscope.advisor.api.AdvisorInputException;
+import dev.fabricscope.advisor.api.FactKey;
 import dev.fabricscope.advisor.Options;
 import dev.fabricscope.cluster.ClusterFacts;
 import dev.fabricscope.io.SnapshotIO;

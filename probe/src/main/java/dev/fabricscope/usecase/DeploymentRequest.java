@@ -1,6 +1,6 @@
 package dev.fabricscope.usecase;
 
-import dev.fabricscope.advisor.Deployment;
+import dev.fabricscope.advisor.api.Deployment;
 import dev.fabricscope.advisor.Options;
 import dev.fabricscope.cluster.ClusterFacts;
 import java.util.ArrayList;

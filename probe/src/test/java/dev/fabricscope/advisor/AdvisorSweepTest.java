@@ -1,5 +1,15 @@
 package dev.fabricscope.advisor;
 
+
+import dev.fabricscope.advisor.api.AdviceResult;
+import dev.fabricscope.advisor.api.KnobSpec;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.flashinfer.FlashInferVersion;
+import dev.fabricscope.advisor.nccl.NcclVersion;
+import dev.fabricscope.advisor.sglang.SglangVersion;
+import dev.fabricscope.advisor.vllm.VllmVersion;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,5 +1,14 @@
 package dev.fabricscope.advisor;
 
+
+import dev.fabricscope.advisor.api.AdvisorInputException;
+import dev.fabricscope.advisor.api.EffectiveDeployment;
+import dev.fabricscope.advisor.api.MachineFacts;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.customallreduce.CustomAllReduce;
+import dev.fabricscope.advisor.customallreduce.CustomAllReduceMessage;
+import dev.fabricscope.advisor.rule.Eval;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.LinkedHashMap;

@@ -1,5 +1,24 @@
 package dev.fabricscope.advisor;
 
+
+import dev.fabricscope.advisor.api.AdvisorInputException;
+import dev.fabricscope.advisor.api.EffectiveDeployment;
+import dev.fabricscope.advisor.api.KnobSpec;
+import dev.fabricscope.advisor.api.MachineFacts;
+import dev.fabricscope.advisor.api.SourceRef;
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.customallreduce.CustomAllReduceMessage;
+import dev.fabricscope.advisor.flashinfer.FlashInferMessage;
+import dev.fabricscope.advisor.nccl.NcclMessage;
+import dev.fabricscope.advisor.nccl.NcclVersion;
+import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.FrameworkRules;
+import dev.fabricscope.advisor.rule.RuleVersion;
+import dev.fabricscope.advisor.rule.UpstreamMessage;
+import dev.fabricscope.advisor.rule.Versions;
+import dev.fabricscope.advisor.sglang.SglangMessage;
+import dev.fabricscope.advisor.sglang.SglangVersion;
+import dev.fabricscope.advisor.vllm.VllmMessage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,5 +1,16 @@
 package dev.fabricscope.advisor;
 
+
+import dev.fabricscope.advisor.api.AdviceResult;
+import dev.fabricscope.advisor.api.AdvisorInputException;
+import dev.fabricscope.advisor.api.Deployment;
+import dev.fabricscope.advisor.api.Fact;
+import dev.fabricscope.advisor.api.MachineFacts;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.nccl.NcclMessage;
+import dev.fabricscope.advisor.sglang.SglangMessage;
+import dev.fabricscope.advisor.vllm.VllmMessage;
 import static dev.fabricscope.advisor.What.fallback;
 import static dev.fabricscope.advisor.What.ok;
 import static dev.fabricscope.advisor.What.whyMentions;

@@ -1,5 +1,10 @@
 package dev.fabricscope.advisor;
 
+
+import dev.fabricscope.advisor.api.AdviceResult;
+import dev.fabricscope.advisor.api.Deployment;
+import dev.fabricscope.advisor.api.Fact;
+import dev.fabricscope.advisor.api.MachineFacts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

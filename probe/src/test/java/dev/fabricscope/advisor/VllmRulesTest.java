@@ -1,5 +1,11 @@
 package dev.fabricscope.advisor;
 
+
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.customallreduce.CustomAllReduceMessage;
+import dev.fabricscope.advisor.vllm.VllmMessage;
 import static dev.fabricscope.advisor.What.error;
 import static dev.fabricscope.advisor.What.fallback;
 import static dev.fabricscope.advisor.What.machine;

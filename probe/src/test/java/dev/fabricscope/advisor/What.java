@@ -1,5 +1,11 @@
 package dev.fabricscope.advisor;
 
+
+import dev.fabricscope.advisor.api.AdviceResult;
+import dev.fabricscope.advisor.api.AdvisorInputException;
+import dev.fabricscope.advisor.api.Deployment;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Verdict;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;

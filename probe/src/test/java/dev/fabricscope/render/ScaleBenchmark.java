@@ -1,7 +1,7 @@
 package dev.fabricscope.render;
 
 import dev.fabricscope.advisor.Advisor;
-import dev.fabricscope.advisor.Deployment;
+import dev.fabricscope.advisor.api.Deployment;
 import dev.fabricscope.advisor.Options;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.advisor.Advisor;
-import dev.fabricscope.advisor.Deployment;
+import dev.fabricscope.advisor.api.Deployment;
 import dev.fabricscope.advisor.Options;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.report.HtmlReport;

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fabricscope.advisor.Advisor;
-import dev.fabricscope.advisor.Deployment;
+import dev.fabricscope.advisor.api.Deployment;
 import dev.fabricscope.advisor.Options;
 import dev.fabricscope.cli.CapturedTraces;
 import dev.fabricscope.io.SnapshotIO;
@@ -139,7 +139,7 @@ class RandomAnswersPropertyTest {
             try {
                 advice = ReportAdvice.of(Advisor.advise(s, Deployment.defaults(), Options.defaults()), Deployment.defaults(),
                         Options.defaults());
-            } catch (dev.fabricscope.advisor.AdvisorInputException e) {
+            } catch (dev.fabricscope.advisor.api.AdvisorInputException e) {
                 advice = ReportAdvice.none(e.getMessage());
             }
             Report r = Reports.create(s, advice, ReportChecks.notRequested(), List.of("fabricscope", "report"), Instant.EPOCH);

@@ -3,8 +3,8 @@ package dev.fabricscope.report;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.advisor.Outcome;
-import dev.fabricscope.advisor.Verdict;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +50,7 @@ class MarkdownReportTest {
         ReportChecks checks = new ReportChecks(true, null, entries);
         for (String name : dev.fabricscope.samples.Samples.names()) {
             var s = ReportFixtures.sample(name);
-            var d = new dev.fabricscope.advisor.Deployment(null, null, null, null, null, Map.of(), Map.of());
+            var d = new dev.fabricscope.advisor.api.Deployment(null, null, null, null, null, Map.of(), Map.of());
             var o = new dev.fabricscope.advisor.Options(List.of(), Map.of(), Map.of());
             Report r = Reports.create(s, ReportAdvice.of(dev.fabricscope.advisor.Advisor.advise(s, d, o), d, o), checks,
                     List.of("fabricscope", "report", "--sample", name, "--with-checks"), ReportFixtures.WHEN);

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fabricscope.advisor.Verdict;
+import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.FabricInfo;
 import dev.fabricscope.model.Gpu;

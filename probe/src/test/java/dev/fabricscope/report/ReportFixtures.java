@@ -3,10 +3,10 @@ package dev.fabricscope.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.fabricscope.advisor.Outcome;
-import dev.fabricscope.advisor.Recommendation;
-import dev.fabricscope.advisor.SourceRef;
-import dev.fabricscope.advisor.Verdict;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.SourceRef;
+import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.samples.Samples;
@@ -20,7 +20,7 @@ import java.util.Set;
 
 /**
  * Reports for tests. The verdicts, recommendations and check results here are SYNTHETIC test data in the shapes the
- * advisor and the checks write (dev.fabricscope.advisor.Verdict / Recommendation, check results as JSON); they are
+ * advisor and the checks write (dev.fabricscope.advisor.api.Verdict / Recommendation, check results as JSON); they are
  * not advisor output and state nothing about the frameworks.
  */
 final class ReportFixtures {

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.advisor.Outcome;
+import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.cluster.ClusterFacts;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.samples.Samples;

@@ -1,9 +1,9 @@
 package dev.fabricscope.app.viewmodel;
 
-import dev.fabricscope.advisor.AdviceResult;
-import dev.fabricscope.advisor.Outcome;
-import dev.fabricscope.advisor.Recommendation;
-import dev.fabricscope.advisor.Verdict;
+import dev.fabricscope.advisor.api.AdviceResult;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.cluster.ClusterFacts;
 import dev.fabricscope.usecase.Advise;
 import dev.fabricscope.usecase.DeploymentRequest;

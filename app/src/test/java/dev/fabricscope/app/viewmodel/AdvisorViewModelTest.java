@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.advisor.Outcome;
+import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.app.ClusterFolders;
 import dev.fabricscope.usecase.Advise;
 import dev.fabricscope.usecase.DeploymentRequest;

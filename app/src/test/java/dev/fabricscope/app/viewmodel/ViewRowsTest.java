@@ -3,10 +3,10 @@ package dev.fabricscope.app.viewmodel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.fabricscope.advisor.Outcome;
-import dev.fabricscope.advisor.Recommendation;
-import dev.fabricscope.advisor.SourceRef;
-import dev.fabricscope.advisor.Verdict;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.SourceRef;
+import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.usecase.MakeReport;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,0 +1,93 @@
+package dev.fabricscope.advisor.flashinfer;
+
+
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.Partial;
+import dev.fabricscope.advisor.rule.VerdictBuilder;
+import java.util.List;
+import java.util.Map;
+
+/** Verdicts and the recommendation for FlashInfer's workspace backend and fabric probe (backend-rules.md §3). */
+final class FlashInferVerdicts {
+
+    private FlashInferVerdicts() {
+    }
+
+    static List<Verdict> evaluate(Eval e) {
+        return List.of(workspaceVerdict(e), fabricVerdict(e));
+    }
+
+    private static Verdict fabricVerdict(Eval e) {
+        VerdictBuilder v = e.on(FlashInferKnobs.FABRIC_PROBE, FlashInferVersion.class)
+                .source(e.version(FlashInferVersion.class).fabricAttributeOnly() ? FlashInferSources.FABRIC_LIGHT : FlashInferSources.FABRIC)
+                .when(FlashInferSources.WHEN_CREATE);
+        if (!e.cuda()) {
+            return v.ok().why("The platform is " + e.platformName() + "; FlashInfer's fabric probe applies to NVIDIA GPUs only.").build();
+        }
+        if (FlashInferWorkspace.fabricSupported(e)) {
+            return v.ok().resolved("FABRIC handles").why("True: " + FlashInferWorkspace.fabricWhy(e)
+                    + ". MNNVL workspaces exchange FABRIC handles, which work across nodes (with an IMEX channel).").build();
+        }
+        v.resolved("POSIX FD (one host only)");
+        if (e.tpSpansNodes()) {
+            return v.fallback().why("False: " + FlashInferWorkspace.fabricWhy(e) + ". MNNVL workspaces fall back to POSIX file descriptors over AF_UNIX, "
+                            + "which only work within one host, and " + e.span() + " with the " + e.tpPhrase()
+                            + " group across them: an mnnvl workspace fails in fd_exchange (a RuntimeError starting '" + FlashInferMessage.FD_EXCHANGE.text() + "').")
+                    .fix("an MNNVL system (GB200/GB300 NVL) with the IMEX service and a channel under /dev/nvidia-caps-imex-channels, or keep the TP group within one node")
+                    .build();
+        }
+        return v.ok().why("False: " + FlashInferWorkspace.fabricWhy(e) + ". MNNVL workspaces exchange POSIX file descriptors, which is fine within one host.").build();
+    }
+
+    private static Verdict workspaceVerdict(Eval e) {
+        VerdictBuilder v = e.on(FlashInferKnobs.WORKSPACE_BACKEND, FlashInferVersion.class);
+        String backend = v.value();
+        if (e.cuda() && e.tp() <= 1) {
+            return v.ok().source(FlashInferSources.FACTORY).when(FlashInferSources.WHEN_CREATE)
+                    .why("World size 1 (TP 1): there is nothing to all-reduce, so no workspace is needed.").build();
+        }
+        Partial p = FlashInferWorkspace.workspace(e, backend, !"auto".equals(backend), null);
+        if (!p.failed()) {
+            Partial ranks = FlashInferWorkspace.kernelRanks(e, p.resolved());
+            if (ranks != null) {
+                p = ranks;
+            }
+        }
+        v.apply(p);
+        if (p.failed()) {
+            v.fix(alternative(e, backend));
+        } else {
+            v.why(e.gpus() + ", " + e.tpPhrase() + (e.tpSpansNodes() ? "" : " on one node") + ": " + p.why());
+        }
+        return v.build();
+    }
+
+    /** A backend that works here, as a fix, or what to do when none does. */
+    private static String alternative(Eval e, String failed) {
+        String best = FlashInferWorkspace.bestBackend(e);
+        if (best != null && !best.equals(failed)) {
+            return "create_allreduce_fusion_workspace(backend=\"" + best + "\")";
+        }
+        return best == null ? "no FlashInfer fusion backend works for this machine and world size; use the unfused all-reduce (NCCL)" : null;
+    }
+
+    static Recommendation recommend(Eval e) {
+        String fw = FlashInferKnobs.FW;
+        if (!e.cuda()) {
+            return new Recommendation(fw, List.of(), Map.of(), "FlashInfer needs CUDA; the platform is " + e.platformName() + ".");
+        }
+        if (e.tp() <= 1) {
+            return new Recommendation(fw, List.of(), Map.of(), "TP 1: no all-reduce workspace needed.");
+        }
+        String best = FlashInferWorkspace.bestBackend(e);
+        if (best == null) {
+            return new Recommendation(fw, List.of(), Map.of(), "No FlashInfer all-reduce fusion backend works for " + e.tpPhrase()
+                    + " on this machine; use the unfused all-reduce.");
+        }
+        String why = "mnnvl".equals(best) ? "mnnvl: every rank has NVLink multicast" + (e.tpSpansNodes() ? " and FABRIC handles across nodes" : "")
+                : "trtllm: " + (e.multicast() ? "mnnvl does not work here" : "the GPUs lack NVLink multicast, which mnnvl needs");
+        return new Recommendation(fw, List.of("create_allreduce_fusion_workspace(backend=\"" + best + "\")"), Map.of(), why + ".");
+    }
+}

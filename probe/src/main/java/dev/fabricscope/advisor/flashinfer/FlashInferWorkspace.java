@@ -1,0 +1,162 @@
+package dev.fabricscope.advisor.flashinfer;
+
+
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Values;
+import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.Partial;
+import java.util.List;
+
+/**
+ * FlashInfer's all-reduce fusion workspace as a framework creates it: backend selection (auto / trtllm / mnnvl), what
+ * each backend needs, the kernels' rank limits and the MNNVL fabric probe. Shared by the FlashInfer, SGLang and vLLM
+ * rules. Reference: backend-rules.md §3.
+ */
+public final class FlashInferWorkspace {
+
+    static final List<Integer> MNNVL_JIT_MAJORS = List.of(9, 10);
+    public static final List<Integer> DCP_A2A_JIT_MAJORS = List.of(9, 10, 11, 12);
+    public static final List<Integer> TRTLLM_RANKS = List.of(2, 4, 8, 16);
+
+    private FlashInferWorkspace() {
+    }
+
+    // ---- fabric detection (§3.3)
+
+    /** {@code is_mnnvl_fabric_supported(dev)} as the selected FlashInfer version computes it. */
+    public static boolean fabricSupported(Eval e) {
+        if (!e.cuda()) {
+            return false;
+        }
+        return e.version(FlashInferVersion.class).fabricAttributeOnly() ? e.fabricHandles() : e.fabricHandles() && e.mnnvlFabric();
+    }
+
+    /** Plain words for the fabric decision. */
+    public static String fabricWhy(Eval e) {
+        boolean handles = e.fabricHandles();
+        if (e.version(FlashInferVersion.class).fabricAttributeOnly()) {
+            return handles ? "the GPUs report fabric-handle support, which is all this FlashInfer version's fabric probe checks"
+                    : "the GPUs do not report fabric-handle support (CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED = 0)";
+        }
+        boolean domain = e.mnnvlFabric();
+        if (handles && domain) {
+            return "the GPUs report fabric handles and are registered in an MNNVL fabric";
+        }
+        if (handles) {
+            return "the GPUs report fabric handles but are not registered in an MNNVL fabric (NVML fabric state not COMPLETED or zero cluster UUID)";
+        }
+        return "the GPUs do not report fabric-handle support";
+    }
+
+    // ---- workspace (§3.1–3.3)
+
+    /**
+     * {@code create_allreduce_fusion_workspace(backend)} as a framework calls it for the deployment's TP group:
+     * OK with the backend that was created, or the exception it raises (outcome ERROR; callers that catch it turn
+     * that into their own fallback). Kernel-launch limits are separate ({@link #kernelRanks}).
+     *
+     * @param explicit    whether the caller passed the backend explicitly (kept for callers; Confidential Computing refuses mnnvl either way)
+     * @param fabricForce overrides the fabric probe (SGLang's transport workaround forces POSIX FD), or null
+     */
+    public static Partial workspace(Eval e, String backend, boolean explicit, Boolean fabricForce) {
+        if (!e.cuda()) {
+            return new Partial(Outcome.ERROR, null, null, null, FlashInferSources.WHEN_CREATE, "FlashInfer is a CUDA library; the platform is "
+                    + e.platformName() + ", so no workspace can be created.", FlashInferSources.FACTORY);
+        }
+        int ws = e.tp();
+        String chosen = backend;
+        String autoWhy = "";
+        if ("auto".equals(backend)) {
+            boolean mn = e.multicast();
+            if (ws > 16 && !mn) {
+                return new Partial(Outcome.ERROR, null, "ValueError", FlashInferMessage.NO_BACKEND.text(), FlashInferSources.WHEN_CREATE,
+                        "'auto' considers trtllm only for world size ≤ 16 (here " + ws + ") and mnnvl only when every rank reports multicast, "
+                                + "which these GPUs do not.", FlashInferSources.FACTORY);
+            }
+            chosen = mn ? "mnnvl" : "trtllm";
+            autoWhy = mn ? "'auto' prefers mnnvl because every rank reports multicast. "
+                    : "'auto' keeps only trtllm (world size " + ws + " ≤ 16) because the GPUs do not report multicast. ";
+        }
+        int major = e.major();
+        return "mnnvl".equals(chosen) ? mnnvl(e, major, autoWhy, fabricForce) : trtllm(e, major, autoWhy);
+    }
+
+    /** The mnnvl workspace: no Confidential Computing, multicast, the JIT module, FABRIC handles across nodes. */
+    private static Partial mnnvl(Eval e, int major, String autoWhy, Boolean fabricForce) {
+        String when = FlashInferSources.WHEN_CREATE;
+        if (e.confidentialCompute()) {
+            return new Partial(Outcome.ERROR, null, "ValueError", FlashInferMessage.CONFIDENTIAL.text(), when, autoWhy
+                    + "Confidential Computing is on, and FlashInfer refuses the mnnvl backend under it (whether requested or chosen by 'auto').",
+                    FlashInferSources.CONFIDENTIAL);
+        }
+        if (!e.multicast()) {
+            return new Partial(Outcome.ERROR, null, "RuntimeError", FlashInferMessage.NO_MULTICAST.text(), when,
+                    autoWhy + "The mnnvl workspace allocates multicast memory (McastGPUBuffer → SymmDeviceMemory(enable_multicast=True)), and the GPUs "
+                            + "do not report NVLink multicast (attribute 132 = 0); SymmDeviceMemory.__init__ fails first.", FlashInferSources.MNNVL);
+        }
+        if (!MNNVL_JIT_MAJORS.contains(major)) {
+            return new Partial(Outcome.ERROR, null, null, FlashInferMessage.JIT.format(Values.pyList(MNNVL_JIT_MAJORS)), when,
+                    autoWhy + e.gpus() + "; FlashInfer builds its MNNVL comm module for SM 9 and 10 only (Thor and RTX/consumer "
+                            + "SM 11/12 are excluded; message format as reported for the TRT-LLM module, exception class not recorded).", FlashInferSources.JIT);
+        }
+        boolean fabric = fabricForce != null ? fabricForce : fabricSupported(e);
+        if (e.tpSpansNodes() && !fabric) {
+            String fd = FlashInferMessage.FD_EXCHANGE.text();
+            return new Partial(Outcome.ERROR, null, "RuntimeError", fd + " …", when,
+                    autoWhy + e.span() + " with the " + e.tpPhrase() + " group across them, but "
+                            + (fabricForce != null ? "FABRIC handles are switched off" : fabricWhy(e))
+                            + ", so SymmDeviceMemory exchanges POSIX file descriptors through fd_exchange (AF_UNIX, one host only): a RuntimeError "
+                            + "starting '" + fd + "', most likely a connect time-out after 30 s (full text not recorded).", FlashInferSources.FD_EXCHANGE);
+        }
+        return Partial.ok("mnnvl", when, autoWhy + "The mnnvl workspace gets multicast memory on every rank"
+                + (e.tpSpansNodes() ? " and FABRIC handles across the " + e.nodes() + " nodes" : "") + ".", FlashInferSources.FACTORY);
+    }
+
+    /** The TRT-LLM workspace: the JIT module, multicast in one version, one host. */
+    private static Partial trtllm(Eval e, int major, String autoWhy) {
+        String when = FlashInferSources.WHEN_CREATE;
+        FlashInferVersion v = e.version(FlashInferVersion.class);
+        if (!v.trtllmJitMajors().contains(major)) {
+            return new Partial(Outcome.ERROR, null, null, FlashInferMessage.JIT.format(Values.pyList(v.trtllmJitMajors())), when,
+                    autoWhy + e.gpus() + "; this FlashInfer version builds its TRT-LLM comm module for SM "
+                            + v.trtllmJitMajors().stream().map(String::valueOf).reduce((a, b) -> a + "/" + b).orElse("")
+                            + " only (exception class not recorded"
+                            + (v.trtllmJitMajors().contains(12) ? "; message format as reported with [9, 10] in SGLang issue #15650" : "") + ").",
+                    FlashInferSources.JIT);
+        }
+        if (v.trtllmNeedsMulticast() && !e.multicast()) {
+            return new Partial(Outcome.ERROR, null, "RuntimeError", FlashInferMessage.NO_MULTICAST.text(), when,
+                    autoWhy + "In this FlashInfer version the TRT-LLM workspace's SymmDeviceMemory checks multicast unconditionally, and the GPUs do not report NVLink multicast.",
+                    FlashInferSources.MNNVL);
+        }
+        if (e.tpSpansNodes()) {
+            return new Partial(Outcome.ERROR, null, null, null, when, autoWhy + "The TRT-LLM workspace shares IPC buffers within one host, but "
+                    + e.span() + " with the " + e.tpPhrase() + " group across them (SGLang and vLLM refuse trtllm across nodes for this reason; "
+                    + "FlashInfer's own error text for this case was not read).", FlashInferSources.TRTLLM);
+        }
+        return Partial.ok("trtllm", when, autoWhy + "The TRT-LLM workspace needs no multicast in this FlashInfer version"
+                + (e.confidentialCompute() ? " and uses plain IPC under Confidential Computing" : "") + ".", FlashInferSources.FACTORY);
+    }
+
+    /** The TRT-LLM fusion kernels exist for 2, 4, 8 and 16 ranks only; null when the world size is fine (§3.2). */
+    public static Partial kernelRanks(Eval e, String backend) {
+        if (!"trtllm".equals(backend) || TRTLLM_RANKS.contains(e.tp())) {
+            return null;
+        }
+        return new Partial(Outcome.ERROR, null, "RuntimeError", FlashInferMessage.RANKS.text(), FlashInferSources.WHEN_LAUNCH,
+                "The TRT-LLM all-reduce fusion kernels are instantiated for 2, 4, 8 and 16 ranks; "
+                        + e.tpPhrase() + " is none of them (raised at kernel launch; low confidence on how the calling framework surfaces it).",
+                FlashInferSources.TRTLLM);
+    }
+
+    /** The first of mnnvl, trtllm whose workspace and kernels work here, or null. */
+    static String bestBackend(Eval e) {
+        for (String b : List.of("mnnvl", "trtllm")) {
+            Partial p = workspace(e, b, true, null);
+            if (!p.failed() && kernelRanks(e, b) == null) {
+                return b;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,30 @@
+package dev.fabricscope.advisor.nccl;
+
+
+import dev.fabricscope.advisor.api.SourceRef;
+import dev.fabricscope.advisor.rule.UpstreamMessage;
+/** What NCCL and PyTorch symmetric memory print, verbatim (backend-rules.md §4). */
+public enum NcclMessage implements UpstreamMessage {
+    /** The user log that shows NVSwitches without a working Fabric Manager. */
+    FABRIC_NOT_READY("Failed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152 : CUDA error 802 'system not yet initialized'. This is usually caused by a system or configuration error in the Fabric Manager or NVSwitches. Disable NVLS (NCCL_NVLS_ENABLE=0) if you wish to avoid this error in the future.",
+            NcclSources.USER_LOG),
+    TORCH_RENDEZVOUS("RuntimeError: CUDA driver error: invalid argument", NcclSources.RENDEZVOUS_REPORT);
+
+    private final String text;
+    private final SourceRef source;
+
+    NcclMessage(String text, SourceRef source) {
+        this.text = text;
+        this.source = source;
+    }
+
+    @Override
+    public String text() {
+        return text;
+    }
+
+    @Override
+    public SourceRef source() {
+        return source;
+    }
+}

@@ -1,0 +1,71 @@
+package dev.fabricscope.advisor.nccl;
+
+
+import dev.fabricscope.advisor.api.Fact;
+import dev.fabricscope.advisor.api.KnobSpec;
+import dev.fabricscope.advisor.api.MachineFacts;
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.SourceRef;
+import dev.fabricscope.advisor.api.Values;
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.FrameworkRules;
+import dev.fabricscope.advisor.rule.RuleVersion;
+import dev.fabricscope.advisor.rule.UpstreamMessage;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * NCCL NVLink SHARP ({@code NCCL_NVLS_ENABLE}) and PyTorch symmetric memory's multicast switch, per NCCL release
+ * ({@link NcclVersion}). Reference: backend-rules.md §4.
+ */
+public final class NcclRules implements FrameworkRules {
+
+    @Override
+    public String name() {
+        return NcclKnobs.FW;
+    }
+
+    @Override
+    public List<NcclVersion> versions() {
+        return NcclVersion.ALL;
+    }
+
+    @Override
+    public List<KnobSpec> knobs() {
+        return NcclKnobs.ALL;
+    }
+
+    @Override
+    public List<UpstreamMessage> messages() {
+        return List.of(NcclMessage.values());
+    }
+
+    @Override
+    public List<Verdict> evaluate(Eval e) {
+        return NcclVerdicts.evaluate(e);
+    }
+
+    @Override
+    public Recommendation recommend(Eval e) {
+        return NcclVerdicts.recommend(e);
+    }
+
+    @Override
+    public SourceRef knownKnobsSource(Eval e) {
+        return NcclSources.DOCS_ENV;
+    }
+
+    /** The loaded library's release: NCCL 2.17–2.20 take the 2.17-2.20 rules (NCCL's environment docs of those releases). */
+    @Override
+    public Optional<RuleVersion> versionForMachine(MachineFacts facts, List<String> notes) {
+        Fact<String> nccl = facts.ncclVersion();
+        if (!nccl.probed() || nccl.value() == null) {
+            return Optional.empty();
+        }
+        boolean old = Values.compareVersions(nccl.value(), "2.17") >= 0 && Values.compareVersions(nccl.value(), "2.21") < 0;
+        NcclVersion v = old ? NcclVersion.ALL.get(1) : NcclVersion.ALL.get(0);
+        notes.add("nccl " + nccl.value() + " read (" + nccl.detail() + "): rules " + v.id() + (old ? " (NCCL environment docs 2.17–2.20)" : ""));
+        return old ? Optional.of(v) : Optional.empty();
+    }
+}

@@ -1,0 +1,23 @@
+package dev.fabricscope.advisor.nccl;
+
+
+import dev.fabricscope.advisor.api.SourceRef;
+/** Where the NCCL rules come from (backend-rules.md §4), and when NCCL applies them. */
+final class NcclSources {
+
+    static final SourceRef DOCS = new SourceRef("NVIDIA/nccl docs", null, "env.html", "NCCL_NVLS_ENABLE");
+    static final SourceRef DOCS_ENV = new SourceRef("NVIDIA/nccl docs", null, "env.html", "environment variables");
+    static final SourceRef DOCS_OLD = new SourceRef("NVIDIA/nccl docs", null, "env.html (2.17–2.20 archives)", "NCCL_NVLS_ENABLE");
+    static final SourceRef TORCH = new SourceRef("pytorch/pytorch", null, "torch/distributed/_symmetric_memory",
+            "TORCH_SYMM_MEM_DISABLE_MULTICAST (as read by vLLM symm_mem.py / SGLang torch_symm_mem.py)");
+    /** A user's log, not NCCL's source: the text is NCCL's, the file that prints it was not read. */
+    static final SourceRef USER_LOG = new SourceRef("NVIDIA/nccl", null, "user log quoted in backend-rules.md §4 (NCCL source not read)", null);
+    /** A third-party report (H20), low confidence. */
+    static final SourceRef RENDEZVOUS_REPORT = new SourceRef("pytorch/pytorch", null,
+            "third-party report quoted in backend-rules.md §4 (symmetric-memory rendezvous on H20)", null);
+
+    static final String WHEN_INIT = "NCCL communicator init";
+
+    private NcclSources() {
+    }
+}

@@ -1,0 +1,79 @@
+package dev.fabricscope.advisor.nccl;
+
+
+import dev.fabricscope.advisor.api.KnobSpec;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.Values;
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.Partial;
+import dev.fabricscope.advisor.rule.VerdictBuilder;
+import java.util.List;
+import java.util.Map;
+
+/** Verdicts and the recommendation for NCCL NVLS and PyTorch symmetric memory's multicast switch (backend-rules.md §4). */
+final class NcclVerdicts {
+
+    private NcclVerdicts() {
+    }
+
+    static List<Verdict> evaluate(Eval e) {
+        return List.of(nvlsVerdict(e), torchMulticastVerdict(e));
+    }
+
+    private static Verdict nvlsVerdict(Eval e) {
+        VerdictBuilder v = e.on(NcclKnobs.NVLS_ENABLE, NcclVersion.class);
+        Partial p = NcclNvls.nvls(e, e.value(NcclKnobs.NVLS_ENABLE), "");
+        v.apply(p);
+        if (p.outcome() == Outcome.ERROR && p.message() != null) {
+            v.fix("start or repair the Fabric Manager (nvidia-fabricmanager) so the GPU fabric state reaches COMPLETED; until then NCCL_NVLS_ENABLE=0");
+        } else if (p.outcome() == Outcome.ERROR) {
+            v.fix("NCCL_NVLS_ENABLE=2 (or unset) so NCCL skips NVLS where it is unavailable");
+        } else if ("0".equals(e.value(NcclKnobs.NVLS_ENABLE)) && NcclNvls.unsupported(e) == null) {
+            v.fix("unset NCCL_NVLS_ENABLE (default 2) to use NVLS here");
+        }
+        String nccl = e.ncclVersion();
+        if (nccl != null && Values.compareVersions(nccl, "2.17") >= 0 && Values.compareVersions(nccl, "2.21") < 0
+                && !e.version(NcclVersion.class).enableOneFailsWhenUnsupported()) {
+            v.why(p.why() + " This host's NCCL is " + nccl + ": --framework-version nccl=2.17-2.20 applies that version's NCCL_NVLS_ENABLE=1 rule.");
+        }
+        return v.build();
+    }
+
+    private static Verdict torchMulticastVerdict(Eval e) {
+        KnobSpec k = NcclKnobs.TORCH_SYMM_MEM_DISABLE_MULTICAST;
+        VerdictBuilder v = e.on(k, NcclVersion.class).source(NcclSources.TORCH).when("symmetric-memory rendezvous (communicator init)");
+        if (!e.cuda()) {
+            return v.ok().why("PyTorch symmetric memory is CUDA-only; the platform is " + e.platformName() + ".").build();
+        }
+        if (e.bool(k)) {
+            return v.ok().resolved("no multicast object").why("The rendezvous skips the multicast object (multicast_ptr = 0), so vLLM's SymmMemCommunicator and "
+                    + "SGLang's TorchSymmMemCommunicator disable themselves" + (e.multicast() ? ", although these GPUs support NVLink multicast" : "") + ".")
+                    .fix(e.multicast() ? "unset TORCH_SYMM_MEM_DISABLE_MULTICAST to let symmetric-memory all-reduce use multicast" : null).build();
+        }
+        if (!e.multicast()) {
+            return v.ok().why("The GPUs do not report NVLink multicast. Without this variable, rendezvous on some such hardware (reported on H20) fails with '"
+                            + NcclMessage.TORCH_RENDEZVOUS.text() + "' (third-party report, low confidence); the vLLM and SGLang communicators catch it and fall back.")
+                    .fix("TORCH_SYMM_MEM_DISABLE_MULTICAST=1 if symmetric-memory rendezvous fails").build();
+        }
+        return v.ok().resolved("multicast object").why("The GPUs report NVLink multicast, so the rendezvous creates the multicast object symmetric-memory all-reduce uses.").build();
+    }
+
+    static Recommendation recommend(Eval e) {
+        if (!e.cuda()) {
+            return new Recommendation(NcclKnobs.FW, List.of(), Map.of(), "NCCL NVLS is NVIDIA-only; the platform is " + e.platformName() + ".");
+        }
+        Partial p = NcclNvls.nvls(e, null, "");
+        if (p.outcome() == Outcome.ERROR) {
+            return new Recommendation(NcclKnobs.FW, List.of(), Map.of("NCCL_NVLS_ENABLE", "0"),
+                    "Keep NVLS off until the Fabric Manager brings the GPU fabric to COMPLETED; then unset NCCL_NVLS_ENABLE.");
+        }
+        if (p.outcome() == Outcome.OK && "NVLS".equals(p.resolved())) {
+            return new Recommendation(NcclKnobs.FW, List.of(), Map.of(), "Leave NCCL_NVLS_ENABLE unset (2): NVLink SHARP works here"
+                    + ("0".equals(e.value(NcclKnobs.NVLS_ENABLE)) ? " (drop the exported NCCL_NVLS_ENABLE=0)" : "") + ".");
+        }
+        String reason = NcclNvls.unsupported(e);
+        return new Recommendation(NcclKnobs.FW, List.of(), Map.of(), "Nothing to set: " + (reason == null ? "NVLS not used" : reason) + ".");
+    }
+}

@@ -1,0 +1,113 @@
+package dev.fabricscope.advisor.sglang;
+
+
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Values;
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.flashinfer.FlashInferWorkspace;
+import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.VerdictBuilder;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.DCP_BACKEND;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.DCP_REPLICATE_Q;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.DCP_SIZE;
+import static dev.fabricscope.advisor.sglang.SglangSources.WHEN_ARGS;
+import static dev.fabricscope.advisor.sglang.SglangSources.WHEN_COMM;
+import static dev.fabricscope.advisor.sglang.SglangSources.WHEN_RESOLVE;
+import static dev.fabricscope.advisor.sglang.SglangSources.WHEN_WARMUP;
+
+/** SGLang's decode context parallel knobs: size, communication backend and Q replication (backend-rules.md §1.4). */
+final class SglangDcpRules {
+
+    private SglangDcpRules() {
+    }
+
+    private static SglangVersion version(Eval e) {
+        return e.version(SglangVersion.class);
+    }
+
+    static Verdict dcpSizeVerdict(Eval e) {
+        VerdictBuilder v = e.on(DCP_SIZE, SglangVersion.class).source(SglangSources.DCP).when(WHEN_ARGS);
+        int dcp = e.dcp();
+        if (dcp < 1) {
+            return v.error("ValueError").message(SglangMessage.DCP1.format(dcp)).why("_handle_dcp_validation check 1: the DCP size must be at least 1.")
+                    .fix("--dcp 1 (off) or a size > 1 that divides the attention heads").build();
+        }
+        if (e.tp() % dcp != 0) {
+            return v.error("RuntimeError").message(SglangMessage.TP_DCP.format(e.tp(), dcp)).when(WHEN_COMM).source(SglangSources.PARALLEL_STATE)
+                    .why("The argument checks pass, but initialize_model_parallel requires the TP size (" + e.tp() + ") to be a multiple of the DCP size (" + dcp + ").")
+                    .fix("--dcp with a divisor of " + e.tp()).build();
+        }
+        return v.ok().why(dcp == 1 ? "1: decode context parallel is off." : "Decode context parallel over " + dcp + " ranks of the " + e.tpPhrase() + " group.").build();
+    }
+
+    static Verdict dcpBackendVerdict(Eval e) {
+        VerdictBuilder v = e.on(DCP_BACKEND, SglangVersion.class).source(SglangSources.DCP).when(WHEN_ARGS);
+        String backend = v.value();
+        int dcp = e.dcp();
+        String first = dcp < 1 ? " (start-up already stops at the --dcp-size check before this one)" : "";
+        if (("a2a".equals(backend) || "fi_a2a".equals(backend)) && dcp <= 1) {
+            return v.error("ValueError").message(SglangMessage.DCP2.format(backend, dcp))
+                    .why("_handle_dcp_validation check 2: " + backend + " only changes the DCP attention reduction, which needs a DCP size > 1; the DCP size is " + dcp + "." + first)
+                    .fix("--dcp N with N > 1, or --dcp-comm-backend ag_rs (default)").build();
+        }
+        if ("fi_a2a".equals(backend) && !e.cuda()) {
+            return v.error("ValueError").message(SglangMessage.DCP3).why("_handle_dcp_validation check 3: the platform is " + e.platformName() + "; fi_a2a needs CUDA.")
+                    .fix("--dcp-comm-backend a2a or ag_rs").build();
+        }
+        if ("fi_a2a".equals(backend)) {
+            return fiA2a(e, v);
+        }
+        if (dcp <= 1) {
+            return v.ok().why(backend + " (default): unused while DCP is off.").build();
+        }
+        if (!v.userSet() && version(e).args().dcpBackendAuto() && e.cuda()) {
+            boolean fi = e.flashinferInstalled() && FlashInferWorkspace.DCP_A2A_JIT_MAJORS.contains(e.major()) && FlashInferWorkspace.fabricSupported(e);
+            String pick = fi ? "fi_a2a" : "a2a";
+            return v.value("chosen by SGLang").outcome(Outcome.UNKNOWN).resolved(pick).message(SglangMessage.DCP_SELECTS.format(dcp, pick)).when(WHEN_RESOLVE)
+                    .source(SglangSources.DCP_DEFAULT)
+                    .why("No --dcp-comm-backend with DCP " + dcp + ": _dcp_comm_backend_default picks fi_a2a when is_fi_a2a_supported(...), else a2a "
+                            + "(older versions keep ag_rs). Its body was not read; from the FlashInfer facts here (" + FlashInferWorkspace.fabricWhy(e)
+                            + ") it would pick " + pick + ".")
+                    .fix("--dcp-comm-backend " + (fi ? "fi_a2a" : "a2a") + " to make the choice explicit").build();
+        }
+        return v.ok().resolved(backend).why(backend + " reduces decode attention across the " + dcp + " DCP ranks.").build();
+    }
+
+    /** fi_a2a with DCP > 1 on CUDA: argument checks pass; the warm-up needs FlashInfer's kernel and MNNVL fabric. */
+    private static Verdict fiA2a(Eval e, VerdictBuilder v) {
+        v.source(SglangSources.FI_A2A).when(WHEN_WARMUP);
+        String later = " Later SGLang variants re-implement fi_a2a over NCCL LSA / torch symmetric memory with an all-rank vote, where the fabric requirement may be gone.";
+        if (!e.flashinferInstalled() || !FlashInferWorkspace.DCP_A2A_JIT_MAJORS.contains(e.major())) {
+            return v.error("ImportError").message(SglangMessage.FI_A2A_IMPORT)
+                    .why((e.flashinferInstalled() ? e.gpus() + "; FlashInfer builds its DCP all-to-all module for SM 9/10/11/12 only (how the failure surfaces was not read)"
+                            : "FlashInfer is not installed") + ". The argument check (CUDA only) passed.")
+                    .fix("--dcp-comm-backend a2a").build();
+        }
+        if (!FlashInferWorkspace.fabricSupported(e)) {
+            return v.error("RuntimeError").message(SglangMessage.FI_A2A_FABRIC)
+                    .why("The argument check (CUDA only) passed, but at warm-up is_mnnvl_fabric_supported() is false: " + FlashInferWorkspace.fabricWhy(e) + "." + later)
+                    .fix("--dcp-comm-backend a2a (or ag_rs)").build();
+        }
+        return v.ok().resolved("fi_a2a").why("CUDA, SM " + e.sm() + " and MNNVL fabric memory: " + FlashInferWorkspace.fabricWhy(e) + ".").build();
+    }
+
+    static Verdict dcpReplicateVerdict(Eval e) {
+        VerdictBuilder v = e.on(DCP_REPLICATE_Q, SglangVersion.class).source(SglangSources.DCP).when(WHEN_ARGS);
+        String val = e.value(DCP_REPLICATE_Q);
+        if (val == null || !Values.truthy(val)) {
+            return v.ok().why(val == null ? "Unset: the Q projection is not replicated." : "false: the Q projection is not replicated.").build();
+        }
+        int dcp = e.dcp();
+        String backend = e.value(DCP_BACKEND) == null ? DCP_BACKEND.defaultValue() : e.value(DCP_BACKEND);
+        if (dcp <= 1) {
+            return v.error("ValueError").message(SglangMessage.DCP4A).why("_handle_dcp_validation check 4: the DCP size is " + dcp + ".")
+                    .fix("drop --dcp-replicate-q-proj, or --dcp N with N > 1 and --dcp-comm-backend a2a").build();
+        }
+        if (!"a2a".equals(backend) && !"fi_a2a".equals(backend)) {
+            return v.error("ValueError").message(SglangMessage.DCP4B.format(backend)).why("_handle_dcp_validation check 4: it only applies to a2a/fi_a2a.")
+                    .fix("--dcp-comm-backend a2a, or drop --dcp-replicate-q-proj").build();
+        }
+        return v.ok().resolved("replicated Q projection").why("Removes the head-dim Q all-gather of " + backend + " DCP.").build();
+    }
+
+}

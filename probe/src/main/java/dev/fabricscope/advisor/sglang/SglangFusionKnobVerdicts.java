@@ -1,0 +1,152 @@
+package dev.fabricscope.advisor.sglang;
+
+
+import dev.fabricscope.advisor.api.KnobSpec;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.SourceRef;
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.VerdictBuilder;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.CUTEDSL_ENV;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.DETERMINISTIC;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.DP_ATTENTION;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.ENFORCE_DISABLE;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.FUSION_BACKEND;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.FUSION_DEPRECATED;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.MOE_A2A;
+import static dev.fabricscope.advisor.sglang.SglangSources.WHEN_ARGS;
+import static dev.fabricscope.advisor.sglang.SglangSources.WHEN_RESOLVE;
+
+import java.util.Optional;
+
+/**
+ * The SGLang knobs around fusion: the deprecated alias, the disabling flags, the auto-enable conditions, the
+ * CuTe-DSL environment switch and the allreduce-only flags upstream never had. Reference: backend-rules.md §1.2–1.3.
+ */
+final class SglangFusionKnobVerdicts {
+
+    private SglangFusionKnobVerdicts() {
+    }
+
+    private static SglangVersion version(Eval e) {
+        return e.version(SglangVersion.class);
+    }
+
+    /** "resolves to trtllm" / "falls back: …" / "fails: …" for verdicts that depend on fusion. */
+    private static String summary(Verdict f) {
+        return switch (f.outcome()) {
+            case OK -> f.resolved() != null ? "resolves to " + f.resolved() : "creates no workspace";
+            case FALLBACK -> "falls back to the normal all-reduce" + (f.message() != null ? ": '" + f.message() + "'" : "");
+            case ERROR -> "fails at start-up" + (f.message() != null ? " with " + f.errorClass() + " '" + f.message() + "'" : "");
+            case UNKNOWN, NOT_APPLICABLE -> "is not modelled here";
+        };
+    }
+
+    static Verdict deprecatedVerdict(Eval e) {
+        VerdictBuilder v = e.on(FUSION_DEPRECATED, SglangVersion.class).source(SglangSources.DEPRECATED).when(WHEN_RESOLVE);
+        if (!e.bool(FUSION_DEPRECATED)) {
+            return v.ok().why("Not set (deprecated alias of --flashinfer-allreduce-fusion-backend=auto"
+                    + (version(e).args().deprecatedFlagOnCli() ? "" : "; no longer a command-line flag in this version") + ").").build();
+        }
+        if (!version(e).args().deprecatedFlagOnCli()) {
+            String best = SglangFusionVerdict.bestFusionBackend(e.with(FUSION_DEPRECATED, null));
+            return v.error("SystemExit (argparse)").message(SglangMessage.UNRECOGNIZED.format(FUSION_DEPRECATED.display())).when(WHEN_ARGS).source(SglangSources.EXEC_COMM)
+                    .why("In this version enable_flashinfer_allreduce_fusion is a config field without a command-line flag (Arg(no_cli=True)), so the parser rejects it.")
+                    .fix(best != null ? "--flashinfer-allreduce-fusion-backend=" + best + " instead" : "drop --enable-flashinfer-allreduce-fusion (no fusion backend works here)")
+                    .build();
+        }
+        if (e.isSet(FUSION_BACKEND)) {
+            return v.ok().message(SglangMessage.DEPRECATED).why("--flashinfer-allreduce-fusion-backend is also set, so this deprecated flag changes nothing.")
+                    .fix("drop --enable-flashinfer-allreduce-fusion").build();
+        }
+        Verdict f = SglangFusionVerdict.fusionVerdict(e, false);
+        v.like(f);
+        if (f.outcome() == Outcome.OK) {
+            v.message(SglangMessage.DEPRECATED).when(WHEN_RESOLVE);
+        }
+        String best = SglangFusionVerdict.bestFusionBackend(e);
+        return v.why("Deprecated: it sets --flashinfer-allreduce-fusion-backend=auto (warning '" + SglangMessage.DEPRECATED.text() + "'), which here " + summary(f) + ".")
+                .fix(best != null ? "--flashinfer-allreduce-fusion-backend=" + best + " instead" : "drop --enable-flashinfer-allreduce-fusion (no fusion backend works here)")
+                .build();
+    }
+
+    static Verdict enforceVerdict(Eval e) {
+        VerdictBuilder v = e.on(ENFORCE_DISABLE, SglangVersion.class).source(SglangSources.ENFORCE).when(WHEN_RESOLVE);
+        if (!e.bool(ENFORCE_DISABLE)) {
+            return v.ok().why("Not set: fusion follows --flashinfer-allreduce-fusion-backend and auto-enable.").build();
+        }
+        SglangFusionPipeline.Pipeline p = SglangFusionPipeline.pipeline(e);
+        if (p.before() == null || !ENFORCE_DISABLE.display().equals(p.disabledBy())) {
+            return v.ok().why("Fusion would be off anyway" + (p.before() == null ? " (nothing requested and auto-enable did not fire: " + p.autoBlocked() + ")"
+                    : " (" + p.disabledBy() + " already disables it)") + ".").build();
+        }
+        Verdict without = SglangFusionVerdict.fusionVerdict(e.with(ENFORCE_DISABLE, null), false);
+        String effect = switch (without.outcome()) {
+            case ERROR -> ", so the " + without.errorClass() + " '" + without.message() + "' of --flashinfer-allreduce-fusion-backend=" + p.before() + " never fires";
+            case FALLBACK -> "; without it fusion would fall back anyway";
+            case OK -> without.resolved() != null ? "; without it fusion would work here (" + without.resolved() + ")" : "";
+            case UNKNOWN, NOT_APPLICABLE -> "";
+        };
+        v.ok().message(SglangMessage.ENFORCE).why("Sets the backend to None before warm-up, winning over "
+                + ("auto-enable".equals(p.source()) ? "auto-enable for " + p.autoArch() : "--flashinfer-allreduce-fusion-backend=" + p.before()) + effect + ".");
+        if (without.outcome() == Outcome.OK && without.resolved() != null) {
+            v.fix("drop --enforce-disable-flashinfer-allreduce-fusion to fuse with " + without.resolved());
+        }
+        return v.build();
+    }
+
+    static Verdict deterministicVerdict(Eval e) {
+        VerdictBuilder v = e.on(DETERMINISTIC, SglangVersion.class).source(SglangSources.DETERMINISTIC).when(WHEN_RESOLVE);
+        if (!e.bool(DETERMINISTIC)) {
+            return v.ok().why("Not set: fusion is not affected.").build();
+        }
+        SglangFusionPipeline.Pipeline p = SglangFusionPipeline.pipeline(e);
+        if (DETERMINISTIC.display().equals(p.disabledBy())) {
+            return v.ok().message(SglangMessage.DETERMINISTIC).why("Deterministic inference sets the fusion backend (" + p.before() + ") to None during argument resolution.").build();
+        }
+        return v.ok().why("Fusion is off anyway, so deterministic inference changes nothing about it.").build();
+    }
+
+    static Verdict dpAttentionVerdict(Eval e) {
+        VerdictBuilder v = e.on(DP_ATTENTION, SglangVersion.class).source(SglangSources.PER_CALL).when(WHEN_RESOLVE);
+        if (!e.bool(DP_ATTENTION)) {
+            return v.ok().why("Off: FlashInfer fusion may be auto-enabled and used per call.").build();
+        }
+        return v.ok().why("On: SGLang neither auto-enables FlashInfer all-reduce fusion nor uses the fused kernel (apply_flashinfer_allreduce_fusion needs DP attention off).").build();
+    }
+
+    static Verdict moeA2aVerdict(Eval e) {
+        VerdictBuilder v = e.on(MOE_A2A, SglangVersion.class).source(SglangSources.AUTO).when(WHEN_RESOLVE);
+        String val = v.value();
+        return v.ok().why("none".equals(val) ? "none: no effect on FlashInfer fusion auto-enable."
+                : val + ": FlashInfer all-reduce fusion is not auto-enabled (it needs --moe-a2a-backend none).").build();
+    }
+
+    static Verdict cutedslVerdict(Eval e) {
+        VerdictBuilder v = e.on(CUTEDSL_ENV, SglangVersion.class).source(SglangSources.AUTO).when(WHEN_RESOLVE);
+        if (!e.envTrue(CUTEDSL_ENV)) {
+            return v.ok().why("Not set: the FlashInfer fusion path is used when fusion is on.").build();
+        }
+        if ("Qwen3_5MoeForConditionalGeneration".equals(e.model())) {
+            return v.ok().resolved("CuTe-DSL MNNVL all-reduce fusion").why("With a Qwen3.5-MoE model SGLang forces the FlashInfer fusion backend to None "
+                    + "(with a warning when one was set; text not recorded) and uses the CuTe-DSL path.").build();
+        }
+        return v.ok().why("Only read for Qwen3_5MoeForConditionalGeneration; the model here is " + (e.model() == null ? "not given" : e.model()) + ".").build();
+    }
+
+    /** A flag upstream never had: an argparse error when passed, no verdict otherwise. */
+    static java.util.Optional<Verdict> absentVerdict(Eval e, KnobSpec k) {
+        if (!e.isSet(k)) {
+            return java.util.Optional.empty();
+        }
+        SourceRef src = version(e).args().source();
+        return java.util.Optional.of(e.on(k, SglangVersion.class).source(src).when(WHEN_ARGS).error("SystemExit (argparse)")
+                .message(SglangMessage.UNRECOGNIZED.format(k.display()))
+                .why("SGLang's parser has no such flag (" + src + " has neither --enable-flashinfer-pure-allreduce nor "
+                        + "--enable-flashinfer-allreduce-only; sglang issue #37646 shows this error on 0.5.18). The FlashInfer allreduce-only path needs "
+                        + "no flag: it switches on whenever --flashinfer-allreduce-fusion-backend is set (_set_all_reduce_flags).")
+                .fix("drop " + k.display() + "; set --flashinfer-allreduce-fusion-backend"
+                        + (SglangFusionVerdict.bestFusionBackend(e) != null ? "=" + SglangFusionVerdict.bestFusionBackend(e) : " only where a backend works (none does here)")).build());
+    }
+
+}

@@ -1,0 +1,84 @@
+package dev.fabricscope.advisor.sglang;
+
+
+import dev.fabricscope.advisor.api.KnobSpec;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** SGLang's knobs the advisor knows, in every modelled version (backend-rules.md §1). */
+final class SglangKnobs {
+
+    static final String FW = "sglang";
+
+    static final KnobSpec FUSION_BACKEND = KnobSpec.flag(FW, "flashinfer-allreduce-fusion-backend", KnobSpec.Type.CHOICE, "unset",
+            "FlashInfer all-reduce + RMSNorm fusion backend (cutedsl: newest only)", "auto", "trtllm", "mnnvl", "cutedsl");
+    static final KnobSpec FUSION_DEPRECATED = KnobSpec.flag(FW, "enable-flashinfer-allreduce-fusion", KnobSpec.Type.BOOL, "false",
+            "deprecated: same as --flashinfer-allreduce-fusion-backend=auto");
+    static final KnobSpec ENFORCE_DISABLE = KnobSpec.flag(FW, "enforce-disable-flashinfer-allreduce-fusion", KnobSpec.Type.BOOL, "false",
+            "force FlashInfer all-reduce fusion off");
+    static final KnobSpec DETERMINISTIC = KnobSpec.flag(FW, "enable-deterministic-inference", KnobSpec.Type.BOOL, "false",
+            "deterministic inference (turns fusion off)");
+    static final KnobSpec DP_ATTENTION = KnobSpec.flag(FW, "enable-dp-attention", KnobSpec.Type.BOOL, "false",
+            "data-parallel attention (fusion is neither auto-enabled nor used with it)");
+    static final KnobSpec MOE_A2A = KnobSpec.flag(FW, "moe-a2a-backend", KnobSpec.Type.STRING, "none",
+            "MoE all-to-all backend (fusion is auto-enabled only with none)");
+    static final KnobSpec CUTEDSL_ENV = KnobSpec.env(FW, "SGLANG_FLASHINFER_MNNVL_CUTEDSL_AR_FUSION", KnobSpec.Type.BOOL, "unset",
+            "CuTe-DSL MNNVL all-reduce fusion for Qwen3.5-MoE");
+    static final KnobSpec PURE_ALLREDUCE = KnobSpec.flag(FW, "enable-flashinfer-pure-allreduce", KnobSpec.Type.BOOL, "false",
+            "never an upstream flag (PR #30700's spelling): argparse rejects it").scope(KnobSpec.Scope.ABSENT);
+    static final KnobSpec ALLREDUCE_ONLY = KnobSpec.flag(FW, "enable-flashinfer-allreduce-only", KnobSpec.Type.BOOL, "false",
+            "never an upstream flag: the allreduce-only path switches on with the fusion backend").scope(KnobSpec.Scope.ABSENT);
+    static final KnobSpec DCP_SIZE = new KnobSpec(FW, "dcp-size", KnobSpec.Kind.DEPLOYMENT, KnobSpec.Type.INT, List.of(), "1",
+            "decode context parallel size (from --dcp)", null);
+    static final KnobSpec DCP_BACKEND = KnobSpec.flag(FW, "dcp-comm-backend", KnobSpec.Type.CHOICE, "ag_rs",
+            "DCP attention reduction: ag_rs, a2a or fi_a2a", "ag_rs", "a2a", "fi_a2a");
+    static final KnobSpec DCP_REPLICATE_Q = KnobSpec.flag(FW, "dcp-replicate-q-proj", KnobSpec.Type.BOOL, "unset",
+            "replicate the Q projection for a2a/fi_a2a DCP");
+    static final KnobSpec DISABLE_CUSTOM_AR = KnobSpec.flag(FW, "disable-custom-all-reduce", KnobSpec.Type.BOOL, "false",
+            "turn the custom all-reduce kernel off");
+    static final KnobSpec P2P_CHECK = KnobSpec.flag(FW, "enable-p2p-check", KnobSpec.Type.BOOL, "false",
+            "run the real GPU P2P test for custom all-reduce");
+    static final KnobSpec SKIP_P2P_ENV = KnobSpec.env(FW, "SGLANG_SKIP_P2P_CHECK", KnobSpec.Type.BOOL, "unset",
+            "trust torch.cuda.can_device_access_peer instead of the P2P test");
+    static final KnobSpec TORCH_SYMM_MEM = KnobSpec.flag(FW, "enable-torch-symm-mem", KnobSpec.Type.BOOL, "false",
+            "torch symmetric-memory all-reduce");
+    static final KnobSpec NCCL_NVLS = KnobSpec.flag(FW, "enable-nccl-nvls", KnobSpec.Type.BOOL, "false",
+            "export NCCL_NVLS_ENABLE=1");
+    static final KnobSpec SYMM_MEM = KnobSpec.flag(FW, "enable-symm-mem", KnobSpec.Type.BOOL, "false",
+            "NCCL symmetric memory (exports NCCL_NVLS_ENABLE=1 and NCCL_CUMEM_ENABLE=1)");
+    static final KnobSpec NVLS_ENV = KnobSpec.env(FW, "NCCL_NVLS_ENABLE", KnobSpec.Type.CHOICE, "unset",
+            "as exported before SGLang starts", "0", "1", "2");
+    static final KnobSpec CUMEM_ENV = KnobSpec.env(FW, "NCCL_CUMEM_ENABLE", KnobSpec.Type.CHOICE, "unset",
+            "as exported before SGLang starts", "0", "1");
+    static final KnobSpec CAR_V2_ENV = KnobSpec.env(FW, "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2", KnobSpec.Type.BOOL, "unset",
+            "dispatch_custom_allreduce picks CustomAllReduceV2 (world sizes 2-8, full NVLink)").only("newest");
+    // known upstream, effect on the all-reduce backends not modelled (set: an "unknown" verdict)
+    static final List<KnobSpec> KNOWN = List.of(
+            KnobSpec.flag(FW, "enable-mscclpp", KnobSpec.Type.BOOL, "false", "MSCCL++ for tuned all-reduce / all-gather, NCCL fallback"),
+            KnobSpec.flag(FW, "enable-quant-communications", KnobSpec.Type.BOOL, "false", "INT8 quantisation of TP communications"),
+            KnobSpec.flag(FW, "pre-warm-nccl", KnobSpec.Type.BOOL, "false", "pre-warm NCCL communicators at start-up"),
+            KnobSpec.flag(FW, "dp-size", KnobSpec.Type.INT, "1", "data-parallel size"),
+            KnobSpec.flag(FW, "ep-size", KnobSpec.Type.INT, "1", "expert-parallel size"),
+            KnobSpec.flag(FW, "attn-cp-size", KnobSpec.Type.INT, "1", "attention context-parallel size"),
+            KnobSpec.flag(FW, "enable-prefill-cp", KnobSpec.Type.BOOL, "false", "prefill context parallel"),
+            KnobSpec.flag(FW, "cp-strategy", KnobSpec.Type.STRING, "default", "context-parallel strategy"),
+            KnobSpec.env(FW, "SGLANG_USE_JIT_ALL_REDUCE", KnobSpec.Type.BOOL, "unset", "JIT-built custom all-reduce"),
+            KnobSpec.env(FW, "SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE", KnobSpec.Type.BOOL, "unset", "CustomAllReduceV2 across nodes"))
+            .stream().map(k -> k.scope(KnobSpec.Scope.KNOWN)).toList();
+    static final List<KnobSpec> ROCM_ONLY = List.of(
+            KnobSpec.flag(FW, "enable-aiter-allreduce-fusion", KnobSpec.Type.BOOL, "false", "ROCm: AITER all-reduce fusion"),
+            KnobSpec.env(FW, "SGLANG_USE_AITER_AR", KnobSpec.Type.BOOL, "unset", "ROCm: AITER custom all-reduce"),
+            KnobSpec.env(FW, "SGLANG_USE_1STAGE_ALLREDUCE", KnobSpec.Type.BOOL, "unset", "ROCm: one-stage all-reduce"))
+            .stream().map(k -> k.scope(KnobSpec.Scope.ROCM_ONLY)).toList();
+    static final KnobSpec POSIX_FD_ENV = KnobSpec.env(FW, "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT", KnobSpec.Type.BOOL, "unset",
+            "force POSIX-FD handle exchange for FlashInfer (GB200 transport workaround)").only("older");
+
+
+    static final List<KnobSpec> ALL = Stream.of(List.of(FUSION_BACKEND, FUSION_DEPRECATED, ENFORCE_DISABLE,
+                    DETERMINISTIC, DP_ATTENTION, MOE_A2A, CUTEDSL_ENV, PURE_ALLREDUCE, ALLREDUCE_ONLY, DCP_SIZE, DCP_BACKEND, DCP_REPLICATE_Q,
+                    DISABLE_CUSTOM_AR, CAR_V2_ENV, P2P_CHECK, SKIP_P2P_ENV, TORCH_SYMM_MEM, NCCL_NVLS, SYMM_MEM, NVLS_ENV, CUMEM_ENV, POSIX_FD_ENV),
+            KNOWN, ROCM_ONLY).flatMap(List::stream).toList();
+
+    private SglangKnobs() {
+    }
+}

@@ -1,0 +1,98 @@
+package dev.fabricscope.advisor.sglang;
+
+
+import dev.fabricscope.advisor.api.SourceRef;
+import dev.fabricscope.advisor.rule.UpstreamMessage;
+/** What SGLang (and argparse for it) prints, verbatim, with where each text was read (backend-rules.md §1). */
+public enum SglangMessage implements UpstreamMessage {
+    DEPRECATED("--enable-flashinfer-allreduce-fusion is deprecated. Please use --flashinfer-allreduce-fusion-backend=auto instead.",
+            SglangSources.DEPRECATED),
+    AUTO_ENABLE("Auto-enabling FlashInfer AllReduce Fusion on SM90/SM10X for %s",
+            SglangSources.AUTO),
+    ENFORCE("FlashInfer allreduce fusion is forcibly disabled via --enforce-disable-flashinfer-allreduce-fusion.",
+            SglangSources.ENFORCE),
+    DETERMINISTIC("Disable --flashinfer-allreduce-fusion-backend because deterministic inference is enabled.",
+            SglangSources.DETERMINISTIC),
+    /** _resolve_backend R1: the architecture check, first for every value. */
+    R1("FlashInfer allreduce fusion requires SM90 or SM10X NVIDIA GPUs.",
+            SglangSources.R1),
+    /** _resolve_backend R2: 'auto' across nodes off SM10x. */
+    R2("FlashInfer allreduce fusion does not support multi-node on non-Blackwell systems.",
+            SglangSources.FUSION_RESOLVE),
+    /** _resolve_backend R3: trtllm across nodes. */
+    R3("FlashInfer allreduce fusion trtllm backend supports single-node only.",
+            SglangSources.R3),
+    /** _resolve_backend R4: mnnvl across nodes off SM10x. */
+    R4("FlashInfer allreduce fusion mnnvl backend requires a Blackwell system, or SM90 single-node.",
+            SglangSources.FUSION_RESOLVE),
+    PREFLIGHT_PROBE("FlashInfer workspace preflight probe failed (%s). Skipping allreduce fusion.",
+            SglangSources.PREFLIGHT),
+    /** The preflight probe's reason when the multicast-granularity query fails. */
+    MULTICAST_GRANULARITY("cuMulticastGetGranularity failed for FlashInfer workspace preflight: %s",
+            SglangSources.PREFLIGHT),
+    PREFLIGHT_VOTE("FlashInfer workspace preflight: cuMemCreate probe failed on at least one rank. Skipping allreduce fusion to avoid cross-rank desync inside the flashinfer collective.",
+            SglangSources.PREFLIGHT),
+    WORKSPACE_FAILED("Failed to initialize FlashInfer workspace (backend=%s): %s. Disabling flashinfer allreduce fusion permanently.",
+            SglangSources.ENSURE),
+    WORKSPACE_FAILED_GLOBAL("FlashInfer allreduce fusion disabled globally because workspace initialization failed on at least one rank.",
+            SglangSources.ENSURE),
+    TWOSHOT("Could not allocate a FlashInfer MNNVL workspace whose TWOSHOT stage offset is 32B-aligned after 3 attempts; disabling allreduce fusion. The trtllm backend sizes its workspace differently and is unaffected.",
+            SglangSources.FUSION_NEW),
+    TRANSPORT("Applying FlashInfer transport workaround: forcing PosixFD symmetric-memory handle exchange on aarch64 + sm10x to avoid known data corruption with Fabric handle exchange on GB systems. Set SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT=0 to disable.",
+            SglangSources.TRANSPORT),
+    /** argparse's words for a flag the parser does not have; the program name as sglang issue #37646 shows it. */
+    UNRECOGNIZED("sglang serve: error: unrecognized arguments: %s",
+            SglangSources.ARGPARSE),
+    /** argparse's words for a value outside the seed server_args.py's choices. */
+    INVALID_CHOICE("sglang serve: error: argument --flashinfer-allreduce-fusion-backend: invalid choice: '%s' (choose from 'auto', 'trtllm', 'mnnvl')",
+            SglangSources.ARGPARSE),
+    CUTEDSL_SUPPRESS("SGLANG_FLASHINFER_MNNVL_CUTEDSL_AR_FUSION owns both Qwen3.5 AllReduce fusion patterns; suppressing the separately configured --flashinfer-allreduce-fusion-backend=%s",
+            SglangSources.AUTO),
+    TP_DCP("tensor_model_parallel_size (%d) must be divisible by decode_context_parallel_size (%d)",
+            SglangSources.PARALLEL_STATE),
+    DCP_SELECTS("DCP (dcp_size=%d) selects communication backend '%s'.",
+            SglangSources.DCP_DEFAULT),
+    DCP1("Decode context parallel size (--dcp-size / --decode-context-parallel-size) must be >= 1, but got dcp_size=%d.",
+            SglangSources.DCP),
+    DCP2("--dcp-comm-backend %s only affects the decode context-parallel attention reduction and therefore requires --dcp-size / --decode-context-parallel-size > 1, but got dcp_size=%d.",
+            SglangSources.DCP),
+    DCP3("--dcp-comm-backend fi_a2a delegates the exchange to FlashInfer's MNNVL All-to-All kernel, which requires an NVIDIA CUDA platform with SM90+ and MNNVL fabric memory (e.g. GB200 NVL72). The authoritative fabric probe runs at model-runner init; use 'a2a' or 'ag_rs' on clusters without MNNVL.",
+            SglangSources.DCP),
+    DCP4A("--dcp-replicate-q-proj requires --dcp-size > 1.",
+            SglangSources.DCP),
+    DCP4B("--dcp-replicate-q-proj only applies to the a2a/fi_a2a DCP communication backend (it removes the head-dim Q all-gather); got --dcp-comm-backend=%s.",
+            SglangSources.DCP),
+    FI_A2A_IMPORT("--dcp-comm-backend fi_a2a requires FlashInfer with the DCP all-to-all kernel (flashinfer #2951); could not import flashinfer.comm.dcp_alltoall.",
+            SglangSources.FI_A2A),
+    FI_A2A_FABRIC("--dcp-comm-backend fi_a2a requires MNNVL fabric memory (e.g. GB200 NVL72); is_mnnvl_fabric_supported() returned False. Use --dcp-comm-backend a2a or ag_rs on clusters without MNNVL.",
+            SglangSources.FI_A2A),
+    TSM_UNAVAILABLE("TorchSymmMemCommunicator requires torch symmetric memory support, but it is not available.",
+            SglangSources.TSM),
+    TSM_CAPABILITY("TorchSymmMemCommunicator: Device capability %d not supported, communicator is not available.",
+            SglangSources.TSM),
+    TSM_WORLD("TorchSymmMemCommunicator: World size %d not supported, communicator is not available.",
+            SglangSources.TSM),
+    TSM_MULTICAST("TorchSymmMemCommunicator: torch symmetric memory multicast operations are not supported.",
+            SglangSources.TSM),
+    /** What the callers log when they catch the constructor's exception (most copies). */
+    TSM_CAUGHT("Failed to initialize TorchSymmMemCommunicator: %s",
+            SglangSources.TSM_CALLERS);
+
+    private final String text;
+    private final SourceRef source;
+
+    SglangMessage(String text, SourceRef source) {
+        this.text = text;
+        this.source = source;
+    }
+
+    @Override
+    public String text() {
+        return text;
+    }
+
+    @Override
+    public SourceRef source() {
+        return source;
+    }
+}

@@ -1,0 +1,142 @@
+package dev.fabricscope.advisor.sglang;
+
+
+import dev.fabricscope.advisor.api.KnobSpec;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.nccl.NcclNvls;
+import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.Partial;
+import dev.fabricscope.advisor.rule.VerdictBuilder;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.CUMEM_ENV;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.NCCL_NVLS;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.NVLS_ENV;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.POSIX_FD_ENV;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.SYMM_MEM;
+import static dev.fabricscope.advisor.sglang.SglangSources.WHEN_ENV;
+import static dev.fabricscope.advisor.sglang.SglangSources.WHEN_WARMUP;
+
+/**
+ * The NCCL environment SGLang writes at start ({@code _set_envs_and_config}: NCCL_NVLS_ENABLE, NCCL_CUMEM_ENABLE)
+ * and the GB200 transport workaround of the older version. Reference: backend-rules.md §1.7.
+ */
+final class SglangNcclEnvRules {
+
+    private SglangNcclEnvRules() {
+    }
+
+    private static SglangVersion version(Eval e) {
+        return e.version(SglangVersion.class);
+    }
+
+    /** NCCL_NVLS_ENABLE and NCCL_CUMEM_ENABLE as SGLang leaves them, and whether SGLang wrote them. */
+    record NcclEnv(String nvls, boolean nvlsWritten, String cumem, boolean cumemWritten) {
+    }
+
+    static NcclEnv ncclEnv(Eval e) {
+        boolean nvlsFlag = e.bool(NCCL_NVLS);
+        boolean symm = e.bool(SYMM_MEM);
+        String userNvls = e.value(NVLS_ENV);
+        String userCumem = e.value(CUMEM_ENV);
+        if (version(e).engineEnv() == SglangVersion.EngineEnv.OLDEST) {
+            return new NcclEnv(nvlsFlag ? "1" : "0", true, "0", true);
+        }
+        if (version(e).engineEnv() == SglangVersion.EngineEnv.MIDDLE) {
+            boolean keepNvls = symm && userNvls != null;
+            return new NcclEnv(keepNvls ? userNvls : (nvlsFlag ? "1" : "0"), !keepNvls, symm ? "1" : "0", true);
+        }
+        boolean writeNvls = userNvls == null || nvlsFlag || symm;
+        boolean writeCumem = userCumem == null || symm;
+        return new NcclEnv(writeNvls ? (nvlsFlag || symm ? "1" : "0") : userNvls, writeNvls,
+                writeCumem ? (symm ? "1" : "0") : userCumem, writeCumem);
+    }
+
+    static Verdict ncclNvlsFlagVerdict(Eval e, KnobSpec k) {
+        VerdictBuilder v = e.on(k, SglangVersion.class).source(version(e).engineSource()).when(WHEN_ENV);
+        NcclEnv env = ncclEnv(e);
+        boolean on = e.bool(k);
+        if (k == SYMM_MEM && !on) {
+            return v.ok().why("Off (default): SGLang does not use NCCL symmetric memory; NCCL_NVLS_ENABLE follows --enable-nccl-nvls (see there).").build();
+        }
+        String how = env.nvlsWritten() ? "SGLang exports NCCL_NVLS_ENABLE=" + env.nvls() : "SGLang keeps the exported NCCL_NVLS_ENABLE=" + env.nvls();
+        Partial p = NcclNvls.nvls(e, env.nvls(), how);
+        if (on || !env.nvlsWritten()) {
+            v.apply(p);
+            if (k == SYMM_MEM && on) {
+                v.why(p.why() + " It also exports NCCL_CUMEM_ENABLE=" + env.cumem() + "; NCCL symmetric-memory kernels themselves are not modelled.");
+            }
+            if (p.outcome() == Outcome.ERROR) {
+                v.fix("drop " + k.display() + (p.message() != null ? " and repair the Fabric Manager" : ""));
+            }
+            return v.build();
+        }
+        return writtenWhileOff(e, v, k, env, how);
+    }
+
+    /** The flag is off and SGLang wrote NCCL_NVLS_ENABLE: 0, or 1 because the other flag is on. */
+    private static Verdict writtenWhileOff(Eval e, VerdictBuilder v, KnobSpec k, NcclEnv env, String how) {
+        if ("1".equals(env.nvls())) {
+            return v.ok().why("Not set, but " + (k == NCCL_NVLS ? SYMM_MEM : NCCL_NVLS).display() + " makes " + how + ".").build();
+        }
+        String reason = NcclNvls.unsupported(e);
+        if (reason == null && e.ncclUnreadable()) {
+            return v.outcome(Outcome.UNKNOWN).resolved("NVLS disabled").why(how + "; whether NCCL could use NVLS here is unknown: the snapshot's NCCL version is unreadable.").build();
+        }
+        if (reason == null) {
+            boolean probablyFabricIssue = e.major() >= 9 && e.nvswitch() && !e.fabricReady();
+            if (probablyFabricIssue) {
+                return v.ok().resolved("NVLS disabled").why(how + ", which avoids NCCL's NVLS failure on this machine (GPU fabric not ready).").build();
+            }
+            v.fallback().resolved("NVLS disabled").why(how + " unless --enable-nccl-nvls or --enable-symm-mem is given, so NCCL NVLS stays off although "
+                    + "this machine supports it (" + e.gpus() + ", with NVSwitches and NVLink multicast).");
+            return (k == NCCL_NVLS ? v.fix("--enable-nccl-nvls") : v).build();
+        }
+        return v.ok().resolved("NVLS disabled").why(how + "; NVLS is not available here anyway (" + reason + ").").build();
+    }
+
+    static Verdict nvlsEnvVerdict(Eval e) {
+        VerdictBuilder v = e.on(NVLS_ENV, SglangVersion.class).source(version(e).engineSource()).when(WHEN_ENV);
+        NcclEnv env = ncclEnv(e);
+        String user = e.value(NVLS_ENV);
+        v.resolved("NCCL_NVLS_ENABLE=" + env.nvls());
+        if (user != null && env.nvlsWritten() && !user.equals(env.nvls())) {
+            String how = switch (version(e).engineEnv()) {
+                case OLDEST -> " (this version writes int(--enable-nccl-nvls) unconditionally)";
+                case MIDDLE -> " (this version writes int(--enable-nccl-nvls) unless --enable-symm-mem is set)";
+                case LATEST -> " because --enable-nccl-nvls / --enable-symm-mem decide it";
+            };
+            return v.fallback().why("Exported as " + user + ", but SGLang overwrites it with " + env.nvls() + how + ".")
+                    .fix("1".equals(user) ? "--enable-nccl-nvls" : "drop --enable-nccl-nvls / --enable-symm-mem").build();
+        }
+        if (user != null) {
+            return v.ok().why("Exported as " + user + (env.nvlsWritten() ? " and SGLang writes the same value." : "; this version keeps it.")).build();
+        }
+        return v.ok().why("Not exported: SGLang sets NCCL_NVLS_ENABLE=" + env.nvls() + " from --enable-nccl-nvls / --enable-symm-mem.").build();
+    }
+
+    static Verdict cumemEnvVerdict(Eval e) {
+        VerdictBuilder v = e.on(CUMEM_ENV, SglangVersion.class).source(version(e).engineSource()).when(WHEN_ENV);
+        NcclEnv env = ncclEnv(e);
+        String user = e.value(CUMEM_ENV);
+        v.resolved("NCCL_CUMEM_ENABLE=" + env.cumem());
+        if (user != null && env.cumemWritten() && !user.equals(env.cumem())) {
+            return v.fallback().why("Exported as " + user + ", but SGLang overwrites it with " + env.cumem()
+                    + (version(e).engineEnv() != SglangVersion.EngineEnv.OLDEST ? " (from --enable-symm-mem)" : " (this version writes 0 unconditionally)") + ".").build();
+        }
+        String from = version(e).engineEnv() != SglangVersion.EngineEnv.OLDEST ? " from --enable-symm-mem." : " (this version writes 0 unconditionally).";
+        return v.ok().why(user == null ? "Not exported: SGLang sets NCCL_CUMEM_ENABLE=" + env.cumem() + from : "Exported as " + user + " and kept.").build();
+    }
+
+    static Verdict transportVerdict(Eval e) {
+        VerdictBuilder v = e.on(POSIX_FD_ENV, SglangVersion.class).source(SglangSources.TRANSPORT).when(WHEN_WARMUP);
+        if (SglangFusionPipeline.transportWorkaround(e)) {
+            String why = e.env().get(POSIX_FD_ENV.name()) != null ? "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT is true"
+                    : "the host is aarch64 with SM10x GPUs (" + e.gpus() + ")";
+            return v.fallback().resolved("POSIX FD").message(SglangMessage.TRANSPORT).why(why + ": SGLang patches FlashInfer's fabric probe to False, so FlashInfer workspaces "
+                    + "exchange POSIX file descriptors (one host only) to avoid data corruption seen with fabric handles on GB systems.")
+                    .fix(e.tpSpansNodes() ? "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT=0 for multi-node mnnvl (at the risk the workaround avoids)" : null).build();
+        }
+        return v.ok().why("Inactive: the workaround applies on aarch64 hosts with SM10x GPUs, or when the variable is true.").build();
+    }
+
+}

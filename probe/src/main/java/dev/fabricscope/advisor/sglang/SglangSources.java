@@ -1,0 +1,67 @@
+package dev.fabricscope.advisor.sglang;
+
+
+import dev.fabricscope.advisor.api.SourceRef;
+/** Where the SGLang rules come from (backend-rules.md §1), and the start-up phase each rule runs in. */
+public final class SglangSources {
+
+    static final String REPO = "sgl-project/sglang";
+    static final String SEED = "0132848349585cfe6aae51c4941cbae872505f8a";
+    static final String OVERRIDES_COMMIT = "003bbaf9ab79c09933e7a17ae6460ac48a756de9";
+    static final String FUSION_PATH = "python/sglang/srt/layers/flashinfer_comm_fusion.py";
+    static final String EXEC_COMMIT = "01d795f8aa711691052ae277055a67f23a123b0b";
+    static final String EXEC_PATH = "python/sglang/srt/arg_groups/fields/exec_.py";
+    /** Short hash as recorded by the audit (backend-rules.md §0). */
+    static final String PARALLEL_STATE_COMMIT = "0005973a";
+
+    // ---- the copies the versions follow
+    static final SourceRef ENGINE_NEW = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (latest-style copy)");
+    static final SourceRef ENGINE_MID = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (middle copy)");
+    static final SourceRef ENGINE_OLD = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (older copy)");
+    static final SourceRef FUSION_NEW = new SourceRef(REPO, null, FUSION_PATH, "_resolve_backend (newer copy, L46-75)");
+    static final SourceRef FUSION_TB = new SourceRef(REPO, null, FUSION_PATH, "_resolve_backend (traceback-matched copy, L47-76)");
+    static final SourceRef FUSION_RESOLVE = new SourceRef(REPO, null, FUSION_PATH, "_resolve_backend (both copies)");
+    static final SourceRef EXEC_COMM = new SourceRef(REPO, EXEC_COMMIT, EXEC_PATH, "ExecComm fields");
+    static final SourceRef SEED_ARGS = new SourceRef(REPO, SEED, "python/sglang/srt/server_args.py", "ServerArgs fields");
+
+    // ---- fusion (§1.1–1.3)
+    static final SourceRef FIELD = new SourceRef(REPO, SEED, "python/sglang/srt/server_args.py", "flashinfer_allreduce_fusion_backend field (≈ char 80 k)");
+    static final SourceRef DEPRECATED = new SourceRef(REPO, SEED, "python/sglang/srt/server_args.py", "_handle_deprecated_args (≈ char 186 k)");
+    static final SourceRef AUTO = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_flashinfer_allreduce_fusion_auto_enable");
+    static final SourceRef ENFORCE = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_enforce_disable_allreduce_fusion");
+    static final SourceRef DETERMINISTIC = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_deterministic_allreduce_fusion_disable");
+    static final SourceRef R1 = new SourceRef(REPO, null, FUSION_PATH, "50");
+    static final SourceRef AUTO_RESOLVE = new SourceRef(REPO, null, FUSION_PATH, "62-64");
+    static final SourceRef R3 = new SourceRef(REPO, null, FUSION_PATH, "67");
+    static final SourceRef PREFLIGHT = new SourceRef(REPO, null, FUSION_PATH, "_preflight_check_workspace_memory");
+    static final SourceRef ENSURE = new SourceRef(REPO, null, FUSION_PATH, "ensure_workspace_initialized (L669)");
+    static final SourceRef TRANSPORT = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "FlashInfer transport workaround");
+    static final SourceRef PER_CALL = new SourceRef(REPO, null, "python/sglang/srt/layers/communicator.py", "apply_flashinfer_allreduce_fusion");
+    static final SourceRef ARGPARSE = new SourceRef("python/cpython", null, "Lib/argparse.py",
+            "parse_args / _check_value error texts (program name as sglang issue #37646 shows it)");
+
+    // ---- decode context parallel (§1.4)
+    static final SourceRef DCP = new SourceRef(REPO, SEED, "python/sglang/srt/server_args.py", "_handle_dcp_validation (≈ char 178 k)");
+    static final SourceRef DCP_DEFAULT = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_dcp_comm_backend_default");
+    static final SourceRef FI_A2A = new SourceRef(REPO, null, "python/sglang/srt/layers/dcp/…", "_pre_initialize_fi_a2a_workspace (MNNVL-fabric variant)");
+    static final SourceRef PARALLEL_STATE = new SourceRef(REPO, PARALLEL_STATE_COMMIT, "python/sglang/srt/distributed/parallel_state.py",
+            "initialize_model_parallel");
+
+    // ---- custom all-reduce (§1.5), torch symmetric memory (§1.6)
+    static final SourceRef CAR_V2 = new SourceRef(REPO, null, "python/sglang/srt/distributed/device_communicators/custom_all_reduce_v2.py",
+            "dispatch_custom_allreduce / CustomAllReduceV2 (as summarised by the audit; file not read here)");
+    static final SourceRef TSM = new SourceRef(REPO, "0cd72ba41d483ac6c1ea96f056b2bcbfb4365121",
+            "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "TorchSymmMemCommunicator.__init__");
+    static final SourceRef TSM_CALLERS = new SourceRef(REPO, null, "python/sglang/srt/distributed/",
+            "callers of TorchSymmMemCommunicator (most copies; the calling file was not recorded)");
+
+    // ---- when
+    static final String WHEN_ARGS = "argument parsing (server start, before model loading)";
+    static final String WHEN_RESOLVE = "argument resolution (server start, before model loading)";
+    static final String WHEN_WARMUP = "model-runner warm-up (after weight loading, before CUDA-graph capture)";
+    static final String WHEN_ENV = "server start (_set_envs_and_config)";
+    static final String WHEN_COMM = "distributed init (communicator creation)";
+
+    private SglangSources() {
+    }
+}

@@ -1,0 +1,82 @@
+package dev.fabricscope.advisor.sglang;
+
+
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.nccl.NcclKnobs;
+import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.VerdictBuilder;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.TORCH_SYMM_MEM;
+import static dev.fabricscope.advisor.sglang.SglangSources.WHEN_COMM;
+
+import java.util.List;
+
+/** SGLang's {@code --enable-torch-symm-mem}: TorchSymmMemCommunicator (backend-rules.md §1.6). */
+final class SglangTorchSymmMemRules {
+
+    /** World sizes in the communicator's size table (majors 9 and 10). */
+    static final List<Integer> WORLD_SIZES = List.of(2, 4, 6, 8);
+
+    private SglangTorchSymmMemRules() {
+    }
+
+    private static SglangVersion version(Eval e) {
+        return e.version(SglangVersion.class);
+    }
+
+    /**
+     * Why the constructor fails.
+     *
+     * @param error the exception text ({@link SglangMessage}), or "" for the KeyError of a major outside the table
+     */
+    private record Failure(String error, String why) {
+    }
+
+    static Verdict torchSymmMemVerdict(Eval e) {
+        VerdictBuilder v = e.on(TORCH_SYMM_MEM, SglangVersion.class).source(SglangSources.TSM).when(WHEN_COMM);
+        if (!e.bool(TORCH_SYMM_MEM)) {
+            return v.ok().why("Off (default).").build();
+        }
+        if (e.tp() <= 1) {
+            return v.ok().why("TP 1: there is no all-reduce.").build();
+        }
+        Failure f = failure(e);
+        if (f == null) {
+            boolean multimem = (e.major() == 9 && List.of(4, 6, 8).contains(e.tp())) || (e.major() == 10 && List.of(6, 8).contains(e.tp()));
+            return v.ok().resolved("torch symmetric memory (" + (multimem ? "multimem" : "two-shot") + ")")
+                    .why(e.gpus() + ", " + e.tpPhrase() + " and NVLink multicast: the communicator works, using "
+                            + (multimem ? "the multimem kernel" : "two-shot (multimem is for world size 4/6/8 on SM90, 6/8 on SM100)") + ".").build();
+        }
+        String text = f.error().isEmpty() ? null : f.error();
+        if (version(e).torchSymmMemErrorsPropagate()) {
+            v.error(f.error().isEmpty() ? "KeyError" : "RuntimeError").message(text)
+                    .why(f.why() + " In this version the constructor's exception is not caught (one newer copy); exception class inferred.");
+        } else {
+            v.fallback().resolved("nccl").message(text == null ? null : SglangMessage.TSM_CAUGHT.format(text))
+                    .why(f.why() + " The caller catches the constructor's exception and continues without it.");
+        }
+        return v.fix("drop --enable-torch-symm-mem").build();
+    }
+
+    /** The constructor's checks in order; null when the communicator works. */
+    private static Failure failure(Eval e) {
+        if (!e.cuda()) {
+            return new Failure(SglangMessage.TSM_UNAVAILABLE.text(),
+                    "The platform is " + e.platformName() + "; torch symmetric memory is CUDA-only (the message continues beyond the recorded text).");
+        }
+        if (e.major() < 9) {
+            return new Failure(SglangMessage.TSM_CAPABILITY.format(e.major()), e.gpus() + "; torch symmetric memory all-reduce needs major 9 or newer.");
+        }
+        if (e.major() > 10) {
+            return new Failure("", e.gpus() + "; the size table has majors 9 and 10 only, so the lookup fails (a KeyError; low confidence) and the communicator is unavailable.");
+        }
+        if (!WORLD_SIZES.contains(e.tp())) {
+            return new Failure(SglangMessage.TSM_WORLD.format(e.tp()), e.tpPhrase() + " is not in the size table (2, 4, 6, 8).");
+        }
+        boolean disabled = e.envTrue(NcclKnobs.TORCH_SYMM_MEM_DISABLE_MULTICAST);
+        if (!e.multicast() || disabled) {
+            return new Failure(SglangMessage.TSM_MULTICAST.text(), (disabled ? "TORCH_SYMM_MEM_DISABLE_MULTICAST=1 makes the rendezvous skip the multicast object"
+                    : "The GPUs do not report NVLink multicast") + ", so handle.multicast_ptr is 0.");
+        }
+        return null;
+    }
+}

@@ -1,0 +1,74 @@
+package dev.fabricscope.advisor.sglang;
+
+
+import dev.fabricscope.advisor.api.SourceRef;
+import dev.fabricscope.advisor.rule.RuleVersion;
+import java.util.List;
+
+/**
+ * One modelled SGLang version.
+ *
+ * @param engineEnv                    which of the three {@code _set_envs_and_config} variants writes the NCCL environment
+ * @param torchSymmMemErrorsPropagate  TorchSymmMemCommunicator's constructor errors reach the user (else caught with a warning)
+ * @param twoshotRetry                 MNNVL workspaces are re-created when the TWOSHOT stage is misaligned
+ * @param gbTransportWorkaround        aarch64 + SM10x (or the env) forces POSIX-FD handles for FlashInfer
+ * @param autoEnableArchs              {@code _FLASHINFER_ALLREDUCE_FUSION_ARCHS}
+ * @param args                         the argument surface: exec_.py@01d795f8 (newest) or the seed server_args.py
+ */
+public record SglangVersion(String id, String description, EngineEnv engineEnv, boolean torchSymmMemErrorsPropagate,
+                     boolean twoshotRetry, boolean gbTransportWorkaround, List<String> autoEnableArchs,
+                     SourceRef engineSource, SourceRef fusionSource, Args args) implements RuleVersion {
+
+    /** The three {@code engine.py _set_envs_and_config} variants (backend-rules.md errata §1.7). */
+    enum EngineEnv {
+        /** Keeps exported NCCL_NVLS_ENABLE / NCCL_CUMEM_ENABLE unless a flag decides them. */
+        LATEST,
+        /** NCCL_CUMEM_ENABLE=int(--enable-symm-mem); NCCL_NVLS_ENABLE=int(--enable-nccl-nvls), but an exported one is kept with --enable-symm-mem. */
+        MIDDLE,
+        /** NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) and NCCL_CUMEM_ENABLE=0, unconditionally. */
+        OLDEST
+    }
+
+    /**
+     * What the argument parser accepts.
+     *
+     * @param deprecatedFlagOnCli  {@code --enable-flashinfer-allreduce-fusion} is still a CLI flag (no_cli=True at 01d795f8)
+     * @param cutedslChoice        {@code cutedsl} is a valid fusion backend
+     * @param dcpBackendAuto       with DCP > 1 and no --dcp-comm-backend, SGLang picks fi_a2a or a2a (else ag_rs)
+     * @param customAllReduceV2    {@code dispatch_custom_allreduce} can pick CustomAllReduceV2
+     * @param source               where the fields were read
+     */
+    record Args(boolean deprecatedFlagOnCli, boolean cutedslChoice, boolean dcpBackendAuto, boolean customAllReduceV2, SourceRef source) {
+    }
+
+    static final List<String> ARCHS_NEWEST = List.of("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV4ForCausalLM",
+            "GptOssForCausalLM", "GlmMoeDsaForCausalLM", "Glm4MoeForCausalLM", "Glm4MoeLiteForCausalLM", "MistralLarge3ForCausalLM",
+            "Qwen3MoeForCausalLM", "Qwen3VLMoeForConditionalGeneration", "Qwen3NextForCausalLM", "Qwen4ExpForConditionalGeneration",
+            "KimiK25ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration", "InternS2PreviewForConditionalGeneration",
+            "Qwen3_5ForConditionalGeneration", "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM", "NemotronH_Omni_Reasoning_V3");
+    static final List<String> ARCHS_OLDER = ARCHS_NEWEST.stream()
+            .filter(a -> !a.equals("Qwen4ExpForConditionalGeneration") && !a.equals("NemotronH_Omni_Reasoning_V3")).toList();
+
+    static final Args ARGS_NEWEST = new Args(false, true, true, true, SglangSources.EXEC_COMM);
+    static final Args ARGS_SEED = new Args(true, false, false, false, SglangSources.SEED_ARGS);
+
+    public static final List<SglangVersion> ALL = List.of(
+            new SglangVersion("newest", "sglang@" + SglangSources.SEED.substring(0, 8) + " server_args.py (seed), overrides.py@003bbaf9, newer copy of "
+                    + "flashinfer_comm_fusion.py (TWOSHOT retry), latest-style engine.py (keeps exported NCCL env), newer torch_symm_mem "
+                    + "callers (errors propagate); argument surface of exec_.py@01d795f8 (cutedsl backend, deprecated fusion flag no longer on the "
+                    + "CLI, DCP backend chosen automatically, CustomAllReduceV2)", EngineEnv.LATEST, true, true, false, ARCHS_NEWEST,
+                    SglangSources.ENGINE_NEW, SglangSources.FUSION_NEW, ARGS_NEWEST),
+            new SglangVersion("middle", "seed server_args.py (deprecated flag accepted, no cutedsl, DCP backend default ag_rs); the middle engine.py copy "
+                    + "(NCCL_CUMEM_ENABLE=int(--enable-symm-mem); an exported NCCL_NVLS_ENABLE is kept with --enable-symm-mem); traceback-matched "
+                    + "flashinfer_comm_fusion.py; TorchSymmMemCommunicator failures caught", EngineEnv.MIDDLE, false, false, false, ARCHS_OLDER,
+                    SglangSources.ENGINE_MID, SglangSources.FUSION_TB, ARGS_SEED),
+            new SglangVersion("older", "older copies: engine.py writes NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) and NCCL_CUMEM_ENABLE=0 "
+                    + "unconditionally; TorchSymmMemCommunicator failures caught with a warning; traceback-matched flashinfer_comm_fusion.py; "
+                    + "auto-enable list without Qwen4Exp/NemotronH_Omni; GB200 transport workaround (sglang@00f6ebe5)",
+                    EngineEnv.OLDEST, false, false, true, ARCHS_OLDER, SglangSources.ENGINE_OLD, SglangSources.FUSION_TB, ARGS_SEED));
+
+    @Override
+    public String framework() {
+        return SglangKnobs.FW;
+    }
+}

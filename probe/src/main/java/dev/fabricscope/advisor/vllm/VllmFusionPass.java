@@ -1,0 +1,223 @@
+package dev.fabricscope.advisor.vllm;
+
+
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.SourceRef;
+import dev.fabricscope.advisor.api.Values;
+import dev.fabricscope.advisor.flashinfer.FlashInferWorkspace;
+import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.Partial;
+import static dev.fabricscope.advisor.vllm.VllmKnobs.BACKEND;
+import static dev.fabricscope.advisor.vllm.VllmKnobs.BATCH_INVARIANT;
+import static dev.fabricscope.advisor.vllm.VllmKnobs.FUSE;
+import static dev.fabricscope.advisor.vllm.VllmKnobs.MAX_SIZE;
+import static dev.fabricscope.advisor.vllm.VllmKnobs.OPT_LEVEL;
+import static dev.fabricscope.advisor.vllm.VllmSources.WHEN_PASS;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * vLLM's all-reduce + RMSNorm fusion pass, decided before any verdict is worded: whether it is on by default, the
+ * size table, what {@code AllReduceFusionPass.__init__} ends up with, and the FlashInfer workspace backend it asks
+ * for. Reference: backend-rules.md §2.2–2.4.
+ */
+final class VllmFusionPass {
+
+    /** {@code FI_ALLREDUCE_FUSION_MAX_SIZE_MB}: capability × 10 → world size → MB. */
+    static final Map<Integer, Map<Integer, Double>> FI_MAX_SIZE_MB = Map.of(
+            90, Map.of(2, 64.0, 4, 2.0, 8, 0.5),
+            100, Map.of(2, 64.0, 4, 32.0, 8, 1.0, 16, 64.0),
+            103, Map.of(2, 64.0, 4, 64.0, 8, 4.0, 16, 64.0),
+            107, Map.of(2, 64.0, 4, 64.0, 8, 2.0));
+
+    private VllmFusionPass() {
+    }
+
+    private static VllmVersion version(Eval e) {
+        return e.version(VllmVersion.class);
+    }
+
+    static int optLevel(Eval e) {
+        String v = e.value(OPT_LEVEL);
+        return v == null ? 2 : Integer.parseInt(v.replace("O", ""));
+    }
+
+    // ---- fusion pass default (§2.2)
+
+    /** Why {@code enable_allreduce_rms_fusion} is false at this level, or null when the pass is on by default. */
+    static String defaultOffReason(Eval e) {
+        int level = optLevel(e);
+        if (level <= 1) {
+            return "-O" + level + " turns the pass off";
+        }
+        if (e.envTrue(BATCH_INVARIANT)) {
+            return "VLLM_BATCH_INVARIANT=1 turns the default off";
+        }
+        if ("rocm".equals(e.platform())) {
+            return "on ROCm vLLM uses its separate AITER fusion pass (when AITER is enabled), not FlashInfer";
+        }
+        if (!e.cuda()) {
+            return "the platform is " + e.platformName();
+        }
+        if (e.tp() <= 1) {
+            return "TP is 1";
+        }
+        if (!e.flashinferInstalled()) {
+            return "FlashInfer is not installed";
+        }
+        if (e.major() != 10 && !"9.0".equals(e.sm())) {
+            return e.gpus() + ": the default needs exactly SM 9.0 or the SM 10.x family (SM 11.x and 12.x are excluded)";
+        }
+        return null;
+    }
+
+    static boolean passOn(Eval e) {
+        String v = e.value(FUSE);
+        return v != null ? Values.truthy(v) : defaultOffReason(e) == null;
+    }
+
+    /** MB limit for this capability and world size, or null (no entry, or the version's world-size restriction). */
+    static Double maxSizeMb(Eval e) {
+        String override = e.value(MAX_SIZE);
+        if (override != null) {
+            return Double.parseDouble(override);
+        }
+        if (!e.cuda()) {
+            return null;
+        }
+        List<Integer> allowed = version(e).passWorldSizes();
+        if (allowed != null && !allowed.contains(e.tp())) {
+            return null;
+        }
+        Map<Integer, Double> row = FI_MAX_SIZE_MB.get(e.capTimes10());
+        return row == null ? null : row.get(e.tp());
+    }
+
+    /** What the pass ends up doing when on: fused with a backend, disabled with a warning, or a start-up error. */
+    static Partial passResult(Eval e) {
+        if (e.tp() <= 1) {
+            return new Partial(Outcome.OK, null, null, VllmMessage.PASS_TP1.text(), WHEN_PASS, "TP 1: nothing to all-reduce, the pass disables itself.", VllmSources.PASS);
+        }
+        if (!e.cuda() || !e.flashinferInstalled()) {
+            return new Partial(Outcome.FALLBACK, null, null, VllmMessage.PASS_NO_FLASHINFER.text(), WHEN_PASS, (!e.cuda() ? "The platform is " + e.platformName()
+                    + ": FlashInfer's comm module is CUDA-only" : "FlashInfer is not installed") + "; the pass disables itself and the unfused all-reduce + RMSNorm run.", VllmSources.PASS);
+        }
+        Double mb = maxSizeMb(e);
+        if (mb == null) {
+            List<Integer> allowed = version(e).passWorldSizes();
+            Map<Integer, Double> row = FI_MAX_SIZE_MB.get(e.capTimes10());
+            String why = row == null ? e.gpus() + ": the size table has no entry for capability " + e.capTimes10() + " (only 9.0, 10.0, 10.3, 10.7)"
+                    : allowed != null && !allowed.contains(e.tp()) && row.containsKey(e.tp())
+                    ? "This vLLM version's PassConfig accepts world sizes 2, 4, 8 only (newer ones add 16 on SM100/SM103), and the world size is " + e.tp()
+                    : e.gpus() + ": the size table for capability " + e.capTimes10() + " has world sizes " + new java.util.TreeSet<>(row.keySet()) + ", not " + e.tp();
+            return new Partial(Outcome.FALLBACK, null, null, VllmMessage.PASS_WORLD.format(e.tp()), WHEN_PASS, why
+                    + "; the pass disables itself and the unfused all-reduce + RMSNorm run.", VllmSources.TABLE);
+        }
+        Partial ws = workspaceResult(e);
+        if (ws.failed() || ws.resolved() == null) {
+            return ws;
+        }
+        Partial ranks = FlashInferWorkspace.kernelRanks(e, ws.resolved());
+        if (ranks != null) {
+            return new Partial(Outcome.ERROR, null, ranks.errorClass(), ranks.message(), ranks.when(),
+                    "fi_allreduce_fusion_max_size_mb admits world size " + e.tp() + ". " + ranks.why(), ranks.source());
+        }
+        String limit = " Fused for compile ranges up to " + fmt(mb) + " MB / (hidden × element size) tokens"
+                + (e.tokens() != null ? ", capped at max_num_batched_tokens (" + e.tokens() + ")" : "") + ".";
+        return new Partial(ws.outcome(), ws.resolved(), ws.errorClass(), ws.message(), ws.when(), ws.why() + limit, ws.source());
+    }
+
+    /** {@code 64} / {@code 0.5}: MB as the size table writes them. */
+    static String fmt(double mb) {
+        return mb == Math.rint(mb) ? Long.toString((long) mb) : Double.toString(mb);
+    }
+
+    /**
+     * Which backend the pass asks FlashInfer for.
+     *
+     * @param env           VLLM_FLASHINFER_ALLREDUCE_BACKEND as given, or this version's default
+     * @param allowFallback whether a failed mnnvl workspace is retried with trtllm
+     * @param text          how the backend was chosen, in words
+     */
+    private record Selection(String env, String backend, boolean allowFallback, String text) {
+    }
+
+    private static Selection select(Eval e, VllmVersion v) {
+        String env = e.value(BACKEND) != null ? e.value(BACKEND) : v.defaultBackend();
+        boolean multi = e.multiNode();
+        if (!"auto".equals(env)) {
+            return new Selection(env, env, false, "VLLM_FLASHINFER_ALLREDUCE_BACKEND=" + env + (e.isSet(BACKEND) ? "" : " (this version's default)"));
+        }
+        if (v.autoMnnvlWithFallback()) {
+            return new Selection(env, "mnnvl", !multi, "'auto' means mnnvl" + (multi ? "" : ", with a trtllm retry on one node"));
+        }
+        String backend = multi ? "mnnvl" : "trtllm";
+        return new Selection(env, backend, false, "'auto' picks " + backend + " because " + e.span());
+    }
+
+    /** The FlashInfer workspace the pass asks for: backend resolution, creation, the trtllm retry (§2.4). */
+    static Partial workspaceResult(Eval e) {
+        VllmVersion v = version(e);
+        Selection s = select(e, v);
+        if (e.multiNode() && "trtllm".equals(s.backend())) {
+            return new Partial(Outcome.ERROR, null, "ValueError", VllmMessage.TRTLLM_MULTI.text(), WHEN_PASS, s.text() + ", and " + e.span()
+                    + ": the trtllm workspace is single-node. AllReduceFusionPass does not catch this ValueError, so the engine fails to start.", VllmSources.TRTLLM_MULTI);
+        }
+        Partial ws = FlashInferWorkspace.workspace(e, s.backend(), true, null);
+        return ws.failed() ? creationFailed(e, v, s, ws) : created(e, v, s, ws);
+    }
+
+    /** The workspace exists; on bridged NVLink without NVSwitch the mnnvl kernel still crashes in CUDA-graph capture (vllm PR #48075). */
+    private static Partial created(Eval e, VllmVersion v, Selection s, Partial ws) {
+        String backend = s.backend();
+        if ("mnnvl".equals(backend) && !e.multiNode() && !e.nvswitch() && (e.major() == 9 || e.nvlinkBridge())) {
+            return new Partial(Outcome.ERROR, null, null, null, "CUDA-graph capture", s.text() + "; the mnnvl workspace is created (the GPUs report multicast) "
+                    + "but no NVSwitch is seen: on bridged NVLink single-node topologies (H100-NVL/H200-NVL) the fused kernel then crashes during CUDA-graph "
+                    + "capture and the trtllm fallback never fires (vllm PR #48075, open).", v.backendSource());
+        }
+        String msg = v.autoMnnvlWithFallback() ? VllmMessage.WS_INIT_OK.format(backend)
+                : ("auto".equals(s.env()) ? VllmMessage.AUTO_SELECTED : VllmMessage.USING_BACKEND).format(backend);
+        return new Partial(Outcome.OK, backend, null, msg, WHEN_PASS, e.gpus() + ", " + e.tpPhrase() + ": " + s.text() + ". " + ws.why(), v.backendSource());
+    }
+
+    /** Creating the workspace raised: vLLM warns, retries with trtllm where allowed, else the pass runs unfused. */
+    private static Partial creationFailed(Eval e, VllmVersion v, Selection s, Partial ws) {
+        String backend = s.backend();
+        SourceRef src = v.backendSource();
+        String bridged = "mnnvl".equals(backend) && !e.multiNode() && e.nvlinkBridge()
+                ? " Note: on bridged NVLink topologies (H100-NVL/H200-NVL) vllm PR #48075 reports the mnnvl workspace being created and the fused kernel "
+                + "then crashing in CUDA-graph capture; these GPUs report no multicast, so the creation is expected to fail as described, but that was not verified."
+                : "";
+        String err = ws.message() != null ? ws.message() : "<exception>";
+        String warn = (err.contains("multicast") ? VllmMessage.CREATE_FAILED_MULTICAST : VllmMessage.CREATE_FAILED).format(err);
+        if (s.allowFallback()) {
+            Partial t = FlashInferWorkspace.workspace(e, "trtllm", true, null);
+            if (!t.failed()) {
+                return new Partial(Outcome.FALLBACK, "trtllm", null, VllmMessage.MNNVL_FALLBACK.text(), WHEN_PASS, s.text() + ". " + ws.why()
+                        + " vLLM warns '" + warn + "' and retries with trtllm, which works: " + Values.decap(t.why()) + bridged, src);
+            }
+            return new Partial(Outcome.FALLBACK, null, null, VllmMessage.PASS_NO_WORKSPACE.text(), WHEN_PASS, s.text() + ". " + ws.why()
+                    + " The trtllm retry fails too: " + Values.decap(t.why()) + " vLLM logs '" + VllmMessage.WS_INIT_FAILED.format("trtllm")
+                    + "' and the pass runs unfused.", src);
+        }
+        return new Partial(Outcome.FALLBACK, null, null, VllmMessage.PASS_NO_WORKSPACE.text(), WHEN_PASS, s.text() + ". Creating the " + backend + " workspace fails: "
+                + Values.decap(ws.why()) + " vLLM catches it ('" + warn + "'"
+                + (v.autoMnnvlWithFallback() ? ", then '" + VllmMessage.WS_INIT_FAILED.format(backend) + "'" : "")
+                + ") and the all-reduce + RMSNorm run unfused.", src);
+    }
+
+    /** The backend to set so the pass fuses without a failed attempt first, or null when none works. */
+    static String bestBackend(Eval e) {
+        List<String> order = e.multiNode() ? List.of("mnnvl") : List.of("mnnvl", "trtllm");
+        for (String b : order) {
+            Partial p = passResult(e.with(BACKEND, b).with(FUSE, "true"));
+            if (p.outcome() == Outcome.OK && b.equals(p.resolved())) {
+                return b;
+            }
+        }
+        return null;
+    }
+
+}

@@ -1,0 +1,111 @@
+package dev.fabricscope.advisor.vllm;
+
+
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.flashinfer.FlashInferWorkspace;
+import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.Partial;
+import dev.fabricscope.advisor.rule.VerdictBuilder;
+import static dev.fabricscope.advisor.vllm.VllmKnobs.BACKEND;
+import static dev.fabricscope.advisor.vllm.VllmKnobs.FUSE;
+import static dev.fabricscope.advisor.vllm.VllmKnobs.MAX_SIZE;
+import static dev.fabricscope.advisor.vllm.VllmKnobs.OPT_LEVEL;
+import static dev.fabricscope.advisor.vllm.VllmSources.WHEN_PASS;
+import static dev.fabricscope.advisor.vllm.VllmSources.FUSE_OFF;
+
+/** vLLM's verdicts for the fusion pass, its workspace backend, its size limit and the -O level (backend-rules.md §2.2–2.4). */
+final class VllmFusionVerdicts {
+
+    private VllmFusionVerdicts() {
+    }
+
+    private static VllmVersion version(Eval e) {
+        return e.version(VllmVersion.class);
+    }
+
+    /** A concrete fix for a fusion pass that errors or falls back. */
+    private static String fusionFix(Eval e, Partial p) {
+        if (p.outcome() == Outcome.ERROR && p.message() == null && p.when().startsWith("CUDA-graph")) {
+            String best = "trtllm".equals(VllmFusionPass.bestBackend(e)) ? " (VLLM_FLASHINFER_ALLREDUCE_BACKEND=trtllm also avoids the crash but is reported ~10× slower than no fusion, vllm#48075)" : "";
+            return FUSE_OFF + best;
+        }
+        if (p.message() != null && p.message().equals(VllmMessage.PASS_WORLD.format(e.tp()))) {
+            return "--tp with a world size in the size table for SM " + e.sm() + ", or " + FUSE_OFF + " to silence the warning";
+        }
+        String best = VllmFusionPass.bestBackend(e);
+        if (best != null) {
+            return "VLLM_FLASHINFER_ALLREDUCE_BACKEND=" + best;
+        }
+        return FUSE_OFF + " (no FlashInfer backend fuses here)";
+    }
+
+    static Verdict fuseVerdict(Eval e, boolean withFix) {
+        VerdictBuilder v = e.on(FUSE, VllmVersion.class).source(VllmSources.DEFAULT);
+        String off = VllmFusionPass.defaultOffReason(e);
+        if (!v.userSet()) {
+            v.value((off == null ? "true" : "false") + " (default at -O" + VllmFusionPass.optLevel(e) + ")");
+        }
+        if (!VllmFusionPass.passOn(e)) {
+            return v.ok().when(WHEN_PASS).why(v.userSet() ? "Set to false: the unfused all-reduce + RMSNorm run."
+                    : "Off by default: " + off + ".").build();
+        }
+        Partial p = VllmFusionPass.passResult(e);
+        v.apply(p);
+        if (p.outcome() == Outcome.FALLBACK && p.resolved() != null) {
+            v.ok().why("The pass fuses with the " + p.resolved() + " workspace after the first backend fails (see VLLM_FLASHINFER_ALLREDUCE_BACKEND). " + p.why());
+        }
+        if (v.userSet() && off != null) {
+            v.why("Forced on (the default would be off: " + off + "). " + p.why());
+        }
+        if (withFix && p.outcome() != Outcome.OK) {
+            v.fix(fusionFix(e, p));
+        }
+        return v.build();
+    }
+
+    static Verdict backendVerdict(Eval e) {
+        VerdictBuilder v = e.on(BACKEND, VllmVersion.class).source(VllmSources.ENVS);
+        VllmVersion ver = version(e);
+        if (!v.userSet()) {
+            v.value(ver.defaultBackend() + " (default)");
+        }
+        boolean reachesWorkspace = VllmFusionPass.passOn(e) && e.tp() > 1 && e.cuda() && e.flashinferInstalled() && VllmFusionPass.maxSizeMb(e) != null;
+        if (!reachesWorkspace) {
+            Verdict pass = fuseVerdict(e, false);
+            String why = "Not used: the all-reduce + RMSNorm fusion pass " + (VllmFusionPass.passOn(e) ? "disables itself before creating a workspace" + (pass.message() != null ? " ('" + pass.message() + "')" : "")
+                    : "is off (" + (e.value(FUSE) != null ? "fuse_allreduce_rms=false" : VllmFusionPass.defaultOffReason(e)) + ")") + ".";
+            return v.outcome(v.userSet() ? Outcome.FALLBACK : Outcome.OK).when(WHEN_PASS).why(why).build();
+        }
+        Partial p = VllmFusionPass.workspaceResult(e);
+        v.apply(p);
+        if (p.outcome() != Outcome.OK) {
+            v.fix(fusionFix(e, p));
+        }
+        return v.build();
+    }
+
+    static Verdict maxSizeVerdict(Eval e) {
+        VerdictBuilder v = e.on(MAX_SIZE, VllmVersion.class).source(VllmSources.TABLE).when(WHEN_PASS);
+        Double mb = VllmFusionPass.maxSizeMb(e);
+        if (v.userSet()) {
+            return v.ok().why("Overrides the size table: " + VllmFusionPass.fmt(mb) + " MB for " + e.tpPhrase()
+                    + (FlashInferWorkspace.TRTLLM_RANKS.contains(e.tp()) ? "." : "; the TRT-LLM kernels still exist for 2, 4, 8, 16 ranks only.")).build();
+        }
+        v.value(mb == null ? "no table entry" : VllmFusionPass.fmt(mb) + " MB (table)");
+        if (!e.cuda()) {
+            return v.ok().why("The table is empty off CUDA (default_fi_allreduce_fusion_max_size_mb returns {}).").build();
+        }
+        return v.ok().why(mb == null ? "No entry for capability " + e.capTimes10() + " and world size " + e.tp() + " (" + e.gpus() + ")."
+                : "Table entry for capability " + e.capTimes10() + ", world size " + e.tp() + " (" + e.gpus() + ").").build();
+    }
+
+    static Verdict optLevelVerdict(Eval e) {
+        VerdictBuilder v = e.on(OPT_LEVEL, VllmVersion.class).source(VllmSources.DEFAULT).when(WHEN_PASS);
+        int level = VllmFusionPass.optLevel(e);
+        String off = VllmFusionPass.defaultOffReason(e);
+        return v.ok().value("O" + level + (v.userSet() ? "" : " (default)"))
+                .why(level <= 1 ? "O0/O1 leave the all-reduce + RMSNorm fusion pass off unless fuse_allreduce_rms is set."
+                        : "O2/O3 turn the fusion pass on where supported; " + (off == null ? "it is on here." : "here it stays off: " + off + ".")).build();
+    }
+}

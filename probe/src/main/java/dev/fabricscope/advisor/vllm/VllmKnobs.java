@@ -1,0 +1,59 @@
+package dev.fabricscope.advisor.vllm;
+
+
+import dev.fabricscope.advisor.api.KnobSpec;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** vLLM's knobs the advisor knows, in every modelled version (backend-rules.md §2). */
+final class VllmKnobs {
+
+    static final String FW = "vllm";
+
+    static final KnobSpec BACKEND = KnobSpec.env(FW, "VLLM_FLASHINFER_ALLREDUCE_BACKEND", KnobSpec.Type.CHOICE, "auto",
+            "FlashInfer workspace backend of the all-reduce fusion pass", "auto", "trtllm", "mnnvl");
+    static final KnobSpec FUSE = new KnobSpec(FW, "fuse_allreduce_rms", KnobSpec.Kind.CONFIG, KnobSpec.Type.BOOL, List.of(), "default",
+            "pass_config: all-reduce + RMSNorm fusion pass (-cc.pass_config.fuse_allreduce_rms)", null);
+    static final KnobSpec MAX_SIZE = new KnobSpec(FW, "fi_allreduce_fusion_max_size_mb", KnobSpec.Kind.CONFIG, KnobSpec.Type.NUMBER, List.of(),
+            "size table", "pass_config: fused all-reduce size limit in MB, overriding the table", null);
+    static final KnobSpec OPT_LEVEL = KnobSpec.flag(FW, "optimization-level", KnobSpec.Type.CHOICE, "2",
+            "-O level (O0/O1: fusion pass off; O2 default, O3: on where supported)", "0", "1", "2", "3", "O0", "O1", "O2", "O3");
+    static final KnobSpec USE_FLASHINFER = KnobSpec.env(FW, "VLLM_ALLREDUCE_USE_FLASHINFER", KnobSpec.Type.BOOL, "0",
+            "standalone FlashInfer all-reduce for non-fused sites");
+    static final KnobSpec USE_SYMM_MEM = KnobSpec.env(FW, "VLLM_ALLREDUCE_USE_SYMM_MEM", KnobSpec.Type.BOOL, "1",
+            "torch symmetric-memory all-reduce");
+    static final KnobSpec DISABLE_CUSTOM_AR = KnobSpec.flag(FW, "disable-custom-all-reduce", KnobSpec.Type.BOOL, "false",
+            "turn the custom all-reduce kernel off");
+    static final KnobSpec SKIP_P2P = KnobSpec.env(FW, "VLLM_SKIP_P2P_CHECK", KnobSpec.Type.BOOL, "0",
+            "trust the driver's P2P report instead of the IPC test");
+    static final KnobSpec BATCH_INVARIANT = KnobSpec.env(FW, "VLLM_BATCH_INVARIANT", KnobSpec.Type.BOOL, "0",
+            "batch-invariant kernels (turns custom all-reduce, symmetric memory and the default fusion off)");
+    static final KnobSpec DCP_SIZE = new KnobSpec(FW, "decode-context-parallel-size", KnobSpec.Kind.DEPLOYMENT, KnobSpec.Type.INT, List.of(), "1",
+            "decode context parallel size (from --dcp)", null);
+    static final KnobSpec PCP_SIZE = KnobSpec.flag(FW, "prefill-context-parallel-size", KnobSpec.Type.INT, "1",
+            "prefill context parallel size");
+    static final KnobSpec DCP_BACKEND = KnobSpec.flag(FW, "dcp-comm-backend", KnobSpec.Type.CHOICE, "ag_rs",
+            "DCP attention reduction: ag_rs or a2a", "ag_rs", "a2a");
+
+    static final KnobSpec COMPILATION_CONFIG = KnobSpec.flag(FW, "compilation-config", KnobSpec.Type.STRING, "{}",
+            "-cc / --compilation-config JSON; its pass_config.fuse_allreduce_rms (or enable_fi_allreduce_fusion) and fi_allreduce_fusion_max_size_mb are read");
+    static final KnobSpec PP_SIZE = KnobSpec.flag(FW, "pipeline-parallel-size", KnobSpec.Type.INT, "1",
+            "pipeline-parallel size (-pp); counted in the GPU check").scope(KnobSpec.Scope.KNOWN);
+    static final List<KnobSpec> KNOWN = List.of(
+            KnobSpec.flag(FW, "data-parallel-size", KnobSpec.Type.INT, "1", "data-parallel size (-dp)"),
+            KnobSpec.flag(FW, "dcp-kv-cache-interleave-size", KnobSpec.Type.INT, "1", "DCP KV-cache interleave size"),
+            KnobSpec.flag(FW, "cp-kv-cache-interleave-size", KnobSpec.Type.INT, "1", "context-parallel KV-cache interleave size"),
+            KnobSpec.env(FW, "VLLM_USE_NCCL_SYMM_MEM", KnobSpec.Type.BOOL, "0", "NCCL symmetric-memory all-reduce"))
+            .stream().map(k -> k.scope(KnobSpec.Scope.KNOWN)).toList();
+    static final List<KnobSpec> ROCM_ONLY = List.of(
+            KnobSpec.env(FW, "VLLM_ROCM_USE_AITER", KnobSpec.Type.BOOL, "0", "ROCm: AITER kernels"),
+            KnobSpec.env(FW, "VLLM_ROCM_USE_AITER_CUSTOM_AR", KnobSpec.Type.BOOL, "1", "ROCm: AITER custom all-reduce"))
+            .stream().map(k -> k.scope(KnobSpec.Scope.ROCM_ONLY)).toList();
+
+    static final List<KnobSpec> ALL = Stream.of(List.of(BACKEND, FUSE, MAX_SIZE, OPT_LEVEL, USE_FLASHINFER, USE_SYMM_MEM,
+            DISABLE_CUSTOM_AR, SKIP_P2P, BATCH_INVARIANT, DCP_SIZE, PCP_SIZE, DCP_BACKEND, COMPILATION_CONFIG, PP_SIZE), KNOWN, ROCM_ONLY)
+            .flatMap(List::stream).toList();
+
+    private VllmKnobs() {
+    }
+}

@@ -1,0 +1,75 @@
+package dev.fabricscope.advisor.vllm;
+
+
+import dev.fabricscope.advisor.api.SourceRef;
+import dev.fabricscope.advisor.rule.UpstreamMessage;
+/** What vLLM prints or raises, verbatim, with where each text was read (backend-rules.md §2). */
+public enum VllmMessage implements UpstreamMessage {
+    USING_BACKEND("Using flashinfer allreduce backend: %s",
+            VllmSources.BACKEND_OLD),
+    AUTO_SELECTED("Auto-selected flashinfer allreduce backend: %s",
+            VllmSources.BACKEND_OLD),
+    TRTLLM_MULTI("Flashinfer allreduce is not supported for multi-node allreduce with 'trtllm' backend. Please use 'mnnvl' backend instead.",
+            VllmSources.TRTLLM_MULTI),
+    MNNVL_FALLBACK("FlashInfer mnnvl allreduce workspace unavailable (likely no NVSwitch multicast support); falling back to trtllm backend for single node.",
+            VllmSources.BACKEND_NEW),
+    WS_INIT_OK("Initialized FlashInfer Allreduce norm fusion workspace with backend=%s",
+            VllmSources.BACKEND_NEW),
+    WS_INIT_FAILED("Failed to initialize FlashInfer Allreduce norm fusion workspace with backend=%s",
+            VllmSources.BACKEND_NEW),
+    CREATE_FAILED_MULTICAST("Failed to initialize FlashInfer All Reduce workspace: %s. This is expected on GPUs without NVSwitch (e.g., NVLink bridge-only or PCIe topologies).",
+            VllmSources.CREATE_WORKSPACE),
+    CREATE_FAILED("Failed to initialize FlashInfer All Reduce workspace: %s.",
+            VllmSources.CREATE_WORKSPACE),
+    PASS_TP1("AllReduce fusion pass is disabled for tp_size <= 1.",
+            VllmSources.PASS),
+    PASS_NO_FLASHINFER("Flashinfer is not installed or comm module not found, skipping allreduce fusion pass",
+            VllmSources.PASS),
+    PASS_WORLD("Flashinfer allreduce fusion is not supported for world size %s or max size is not provided",
+            VllmSources.PASS),
+    PASS_NO_WORKSPACE("Failed to initialize Flashinfer allreduce workspace. Flashinfer allreduce-norm fusion will be disabled.",
+            VllmSources.PASS),
+    FIAR_UNAVAILABLE("FlashInfer All Reduce is disabled because flashinfer is not available",
+            VllmSources.FIAR),
+    FIAR_CUDA("FlashInfer All Reduce is disabled because it requires CUDA platform",
+            VllmSources.FIAR),
+    FIAR_WORLD("FlashInfer All Reduce is disabled because it is not supported for world_size=%d.",
+            VllmSources.FIAR),
+    CAR_PLATFORM("Disabled the custom all-reduce kernel because it is not supported on current platform.",
+            VllmSources.VERIFY),
+    SYMM_UNAVAILABLE("SymmMemCommunicator: symmetric memory is not available.",
+            VllmSources.SYMM),
+    SYMM_CAPABILITY("SymmMemCommunicator: Device capability %s not supported, communicator is not available.",
+            VllmSources.SYMM),
+    SYMM_WORLD("SymmMemCommunicator: World size %d not supported, communicator is not available.",
+            VllmSources.SYMM),
+    SYMM_MULTICAST("SymmMemCommunicator: symmetric memory multicast operations are not supported.",
+            VllmSources.SYMM),
+    DCP_DIVISIBLE("tp_size=%d must be divisible by dcp_size=%d.",
+            VllmSources.PARALLEL),
+    /** Older copies: the "bydcp_size" string-concatenation bug, verbatim. */
+    DCP_DIVISIBLE_OLD("tp_size=%d must be divisible bydcp_size=%d.",
+            VllmSources.PARALLEL_OLD),
+    PCP_DCP("When PCP is enabled, DCP must be disabled, span the PCP axis, or span the full TP x PCP axis. Got TP=%d, PCP=%d, DCP=%d; valid DCP sizes are %s.",
+            VllmSources.PARALLEL),
+    DCP_A2A("dcp_comm_backend='a2a' requires decode_context_parallel_size > 1.",
+            VllmSources.PARALLEL);
+
+    private final String text;
+    private final SourceRef source;
+
+    VllmMessage(String text, SourceRef source) {
+        this.text = text;
+        this.source = source;
+    }
+
+    @Override
+    public String text() {
+        return text;
+    }
+
+    @Override
+    public SourceRef source() {
+        return source;
+    }
+}

@@ -1,0 +1,42 @@
+package dev.fabricscope.advisor.vllm;
+
+
+import dev.fabricscope.advisor.api.SourceRef;
+/** Where the vLLM rules come from (backend-rules.md §2), and the start-up phase each rule runs in. */
+final class VllmSources {
+
+    static final String REPO = "vllm-project/vllm";
+    static final String FI_AR_PATH = "vllm/distributed/device_communicators/flashinfer_all_reduce.py";
+    static final SourceRef BACKEND_NEW = new SourceRef(REPO, null, FI_AR_PATH, "get_fi_ar_workspace (newer copies, allow_trtllm_fallback)");
+    static final SourceRef BACKEND_OLD = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "103-121");
+    static final SourceRef TRTLLM_MULTI = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "146");
+    static final SourceRef CREATE_WORKSPACE = new SourceRef(REPO, null, FI_AR_PATH, "_create_workspace (newer copies)");
+    static final SourceRef PARALLEL_OLD = new SourceRef(REPO, null, "vllm/config/parallel.py", "_validate_parallel_config (older copies)");
+    static final SourceRef PASS = new SourceRef(REPO, "0052812d1f0655bd4b646b5dbda8b3427697fae3",
+            "vllm/compilation/passes/fusion/allreduce_rms_fusion.py", "AllReduceFusionPass.__init__");
+    static final SourceRef TABLE = new SourceRef(REPO, "0052812d1f0655bd4b646b5dbda8b3427697fae3",
+            "vllm/compilation/passes/fusion/allreduce_rms_fusion.py", "FI_ALLREDUCE_FUSION_MAX_SIZE_MB");
+    static final SourceRef DEFAULT = new SourceRef(REPO, "000fc94b754f66aeb60ef5acf1ea2e94cdc65164", "vllm/config/vllm.py",
+            "enable_allreduce_rms_fusion");
+    static final SourceRef ENVS = new SourceRef(REPO, null, "vllm/envs.py", "VLLM_FLASHINFER_ALLREDUCE_BACKEND");
+    static final SourceRef FIAR = new SourceRef(REPO, null, FI_AR_PATH, "FlashInferAllReduce.__init__");
+    static final SourceRef PARALLEL = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py",
+            "_validate_parallel_config");
+    static final SourceRef VERIFY = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py", "_verify_args");
+    static final SourceRef CAR = new SourceRef(REPO, "00d618aab60448acdf3fac3e9c4e2e22d0c6c753",
+            "vllm/distributed/device_communicators/custom_all_reduce.py", "CustomAllreduce.__init__");
+    static final SourceRef CAR_P2P = new SourceRef(REPO, "00d618aab60448acdf3fac3e9c4e2e22d0c6c753",
+            "vllm/distributed/device_communicators/custom_all_reduce.py", "CustomAllreduce.finalize_p2p");
+    static final SourceRef SYMM = new SourceRef(REPO, "00859a52088e757514a25dddd0214ccc89898a1c",
+            "vllm/distributed/device_communicators/symm_mem.py", "SymmMemCommunicator.__init__");
+    static final SourceRef ARGS = new SourceRef(REPO, null, "vllm/engine/arg_utils.py", "EngineArgs (flags as listed by the audit)");
+    static final SourceRef DISPATCH = new SourceRef(REPO, null, "vllm/distributed/device_communicators/cuda_communicator.py", "all_reduce");
+
+    static final String WHEN_PASS = "engine start (torch.compile pass setup: AllReduceFusionPass init)";
+    static final String WHEN_CONFIG = "engine config validation (start-up, before model loading)";
+    static final String WHEN_COMM = "distributed init (communicator creation)";
+    static final String FUSE_OFF = "-cc.pass_config.fuse_allreduce_rms=False";
+
+    private VllmSources() {
+    }
+}
