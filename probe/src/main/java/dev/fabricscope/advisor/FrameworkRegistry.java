@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor;
 
-
 import dev.fabricscope.advisor.api.KnobSpec;
 import dev.fabricscope.advisor.flashinfer.FlashInferRules;
 import dev.fabricscope.advisor.nccl.NcclRules;

@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor;
 
-
 import dev.fabricscope.advisor.api.AdvisorInputException;
 import dev.fabricscope.advisor.api.MachineFacts;
 import dev.fabricscope.advisor.rule.FrameworkRules;

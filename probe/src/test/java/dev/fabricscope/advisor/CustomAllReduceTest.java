@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor;
 
-
 import dev.fabricscope.advisor.api.AdvisorInputException;
 import dev.fabricscope.advisor.api.EffectiveDeployment;
 import dev.fabricscope.advisor.api.MachineFacts;

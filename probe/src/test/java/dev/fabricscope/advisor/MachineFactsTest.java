@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor;
 
-
 import dev.fabricscope.advisor.api.AdviceResult;
 import dev.fabricscope.advisor.api.AdvisorInputException;
 import dev.fabricscope.advisor.api.Deployment;

@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor;
 
-
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Verdict;
 import static org.junit.jupiter.api.Assertions.assertTrue;

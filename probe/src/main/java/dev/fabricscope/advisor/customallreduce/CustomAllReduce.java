@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.customallreduce;
 
-
 import dev.fabricscope.advisor.api.Values;
 import dev.fabricscope.advisor.rule.Eval;
 import java.util.List;

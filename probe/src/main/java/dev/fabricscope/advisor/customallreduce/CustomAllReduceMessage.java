@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.customallreduce;
 
-
 import dev.fabricscope.advisor.api.SourceRef;
 import dev.fabricscope.advisor.rule.UpstreamMessage;
 /**

@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.flashinfer;
 
-
 import dev.fabricscope.advisor.api.KnobSpec;
 import java.util.List;
 

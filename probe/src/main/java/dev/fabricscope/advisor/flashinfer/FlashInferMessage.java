@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.flashinfer;
 
-
 import dev.fabricscope.advisor.api.SourceRef;
 import dev.fabricscope.advisor.rule.UpstreamMessage;
 /** What FlashInfer raises, verbatim (backend-rules.md §3). */

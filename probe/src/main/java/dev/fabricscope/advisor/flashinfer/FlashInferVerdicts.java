@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.flashinfer;
 
-
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.rule.Eval;

@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.flashinfer;
 
-
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Values;
 import dev.fabricscope.advisor.rule.Eval;

@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.nccl;
 
-
 import dev.fabricscope.advisor.api.KnobSpec;
 import java.util.List;
 import java.util.stream.Stream;

@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.nccl;
 
-
 import dev.fabricscope.advisor.api.SourceRef;
 import dev.fabricscope.advisor.rule.UpstreamMessage;
 /** What NCCL and PyTorch symmetric memory print, verbatim (backend-rules.md §4). */

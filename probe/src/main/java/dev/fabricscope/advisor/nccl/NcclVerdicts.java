@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.nccl;
 
-
 import dev.fabricscope.advisor.api.KnobSpec;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Recommendation;

@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.nccl;
 
-
 import dev.fabricscope.advisor.rule.RuleVersion;
 import java.util.List;
 

@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.rule;
 
-
 import dev.fabricscope.advisor.api.AdvisorInputException;
 import dev.fabricscope.advisor.api.Deployment;
 import dev.fabricscope.advisor.api.EffectiveDeployment;

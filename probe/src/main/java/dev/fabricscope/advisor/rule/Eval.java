@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.rule;
 
-
 import dev.fabricscope.advisor.api.EffectiveDeployment;
 import dev.fabricscope.advisor.api.Fact;
 import dev.fabricscope.advisor.api.FactKey;

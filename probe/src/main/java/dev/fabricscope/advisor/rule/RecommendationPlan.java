@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.rule;
 
-
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;

@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.rule;
 
-
 import dev.fabricscope.advisor.api.SourceRef;
 /**
  * A framework's own words, verbatim (printf placeholders where upstream formats values in), with where upstream the

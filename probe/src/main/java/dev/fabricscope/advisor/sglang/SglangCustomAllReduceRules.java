@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.sglang;
 
-
 import dev.fabricscope.advisor.customallreduce.CustomAllReduceSources;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Verdict;

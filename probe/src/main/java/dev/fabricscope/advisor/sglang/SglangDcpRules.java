@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.sglang;
 
-
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Values;
 import dev.fabricscope.advisor.api.Verdict;

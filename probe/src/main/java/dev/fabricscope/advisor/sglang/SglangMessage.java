@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.sglang;
 
-
 import dev.fabricscope.advisor.api.SourceRef;
 import dev.fabricscope.advisor.rule.UpstreamMessage;
 /** What SGLang (and argparse for it) prints, verbatim, with where each text was read (backend-rules.md §1). */

@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.vllm;
 
-
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.SourceRef;
 import dev.fabricscope.advisor.api.Values;

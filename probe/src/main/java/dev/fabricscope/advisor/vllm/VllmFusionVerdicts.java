@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.vllm;
 
-
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.flashinfer.FlashInferWorkspace;
