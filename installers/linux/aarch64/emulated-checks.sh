@@ -2,9 +2,14 @@
 # The aarch64 command line run under emulation (Debian's qemu-user-static through binfmt_misc; issue 27), held against
 # the x86-64 image on the same inputs: --version, the probe's no-driver path (exit 3, one line), the replay of a real
 # trace, a sample, and an HTML report. Exits non-zero on the first difference.
-#   sh installers/linux/aarch64/emulated-checks.sh INSTALLER_DIR        (from the repository root; root, for binfmt)
+# With --desktop SHOT.png also the desktop app: it opens a sample under Xvfb (aarch64 GTK 3 and GL libraries installed
+# as :arm64 packages) and the screen is saved as SHOT.png. Every aarch64 library of both images, JNA's and JavaFX's
+# included, needs at most GLIBC_2.35 (Ubuntu 22.04, the usual OS of GB200 trays).
+#   sh installers/linux/aarch64/emulated-checks.sh INSTALLER_DIR [--desktop SHOT.png]   (repository root; root, for binfmt)
 set -eu
-dir="$1"
+dir="$1"; shot="${3:-}"
+[ "${2:-}" = --desktop ] && [ -n "$shot" ] || [ $# -eq 1 ] || { echo "usage: $0 INSTALLER_DIR [--desktop SHOT.png]" >&2; exit 2; }
+glibc_floor=2.35
 arm="$dir/image-aarch64/fabricscope-cli/bin/fabricscope-cli"
 x86="$dir/image/fabricscope-cli/bin/fabricscope-cli"
 trace=probe/src/test/resources/captured/h200-nvswitch-2gpu-2026-12-01/trace.json
@@ -16,6 +21,18 @@ fail() { echo "aarch64 (emulated): $*" >&2; exit 1; }
 [ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
 [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || update-binfmts --enable qemu-aarch64
 file -L "$dir/image-aarch64/fabricscope-cli/lib/runtime/bin/java" | grep -q 'ARM aarch64' || fail "the runtime is not aarch64"
+
+# the newest glibc symbol version any aarch64 code of the images asks for, the jars' native libraries included
+for jar in "$dir"/image-aarch64/*/lib/app/*.jar "$dir"/javafx-aarch64/*.jar; do
+  unzip -qo "$jar" '*aarch64*.so' '*.so' -d "$tmp/so/$(basename "$jar")" 2>/dev/null || :
+done
+need=$(find "$dir/image-aarch64" "$tmp/so" -type f \( -name '*.so*' -o -path '*/bin/*' \) -exec sh -c \
+  'for f; do file -b "$f" | grep -q "ARM aarch64" && readelf -V "$f"; done' sh {} + 2>/dev/null \
+  | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -t. -k1,1n -k2,2n -u | tail -1)
+[ -n "$need" ] || fail "no aarch64 library found to read its glibc needs"
+[ "$(printf '%s\n%s\n' "$need" "$glibc_floor" | sort -t. -k1,1n -k2,2n | tail -1)" = "$glibc_floor" ] \
+  || fail "the aarch64 images need glibc $need, newer than $glibc_floor (Ubuntu 22.04)"
+echo "aarch64 (emulated): the images need glibc $need at most (floor $glibc_floor)"
 
 "$arm" --version > "$tmp/version"
 grep -q '^fabricscope [0-9]' "$tmp/version" || fail "--version printed: $(cat "$tmp/version")"
@@ -42,3 +59,25 @@ done
 "$arm" report --sample gb200-nvl72-tray --format html --out "$tmp/report.html"
 grep -q '</html>' "$tmp/report.html" || fail "report --format html wrote no complete page"
 echo "aarch64 (emulated): report --format html: $(wc -c < "$tmp/report.html") bytes"
+
+[ -n "$shot" ] || exit 0
+# the desktop app: a window of the GB200 tray sample under Xvfb, then a screenshot of the whole screen
+gui="$dir/image-aarch64/fabricscope/bin/fabricscope"
+display=:$((90 + $$ % 9))
+Xvfb "$display" -screen 0 1440x920x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb=$!
+trap 'kill "$xvfb" "${app:-}" 2>/dev/null; rm -rf "$tmp"' EXIT
+sleep 1
+DISPLAY=$display "$gui" --sample gb200-nvl72-tray > "$tmp/gui.log" 2>&1 &
+app=$!
+titled=""
+for _ in $(seq 1 60); do
+  sleep 5
+  kill -0 "$app" 2>/dev/null || fail "the desktop app exited: $(head -5 "$tmp/gui.log")"
+  titled=$(DISPLAY=$display xwininfo -root -tree 2>/dev/null | grep -o '"Fabricscope — sample gb200-nvl72-tray[^"]*"' | head -1)
+  [ -n "$titled" ] && break
+done
+[ -n "$titled" ] || fail "no Fabricscope window within 300 s: $(head -5 "$tmp/gui.log")"
+sleep 20   # the first layout and paint, emulated
+DISPLAY=$display import -window root "$shot"
+echo "aarch64 (emulated): desktop window $titled; screenshot $shot"

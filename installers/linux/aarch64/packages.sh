@@ -6,7 +6,7 @@
 # /opt/NAME exactly as the x86-64 packages do.
 #   sh installers/linux/aarch64/packages.sh INSTALLER_DIR VERSION     (from the repository root)
 set -eu
-dir="$1"; version="$2"; release=1
+dir=$(cd "$1" && pwd); version="$2"; release=1
 images="$dir/image-aarch64"; work="$dir/aarch64-packages"
 vendor=Fabricscope
 rm -rf "$work"; mkdir -p "$work"
