@@ -141,6 +141,13 @@ class HostileTextTest {
             }
             cut[0] += s.contains(" more characters)") ? 1 : 0;
         }
+        List<String> cells = new ArrayList<>();
+        robot.interact(() -> robot.lookup(".wrapping-cell-text").queryAllAs(Text.class).forEach(t -> cells.add(t.getText())));
+        for (String c : cells) {
+            if (c != null && c.length() > dev.fabricscope.app.viewmodel.ShownText.CELL) {
+                fail(where + ": a table cell of " + c.length() + " characters: " + c.substring(0, 80) + "…");
+            }
+        }
     }
 
     private static void collect(Node n, List<String> out) {

@@ -20,6 +20,14 @@ public final class ShownText {
         return s == null ? null : Escape.visible(cutLines(s), multiLine);
     }
 
+    /** Longest table cell, as in the CLI's tables: a wrapping cell grows its row, so one value cannot fill the screen. */
+    public static final int CELL = dev.fabricscope.render.TextTable.MAX_CELL;
+
+    /** A table cell's text: visible, cut to {@link #CELL} characters with how many more there were. Null stays null. */
+    public static String cell(String s) {
+        return s == null ? null : Escape.visible(Escape.fit(s, CELL), false);
+    }
+
     /** Every line of {@code s} in at most {@link LongValues#MAX} characters; applying it twice changes nothing. */
     static String cutLines(String s) {
         if (s.length() <= LongValues.MAX) {
