@@ -1,13 +1,12 @@
 package dev.fabricscope.app;
 
 import dev.fabricscope.app.view.FabricCanvas;
+import dev.fabricscope.io.OutputFile;
 import dev.fabricscope.render.FabricGraph;
 import dev.fabricscope.render.FabricPalette;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import javafx.scene.image.Image;
 import javafx.scene.image.PixelFormat;
 import javax.imageio.ImageIO;
@@ -33,15 +32,10 @@ public final class PngWriter {
         image.getPixelReader().getPixels(0, 0, w, h, PixelFormat.getIntArgbInstance(), argb, 0, w);
         BufferedImage out = new BufferedImage(w, h, BufferedImage.TYPE_INT_ARGB);
         out.setRGB(0, 0, w, h, argb, 0, w);
-        Path abs = file.toAbsolutePath();
-        Path tmp = Files.createTempFile(abs.getParent(), "." + abs.getFileName(), ".tmp");
-        try {
-            if (!ImageIO.write(out, "png", tmp.toFile())) {
-                throw new IOException("no PNG writer available");
-            }
-            Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
+        java.io.ByteArrayOutputStream png = new java.io.ByteArrayOutputStream();
+        if (!ImageIO.write(out, "png", png)) {
+            throw new IOException("no PNG writer available");
         }
+        OutputFile.writeBytes(file, png.toByteArray()); // the one writer: atomic, device-safe, failures in words
     }
 }

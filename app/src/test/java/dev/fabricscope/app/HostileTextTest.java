@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.text.Escape;
+import dev.fabricscope.text.LongValues;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -88,6 +89,81 @@ class HostileTextTest {
         check(robot, "the comparison");
     }
 
+    /**
+     * Issue 25 item 5: every string of the report 3,000 characters long (a GPU name, a host name, a path…): no line of
+     * any label, cell, text node, tooltip or the title is longer than {@link LongValues#MAX}, and the cut says so.
+     */
+    @Test
+    void noLongValueReachesTheScreenWhole(FxRobot robot, @TempDir Path dir) throws Exception {
+        Path clean = ReportFiles.write(dir.resolve("clean.json"), ReportFiles.before());
+        JsonNode tree = Json.mapper().readTree(Files.readString(clean));
+        ((ObjectNode) tree).remove(List.of("advice", "checks"));
+        int[] planted = new int[1];
+        poison(tree.get("snapshot"), "snapshot", planted, "\u0416".repeat(3 * LongValues.MAX));
+        assertTrue(planted[0] > 500, planted[0] + " strings planted");
+        Path report = Files.writeString(dir.resolve("long.json"), Json.write(tree));
+        robot.interact(() -> app.vm.openFile(report));
+        app.awaitIdle();
+        assertTrue(app.vm.getMachine() != null, String.valueOf(app.vm.errorProperty().get()));
+        int[] cut = new int[1];
+        TabPane tabs = robot.lookup(".tab-pane").queryAs(TabPane.class);
+        for (Tab t : List.copyOf(tabs.getTabs())) {
+            robot.interact(() -> tabs.getSelectionModel().select(t));
+            WaitForAsyncUtils.waitForFxEvents();
+            AppHarness.await(() -> !app.vm.isBusy());
+            shortLines(robot, "tab " + t.getText(), cut);
+        }
+        robot.interact(() -> app.vm.compare(clean, report));
+        AppHarness.await(() -> !app.vm.isBusy() && app.vm.getPage() == MainViewModel.Page.COMPARE);
+        shortLines(robot, "the comparison", cut);
+        assertTrue(cut[0] > 20, "cut values say so: " + cut[0]);
+    }
+
+    private void shortLines(FxRobot robot, String where, int[] cut) {
+        WaitForAsyncUtils.waitForFxEvents();
+        List<String> texts = new ArrayList<>();
+        robot.interact(() -> {
+            texts.add(stage.getTitle());
+            for (Window w : Window.getWindows()) {
+                if (w.getScene() != null) {
+                    collect(w.getScene().getRoot(), texts);
+                }
+            }
+        });
+        for (String s : texts) {
+            if (s == null) {
+                continue;
+            }
+            for (String line : s.split("\n", -1)) {
+                if (line.length() > LongValues.MAX) {
+                    fail(where + ": a line of " + line.length() + " characters: " + line.substring(0, 80) + "…");
+                }
+            }
+            cut[0] += s.contains(" more characters)") ? 1 : 0;
+        }
+        List<String> cells = new ArrayList<>();
+        robot.interact(() -> robot.lookup(".wrapping-cell-text").queryAllAs(Text.class).forEach(t -> cells.add(t.getText())));
+        for (String c : cells) {
+            if (c != null && c.length() > dev.fabricscope.app.viewmodel.ShownText.CELL) {
+                fail(where + ": a table cell of " + c.length() + " characters: " + c.substring(0, 80) + "…");
+            }
+        }
+    }
+
+    private static void collect(Node n, List<String> out) {
+        if (n instanceof Labeled l) {
+            out.add(l.getText());
+        } else if (n instanceof Text t) {
+            out.add(t.getText());
+        }
+        if (n instanceof Control c && c.getTooltip() != null) {
+            out.add(c.getTooltip().getText());
+        }
+        if (n instanceof Parent p) {
+            p.getChildrenUnmodifiable().forEach(k -> collect(k, out));
+        }
+    }
+
     /** A bound text cannot be corrected by the guard, so the app binds texts only through SafeText.bind. */
     @Test
     void everyTextBindingGoesThroughTheRule() throws Exception {
@@ -161,32 +237,36 @@ class HostileTextTest {
         }
     }
 
-    /** Gives every text value (and every environment name) the hostile tail. */
     private static void poison(JsonNode n, String field, int[] planted) {
+        poison(n, field, planted, TAIL);
+    }
+
+    /** Gives every text value (and every environment name) the hostile tail. */
+    private static void poison(JsonNode n, String field, int[] planted, String tail) {
         if (n instanceof ObjectNode o) {
             List<String> names = new ArrayList<>();
             o.fieldNames().forEachRemaining(names::add);
             for (String name : names) {
                 JsonNode v = o.get(name);
                 if (v.isTextual() && !KEEP.contains(name) && !"remotePci".equals(field) && !"pci".equals(field)) {
-                    o.set(name, TextNode.valueOf(v.textValue() + TAIL));
+                    o.set(name, TextNode.valueOf(v.textValue() + tail));
                     planted[0]++;
                 } else {
-                    poison(v, name, planted);
+                    poison(v, name, planted, tail);
                 }
             }
             if ("environment".equals(field)) {
                 for (String name : names) {
-                    o.set(name + TAIL, o.remove(name));
+                    o.set(name + tail, o.remove(name));
                 }
             }
         } else if (n instanceof ArrayNode a) {
             for (int i = 0; i < a.size(); i++) {
                 if (a.get(i).isTextual()) {
-                    a.set(i, TextNode.valueOf(a.get(i).textValue() + TAIL));
+                    a.set(i, TextNode.valueOf(a.get(i).textValue() + tail));
                     planted[0]++;
                 } else {
-                    poison(a.get(i), field, planted);
+                    poison(a.get(i), field, planted, tail);
                 }
             }
         }

@@ -146,19 +146,20 @@ public final class CheckCommand implements Runnable {
                 }
             }
             String json = Json.write(r);
+            boolean unwritten = false;
             if (common.out != null) {
                 try {
-                    dev.fabricscope.io.SnapshotIO.writeAtomically(common.out, json);
-                } catch (java.io.IOException | RuntimeException e) {
-                    err.println("fabricscope: cannot write " + common.out + ": " + e.getMessage());
-                    return ExitCodes.FAILURE;
+                    dev.fabricscope.io.OutputFile.write(common.out, json, out);
+                } catch (java.io.IOException e) {
+                    err.println(ExitCodes.cannotWrite("--out", common.out, e)); // the result still shown below
+                    unwritten = true;
                 }
             }
             // The answer first (the same status line ends the text), then the details, fitted to 120 columns.
             String text = r.status() + ": " + r.summary() + "\n\n" + CheckText.render(r);
             out.print(common.json ? json : common.wide ? text : dev.fabricscope.render.Fit.wrap(text, dev.fabricscope.render.Fit.WIDTH));
             out.flush();
-            return ExitCodes.of(r.status());
+            return unwritten ? ExitCodes.CANNOT_WRITE : ExitCodes.of(r.status());
         }
 
         /** The child side: events and the result as JSON lines; SIGTERM cancels the check and lets it clean up. */

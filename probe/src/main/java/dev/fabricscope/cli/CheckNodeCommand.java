@@ -97,17 +97,18 @@ public final class CheckNodeCommand implements Callable<Integer> {
         NodeCheckResult r = new NodeCheckResult(NodeCheckResult.NAME, pass ? CheckStatus.PASSED : CheckStatus.FAILED,
                 NodeAcceptance.summary(e), profile.source(), profile, e, live.preflight(), live.p2p(), live.allReduce(), node);
         String text = Json.write(r);
+        boolean unwritten = false;
         if (out != null) {
             try {
-                SnapshotIO.writeAtomically(out, text);
-            } catch (java.io.IOException | RuntimeException ex) {
-                err.println("fabricscope: cannot write " + out + ": " + SnapshotIO.oneLineSafe(String.valueOf(ex.getMessage())));
-                return ExitCodes.FAILURE;
+                dev.fabricscope.io.OutputFile.write(out, text, o);
+            } catch (java.io.IOException ex) {
+                err.println(ExitCodes.cannotWrite("--out", out, ex)); // the result still shown below
+                unwritten = true;
             }
         }
         o.print(json ? text : CheckText.render(r));
         o.flush();
-        return pass ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+        return unwritten ? ExitCodes.CANNOT_WRITE : pass ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
     }
 
     private NodeAcceptance.Profile profile(MachineSnapshot node) throws SnapshotSource.SourceException {

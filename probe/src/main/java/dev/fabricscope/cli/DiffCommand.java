@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code fabricscope diff A B}: what differs between two reports or snapshots, most important first. */
 @Command(name = "diff", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
-        description = {"Compare two reports (or snapshots): driver, CUDA and NCCL versions, GPU models and compute capability, "
+        description = {"Compare two reports (or snapshots, or traces, replayed): driver, CUDA and NCCL versions, GPU models and compute capability, "
                 + "NVLink links and state, NVSwitches, multicast and fabric, P2P, and every verdict that changes, most important first.",
             "Exits 0 whether or not they differ; with --exit-code, 6 when they differ (as git diff --exit-code)."})
 public final class DiffCommand implements Callable<Integer> {
@@ -29,10 +29,10 @@ public final class DiffCommand implements Callable<Integer> {
         this.env = env;
     }
 
-    @Parameters(index = "0", paramLabel = "A", description = "The first report or snapshot (JSON).")
+    @Parameters(index = "0", paramLabel = "A", description = "The first report, snapshot or trace (probe --record).")
     Path a;
 
-    @Parameters(index = "1", paramLabel = "B", description = "The second report or snapshot (JSON).")
+    @Parameters(index = "1", paramLabel = "B", description = "The second report, snapshot or trace.")
     Path b;
 
     @Option(names = "--json", description = "Print the differences as JSON.")

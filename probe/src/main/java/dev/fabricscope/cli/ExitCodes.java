@@ -20,6 +20,15 @@ public final class ExitCodes {
     public static final int DIFFERENT = 6;
     /** A program the command needs is not installed (srun, pdsh). */
     public static final int ENVIRONMENT = 7;
+    /** An output (--out, --record) could not be written: one line names it and why; the command's work is not lost. */
+    public static final int CANNOT_WRITE = 8;
+
+    /** The one line for an output that could not be written: {@code cannot write --out /dev/full: No space left on device}. */
+    static String cannotWrite(String option, java.nio.file.Path target, Exception e) {
+        String what = e instanceof dev.fabricscope.io.OutputFile.NotAFileException ? e.getMessage() // names the target
+                : dev.fabricscope.io.SnapshotIO.oneLineSafe(target + ": " + dev.fabricscope.io.OutputFile.reason(e));
+        return "fabricscope: cannot write " + (option == null ? "" : option + " ") + what;
+    }
 
     /** The exit code for a check's status: 0 passed or skipped, 5 failed, timed out or cancelled, 1 an error. */
     public static int of(dev.fabricscope.check.CheckStatus s) {
@@ -45,5 +54,6 @@ public final class ExitCodes {
               4  input file could not be read (snapshot or report; cluster show: any node file)
               5  a live check ran and failed (cluster collect: a node failed or failed its node check)
               6  the inputs differ (diff --exit-code, cluster show --fail-on-outliers)
-              7  a program the command needs is missing (srun, pdsh)""";
+              7  a program the command needs is missing (srun, pdsh)
+              8  an output file could not be written (--out, --record; one line names it and why)""";
 }

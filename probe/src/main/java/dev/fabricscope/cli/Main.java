@@ -1,6 +1,7 @@
 package dev.fabricscope.cli;
 
 import dev.fabricscope.Version;
+import dev.fabricscope.text.SafeTerminalWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

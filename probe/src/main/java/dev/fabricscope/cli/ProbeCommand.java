@@ -1,5 +1,6 @@
 package dev.fabricscope.cli;
 
+import dev.fabricscope.io.OutputFile;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.nativeapi.trace.TraceIO;
@@ -70,6 +71,7 @@ public final class ProbeCommand implements Callable<Integer> {
             }
         }
         MachineSnapshot s;
+        int written = ExitCodes.OK;
         if (replay != null) {
             try {
                 s = replay(replay);
@@ -80,36 +82,57 @@ public final class ProbeCommand implements Callable<Integer> {
         } else if (record != null) {
             TraceReplay.Recorded r = TraceReplay.record(env.argv(), ncclLib);
             s = r.snapshot();
-            SnapshotIO.writeAtomically(record, TraceIO.write(r.trace()));
-            err.println("fabricscope: " + r.trace().calls().size() + " native calls recorded to " + SnapshotIO.oneLineSafe(record.toString()));
+            written = writeRecording(TraceIO.write(r.trace()), r.trace().calls().size());
         } else {
             s = env.liveProbe().probe(env.argv(), ncclLib);
         }
         dev.fabricscope.Trace.mark("probe done");
         String jsonText = json || out != null ? dev.fabricscope.json.RecordJson.write(s) : null;
-        if (out != null) {
-            SnapshotIO.writeAtomically(out, jsonText);
-        }
         var o = spec.commandLine().getOut();
+        if (out != null) {
+            try {
+                OutputFile.write(out, jsonText, o);
+            } catch (java.io.IOException e) {
+                err.println(ExitCodes.cannotWrite("--out", out, e)); // the output below still shows what was probed
+                written = ExitCodes.CANNOT_WRITE;
+            }
+        }
         o.print(json ? jsonText : SnapshotText.render(s, wide));
         o.flush();
         dev.fabricscope.Trace.mark("output written");
         if (replay == null && !s.driver().driverPresent()) {
             err.println("fabricscope: " + s.driver().message());
-            return ExitCodes.NO_DRIVER;
+            return written != ExitCodes.OK ? written : ExitCodes.NO_DRIVER;
         }
-        return ExitCodes.OK;
+        return written;
+    }
+
+    /**
+     * Writes the recording to {@code --record}; when that target cannot be written (a full device, a read-only or
+     * missing folder) the recording is not lost: it is kept in a new owner-only file in the temporary folder, and
+     * one line names the target, why, and where the recording went (exit 8).
+     */
+    private int writeRecording(String trace, int calls) {
+        var err = spec.commandLine().getErr();
+        try {
+            OutputFile.write(record, trace, spec.commandLine().getOut());
+            err.println("fabricscope: " + calls + " native calls recorded to " + SnapshotIO.oneLineSafe(record.toString()));
+            return ExitCodes.OK;
+        } catch (java.io.IOException e) {
+            String line = ExitCodes.cannotWrite("--record", record, e);
+            try {
+                Path kept = OutputFile.keep(trace, "fabricscope-recording-", ".trace.json");
+                err.println(line + "; the recording (" + calls + " native calls) was kept in "
+                        + SnapshotIO.oneLineSafe(kept.toString()));
+            } catch (java.io.IOException again) {
+                err.println(line + "; keeping it in the temporary folder failed too: " + OutputFile.reason(again));
+            }
+            return ExitCodes.CANNOT_WRITE;
+        }
     }
 
     /** The probe over a trace file's answers. */
     static MachineSnapshot replay(Path trace) throws SnapshotIO.ReadException {
-        byte[] bytes = SnapshotIO.readBytes(trace);
-        SnapshotIO.checkUtf8(bytes, trace.toString());
-        try {
-            return TraceReplay.replay(TraceIO.read(bytes, trace.toString()), trace.getFileName() == null ? trace.toString()
-                    : trace.getFileName().toString());
-        } catch (TraceIO.TraceFormatException e) {
-            throw new SnapshotIO.ReadException(e.getMessage());
-        }
+        return dev.fabricscope.usecase.OpenSnapshot.replay(trace);
     }
 }

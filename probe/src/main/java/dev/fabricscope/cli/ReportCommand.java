@@ -129,12 +129,12 @@ public final class ReportCommand implements Callable<Integer> {
             dev.fabricscope.io.OutputFile.Kind kind;
             try {
                 spec.commandLine().getOut().flush();
-                kind = dev.fabricscope.io.OutputFile.write(out, text, System.out);
+                kind = dev.fabricscope.io.OutputFile.write(out, text, spec.commandLine().getOut());
             } catch (dev.fabricscope.io.OutputFile.NotAFileException e) {
                 return DeploymentOptions.usage(spec, "report", "--out " + e.getMessage());
             } catch (IOException e) {
-                err.println("fabricscope: cannot write " + SnapshotIO.oneLineSafe(out + ": " + describe(e)));
-                return ExitCodes.FAILURE;
+                err.println(ExitCodes.cannotWrite("--out", out, e));
+                return ExitCodes.CANNOT_WRITE;
             }
             // a device or FIFO may be this terminal (/dev/stdout): the confirmation then goes to standard error
             var confirm = kind == dev.fabricscope.io.OutputFile.Kind.STREAMED ? err : spec.commandLine().getOut();
@@ -151,17 +151,6 @@ public final class ReportCommand implements Callable<Integer> {
         }
         CheckStatus worst = from == null ? RunCheck.worst(report.checks()) : null;
         return worst == null ? ExitCodes.OK : ExitCodes.of(worst);
-    }
-
-    /** An I/O failure in words: the file system's reason, not Java's exception name. */
-    static String describe(IOException e) {
-        if (e instanceof java.nio.file.AccessDeniedException) {
-            return "permission denied";
-        }
-        if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
-            return fse.getReason();
-        }
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     private int usage(String message) {

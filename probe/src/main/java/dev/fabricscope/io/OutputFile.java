@@ -1,8 +1,11 @@
 package dev.fabricscope.io;
 
+import dev.fabricscope.text.SafeTerminalWriter;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
@@ -18,11 +21,16 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Writes an output file the safe way. A regular file (or a new path) is replaced atomically: a temporary file in
- * the same folder, then a rename, so a failure never leaves a partial file. A symbolic link is followed and its
+ * The one writer of every output file: {@code --out}, {@code --record}, {@code check --out} and the app's exports. A
+ * regular file (or a new path in an existing folder) is replaced atomically: a temporary file in the same folder,
+ * then a rename, so a failure never leaves a partial file or harms the old one. A symbolic link is followed and its
  * target replaced, never the link. A device, FIFO or socket is written as a stream (never replaced by a regular
- * file); {@code -} is standard output; a folder is refused. Temporary names always fit the file system's
- * 255-byte name limit, and temporary files left by a killed writer are removed on the next write to that folder.
+ * file); {@code -} is standard output. Text that goes to a stream (standard output, a terminal, a device, a FIFO)
+ * passes the terminal sanitiser ({@link SafeTerminalWriter}: JSON stays equivalent, nothing invisible reaches a
+ * terminal); a regular file gets the exact text. A folder is refused before any work ({@link NotAFileException}); a
+ * target that cannot be written (a full device, a read-only or missing folder) is a {@link CannotWriteException}
+ * whose message is the reason in words. Temporary names always fit the file system's 255-byte name limit, and
+ * temporary files left by a killed writer are removed on the next write to that folder.
  */
 public final class OutputFile {
 
@@ -34,6 +42,21 @@ public final class OutputFile {
     public static final class NotAFileException extends IOException {
         public NotAFileException(String message) {
             super(message);
+        }
+    }
+
+    /** A target the system would not let us write; the message is the reason in words ("No space left on device"). */
+    public static final class CannotWriteException extends IOException {
+        private final transient Path target;
+
+        CannotWriteException(Path target, String reason, Throwable cause) {
+            super(SnapshotIO.oneLineSafe(reason), cause);
+            this.target = target;
+        }
+
+        /** The target as given. */
+        public Path target() {
+            return target;
         }
     }
 
@@ -58,47 +81,122 @@ public final class OutputFile {
         }
     }
 
-    /** Writes {@code content} as UTF-8 to {@code target}, {@code stdout} standing for {@code -}. */
-    public static Kind write(Path target, String content, PrintStream stdout) throws IOException {
-        return write(target, content.getBytes(StandardCharsets.UTF_8), stdout);
+    /** Writes {@code content} to {@code target}, {@code System.out} standing for {@code -} (sanitised). */
+    public static Kind write(Path target, String content) throws IOException {
+        return write(target, content, new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
     }
 
-    public static Kind write(Path target, byte[] content, PrintStream stdout) throws IOException {
+    /** Writes {@code content} to {@code target}; {@code -} is {@code stdout} (a command's own output), sanitised. */
+    public static Kind write(Path target, String content, PrintWriter stdout) throws IOException {
         if (isStandardOutput(target)) {
-            stdout.write(content);
-            stdout.flush();
-            if (stdout.checkError()) {
-                throw new IOException("cannot write to standard output");
+            PrintWriter safe = SafeTerminalWriter.wrap(stdout);
+            safe.print(content);
+            safe.flush();
+            if (safe.checkError()) {
+                throw new CannotWriteException(target, "cannot write to standard output", null);
             }
             return Kind.STANDARD_OUTPUT;
         }
-        checkTarget(target);
-        Path abs = target.toAbsolutePath();
-        if (Files.exists(abs)) {
-            abs = abs.toRealPath(); // a symbolic link: replace what it points to, keep the link
-            BasicFileAttributes a = Files.readAttributes(abs, BasicFileAttributes.class);
-            if (a.isDirectory()) {
-                throw new NotAFileException(SnapshotIO.oneLineSafe(target + ": is a folder; give a file name"));
-            }
-            if (!a.isRegularFile()) {
-                try (OutputStream out = Files.newOutputStream(abs, StandardOpenOption.WRITE)) {
-                    out.write(content);
-                }
-                return Kind.STREAMED;
-            }
-        } else if (Files.isSymbolicLink(abs)) {
-            // a dangling link: write where it points, as a shell redirection would
-            Path to = Files.readSymbolicLink(abs);
-            abs = abs.resolveSibling(to).toAbsolutePath().normalize();
+        return write(target, content.getBytes(StandardCharsets.UTF_8), true);
+    }
+
+    /** Writes binary {@code content} (a PNG) exactly, to a file or a stream; {@code -} is refused. */
+    public static Kind writeBytes(Path target, byte[] content) throws IOException {
+        if (isStandardOutput(target)) {
+            throw new NotAFileException("-: binary content is not written to standard output; give a file name");
         }
-        replaceAtomically(abs, content);
-        return Kind.REPLACED;
+        return write(target, content, false);
+    }
+
+    private static Kind write(Path target, byte[] content, boolean text) throws IOException {
+        checkTarget(target);
+        try {
+            Path abs = target.toAbsolutePath();
+            if (Files.exists(abs)) {
+                BasicFileAttributes a = Files.readAttributes(abs, BasicFileAttributes.class); // links followed
+                if (a.isDirectory()) {
+                    throw new NotAFileException(SnapshotIO.oneLineSafe(target + ": is a folder; give a file name"));
+                }
+                if (!a.isRegularFile()) {
+                    // opened as named: /dev/stdout on a pipe has no real path (/proc/self/fd/1 -> pipe:[…])
+                    stream(abs, content, text);
+                    return Kind.STREAMED;
+                }
+                abs = abs.toRealPath(); // a symbolic link: replace what it points to, keep the link
+            } else if (Files.isSymbolicLink(abs)) {
+                // a dangling link: write where it points, as a shell redirection would
+                Path to = Files.readSymbolicLink(abs);
+                abs = abs.resolveSibling(to).toAbsolutePath().normalize();
+            }
+            replaceAtomically(abs, content);
+            return Kind.REPLACED;
+        } catch (NotAFileException | CannotWriteException e) {
+            throw e;
+        } catch (IOException | SecurityException e) {
+            throw new CannotWriteException(target, reason(e), e);
+        }
+    }
+
+    /** A device, FIFO or socket (maybe this terminal: {@code /dev/stdout}, {@code /dev/tty}): text goes through the sanitiser. */
+    private static void stream(Path device, byte[] content, boolean text) throws IOException {
+        try (OutputStream out = Files.newOutputStream(device, StandardOpenOption.WRITE)) {
+            if (!text) {
+                out.write(content);
+                return;
+            }
+            try (Writer w = new SafeTerminalWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8))) {
+                w.write(new String(content, StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    /**
+     * Keeps {@code content} that could not be written where it was asked for: a new owner-only file in the system's
+     * temporary folder, named {@code prefix…suffix}; its path returned. A failed keep leaves no file.
+     */
+    public static Path keep(String content, String prefix, String suffix) throws IOException {
+        Path file = Files.createTempFile(prefix, suffix);
+        try {
+            Files.writeString(file, content, StandardCharsets.UTF_8);
+            return file;
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(file);
+            throw e;
+        }
+    }
+
+    /** Why {@code e} failed, in the file system's words: "permission denied", "No space left on device". */
+    public static String reason(Exception e) {
+        if (e instanceof CannotWriteException c) {
+            return c.getMessage();
+        }
+        if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
+            return fse.getReason();
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof java.nio.file.NoSuchFileException n) {
+            return "no such file or folder: " + n.getFile();
+        }
+        if (e instanceof java.nio.file.NotDirectoryException n) {
+            return "not a folder: " + n.getFile();
+        }
+        if (e instanceof SecurityException) {
+            return "permission denied";
+        }
+        String m = e.getMessage();
+        return m == null || m.isBlank() ? e.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
     }
 
     private static void replaceAtomically(Path abs, byte[] content) throws IOException {
         Path dir = abs.getParent();
         if (dir != null) {
-            Files.createDirectories(dir);
+            if (!Files.isDirectory(dir)) {
+                // as a shell redirection: a mistyped folder is said, not made
+                throw new java.nio.file.NoSuchFileException(dir.toString(), null,
+                        Files.exists(dir) ? "not a folder: " + dir : "folder " + dir + " does not exist");
+            }
             removeStaleTemporaries(dir);
         }
         Path tmp = (dir == null ? Path.of(".") : dir).resolve(TEMP_PREFIX + ProcessHandle.current().pid() + "-"

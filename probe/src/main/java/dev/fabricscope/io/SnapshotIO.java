@@ -412,6 +412,6 @@ public final class SnapshotIO {
      * standard output, a folder refused ({@link OutputFile}).
      */
     public static void writeAtomically(Path target, String content) throws IOException {
-        OutputFile.write(target, content, System.out);
+        OutputFile.write(target, content);
     }
 }

@@ -36,6 +36,7 @@ public final class AdviceText {
 
     /** @param all also list the ok verdicts (hidden by default) */
     public static String render(AdviceResult r, boolean all) {
+        r = dev.fabricscope.text.LongValues.cut(r);
         StringBuilder sb = new StringBuilder();
         EffectiveDeployment d = r.deployment();
         wrap(sb, "Verdict: " + r.summary(), "  ");

@@ -23,6 +23,7 @@ public final class CheckText {
     }
 
     public static String render(CheckResult r) {
+        r = dev.fabricscope.text.LongValues.cut(r);
         if (r instanceof PreflightResult p) {
             return preflight(p);
         }
@@ -37,6 +38,7 @@ public final class CheckText {
 
     /** {@code check node}: the summary line first, then one line per expectation. */
     public static String render(NodeCheckResult r) {
+        r = dev.fabricscope.text.LongValues.cut(r);
         StringBuilder sb = new StringBuilder(r.summary()).append('\n');
         sb.append("Node: ").append(r.snapshot() == null || r.snapshot().host() == null ? "?" : r.snapshot().host().hostname().shortDisplay())
                 .append(" · expected: ").append(r.expectedFrom()).append('\n');

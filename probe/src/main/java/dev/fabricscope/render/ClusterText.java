@@ -36,6 +36,7 @@ public final class ClusterText {
      * @param all every node name of every value and every domain row, instead of folded to fit 120 columns
      */
     public static String render(ClusterView v, boolean all) {
+        v = dev.fabricscope.text.LongValues.cut(v);
         StringBuilder sb = new StringBuilder();
         int gpus = v.readable().stream().mapToInt(n -> n.summary().gpus().size()).sum();
         sb.append(answer(v)).append('\n');
@@ -163,6 +164,7 @@ public final class ClusterText {
     }
 
     public static String render(CollectResult r, String dir) {
+        r = dev.fabricscope.text.LongValues.cut(r);
         StringBuilder sb = new StringBuilder();
         sb.append("Collected ").append(r.okCount()).append(" of ").append(r.nodes().size()).append(" node(s) through ")
                 .append(r.scheduler()).append(" into ").append(dir).append(" in ").append(r.durationMs()).append(" ms\n");

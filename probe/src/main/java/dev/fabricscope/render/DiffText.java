@@ -32,6 +32,7 @@ public final class DiffText {
 
     /** @param all one row per GPU and per link instead of folded ranges */
     public static String render(ReportDiff d, boolean all) {
+        d = dev.fabricscope.text.LongValues.cut(d);
         StringBuilder sb = new StringBuilder();
         List<Change> changes = all ? d.changes() : fold(d.changes());
         sb.append(answer(d, changes)).append("\n\n");

@@ -21,6 +21,7 @@ public final class NodeText {
     }
 
     public static String render(MachineSnapshot s) {
+        s = dev.fabricscope.text.LongValues.cut(s);
         StringBuilder sb = new StringBuilder();
         String nics = nics(s);
         if (!nics.isEmpty()) {

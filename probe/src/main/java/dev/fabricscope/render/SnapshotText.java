@@ -45,6 +45,7 @@ public final class SnapshotText {
      * @param wide one row per GPU, the UUID column and the full P2P matrix, however wide
      */
     public static String render(MachineSnapshot s, boolean wide) {
+        s = dev.fabricscope.text.LongValues.cut(s); // long values cut here, for every view of a machine
         StringBuilder sb = new StringBuilder();
         sb.append(answer(s)).append('\n');
         header(sb, s);

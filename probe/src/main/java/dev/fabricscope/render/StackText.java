@@ -22,6 +22,7 @@ public final class StackText {
 
     /** The section, or "" for a snapshot made before the stack was read. */
     public static String section(MachineSnapshot s) {
+        s = dev.fabricscope.text.LongValues.cut(s);
         PythonStack stack = s.pythonStack();
         if (stack == null) {
             return "";

@@ -1,11 +1,12 @@
 package dev.fabricscope.render;
 
+import dev.fabricscope.text.Escape;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A plain-text table with left-aligned columns separated by two spaces. Cells are one line with nothing invisible
- * ({@link dev.fabricscope.text.Escape#visible}) and at most {@link #MAX_CELL} characters ({@code …N more}), so one
+ * ({@link Escape#visible}) and at most {@link #MAX_CELL} characters ({@code … (N more characters)}), so one
  * hostile value cannot pad every row of the table to megabytes.
  */
 public final class TextTable {
@@ -27,17 +28,10 @@ public final class TextTable {
         return this;
     }
 
-    /** One cell: escaped, cut to {@link #MAX_CELL} characters with how many more there were. */
+    /** One cell: escaped, cut to {@link #MAX_CELL} characters with how many more there were ({@link Escape#cut}). */
     static String cell(String raw) {
-        String v = dev.fabricscope.text.Escape.visible(raw, false);
-        if (v.length() <= MAX_CELL) {
-            return v;
-        }
-        int end = MAX_CELL - 12;
-        if (Character.isHighSurrogate(v.charAt(end - 1))) {
-            end--;
-        }
-        return v.substring(0, end) + "…" + (v.length() - end) + " more";
+        String v = Escape.visible(raw, false);
+        return Escape.fit(v, MAX_CELL);
     }
 
     public String render() {

@@ -25,6 +25,19 @@ public final class ReportIO {
         return parse(SnapshotIO.readBytes(file), file.toString());
     }
 
+    /**
+     * A report or snapshot file, or a file of one of {@code others} (a trace: {@code usecase.OpenSnapshot.TRACES}),
+     * which becomes a report of the snapshot it stands for, as a bare snapshot does.
+     */
+    public static Report read(Path file, SnapshotIO.OtherFormats others) throws ReadException {
+        byte[] bytes = SnapshotIO.readBytes(file);
+        try {
+            return parse(bytes, file.toString());
+        } catch (ReadException notAReport) {
+            return Reports.fromSnapshot(others.read(bytes, file, notAReport));
+        }
+    }
+
     public static Report parse(String text, String where) throws ReadException {
         return parse(text.getBytes(StandardCharsets.UTF_8), where);
     }

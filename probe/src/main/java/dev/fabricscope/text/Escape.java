@@ -11,7 +11,10 @@ public final class Escape {
     private Escape() {
     }
 
-    /** Cuts {@code s} to {@code max} characters (never inside a surrogate pair), saying how many were left out. */
+    /**
+     * Cuts {@code s} to {@code max} characters (never inside a surrogate pair), saying how many were left out:
+     * {@code NVIDIA H200 NNN… (99000 more characters)}. The one wording of a cut value in every text output and the app.
+     */
     public static String cut(String s, int max) {
         if (s == null) {
             return "";
@@ -23,7 +26,18 @@ public final class Escape {
         if (Character.isHighSurrogate(s.charAt(end - 1))) {
             end--;
         }
-        return s.substring(0, end) + "… [" + (s.length() - end) + " more characters]";
+        return s.substring(0, end) + "… (" + (s.length() - end) + " more characters)";
+    }
+
+    /** Room {@link #fit} leaves for the marker: "… (" + up to ten digits + " more characters)". */
+    public static final int MARKER_ROOM = 30;
+
+    /**
+     * {@code s} in at most {@code max} characters, the marker included ({@link #cut} to {@code max - }{@value
+     * #MARKER_ROOM}), so fitting what was fitted changes nothing.
+     */
+    public static String fit(String s, int max) {
+        return s == null || s.length() <= max ? s : cut(s, Math.max(1, max - MARKER_ROOM));
     }
 
     /**

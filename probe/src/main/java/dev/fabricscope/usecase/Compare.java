@@ -7,7 +7,7 @@ import dev.fabricscope.report.ReportDiffer;
 import dev.fabricscope.report.ReportIO;
 import java.nio.file.Path;
 
-/** What differs between two reports or snapshots, most important first: {@code fabricscope diff} and the app's compare page. */
+/** What differs between two reports, snapshots or traces, most important first: {@code fabricscope diff} and the app's compare page. */
 public final class Compare {
 
     /** Two files (untrusted), each with the name the differences call it by. */
@@ -34,7 +34,7 @@ public final class Compare {
 
     private static Report read(Path file) throws UseCaseException {
         try {
-            return ReportIO.read(file);
+            return ReportIO.read(file, OpenSnapshot.TRACES); // a trace compares as the snapshot its replay makes
         } catch (SnapshotIO.ReadException e) {
             throw UseCaseException.unreadable(e.getMessage(), e);
         }

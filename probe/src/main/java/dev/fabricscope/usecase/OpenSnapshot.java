@@ -2,6 +2,7 @@ package dev.fabricscope.usecase;
 
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.nativeapi.trace.NativeTrace;
 import dev.fabricscope.nativeapi.trace.TraceIO;
 import dev.fabricscope.probe.TraceReplay;
 import java.nio.file.Path;
@@ -22,6 +23,39 @@ public final class OpenSnapshot {
     /** {@code file} as a machine; every failure is one line. */
     public static MachineSnapshot read(Path file) throws SnapshotIO.ReadException {
         return SnapshotIO.read(file, TRACES);
+    }
+
+    /**
+     * The probe replayed over the trace in {@code file} ({@code probe --replay}); a report or snapshot given instead
+     * is one line naming what it is and the command that opens it, never a parser's message.
+     */
+    public static MachineSnapshot replay(Path file) throws SnapshotIO.ReadException {
+        byte[] bytes = SnapshotIO.readBytes(file);
+        SnapshotIO.checkUtf8(bytes, file.toString());
+        if (!TraceIO.looksLikeTrace(bytes)) {
+            String what = savedMachine(bytes, file);
+            throw new SnapshotIO.ReadException(file + ": " + (what != null
+                    ? what + ", not a native-call trace; open it with 'fabricscope show --snapshot " + file + "'"
+                    : "not a native-call trace (no \"format\": \"" + NativeTrace.FORMAT + "\"); 'fabricscope probe --record FILE' "
+                            + "records one"));
+        }
+        try {
+            return TraceReplay.replay(TraceIO.read(bytes, file.toString()), file.getFileName() == null ? file.toString()
+                    : file.getFileName().toString());
+        } catch (TraceIO.TraceFormatException e) {
+            throw new SnapshotIO.ReadException(e.getMessage());
+        }
+    }
+
+    /** "a Fabricscope report" or "a Fabricscope snapshot" when {@code bytes} read as one; null otherwise. */
+    private static String savedMachine(byte[] bytes, Path file) {
+        try {
+            boolean report = SnapshotIO.checkEnvelope(bytes, file.toString());
+            SnapshotIO.parse(bytes, file.toString());
+            return report ? "a Fabricscope report" : "a Fabricscope snapshot";
+        } catch (SnapshotIO.ReadException e) {
+            return null;
+        }
     }
 
     /** A trace's format is never a report's, so a trace always fails as a snapshot first: no scan of every file for one. */

@@ -113,9 +113,9 @@ class ReportCliTest {
         Path notAFolder = Files.writeString(tmp.resolve("occupied"), "a file, not a folder");
         Path target = notAFolder.resolve("r.json");
         CliTest.Run r = run("report", "--sample", "h200-vm", "--out", target.toString());
-        assertEquals(ExitCodes.FAILURE, r.code());
+        assertEquals(ExitCodes.CANNOT_WRITE, r.code());
         assertEquals(1, r.err().lines().count(), r.err());
-        assertTrue(r.err().startsWith("fabricscope: cannot write " + target), r.err());
+        assertTrue(r.err().startsWith("fabricscope: cannot write --out " + target), r.err());
         assertEquals("a file, not a folder", Files.readString(notAFolder));
         assertEquals(List.of("occupied"), listing(tmp), "no temporary file left behind");
     }
@@ -187,8 +187,8 @@ class ReportCliTest {
         }
         if (Files.exists(Path.of("/dev/full"))) {
             CliTest.Run r = run("report", "--sample", "h200-vm", "--out", "/dev/full");
-            assertEquals(ExitCodes.FAILURE, r.code());
-            assertTrue(r.err().startsWith("fabricscope: cannot write /dev/full: "), r.err());
+            assertEquals(ExitCodes.CANNOT_WRITE, r.code());
+            assertTrue(r.err().startsWith("fabricscope: cannot write --out /dev/full: "), r.err());
             assertFalse(Files.isRegularFile(Path.of("/dev/full")));
         }
         CliTest.Run dash = run("report", "--sample", "h200-vm", "--out", "-");

@@ -94,7 +94,7 @@ class SnapshotIOTest {
 
     @Test
     void atomicWriteReplacesAndLeavesNoTemporaryFile() throws Exception {
-        Path out = tmp.resolve("sub/snap.json");
+        Path out = Files.createDirectory(tmp.resolve("sub")).resolve("snap.json");
         SnapshotIO.writeAtomically(out, "first");
         SnapshotIO.writeAtomically(out, Json.write(SnapshotIO.read(CAPTURED)));
         assertEquals(SnapshotIO.read(CAPTURED), SnapshotIO.read(out));

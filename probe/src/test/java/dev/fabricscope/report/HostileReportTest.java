@@ -76,7 +76,7 @@ class HostileReportTest {
             assertEquals(count(lower, "<details"), count(lower, "</details>"));
             assertEquals(count(lower, "<table"), count(lower, "</table>"));
             assertTrue(r.redaction().applied() || html.replace("<wbr>", "").contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"), "hostile text shown, escaped");
-            assertTrue(html.contains("[" ) && html.contains("more characters]"), "long values cut and say so");
+            assertTrue(html.contains(" more characters)"), "long values cut and say so");
             assertTrue(html.length() < 5_000_000, "bounded: " + html.length());
         }
     }

@@ -1,5 +1,6 @@
 package dev.fabricscope.app.view;
 
+import dev.fabricscope.app.viewmodel.ShownText;
 import javafx.scene.control.Cell;
 import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.TableCell;
@@ -9,7 +10,9 @@ import javafx.scene.text.Text;
 
 /**
  * Table cells that wrap their text onto more lines instead of cutting it with an ellipsis; the row grows to fit.
- * The text is a {@link Text} graphic whose wrapping width follows the column, coloured like the cell's own text.
+ * The text is a {@link Text} graphic whose wrapping width follows the column, coloured like the cell's own text; a
+ * value longer than a cell holds is cut as the CLI's tables cut it ({@link ShownText#cell}), so one hostile value
+ * cannot push the row's other cells off the screen.
  */
 public final class WrappingCells {
 
@@ -44,7 +47,7 @@ public final class WrappingCells {
         text.fillProperty().bind(cell.textFillProperty());
         text.fontProperty().bind(cell.fontProperty());
         SafeText.bind(text.textProperty(), javafx.beans.binding.Bindings.createStringBinding(
-                () -> cell.isEmpty() || cell.getItem() == null ? null : String.valueOf(cell.getItem()),
+                () -> cell.isEmpty() || cell.getItem() == null ? null : ShownText.cell(String.valueOf(cell.getItem())),
                 cell.itemProperty(), cell.emptyProperty()));
         // a little air above and below: the row is as tall as the wrapped text
         javafx.scene.layout.StackPane box = new javafx.scene.layout.StackPane(text);

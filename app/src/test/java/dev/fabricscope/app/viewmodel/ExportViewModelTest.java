@@ -122,6 +122,25 @@ class ExportViewModelTest {
         assertTrue(main.statusProperty().get().startsWith("Report written to " + out + " (JSON, 1 check result, "), main.statusProperty().get());
     }
 
+    /** Issue 25 item 3: the exports write through the CLI's one writer, and an unwritable target says which and why. */
+    @Test
+    void anUnwritableTargetIsOneSentenceNamingItAndWhy(@TempDir Path dir) throws Exception {
+        showSample("dgx-h100");
+        Path missing = dir.resolve("no-such-folder/fabric.json");
+        vm.export(ExportViewModel.Kind.SNAPSHOT, missing, FabricPalette.LIGHT);
+        assertEquals(List.of("Export failed: Could not write " + missing + ": folder " + missing.getParent() + " does not exist"), problems);
+        assertFalse(Files.exists(missing.getParent()));
+        problems.clear();
+        if (Files.exists(Path.of("/dev/full"))) {
+            vm.export(ExportViewModel.Kind.TEXT, Path.of("/dev/full"), FabricPalette.LIGHT);
+            assertEquals(List.of("Export failed: Could not write /dev/full: No space left on device"), problems);
+            problems.clear();
+            vm.exportReport(ReportsViewModel.Format.HTML, Path.of("/dev/full"));
+            tasks.runAll();
+            assertEquals(List.of("Export failed: Could not export the report to /dev/full: No space left on device"), problems);
+        }
+    }
+
     @Test
     void aReportOfASampleCarriesNoChecks(@TempDir Path dir) throws Exception {
         showSample("dgx-a100");

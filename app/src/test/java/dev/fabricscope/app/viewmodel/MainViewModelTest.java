@@ -238,6 +238,32 @@ class MainViewModelTest {
         assertEquals(MainViewModel.Page.COMPARE, vm.getPage());
     }
 
+    /** Issue 25 item 4: Compare (and a drop of two files) takes traces, replayed, as it takes snapshots. */
+    @Test
+    void twoTracesAreComparedAsTheirReplays(@TempDir Path dir) throws Exception {
+        Path captured = Path.of("../probe/src/test/resources/captured");
+        Path a = Files.copy(captured.resolve("h200-passthrough-1gpu-2026-12-01/trace.json"), dir.resolve("one.trace.json"));
+        Path b = Files.copy(captured.resolve("h200-nvswitch-2gpu-2026-12-01/trace.json"), dir.resolve("two.trace.json"));
+        MainViewModel vm = vm();
+        vm.openSample("h200-vm");
+        tasks.runAll();
+        vm.compare(a, b);
+        tasks.runAll();
+        assertEquals(null, vm.errorProperty().get());
+        assertEquals(MainViewModel.Page.COMPARE, vm.getPage());
+        LoadedComparison c = vm.getComparison();
+        assertFalse(c.diff().identical());
+        assertTrue(vm.statusProperty().get().startsWith("Compared one.trace.json with two.trace.json: "), vm.statusProperty().get());
+        assertTrue(c.side(true).machine().contains("1× NVIDIA H200"), c.side(true).machine());
+        assertTrue(c.side(false).machine().contains("2× NVIDIA H200"), c.side(false).machine());
+        vm.closeComparison();
+        vm.openDropped(List.of(b, a));
+        tasks.runAll();
+        assertEquals(MainViewModel.Page.COMPARE, vm.getPage());
+        assertEquals(b, vm.getComparison().left());
+        assertEquals(null, vm.errorProperty().get());
+    }
+
     @Test
     void droppedFilesAreComparedAndADroppedFolderOpensAsACluster(@TempDir Path dir) throws Exception {
         Path a = Files.writeString(dir.resolve("a.json"), Json.write(Fixtures.sample("dgx-h100")));

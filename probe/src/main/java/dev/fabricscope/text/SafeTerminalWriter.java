@@ -1,29 +1,30 @@
-package dev.fabricscope.cli;
+package dev.fabricscope.text;
 
-import dev.fabricscope.text.Escape;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
 
 /**
- * Every character a command prints passes here: what {@link Escape#invisible} names (ESC, BEL, CR, C1 controls,
+ * Every character a command prints, and every text written to a stream ({@code --out -}, a terminal, a device, a
+ * FIFO: {@code dev.fabricscope.io.OutputFile}), passes here: what {@link Escape#invisible} names (ESC, BEL, CR, C1 controls,
  * DEL, bidi overrides, …) is written as the visible {@code \}{@code uXXXX}, so no file, value or argument can move
  * the cursor, set the title, clear the screen or reorder text. Newlines and tabs pass; valid surrogate pairs pass;
  * the zero-width space Markdown puts after {@code @} to defuse mentions passes. Inside JSON strings the escape is the
  * same character, so JSON output stays equivalent.
  */
-final class SafeTerminalWriter extends Writer {
+public final class SafeTerminalWriter extends Writer {
 
     private final Writer out;
     private char pendingHigh;
     private char last;
 
-    private SafeTerminalWriter(Writer out) {
+    /** {@code out} behind the sanitiser; {@link #close} closes it. */
+    public SafeTerminalWriter(Writer out) {
         this.out = out;
     }
 
     /** {@code w} wrapped (once) so that nothing invisible reaches the terminal. */
-    static PrintWriter wrap(PrintWriter w) {
+    public static PrintWriter wrap(PrintWriter w) {
         if (w instanceof Safe) {
             return w;
         }
