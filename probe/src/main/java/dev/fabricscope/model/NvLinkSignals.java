@@ -6,6 +6,7 @@ import java.util.List;
  * The NVLink signals NVML added after R570 that tell "links up, fabric not up" (issue 24), each a reading of its own:
  * a driver without the call gives a missing-symbol reading, a device without the feature a NOT_SUPPORTED one.
  *
+ * @param systemBwMode     {@code nvmlSystemGetNvlinkBwMode}: the machine-wide mode, {@code FULL (0)} (Hopper and newer)
  * @param bwMode           {@code nvmlDeviceGetNvlinkBwMode}: the reduced-bandwidth mode in force and whether it is the best
  * @param supportedBwModes {@code nvmlDeviceGetNvlinkSupportedBwModes}: the modes the device offers
  * @param nvle             {@code nvmlDeviceGetNvLinkInfo}: NVLink encryption (NVLE) enabled
@@ -14,13 +15,15 @@ import java.util.List;
  * @param fabricCliques    {@code nvmlDeviceGetGpuFabricInfo_v4}: the (type, id) cliques, {@code type 0: 0x7ffe}
  * @param links            per link: state and BER ({@code nvmlDeviceGetFieldValues}, scope = link)
  */
-public record NvLinkSignals(Reading<BwMode> bwMode, Reading<List<Integer>> supportedBwModes, Reading<Boolean> nvle,
+public record NvLinkSignals(Reading<String> systemBwMode, Reading<BwMode> bwMode, Reading<List<Integer>> supportedBwModes, Reading<Boolean> nvle,
                             Reading<List<String>> firmware, Reading<String> gfmState, Reading<List<String>> fabricCliques,
                             List<LinkSignal> links) {
 
     public static final String GFM_CONNECTED = "CONNECTED";
     public static final String GFM_DISCONNECTED = "DISCONNECTED";
     public static final String LINK_ACTIVE = "ACTIVE";
+    /** {@link #systemBwMode}'s full-bandwidth value. */
+    public static final String SYSTEM_BW_FULL = "FULL (0)";
 
     public NvLinkSignals {
         links = links == null ? List.of() : List.copyOf(links);
@@ -50,7 +53,7 @@ public record NvLinkSignals(Reading<BwMode> bwMode, Reading<List<Integer>> suppo
 
     /** Every reading missing for one reason (NVML unavailable; snapshots made before these were read). */
     public static NvLinkSignals unknown(Missing why) {
-        return new NvLinkSignals(Reading.missing(why), Reading.missing(why), Reading.missing(why), Reading.missing(why),
+        return new NvLinkSignals(Reading.missing(why), Reading.missing(why), Reading.missing(why), Reading.missing(why), Reading.missing(why),
                 Reading.missing(why), Reading.missing(why), List.of());
     }
 

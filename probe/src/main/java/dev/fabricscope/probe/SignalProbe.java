@@ -31,7 +31,7 @@ final class SignalProbe {
                 : info.value().firmware() == null
                 ? Reading.missing(Missing.notApplicable("firmware versions need nvmlNvLinkInfo v2 (the driver answered v1)"))
                 : Reading.of(Nvml.firmwareNames(info.value().firmware()));
-        return new NvLinkSignals(nvml.nvLinkBwMode(h), nvml.nvLinkSupportedBwModes(h), info.map(v -> v.nvleEnabled() == 1),
+        return new NvLinkSignals(nvml.systemNvLinkBwMode(), nvml.nvLinkBwMode(h), nvml.nvLinkSupportedBwModes(h), info.map(v -> v.nvleEnabled() == 1),
                 firmware, gfmState(fabric), nvml.fabricCliques(h), linkSignals(nvml, h, links));
     }
 

@@ -113,15 +113,15 @@ public final class SignalText {
         Map<String, List<Integer>> more = new LinkedHashMap<>();
         for (int i = 0; i < s.gpus().size(); i++) {
             NvLinkSignals sig = s.gpus().get(i).signals();
-            rows.computeIfAbsent(String.join("\u0000", bwMode(sig.bwMode()), nvle(sig.nvle()), cell(sig.gfmState(), String::valueOf),
+            rows.computeIfAbsent(String.join("\u0000", cell(sig.systemBwMode(), String::valueOf), bwMode(sig.bwMode()), nvle(sig.nvle()), cell(sig.gfmState(), String::valueOf),
                     linkStates(sig), ber(sig, false)), k -> new ArrayList<>()).add(i);
             more.computeIfAbsent("supported BW modes " + list(sig.supportedBwModes()) + "; NVLink firmware " + list(sig.firmware())
                     + "; fabric cliques (v4) " + list(sig.fabricCliques()), k -> new ArrayList<>()).add(i);
         }
-        TextTable t = new TextTable("GPU", "BW mode", "NVLE", "GFM", "Link states", "Effective BER");
+        TextTable t = new TextTable("GPU", "System BW", "BW mode", "NVLE", "GFM", "Link states", "Effective BER");
         rows.forEach((k, gpus) -> {
             String[] c = k.split("\u0000", -1);
-            t.row(gpuRange(gpus), c[0], c[1], c[2], c[3], c[4]);
+            t.row(gpuRange(gpus), c[0], c[1], c[2], c[3], c[4], c[5]);
         });
         StringBuilder sb = new StringBuilder("NVLink signals:\n").append(t.render());
         more.forEach((k, gpus) -> sb.append("  ").append(gpuRange(gpus)).append(": ").append(k).append('\n'));
@@ -173,6 +173,9 @@ public final class SignalText {
         if (NodeText.notRead(sig.bwMode())) {
             return d;
         }
+        String system = cell(sig.systemBwMode(), String::valueOf);
+        d.add(new FabricGraph.Detail("NVLink BW (system)", (sig.systemBwMode().isPresent() && !NvLinkSignals.SYSTEM_BW_FULL.equals(system)
+                ? NodeDetails.NON_ZERO + " " : "") + system));
         String bw = bwMode(sig.bwMode());
         d.add(new FabricGraph.Detail("NVLink BW mode", (bw.contains("REDUCED") ? NodeDetails.NON_ZERO + " " : "") + bw
                 + ", supported " + list(sig.supportedBwModes())));

@@ -174,6 +174,12 @@ public record FabricVerdict(int gpu, State state, String summary, List<String> c
     }
 
     private static void bandwidthMode(NvLinkSignals sig, List<String> causes, List<String> evidence) {
+        Reading<String> system = sig.systemBwMode();
+        if (system.isPresent() && !NvLinkSignals.SYSTEM_BW_FULL.equals(system.value())) {
+            causes.add("machine-wide NVLink bandwidth mode " + system.value() + " (not FULL)");
+        } else if (system.isPresent()) {
+            evidence.add("machine-wide bandwidth mode " + system.value());
+        }
         Reading<NvLinkSignals.BwMode> m = sig.bwMode();
         if (m.isPresent() && !m.value().best()) {
             causes.add("reduced-bandwidth mode " + m.value().mode() + " (not the best mode)");

@@ -366,6 +366,17 @@ final class FakeNvml implements NvmlLibrary {
 
     // --- NVLink signals (issue 24): nvml.h 13.3.29 layouts, version words checked as NVML_STRUCT_VERSION ---
 
+    /** nvmlSystemGetNvlinkBwMode's answer; null answers NOT_SUPPORTED. */
+    Integer systemBwMode = 0;
+
+    @Override
+    public int nvmlSystemGetNvlinkBwMode(IntByReference mode) {
+        need("nvmlSystemGetNvlinkBwMode");
+        if (systemBwMode == null) return NOT_SUPPORTED;
+        mode.setValue(systemBwMode);
+        return SUCCESS;
+    }
+
     @Override
     public int nvmlDeviceGetNvlinkSupportedBwModes(Pointer d, Memory m) {
         need("nvmlDeviceGetNvlinkSupportedBwModes");

@@ -284,6 +284,11 @@ public final class JnaNvml implements NvmlCalls {
     }
 
     @Override
+    public NativeAnswer<Integer> nvmlSystemGetNvlinkBwMode() {
+        return intOut(v -> lib.nvmlSystemGetNvlinkBwMode(v));
+    }
+
+    @Override
     public NativeAnswer<BwModes> nvmlDeviceGetNvlinkSupportedBwModes(int device) {
         // version u32 @0, bwModes u8[23] @4, totalBwModes u8 @27 (28 bytes)
         Memory m = zeroed(28);

@@ -472,6 +472,21 @@ public final class Nvml implements AutoCloseable {
 
     // --- NVLink signals (issue 24) ---
 
+    /**
+     * {@code nvmlSystemGetNvlinkBwMode}, the machine-wide mode (nvml.h: Hopper or newer; what {@code nvidia-smi nvlink
+     * -gBwMode} prints), named as the driver's in-band messages name the modes ({@code NVLINK_INBAND_BW_MODE_*},
+     * NVIDIA/open-gpu-kernel-modules {@code nvlink_inband_msg.h}): {@code FULL (0)}.
+     */
+    public Reading<String> systemNvLinkBwMode() {
+        return read("nvmlSystemGetNvlinkBwMode", calls::nvmlSystemGetNvlinkBwMode, v -> {
+            String name = NvmlCodes.bwModeName(v);
+            if (name == null) {
+                throw new NativeReads.OutOfRange(String.valueOf(v), "not an NVLINK_INBAND_BW_MODE value (0 FULL .. 4 3QUARTER)");
+            }
+            return name + " (" + v + ")";
+        });
+    }
+
     /** {@code nvmlDeviceGetNvlinkBwMode}: the reduced-bandwidth mode and whether it is the best. */
     public Reading<dev.fabricscope.model.NvLinkSignals.BwMode> nvLinkBwMode(NvmlDevice d) {
         return read("nvmlDeviceGetNvlinkBwMode", () -> calls.nvmlDeviceGetNvlinkBwMode(d.index()),

@@ -130,6 +130,9 @@ public interface NvmlCalls {
 
     // --- NVLink signals of NVML 570-615 (issue 24): struct layouts of nvml.h 13.3.29 (NVIDIA/go-nvml 8b8585b) ---
 
+    /** The machine-wide NVLink bandwidth mode ({@code unsigned int}; Hopper and newer, root only). */
+    NativeAnswer<Integer> nvmlSystemGetNvlinkBwMode();
+
     /** {@code nvmlNvlinkSupportedBwModes_v1_t} (28 bytes, version word 0x0100001C): the modes the device offers. */
     NativeAnswer<BwModes> nvmlDeviceGetNvlinkSupportedBwModes(int device);
 

@@ -140,6 +140,21 @@ public final class NvmlCodes {
         return v == 0 ? "INACTIVE" : v == 1 ? "ACTIVE" : v == 2 ? "SLEEP" : null;
     }
 
+    /** {@code NVLINK_INBAND_BW_MODE_*} (open-gpu-kernel-modules nvlink_inband_msg.h); null outside the list. */
+    public static String bwModeName(Integer v) {
+        if (v == null) {
+            return null;
+        }
+        return switch (v) {
+            case 0 -> "FULL";
+            case 1 -> "OFF";
+            case 2 -> "MIN";
+            case 3 -> "HALF";
+            case 4 -> "3QUARTER";
+            default -> null;
+        };
+    }
+
     /** {@code NVML_NVLINK_FIRMWARE_UCODE_TYPE_*} (nvml.h 13.3.29); null outside the list. */
     public static String ucodeTypeName(int t) {
         return switch (t) {

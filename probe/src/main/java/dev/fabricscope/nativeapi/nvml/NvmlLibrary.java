@@ -110,6 +110,8 @@ public interface NvmlLibrary extends Library {
 
     int nvmlDeviceGetMaxPcieLinkWidth(Pointer device, IntByReference width);
 
+    int nvmlSystemGetNvlinkBwMode(IntByReference mode);
+
     /** {@code nvmlNvlinkSupportedBwModes_v1_t}, version set by the caller. */
     int nvmlDeviceGetNvlinkSupportedBwModes(Pointer device, Memory modes);
 
