@@ -227,7 +227,10 @@ public record FabricVerdict(int gpu, State state, String summary, List<String> c
     private static void fabricManager(MachineSnapshot s, Gpu g, List<String> causes, List<String> evidence) {
         String virt = g.virtualizationMode().orElse(null);
         Optional<NodeInfo.ServiceState> fm = s.node().services().stream().filter(v -> FABRIC_MANAGER.equals(v.name())).findFirst();
-        if (virt != null && !"None".equals(virt)) {
+        if (g.fabric().inMnnvlDomain()) {
+            evidence.add("multi-node NVLink domain (cluster " + g.fabric().clusterUuid().value() + "): the fabric manager runs"
+                    + " off this node, on the NVLink switch trays");
+        } else if (virt != null && !"None".equals(virt)) {
             evidence.add(inVm(virt));
         } else if (virt == null) {
             evidence.add("fabric manager: where it runs is unknown (virtualization mode " + g.virtualizationMode().shortDisplay() + ")");

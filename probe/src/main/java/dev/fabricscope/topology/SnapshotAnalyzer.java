@@ -128,11 +128,17 @@ public final class SnapshotAnalyzer {
         return vm ? "the fabric manager on the VM's host (this guest runs none)" : "the NVSwitch fabric manager";
     }
 
-    /** One finding per distinct "links up, fabric …" verdict (GPUs with the same verdict share it); none where no NVLink. */
+    /**
+     * One finding per distinct "links up, fabric …" verdict (GPUs with the same verdict share it): NOT_UP as an error,
+     * UP as information, UNKNOWN only where a link answered a state value no header read names (possibly NVML 615's
+     * ACTIVE_TRAFFIC_DISABLED), not where the signals were simply not read (older snapshots, samples); the text, GUI and
+     * reports show every verdict.
+     */
     static List<Finding> verdictFindings(MachineSnapshot s) {
         java.util.Map<String, List<FabricVerdict>> bySummary = new java.util.LinkedHashMap<>();
         for (FabricVerdict v : FabricVerdict.of(s)) {
-            if (v.state() != FabricVerdict.State.NOT_APPLICABLE) {
+            boolean strangeState = v.unread().stream().anyMatch(u -> u.startsWith("link state values"));
+            if (v.state() == FabricVerdict.State.UP || v.state() == FabricVerdict.State.NOT_UP || strangeState) {
                 bySummary.computeIfAbsent(v.summary(), k -> new ArrayList<>()).add(v);
             }
         }
@@ -140,7 +146,8 @@ public final class SnapshotAnalyzer {
         for (java.util.Map.Entry<String, List<FabricVerdict>> e : bySummary.entrySet()) {
             FabricVerdict first = e.getValue().get(0);
             String who = e.getValue().stream().map(v -> "GPU" + v.gpu()).collect(Collectors.joining(", "));
-            Severity sev = first.state() == FabricVerdict.State.NOT_UP ? Severity.ERROR : Severity.INFO;
+            Severity sev = first.state() == FabricVerdict.State.NOT_UP ? Severity.ERROR
+                    : first.state() == FabricVerdict.State.UNKNOWN ? Severity.WARNING : Severity.INFO;
             String code = switch (first.state()) {
                 case UP -> "nvlink-fabric-up";
                 case NOT_UP -> "nvlink-fabric-not-up";
