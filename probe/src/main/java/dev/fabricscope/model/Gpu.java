@@ -20,19 +20,35 @@ import java.util.List;
  * @param nvLinks            the links that answered or failed (empty when the count is 0)
  * @param health             ECC, remapped rows, clocks events, power limit, PCIe link, recovery action; absent in
  *                           snapshots made before they were read
+ * @param signals            NVLink bandwidth mode, encryption, firmware, GFM state, link states and BER (issue 24);
+ *                           absent in snapshots made before they were read
  */
 public record Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlIndex, Reading<Integer> cudaOrdinal,
                   Reading<String> name, Reading<String> serial, Reading<String> architecture,
                   Reading<String> computeCapability, Reading<Integer> smCount, Reading<Long> memoryTotalBytes,
                   Reading<Integer> numaNode, Reading<String> cpuAffinity, Reading<String> migMode,
                   Reading<String> virtualizationMode, Reading<Boolean> persistenceMode, CudaAttributes cuda,
-                  Reading<Integer> nvLinkCount, List<NvLink> nvLinks, FabricInfo fabric, GpuHealth health) {
+                  Reading<Integer> nvLinkCount, List<NvLink> nvLinks, FabricInfo fabric, GpuHealth health,
+                  NvLinkSignals signals) {
 
     public Gpu {
         nvLinks = nvLinks == null ? List.of() : List.copyOf(nvLinks);
         if (health == null) {
             health = GpuHealth.unknown(Missing.notApplicable("health not read"));
         }
+        if (signals == null) {
+            signals = NvLinkSignals.notRead();
+        }
+    }
+
+    public Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlIndex, Reading<Integer> cudaOrdinal,
+               Reading<String> name, Reading<String> serial, Reading<String> architecture,
+               Reading<String> computeCapability, Reading<Integer> smCount, Reading<Long> memoryTotalBytes,
+               Reading<Integer> numaNode, Reading<String> cpuAffinity, Reading<String> migMode,
+               Reading<String> virtualizationMode, Reading<Boolean> persistenceMode, CudaAttributes cuda,
+               Reading<Integer> nvLinkCount, List<NvLink> nvLinks, FabricInfo fabric, GpuHealth health) {
+        this(pci, uuid, nvmlIndex, cudaOrdinal, name, serial, architecture, computeCapability, smCount, memoryTotalBytes,
+                numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount, nvLinks, fabric, health, null);
     }
 
     public Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlIndex, Reading<Integer> cudaOrdinal,
@@ -42,14 +58,21 @@ public record Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlInd
                Reading<String> virtualizationMode, Reading<Boolean> persistenceMode, CudaAttributes cuda,
                Reading<Integer> nvLinkCount, List<NvLink> nvLinks, FabricInfo fabric) {
         this(pci, uuid, nvmlIndex, cudaOrdinal, name, serial, architecture, computeCapability, smCount, memoryTotalBytes,
-                numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount, nvLinks, fabric, null);
+                numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount, nvLinks, fabric, null, null);
     }
 
     /** The same GPU with other links (tests and samples take a link down this way). */
     public Gpu withLinks(List<NvLink> links) {
         return new Gpu(pci, uuid, nvmlIndex, cudaOrdinal, name, serial, architecture, computeCapability, smCount,
                 memoryTotalBytes, numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount,
-                links, fabric, health);
+                links, fabric, health, signals);
+    }
+
+    /** The same GPU with other NVLink signals (tests and samples). */
+    public Gpu withSignals(NvLinkSignals s) {
+        return new Gpu(pci, uuid, nvmlIndex, cudaOrdinal, name, serial, architecture, computeCapability, smCount,
+                memoryTotalBytes, numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount,
+                nvLinks, fabric, health, s);
     }
 
     /** Active links only. */

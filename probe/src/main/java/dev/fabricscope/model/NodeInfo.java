@@ -8,12 +8,22 @@ import java.util.List;
  * @param nics     RDMA adapters and PCI network interfaces, RDMA first, by name
  * @param gpuPcie  each GPU's place in the PCIe tree (from its sysfs device link)
  * @param services {@code nvidia-fabricmanager} and {@code nvidia-imex}
+ * @param fabricManagerVersion the installed fabric manager's version ({@code nv-fabricmanager --version}), e.g.
+ *                             {@code 580.159.04}; absent in snapshots made before it was read
  */
-public record NodeInfo(Reading<List<Nic>> nics, List<PcieEndpoint> gpuPcie, List<ServiceState> services) {
+public record NodeInfo(Reading<List<Nic>> nics, List<PcieEndpoint> gpuPcie, List<ServiceState> services,
+                       Reading<String> fabricManagerVersion) {
 
     public NodeInfo {
         gpuPcie = gpuPcie == null ? List.of() : List.copyOf(gpuPcie);
         services = services == null ? List.of() : List.copyOf(services);
+        if (fabricManagerVersion == null) {
+            fabricManagerVersion = Reading.missing(Missing.notApplicable("fabric manager version not read"));
+        }
+    }
+
+    public NodeInfo(Reading<List<Nic>> nics, List<PcieEndpoint> gpuPcie, List<ServiceState> services) {
+        this(nics, gpuPcie, services, null);
     }
 
     /** The RDMA adapters ({@code nvidia-smi topo -m}'s NIC columns), or none when the listing failed. */

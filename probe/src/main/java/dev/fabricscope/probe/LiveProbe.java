@@ -151,7 +151,8 @@ public final class LiveProbe {
     private record NvmlGpu(int index, Reading<String> uuid, Reading<String> name, Reading<String> serial,
                            Reading<String> architecture, Reading<String> computeCapability, Reading<Long> memory,
                            Reading<Integer> numa, Reading<String> cpuAffinity, Reading<String> mig, Reading<String> virt,
-                           Reading<Boolean> persistence, LinkScan links, FabricInfo fabric, GpuHealth health) {
+                           Reading<Boolean> persistence, LinkScan links, FabricInfo fabric, GpuHealth health,
+                           dev.fabricscope.model.NvLinkSignals signals) {
     }
 
     /** What NVML says about one GPU pair. */
@@ -189,9 +190,11 @@ public final class LiveProbe {
             }
         }
         double ccNum = cc.isPresent() ? Double.parseDouble(cc.value()) : Double.NaN;
+        LinkScan links = scanLinks(nvml, h, ccNum);
+        FabricInfo fabric = FabricDecoder.decode(nvml.fabricInfo(h));
         return new NvmlGpu(d.index, nvml.uuid(h), nvml.name(h), nvml.serial(h), nvml.architecture(h), cc,
                 nvml.memoryTotal(h), numa, nvml.cpuAffinity(h), nvml.migMode(h), nvml.virtualizationMode(h),
-                nvml.persistenceMode(h), scanLinks(nvml, h, ccNum), FabricDecoder.decode(nvml.fabricInfo(h)), health(nvml, h));
+                nvml.persistenceMode(h), links, fabric, health(nvml, h), SignalProbe.read(nvml, h, links.links, fabric));
     }
 
     /** ECC, remapped rows, retired pages, clocks events, power limits, PCIe link and recovery action: each on its own. */
@@ -303,6 +306,8 @@ public final class LiveProbe {
                 fromNvml(n, nvmlOpen, NvmlGpu::persistence),
                 cudaAttributes(cuda, c, cudaOpen), links.count, links.links, fabric,
                 n != null ? n.health : GpuHealth.unknown(Missing.unavailable(nvmlOpen.nvml() == null
+                        ? "NVML unavailable: " + nvmlOpen.failure() : "device not visible to NVML")),
+                n != null ? n.signals : dev.fabricscope.model.NvLinkSignals.unknown(Missing.unavailable(nvmlOpen.nvml() == null
                         ? "NVML unavailable: " + nvmlOpen.failure() : "device not visible to NVML")));
     }
 

@@ -41,7 +41,33 @@ public final class NodeProbe {
         for (PciAddress g : gpus) {
             places.add(place(g.toString()));
         }
-        return new NodeInfo(nics(), places, services());
+        return new NodeInfo(nics(), places, services(), fabricManagerVersion());
+    }
+
+    private static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile("\\b(\\d{3,}\\.\\d+(?:\\.\\d+)?)\\b");
+
+    /**
+     * The fabric manager's version from {@code nv-fabricmanager --version} (the first {@code NNN.NN[.NN]} in its
+     * output, which names the driver branch it belongs to); not applicable where none is installed (a VM guest).
+     */
+    Reading<String> fabricManagerVersion() {
+        String what = "nv-fabricmanager --version";
+        NativeAnswer<List<String>> a = host.fabricManagerVersion();
+        if (a != null && a.fault() == NativeAnswer.Fault.NOT_RECORDED) {
+            return Reading.missing(new Missing(Missing.Kind.UNAVAILABLE, what, null, null, "not recorded in this trace"));
+        }
+        if (HostRead.absent(a)) {
+            return Reading.missing(new Missing(Missing.Kind.NOT_APPLICABLE, what, null, null, "nv-fabricmanager not installed"));
+        }
+        return HostRead.NODE.read(what, a, lines -> {
+            for (String line : lines) {
+                java.util.regex.Matcher m = VERSION.matcher(line == null ? "" : line);
+                if (m.find()) {
+                    return m.group(1);
+                }
+            }
+            throw new IllegalArgumentException("no version number in " + clean(String.join(" | ", lines)));
+        });
     }
 
     // --- reading helpers (HostRead.NODE): every answer a value or the operation and errno that stopped it ---

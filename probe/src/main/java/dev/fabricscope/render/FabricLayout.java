@@ -602,6 +602,7 @@ public final class FabricLayout {
         if (g.fabric().healthSummary().isPresent()) {
             d.add(new Detail("Fabric health", g.fabric().healthSummary().value()));
         }
+        d.addAll(SignalText.details(s, g));
         d.addAll(NodeDetails.gpu(s, g));
         for (Finding f : mine) {
             d.add(new Detail(f.severity().name(), f.message()));

@@ -63,6 +63,11 @@ public final class SnapshotText {
         }
         sb.append('\n').append(nvlinkSummary(s, wide));
         sb.append('\n').append(memoryFabric(s, wide));
+        String signals = SignalText.table(s);
+        if (!signals.isEmpty()) {
+            sb.append('\n').append(signals);
+        }
+        sb.append('\n').append(SignalText.verdicts(s, dev.fabricscope.topology.FabricVerdict.of(s)));
         sb.append(NodeText.render(s));
         appendStack(sb, s);
         if (sb.indexOf("N/S") >= 0 || sb.indexOf("N/A") >= 0) {

@@ -65,6 +65,7 @@ public final class HtmlReport {
         p2p();
         nvlinks();
         fabricTable();
+        fabricVerdicts();
         adviceInputs();
         verdictDetails();
         checkDetails();
@@ -367,6 +368,22 @@ public final class HtmlReport {
                     g.fabric().healthSummary().isPresent() ? g.fabric().healthSummary().value() : g.fabric().healthMask().shortDisplay());
         }
         closeDetails(true);
+    }
+
+    /** Issue 24: the per-GPU "links up, fabric up?" verdict (with the P2P check's measurement) and the NVLink signals. */
+    private void fabricVerdicts() {
+        openDetails("NVLink fabric verdict", "GPU", "Verdict", "Summary", "Read");
+        for (dev.fabricscope.topology.FabricVerdict v : ReportVerdicts.of(r)) {
+            row(v.state() == dev.fabricscope.topology.FabricVerdict.State.NOT_UP ? "error" : null, "GPU" + v.gpu(), v.state().name(),
+                    v.summary(), String.join("; ", v.evidence()));
+        }
+        closeDetails(true);
+        openDetails("NVLink signals", ReportVerdicts.SIGNAL_HEADS);
+        for (String[] row : ReportVerdicts.signalRows(s)) {
+            row(null, row);
+        }
+        closeDetails(true);
+        h.append("<p class=\"legend\">").append(e(dev.fabricscope.render.SignalText.LEGEND)).append("</p>\n");
     }
 
     private void adviceInputs() {

@@ -84,6 +84,7 @@ public final class MarkdownReport {
         blocks.add(p2p());
         blocks.add(nvlinks());
         blocks.add(fabricTable());
+        blocks.add(fabricVerdicts());
         blocks.add(adviceInputs());
         blocks.add(verdictDetails());
         blocks.add(checkDetails());
@@ -389,6 +390,22 @@ public final class MarkdownReport {
         return details("memory sharing and fabric", 5, "Memory sharing, multicast and MNNVL fabric",
                 "| GPU | VMM | POSIX FD | Fabric handles | Multicast | GPUDirect RDMA | Fabric state | Status | Clique | Cluster UUID | Health |\n"
                         + "|---|---|---|---|---|---|---|---|---|---|---|\n", rows);
+    }
+
+    /** Issue 24: the per-GPU "links up, fabric up?" verdict (with the P2P check's measurement) and the NVLink signals. */
+    private Block fabricVerdicts() {
+        List<String> rows = new ArrayList<>();
+        for (dev.fabricscope.topology.FabricVerdict v : ReportVerdicts.of(r)) {
+            rows.add(cells("GPU" + v.gpu(), v.state().name(), v.summary(), String.join("; ", v.evidence())));
+        }
+        StringBuilder signals = new StringBuilder("\n\nNVLink signals (" + dev.fabricscope.render.SignalText.LEGEND + "):\n\n");
+        signals.append(cells(ReportVerdicts.SIGNAL_HEADS)).append("|").append("---|".repeat(ReportVerdicts.SIGNAL_HEADS.length)).append('\n');
+        for (String[] row : ReportVerdicts.signalRows(s)) {
+            signals.append(cells(row));
+        }
+        Block b = details("NVLink fabric verdict", 5, "NVLink fabric verdict and signals",
+                "| GPU | Verdict | Summary | Read |\n|---|---|---|---|\n", rows);
+        return new Block(b.name(), b.priority(), b.head(), b.rows(), signals + b.tail());
     }
 
     private Block adviceInputs() {

@@ -226,8 +226,37 @@ public final class ReportDiffer {
             add(c, g, "MNNVL domain", p.inMnnvlDomain() ? "yes" : "no", q.inMnnvlDomain() ? "yes" : "no");
             add(c, g, "clique", val(p.cliqueId()), val(q.cliqueId()));
             add(c, g, "cluster UUID", val(p.clusterUuid()), val(q.clusterUuid()));
+            signals(c, g, a.gpus().get(i).signals(), b.gpus().get(i).signals());
+        }
+        if (!notRead(a.node().fabricManagerVersion()) && !notRead(b.node().fabricManagerVersion())) {
+            add(c, "node", "fabric manager version", val(a.node().fabricManagerVersion()), val(b.node().fabricManagerVersion()));
+        }
+        List<dev.fabricscope.topology.FabricVerdict> va = dev.fabricscope.topology.FabricVerdict.of(a);
+        List<dev.fabricscope.topology.FabricVerdict> vb = dev.fabricscope.topology.FabricVerdict.of(b);
+        for (int i = 0; i < n; i++) {
+            add(c, "GPU" + i, "links up, fabric up?", va.get(i).state().name() + ": " + va.get(i).summary(),
+                    vb.get(i).state().name() + ": " + vb.get(i).summary());
         }
         add(c, "driver", "IMEX channels", val(a.driver().imexChannels()), val(b.driver().imexChannels()));
+    }
+
+    /** Issue 24's NVLink signals; a snapshot made before they were read says nothing rather than "changed". */
+    private void signals(Category c, String g, dev.fabricscope.model.NvLinkSignals x, dev.fabricscope.model.NvLinkSignals y) {
+        if (notRead(x.bwMode()) || notRead(y.bwMode())) {
+            return;
+        }
+        add(c, g, "NVLink bandwidth mode (system)", val(x.systemBwMode()), val(y.systemBwMode()));
+        add(c, g, "NVLink bandwidth mode", dev.fabricscope.render.SignalText.bwMode(x.bwMode()), dev.fabricscope.render.SignalText.bwMode(y.bwMode()));
+        add(c, g, "NVLink encryption (NVLE)", val(x.nvle()), val(y.nvle()));
+        add(c, g, "NVLink firmware", val(x.firmware()), val(y.firmware()));
+        add(c, g, "GFM state", val(x.gfmState()), val(y.gfmState()));
+        add(c, g, "fabric cliques (v4)", val(x.fabricCliques()), val(y.fabricCliques()));
+        add(c, g, "link states", dev.fabricscope.render.SignalText.linkStates(x), dev.fabricscope.render.SignalText.linkStates(y));
+        add(c, g, "effective BER", dev.fabricscope.render.SignalText.ber(x, false), dev.fabricscope.render.SignalText.ber(y, false));
+    }
+
+    private static boolean notRead(Reading<?> r) {
+        return dev.fabricscope.render.NodeText.notRead(r);
     }
 
     private void p2p(MachineSnapshot a, MachineSnapshot b) {

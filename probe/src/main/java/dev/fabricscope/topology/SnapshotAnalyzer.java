@@ -92,9 +92,10 @@ public final class SnapshotAnalyzer {
                 && FabricInfo.ZERO_UUID.equals(g.fabric().clusterUuid().value())).map(g -> s.label(g.pci())).toList();
         if (!notMnnvl.isEmpty()) {
             out.add(new Finding(Severity.INFO, "fabric-not-mnnvl", "GPU fabric COMPLETED with a zero cluster UUID on "
-                    + String.join(", ", notMnnvl) + ": the NVSwitch fabric manager is up, but this is not a multi-node NVLink "
-                    + "(MNNVL) domain; MNNVL backends (FlashInfer mnnvl, NCCL MNNVL) need a non-zero cluster UUID.", null));
+                    + String.join(", ", notMnnvl) + ": " + fabricManagerWhere(s) + " registered the GPUs, but this is not a "
+                    + "multi-node NVLink (MNNVL) domain; MNNVL backends (FlashInfer mnnvl, NCCL MNNVL) need a non-zero cluster UUID.", null));
         }
+        out.addAll(verdictFindings(s));
         for (GpuPair p : s.pairs()) {
             Reading<Boolean> peer = p.cudaCanAccessPeer();
             if (Boolean.FALSE.equals(peer.value())) {
@@ -116,4 +117,45 @@ public final class SnapshotAnalyzer {
         return List.copyOf(out);
     }
 
+
+    /**
+     * Who registered the GPUs in the fabric: in a VM guest the host's fabric manager (out of sight here), on bare
+     * metal this host's.
+     */
+    static String fabricManagerWhere(MachineSnapshot s) {
+        boolean vm = !s.gpus().isEmpty() && s.gpus().stream().allMatch(g -> g.virtualizationMode().isPresent()
+                && !"None".equals(g.virtualizationMode().value()));
+        return vm ? "the fabric manager on the VM's host (this guest runs none)" : "the NVSwitch fabric manager";
+    }
+
+    /**
+     * One finding per distinct "links up, fabric …" verdict (GPUs with the same verdict share it): NOT_UP as an error,
+     * UP as information, UNKNOWN only where a link answered a state value no header read names (possibly NVML 615's
+     * ACTIVE_TRAFFIC_DISABLED), not where the signals were simply not read (older snapshots, samples); the text, GUI and
+     * reports show every verdict.
+     */
+    static List<Finding> verdictFindings(MachineSnapshot s) {
+        java.util.Map<String, List<FabricVerdict>> bySummary = new java.util.LinkedHashMap<>();
+        for (FabricVerdict v : FabricVerdict.of(s)) {
+            boolean strangeState = v.unread().stream().anyMatch(u -> u.startsWith("link state values"));
+            if (v.state() == FabricVerdict.State.UP || v.state() == FabricVerdict.State.NOT_UP || strangeState) {
+                bySummary.computeIfAbsent(v.summary(), k -> new ArrayList<>()).add(v);
+            }
+        }
+        List<Finding> out = new ArrayList<>();
+        for (java.util.Map.Entry<String, List<FabricVerdict>> e : bySummary.entrySet()) {
+            FabricVerdict first = e.getValue().get(0);
+            String who = e.getValue().stream().map(v -> "GPU" + v.gpu()).collect(Collectors.joining(", "));
+            Severity sev = first.state() == FabricVerdict.State.NOT_UP ? Severity.ERROR
+                    : first.state() == FabricVerdict.State.UNKNOWN ? Severity.WARNING : Severity.INFO;
+            String code = switch (first.state()) {
+                case UP -> "nvlink-fabric-up";
+                case NOT_UP -> "nvlink-fabric-not-up";
+                default -> "nvlink-fabric-unknown";
+            };
+            out.add(new Finding(sev, code, who + ": " + e.getKey() + ".", e.getValue().size() == 1 ? s.label(s.gpus().get(first.gpu()).pci())
+                    + " (" + s.gpus().get(first.gpu()).pci() + ")" : null));
+        }
+        return out;
+    }
 }

@@ -42,6 +42,24 @@ final class FakeNvml implements NvmlLibrary {
         byte[] clusterUuid = new byte[16];
         int cliqueId;
         int maxFabricVersion = 3;
+        int healthMask = 0x2 | 0x2 << 2;
+        // NVLink signals (issue 24), answered with the struct layouts of nvml.h 13.3.29 (NVIDIA/go-nvml 8b8585b):
+        /** bwMode and bIsBest of nvmlNvlinkGetBwMode_v1_t; null answers NOT_SUPPORTED (Hopper: "Blackwell or newer"). */
+        Integer bwMode;
+        boolean bwBest = true;
+        int[] supportedBwModes = {};
+        /** isNvleEnabled; null answers NOT_SUPPORTED. */
+        Integer nvle;
+        /** {ucodeType, major, minor, subMinor} per firmware entry of nvmlNvLinkInfo_v2_t; null: v1 only (v2 → VERSION_MISMATCH). */
+        int[][] firmware = {};
+        /** NVML_FI_DEV_NVLINK_GET_STATE per link index; missing entries answer NOT_SUPPORTED. */
+        java.util.Map<Integer, Integer> linkStates = new java.util.HashMap<>();
+        /** Packed BER (exponent 7:0, mantissa 11:8) per link for NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER / _SYMBOL_BER. */
+        java.util.Map<Integer, Integer> effectiveBer = new java.util.HashMap<>();
+        /** nvmlGpuFabricClique_v1_t entries {type, id} of nvmlGpuFabricInfo_v4_t. */
+        int[][] cliques = {};
+        /** Return code NVML itself gives for nvmlDeviceGetNvLinkInfo (e.g. 13, FUNCTION_NOT_FOUND); 0 answers. */
+        int nvLinkInfoRc = 0;
 
         Dev(String pci) {
             this.pci = pci;
@@ -200,10 +218,16 @@ final class FakeNvml implements NvmlLibrary {
         for (int i = 0; i < count; i++) {
             long base = 40L * i;
             int field = values.getInt(base);
+            int scope = values.getInt(base + 4);
+            Integer signal = field == 165 ? dev(d).linkStates.get(scope) : field == 220 ? dev(d).effectiveBer.get(scope) : null;
             if (field == 91 && dev(d).linkCountField) {
                 values.setInt(base + 24, 1);
                 values.setInt(base + 28, SUCCESS);
                 values.setInt(base + 32, dev(d).links.size());
+            } else if (signal != null) {
+                values.setInt(base + 24, 1);
+                values.setInt(base + 28, SUCCESS);
+                values.setInt(base + 32, signal);
             } else {
                 values.setInt(base + 28, NOT_SUPPORTED);
             }
@@ -230,7 +254,7 @@ final class FakeNvml implements NvmlLibrary {
         info.setInt(20, SUCCESS);
         info.setInt(24, dev(d).cliqueId);
         info.setByte(28, (byte) dev(d).fabricState);
-        info.setInt(32, 0x2 | 0x2 << 2);
+        info.setInt(32, dev(d).healthMask);
         if (version >= 3) info.setByte(36, (byte) 1);
         return SUCCESS;
     }
@@ -337,6 +361,83 @@ final class FakeNvml implements NvmlLibrary {
     @Override
     public int nvmlDeviceGetMaxPcieLinkWidth(Pointer d, IntByReference v) {
         v.setValue(16);
+        return SUCCESS;
+    }
+
+    // --- NVLink signals (issue 24): nvml.h 13.3.29 layouts, version words checked as NVML_STRUCT_VERSION ---
+
+    /** nvmlSystemGetNvlinkBwMode's answer; null answers NOT_SUPPORTED. */
+    Integer systemBwMode = 0;
+
+    @Override
+    public int nvmlSystemGetNvlinkBwMode(IntByReference mode) {
+        need("nvmlSystemGetNvlinkBwMode");
+        if (systemBwMode == null) return NOT_SUPPORTED;
+        mode.setValue(systemBwMode);
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetNvlinkSupportedBwModes(Pointer d, Memory m) {
+        need("nvmlDeviceGetNvlinkSupportedBwModes");
+        if (m.getInt(0) != (28 | 1 << 24)) return ARGUMENT_VERSION_MISMATCH;
+        if (dev(d).bwMode == null) return NOT_SUPPORTED;
+        int[] modes = dev(d).supportedBwModes;
+        for (int i = 0; i < modes.length; i++) m.setByte(4 + i, (byte) modes[i]);
+        m.setByte(27, (byte) modes.length);
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetNvlinkBwMode(Pointer d, Memory m) {
+        need("nvmlDeviceGetNvlinkBwMode");
+        if (m.getInt(0) != (12 | 1 << 24)) return ARGUMENT_VERSION_MISMATCH;
+        if (dev(d).bwMode == null) return NOT_SUPPORTED;
+        m.setInt(4, dev(d).bwBest ? 1 : 0);
+        m.setByte(8, (byte) (int) dev(d).bwMode);
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetNvLinkInfo(Pointer d, Memory m) {
+        need("nvmlDeviceGetNvLinkInfo");
+        if (dev(d).nvLinkInfoRc != 0) return dev(d).nvLinkInfoRc;
+        int version = m.getInt(0);
+        boolean v2 = version == (1612 | 2 << 24);
+        if (!v2 && version != (8 | 1 << 24)) return ARGUMENT_VERSION_MISMATCH;
+        if (v2 && dev(d).firmware == null) return ARGUMENT_VERSION_MISMATCH;
+        if (dev(d).nvle == null) return NOT_SUPPORTED;
+        m.setInt(4, dev(d).nvle);
+        if (v2) {
+            int[][] fw = dev(d).firmware;
+            for (int i = 0; i < fw.length; i++) {
+                long b = 8 + 16L * i;
+                m.setByte(b, (byte) fw[i][0]);
+                m.setInt(b + 4, fw[i][1]);
+                m.setInt(b + 8, fw[i][2]);
+                m.setInt(b + 12, fw[i][3]);
+            }
+            m.setInt(1608, fw.length);
+        }
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetGpuFabricInfo_v4(Pointer d, Memory m) {
+        need("nvmlDeviceGetGpuFabricInfo_v4");
+        // docs.nvidia.com structnvmlGpuFabricInfo__v4__t: clusterUuid[16] @0, status @16, cliques[64] {u8 type, u32 id} @20,
+        // numCliques @532, state u8 @536, healthMask @540, healthSummary u8 @544
+        m.write(0, dev(d).clusterUuid, 0, 16);
+        m.setInt(16, SUCCESS);
+        int[][] c = dev(d).cliques;
+        for (int i = 0; i < c.length; i++) {
+            m.setByte(20 + 8L * i, (byte) c[i][0]);
+            m.setInt(24 + 8L * i, c[i][1]);
+        }
+        m.setInt(532, c.length);
+        m.setByte(536, (byte) dev(d).fabricState);
+        m.setInt(540, dev(d).healthMask);
+        m.setByte(544, (byte) 1);
         return SUCCESS;
     }
 }

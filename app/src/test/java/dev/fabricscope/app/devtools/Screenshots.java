@@ -20,7 +20,8 @@ import javafx.stage.Stage;
  * {@code --screenshots DIR --cluster FOLDER}: the cluster page ({@code cluster-<folder>-domains.png}), with its most
  * important difference highlighted ({@code -difference}), the fabric view of that difference's first outlier node
  * ({@code -node-fabric}), the Advisor tab for a deployment over the whole cluster ({@code -advisor}), and the
- * cluster page in the other theme. {@code --screenshots DIR --compare A,B}: the comparison ({@code compare.png}), scrolled
+ * cluster page in the other theme. {@code --screenshots DIR --snapshot FILE}: that file's Fabric tab with its first GPU
+ * selected ({@code snapshot-fabric.png}). {@code --screenshots DIR --compare A,B}: the comparison ({@code compare.png}), scrolled
  * to the verdicts ({@code compare-verdicts.png}), and in the other theme.
  */
 final class Screenshots {
@@ -81,6 +82,16 @@ final class Screenshots {
                 });
                 s.then(6, () -> shot(dir.resolve(name + "-" + TABS[tab] + ".png")));
             }
+        }
+        if (opt.snapshot() != null) {
+            // --snapshot FILE: its Fabric tab with the first GPU selected (the details pane shows that GPU)
+            s.then(2, () -> vm.openFile(opt.snapshot()));
+            s.then(() -> !vm.isBusy(), 2, () -> {
+                view.tabs().getSelectionModel().select(1);
+                view.fabricView().graph().nodes(FabricGraph.NodeKind.GPU).stream().findFirst()
+                        .ifPresent(n -> view.fabricView().canvas().select(n.id()));
+            });
+            s.then(6, () -> shot(dir.resolve("snapshot-fabric.png")));
         }
         if (!opt.samples().isEmpty()) {
             String first = opt.samples().get(0);

@@ -135,6 +135,66 @@ public final class FileHost implements HostCalls {
         return NativeAnswer.ok(envFilter.apply(env));
     }
 
+    /** Where the fabric manager's packages install {@code nv-fabricmanager} (the first executable one is asked). */
+    static final List<String> FABRIC_MANAGER_BINARIES = List.of("/usr/bin/nv-fabricmanager", "/usr/sbin/nv-fabricmanager",
+            "/usr/local/bin/nv-fabricmanager", "/bin/nv-fabricmanager", "/sbin/nv-fabricmanager");
+
+    @Override
+    public NativeAnswer<List<String>> fabricManagerVersion() {
+        Path binary = null;
+        for (String candidate : FABRIC_MANAGER_BINARIES) {
+            Path p = resolve(candidate);
+            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+                binary = p;
+                break;
+            }
+        }
+        if (binary == null) {
+            return NativeAnswer.returned(ENOENT, null);
+        }
+        Process proc = null;
+        try {
+            proc = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+            proc.getOutputStream().close();
+            List<String> out = new ArrayList<>();
+            Process running = proc;
+            Thread reader = new Thread(() -> {
+                try (BufferedReader r = new BufferedReader(new java.io.InputStreamReader(running.getInputStream(), StandardCharsets.UTF_8))) {
+                    String line;
+                    int budget = 8192;
+                    while ((line = r.readLine()) != null) {
+                        if (out.size() < 20 && budget > 0) {
+                            synchronized (out) {
+                                out.add(line.length() > 400 ? line.substring(0, 400) : line);
+                            }
+                            budget -= line.length() + 1;
+                        }
+                    }
+                } catch (IOException e) {
+                    // the process ended or was killed: what was read stays
+                }
+            }, "nv-fabricmanager --version");
+            reader.setDaemon(true);
+            reader.start();
+            if (!proc.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+                proc.destroyForcibly();
+                return NativeAnswer.returned(EIO, null);
+            }
+            reader.join(1000);
+            synchronized (out) {
+                return NativeAnswer.ok(List.copyOf(out));
+            }
+        } catch (IOException | RuntimeException e) {
+            return NativeAnswer.returned(errno(e), null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            if (proc != null) {
+                proc.destroyForcibly();
+            }
+            return NativeAnswer.returned(EIO, null);
+        }
+    }
+
     /** errno's name for the codes this backend answers. */
     public static String errnoName(int rc) {
         return switch (rc) {

@@ -45,4 +45,10 @@ public interface HostCalls {
 
     /** The environment variables that steer NCCL, CUDA, PyTorch, NVSHMEM, vLLM and SGLang (filtered). */
     NativeAnswer<Map<String, String>> environment();
+
+    /**
+     * The installed fabric manager's own words for its version: the output lines of {@code nv-fabricmanager --version}
+     * (at most 20); {@link #ENOENT} when no {@code nv-fabricmanager} is installed in the usual places.
+     */
+    NativeAnswer<List<String>> fabricManagerVersion();
 }

@@ -278,6 +278,79 @@ public final class JnaNvml implements NvmlCalls {
                 m.getByte(24) & 0xff, null, null)));
     }
 
+    /** {@code NVML_STRUCT_VERSION}: sizeof | version << 24. */
+    static int structVersion(int size, int version) {
+        return size | (version << 24);
+    }
+
+    @Override
+    public NativeAnswer<Integer> nvmlSystemGetNvlinkBwMode() {
+        return intOut(v -> lib.nvmlSystemGetNvlinkBwMode(v));
+    }
+
+    @Override
+    public NativeAnswer<BwModes> nvmlDeviceGetNvlinkSupportedBwModes(int device) {
+        // version u32 @0, bwModes u8[23] @4, totalBwModes u8 @27 (28 bytes)
+        Memory m = zeroed(28);
+        m.setInt(0, structVersion(28, 1));
+        return onDevice(device, d -> call(() -> lib.nvmlDeviceGetNvlinkSupportedBwModes(d, m), () -> {
+            int total = m.getByte(27) & 0xff;
+            List<Integer> modes = new ArrayList<>();
+            for (int i = 0; i < Math.min(total, 23); i++) {
+                modes.add(m.getByte(4 + i) & 0xff);
+            }
+            return new BwModes(modes, total);
+        }));
+    }
+
+    @Override
+    public NativeAnswer<BwMode> nvmlDeviceGetNvlinkBwMode(int device) {
+        // version u32 @0, bIsBest u32 @4, bwMode u8 @8 (12 bytes)
+        Memory m = zeroed(12);
+        m.setInt(0, structVersion(12, 1));
+        return onDevice(device, d -> call(() -> lib.nvmlDeviceGetNvlinkBwMode(d, m),
+                () -> new BwMode(m.getInt(4) & 0xffffffffL, m.getByte(8) & 0xff)));
+    }
+
+    @Override
+    public NativeAnswer<NvLinkInfo> nvmlDeviceGetNvLinkInfo(int device, int version) {
+        // version u32 @0, isNvleEnabled u32 @4; v2: firmwareVersion[100] of {u8 ucodeType, u32 major, minor, subMinor}
+        // (16 bytes each) @8, numValidEntries u32 @1608 (1612 bytes)
+        int size = version >= 2 ? 1612 : 8;
+        Memory m = zeroed(size);
+        m.setInt(0, structVersion(size, version));
+        return onDevice(device, d -> call(() -> lib.nvmlDeviceGetNvLinkInfo(d, m), () -> {
+            List<FirmwareVersion> fw = null;
+            if (version >= 2) {
+                fw = new ArrayList<>();
+                long n = m.getInt(1608) & 0xffffffffL;
+                for (int i = 0; i < Math.min(n, 100); i++) {
+                    long b = 8 + 16L * i;
+                    fw.add(new FirmwareVersion(m.getByte(b) & 0xff, m.getInt(b + 4) & 0xffffffffL, m.getInt(b + 8) & 0xffffffffL,
+                            m.getInt(b + 12) & 0xffffffffL));
+                }
+            }
+            return new NvLinkInfo(version, m.getInt(4) & 0xffffffffL, fw);
+        }));
+    }
+
+    @Override
+    public NativeAnswer<FabricV4> nvmlDeviceGetGpuFabricInfo_v4(int device) {
+        // clusterUuid[16] @0, status @16, cliques[64] of {u8 type, u32 id} @20, numCliques @532, state u8 @536,
+        // healthMask @540, healthSummary u8 @544 (548 bytes). The buffer is larger, so a driver whose struct has grown
+        // cannot write past it.
+        Memory m = zeroed(4096);
+        return onDevice(device, d -> call(() -> lib.nvmlDeviceGetGpuFabricInfo_v4(d, m), () -> {
+            long n = m.getInt(532) & 0xffffffffL;
+            List<Clique> cliques = new ArrayList<>();
+            for (int i = 0; i < Math.min(n, 64); i++) {
+                cliques.add(new Clique(m.getByte(20 + 8L * i) & 0xff, m.getInt(24 + 8L * i) & 0xffffffffL));
+            }
+            return new FabricV4(HexFormat.of().formatHex(m.getByteArray(0, 16)), m.getInt(16), cliques, n,
+                    m.getByte(536) & 0xff, m.getInt(540) & 0xffffffffL, m.getByte(544) & 0xff);
+        }));
+    }
+
     @Override
     public NativeAnswer<Integer> nvmlDeviceGetMaxClockInfo(int device, int clockType) {
         return onDevice(device, d -> intOut(v -> lib.nvmlDeviceGetMaxClockInfo(d, clockType, v)));

@@ -82,8 +82,14 @@ public final class Nvml implements AutoCloseable {
                 : Missing.error(call, name, rc);
     }
 
+    /** A call's reading; NVML's own {@code FUNCTION_NOT_FOUND} (13) reads as a missing entry point, as a missing symbol does. */
     private <T, R> Reading<R> read(String call, Supplier<NativeAnswer<T>> nativeCall, Function<T, R> decode) {
-        return reads.read(call, nativeCall, decode);
+        Reading<R> r = reads.read(call, nativeCall, decode);
+        Missing m = r.missing();
+        if (m != null && m.kind() == Missing.Kind.ERROR && Integer.valueOf(NvmlCodes.ERROR_FUNCTION_NOT_FOUND).equals(m.codeValue())) {
+            return Reading.missing(missing(call, NvmlCodes.ERROR_FUNCTION_NOT_FOUND));
+        }
+        return r;
     }
 
     // --- system ---
@@ -462,6 +468,77 @@ public final class Nvml implements AutoCloseable {
         String name = NvmlCodes.recoveryActionName(v.value());
         return name != null ? Reading.of(name) : Reading.missing(Missing.invalid(
                 "nvmlDeviceGetFieldValues(NVML_FI_DEV_GET_GPU_RECOVERY_ACTION)", String.valueOf(v.value()), "not an nvmlDeviceGpuRecoveryAction_t"));
+    }
+
+    // --- NVLink signals (issue 24) ---
+
+    /**
+     * {@code nvmlSystemGetNvlinkBwMode}, the machine-wide mode (nvml.h: Hopper or newer; what {@code nvidia-smi nvlink
+     * -gBwMode} prints), named as the driver's in-band messages name the modes ({@code NVLINK_INBAND_BW_MODE_*},
+     * NVIDIA/open-gpu-kernel-modules {@code nvlink_inband_msg.h}): {@code FULL (0)}.
+     */
+    public Reading<String> systemNvLinkBwMode() {
+        return read("nvmlSystemGetNvlinkBwMode", calls::nvmlSystemGetNvlinkBwMode, v -> {
+            String name = NvmlCodes.bwModeName(v);
+            if (name == null) {
+                throw new NativeReads.OutOfRange(String.valueOf(v), "not an NVLINK_INBAND_BW_MODE value (0 FULL .. 4 3QUARTER)");
+            }
+            return name + " (" + v + ")";
+        });
+    }
+
+    /** {@code nvmlDeviceGetNvlinkBwMode}: the reduced-bandwidth mode and whether it is the best. */
+    public Reading<dev.fabricscope.model.NvLinkSignals.BwMode> nvLinkBwMode(NvmlDevice d) {
+        return read("nvmlDeviceGetNvlinkBwMode", () -> calls.nvmlDeviceGetNvlinkBwMode(d.index()),
+                v -> new dev.fabricscope.model.NvLinkSignals.BwMode(v.mode(), NativeReads.flag((int) v.isBest(), "bIsBest")));
+    }
+
+    /** {@code nvmlDeviceGetNvlinkSupportedBwModes}: at most {@code NVML_NVLINK_TOTAL_SUPPORTED_BW_MODES} (23). */
+    public Reading<List<Integer>> nvLinkSupportedBwModes(NvmlDevice d) {
+        return read("nvmlDeviceGetNvlinkSupportedBwModes", () -> calls.nvmlDeviceGetNvlinkSupportedBwModes(d.index()), v -> {
+            NativeReads.inRange(v.total(), 0, 23, "totalBwModes");
+            return List.copyOf(v.modes());
+        });
+    }
+
+    /**
+     * {@code nvmlDeviceGetNvLinkInfo} v2 (NVLE and firmware), v1 (NVLE only) when the driver refuses v2 with
+     * {@code ARGUMENT_VERSION_MISMATCH}.
+     */
+    public Reading<NvmlCalls.NvLinkInfo> nvLinkInfo(NvmlDevice d) {
+        Reading<NvmlCalls.NvLinkInfo> r = null;
+        for (int version : new int[] {2, 1}) {
+            r = read("nvmlDeviceGetNvLinkInfo", () -> calls.nvmlDeviceGetNvLinkInfo(d.index(), version), v -> {
+                NativeReads.flag((int) v.nvleEnabled(), "isNvleEnabled");
+                return v;
+            });
+            if (r.isPresent() || !Integer.valueOf(NvmlCodes.ERROR_ARGUMENT_VERSION_MISMATCH).equals(r.missing().codeValue())) {
+                return r;
+            }
+        }
+        return r;
+    }
+
+    /** The firmware entries as {@code MSE 14.4.0}; an unknown ucode type is kept as its number. */
+    public static List<String> firmwareNames(List<NvmlCalls.FirmwareVersion> fw) {
+        List<String> out = new ArrayList<>();
+        for (NvmlCalls.FirmwareVersion f : fw) {
+            String type = NvmlCodes.ucodeTypeName(f.ucodeType());
+            out.add((type == null ? "ucode type " + f.ucodeType() : type) + " " + f.major() + "." + f.minor() + "." + f.subMinor());
+        }
+        return out;
+    }
+
+    /** {@code nvmlDeviceGetGpuFabricInfo_v4}'s cliques as {@code type 0: 0x7ffe} (the type names' values are not in a header read). */
+    public Reading<List<String>> fabricCliques(NvmlDevice d) {
+        return read("nvmlDeviceGetGpuFabricInfo_v4", () -> calls.nvmlDeviceGetGpuFabricInfo_v4(d.index()), v -> {
+            NativeReads.inRange((int) Math.min(v.numCliques(), Integer.MAX_VALUE), 0, 64, "numCliques");
+            List<String> out = new ArrayList<>();
+            for (NvmlCalls.Clique c : v.cliques()) {
+                out.add("type " + c.type() + ": 0x" + Long.toHexString(c.id()));
+            }
+            return out;
+        });
     }
 
     // --- GPU fabric (MNNVL) ---

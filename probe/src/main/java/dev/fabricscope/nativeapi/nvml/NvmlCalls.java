@@ -128,6 +128,54 @@ public interface NvmlCalls {
 
     NativeAnswer<Integer> nvmlDeviceGetMaxPcieLinkWidth(int device);
 
+    // --- NVLink signals of NVML 570-615 (issue 24): struct layouts of nvml.h 13.3.29 (NVIDIA/go-nvml 8b8585b) ---
+
+    /** The machine-wide NVLink bandwidth mode ({@code unsigned int}; Hopper and newer, root only). */
+    NativeAnswer<Integer> nvmlSystemGetNvlinkBwMode();
+
+    /** {@code nvmlNvlinkSupportedBwModes_v1_t} (28 bytes, version word 0x0100001C): the modes the device offers. */
+    NativeAnswer<BwModes> nvmlDeviceGetNvlinkSupportedBwModes(int device);
+
+    /** {@code nvmlNvlinkGetBwMode_v1_t} (12 bytes, version word 0x0100000C): the reduced-bandwidth mode in force. */
+    NativeAnswer<BwMode> nvmlDeviceGetNvlinkBwMode(int device);
+
+    /**
+     * {@code nvmlNvLinkInfo_v2_t} (1612 bytes, 0x0200064C: NVLE and firmware versions) or {@code nvmlNvLinkInfo_v1_t}
+     * (8 bytes, 0x01000008: NVLE only).
+     */
+    NativeAnswer<NvLinkInfo> nvmlDeviceGetNvLinkInfo(int device, int version);
+
+    /**
+     * {@code nvmlGpuFabricInfo_v4_t} (NVML 615; layout of docs.nvidia.com/deploy/nvml-api/api/structnvmlGpuFabricInfo__v4__t.html,
+     * which lists no version member: 548 bytes by gcc).
+     */
+    NativeAnswer<FabricV4> nvmlDeviceGetGpuFabricInfo_v4(int device);
+
+    /** @param modes the first {@code total} entries of {@code bwModes[23]} */
+    record BwModes(List<Integer> modes, int total) {
+    }
+
+    /** @param isBest {@code bIsBest}, raw; @param mode {@code bwMode} */
+    record BwMode(long isBest, int mode) {
+    }
+
+    /** @param nvleEnabled {@code isNvleEnabled}, raw; @param firmware the valid entries (v2), null for v1 */
+    record NvLinkInfo(int version, long nvleEnabled, List<FirmwareVersion> firmware) {
+    }
+
+    /** {@code nvmlNvlinkFirmwareVersion_t}: ucode type (1 MSE, 2 NETIR, 3 NETIR_UPHY, 4 NETIR_CLN, 5 NETIR_DLN). */
+    record FirmwareVersion(int ucodeType, long major, long minor, long subMinor) {
+    }
+
+    /** {@code nvmlGpuFabricInfo_v4_t}: cliques are the first {@code numCliques} (type, id) entries. */
+    record FabricV4(String clusterUuid, int status, List<Clique> cliques, long numCliques, int state, long healthMask,
+                    int healthSummary) {
+    }
+
+    /** {@code nvmlGpuFabricClique_v1_t}. */
+    record Clique(int type, long id) {
+    }
+
     /**
      * {@code nvmlPciInfo_t} as the driver filled it, unsigned fields widened to long.
      *

@@ -126,6 +126,57 @@ public final class NvmlCodes {
     /** {@code NVML_FI_DEV_GET_GPU_RECOVERY_ACTION} (nvml.h, R560+). */
     public static final int FI_GET_GPU_RECOVERY_ACTION = 230;
 
+    /** {@code NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER} and {@code _SYMBOL_BER}: packed BER, scope = link (nvml.h 13.3.29). */
+    public static final int FI_NVLINK_EFFECTIVE_BER = 220;
+    public static final int FI_NVLINK_SYMBOL_BER = 222;
+
+    /**
+     * {@code NVML_FI_DEV_NVLINK_GET_STATE} values in nvml.h 13.3.29 ({@code NVML_NVLINK_STATE_INACTIVE 0x0},
+     * {@code _ACTIVE 0x1}, {@code _SLEEP 0x2}); null for any other value. NVML 615's change log adds
+     * {@code NVML_NVLINK_STATE_ACTIVE_TRAFFIC_DISABLED}, whose value no header read here defines: it reads as a value
+     * outside this list, kept raw.
+     */
+    public static String nvLinkStateName(long v) {
+        return v == 0 ? "INACTIVE" : v == 1 ? "ACTIVE" : v == 2 ? "SLEEP" : null;
+    }
+
+    /** {@code NVLINK_INBAND_BW_MODE_*} (open-gpu-kernel-modules nvlink_inband_msg.h); null outside the list. */
+    public static String bwModeName(Integer v) {
+        if (v == null) {
+            return null;
+        }
+        return switch (v) {
+            case 0 -> "FULL";
+            case 1 -> "OFF";
+            case 2 -> "MIN";
+            case 3 -> "HALF";
+            case 4 -> "3QUARTER";
+            default -> null;
+        };
+    }
+
+    /** {@code NVML_NVLINK_FIRMWARE_UCODE_TYPE_*} (nvml.h 13.3.29); null outside the list. */
+    public static String ucodeTypeName(int t) {
+        return switch (t) {
+            case 1 -> "MSE";
+            case 2 -> "NETIR";
+            case 3 -> "NETIR_UPHY";
+            case 4 -> "NETIR_CLN";
+            case 5 -> "NETIR_DLN";
+            default -> null;
+        };
+    }
+
+    /**
+     * The health mask's Global Fabric Manager field: bits 15:14 ({@code NVLINK_INBAND_FABRIC_HEALTH_MASK_GFM_STATE} in
+     * NVIDIA/open-gpu-kernel-modules {@code nvlink_inband_msg.h}, the mask the driver passes to NVML; NVML 615 names
+     * it {@code NVML_GPU_FABRIC_HEALTH_MASK_GFM_STATE_*}): 0 NOT_SUPPORTED, 1 CONNECTED, 2 DISCONNECTED.
+     */
+    public static final int FABRIC_HEALTH_SHIFT_GFM_STATE = 14;
+    public static final int FABRIC_HEALTH_WIDTH_GFM_STATE = 0x3;
+
+    public static final Map<Integer, String> GFM_STATES = Map.of(0, "NOT_SUPPORTED", 1, "CONNECTED", 2, "DISCONNECTED");
+
     /** {@code nvmlDeviceGpuRecoveryAction_t}. */
     public static String recoveryActionName(long v) {
         return switch ((int) Math.max(-1, Math.min(v, 99))) {

@@ -109,4 +109,18 @@ public interface NvmlLibrary extends Library {
     int nvmlDeviceGetMaxPcieLinkGeneration(Pointer device, IntByReference gen);
 
     int nvmlDeviceGetMaxPcieLinkWidth(Pointer device, IntByReference width);
+
+    int nvmlSystemGetNvlinkBwMode(IntByReference mode);
+
+    /** {@code nvmlNvlinkSupportedBwModes_v1_t}, version set by the caller. */
+    int nvmlDeviceGetNvlinkSupportedBwModes(Pointer device, Memory modes);
+
+    /** {@code nvmlNvlinkGetBwMode_v1_t}, version set by the caller. */
+    int nvmlDeviceGetNvlinkBwMode(Pointer device, Memory mode);
+
+    /** {@code nvmlNvLinkInfo_v1_t} / {@code _v2_t}, version set by the caller. */
+    int nvmlDeviceGetNvLinkInfo(Pointer device, Memory info);
+
+    /** {@code nvmlGpuFabricInfo_v4_t} (NVML 615; absent from R580 drivers). */
+    int nvmlDeviceGetGpuFabricInfo_v4(Pointer device, Memory info);
 }

@@ -1,0 +1,174 @@
+package dev.fabricscope.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fabricscope.model.Gpu;
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.model.Missing;
+import dev.fabricscope.model.NvLinkSignals;
+import dev.fabricscope.nativeapi.cuda.CudaDriver;
+import dev.fabricscope.nativeapi.nvml.Nvml;
+import dev.fabricscope.render.SnapshotText;
+import dev.fabricscope.topology.FabricVerdict;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The NVLink signals of issue 24 read through the real probe over a fake libnvidia-ml whose answers follow the struct
+ * layouts of nvml.h 13.3.29 (NVIDIA/go-nvml 8b8585b: nvmlNvlinkSupportedBwModes_v1_t 28 bytes, nvmlNvlinkGetBwMode_v1_t
+ * 12, nvmlNvLinkInfo_v2_t 1612, version word sizeof | ver << 24) and, for nvmlGpuFabricInfo_v4_t, the NVML 615 docs
+ * page (548 bytes); the GFM field is bits 15:14 of the health mask (open-gpu-kernel-modules nvlink_inband_msg.h).
+ */
+class NvLinkSignalsFakeDriverTest {
+
+    private static final String[] SWITCHES = {"0000:05:00.0", "0000:06:00.0"};
+    private static final String[] GPUS = {"0000:18:00.0", "0000:2a:00.0"};
+
+    @TempDir
+    Path root;
+
+    private MachineSnapshot probe(FakeNvml nvml) {
+        FakeCuda cuda = new FakeCuda(List.of(GPUS[0], GPUS[1]), Map.of(75, 10, 76, 0, 102, 1, 103, 1, 128, 1, 132, 1, 116, 1, 41, 1, 134, 0));
+        CompletableFuture<CudaDriver.Result> c = CompletableFuture.completedFuture(new CudaDriver.Result(cuda, true, null, 0));
+        return new LiveProbe(List.of("fabricscope", "probe"), "/nonexistent/libnccl.so.2", Map.of("HOME", "/x"),
+                () -> Nvml.initialise(nvml), () -> c, new HostProbe(root)).probe();
+    }
+
+    /** Two Blackwell GPUs (SM 10.0), 18 links each to two NVSwitches, every new call answering. */
+    private static FakeNvml blackwell(Set<String> missing) {
+        FakeNvml nvml = new FakeNvml(missing);
+        for (String g : GPUS) {
+            FakeNvml.Dev d = new FakeNvml.Dev(g);
+            d.ccMajor = 10;
+            d.arch = 10;
+            d.name = "NVIDIA B200";
+            for (int k = 0; k < 18; k++) {
+                d.links.add(new FakeNvml.Link(true, 2, SWITCHES[k % 2]));
+                d.linkStates.put(k, 1);
+                d.effectiveBer.put(k, 1 << 8 | 15);
+            }
+            d.bwMode = 0;
+            d.supportedBwModes = new int[] {0, 1, 2, 3, 4};
+            d.nvle = 0;
+            d.firmware = new int[][] {{1, 14, 4, 0}, {2, 36, 2014, 1862}};
+            d.cliques = new int[][] {{0, 0x7ffe}, {1, 0x7ffe}};
+            d.healthMask = 0x2 | 0x2 << 2 | 0x1 << 14; // bandwidth not degraded, no route recovery, GFM connected
+            nvml.devices.add(d);
+        }
+        return nvml;
+    }
+
+    @Test
+    void everySignalReadsFromItsDocumentedStruct() {
+        MachineSnapshot s = probe(blackwell(Set.of()));
+        NvLinkSignals sig = s.gpus().get(0).signals();
+        assertEquals(new NvLinkSignals.BwMode(0, true), sig.bwMode().value());
+        assertEquals(List.of(0, 1, 2, 3, 4), sig.supportedBwModes().value());
+        assertEquals(false, sig.nvle().value());
+        assertEquals(List.of("MSE 14.4.0", "NETIR 36.2014.1862"), sig.firmware().value());
+        assertEquals("CONNECTED", sig.gfmState().value());
+        assertEquals(List.of("type 0: 0x7ffe", "type 1: 0x7ffe"), sig.fabricCliques().value());
+        assertEquals(18, sig.links().size());
+        assertEquals("ACTIVE", sig.link(3).state().value());
+        assertEquals(new NvLinkSignals.Ber(1, 15), sig.link(3).effectiveBer().value());
+        assertEquals(Missing.Kind.UNSUPPORTED, sig.link(3).symbolBer().missing().kind(), "field 222 not answered: NOT_SUPPORTED");
+        String text = SnapshotText.render(s);
+        assertTrue(text.contains("MSE 14.4.0, NETIR 36.2014.1862"), text);
+        assertTrue(text.contains("18 ACTIVE"), text);
+        text.lines().forEach(l -> assertTrue(l.length() <= 120, "fits 120 columns: " + l));
+    }
+
+    @Test
+    void r580LacksV4AndTheOtherSignalsStillRead() {
+        MachineSnapshot s = probe(blackwell(Set.of("nvmlDeviceGetGpuFabricInfo_v4")));
+        NvLinkSignals sig = s.gpus().get(0).signals();
+        assertEquals(Missing.Kind.SYMBOL_MISSING, sig.fabricCliques().missing().kind());
+        assertEquals("nvmlDeviceGetGpuFabricInfo_v4", sig.fabricCliques().missing().call());
+        assertTrue(sig.bwMode().isPresent() && sig.nvle().isPresent() && sig.firmware().isPresent(), "one missing call hides no other");
+        assertTrue(SnapshotText.render(s).contains("no call"));
+    }
+
+    @Test
+    void functionNotFoundAndNotSupportedBecomeReadingsNotErrors() {
+        FakeNvml nvml = blackwell(Set.of());
+        nvml.devices.forEach(d -> {
+            d.nvLinkInfoRc = 13;   // NVML_ERROR_FUNCTION_NOT_FOUND
+            d.bwMode = null;       // NOT_SUPPORTED
+        });
+        MachineSnapshot s = probe(nvml);
+        NvLinkSignals sig = s.gpus().get(0).signals();
+        assertEquals(Missing.Kind.SYMBOL_MISSING, sig.nvle().missing().kind());
+        assertEquals("NVML_ERROR_FUNCTION_NOT_FOUND", sig.nvle().missing().code());
+        assertEquals(Missing.Kind.UNSUPPORTED, sig.bwMode().missing().kind());
+        assertEquals("NVML_ERROR_NOT_SUPPORTED", sig.bwMode().missing().code());
+        assertEquals(FabricVerdict.State.UP, FabricVerdict.of(s).get(0).state(),
+                "an unsupported mode call is no cause: links ACTIVE by the state field, fabric COMPLETED, GFM connected");
+    }
+
+    @Test
+    void nvLinkInfoFallsBackToV1WhenTheDriverRefusesV2() {
+        FakeNvml nvml = blackwell(Set.of());
+        nvml.devices.forEach(d -> {
+            d.firmware = null;
+            d.nvle = 1;
+        });
+        NvLinkSignals sig = probe(nvml).gpus().get(0).signals();
+        assertEquals(true, sig.nvle().value(), "v1 answers NVLE");
+        assertEquals(Missing.Kind.NOT_APPLICABLE, sig.firmware().missing().kind(), "v1 carries no firmware");
+    }
+
+    @Test
+    void verdictNamesReducedBandwidthSleepingLinksAndGfmDisconnected() {
+        FakeNvml nvml = blackwell(Set.of());
+        FakeNvml.Dev d = nvml.devices.get(0);
+        d.bwBest = false;
+        d.bwMode = 2;
+        d.linkStates.put(4, 2);
+        d.linkStates.put(5, 2);
+        d.healthMask = 0x2 | 0x2 << 14;
+        nvml.devices.get(1).linkStates.put(7, 3); // a value outside nvml.h 13.3.29's list
+        MachineSnapshot s = probe(nvml);
+        FabricVerdict v0 = FabricVerdict.of(s).get(0);
+        assertEquals(FabricVerdict.State.NOT_UP, v0.state());
+        assertTrue(v0.causes().contains("reduced-bandwidth mode 2 (not the best mode)"), v0.causes().toString());
+        assertTrue(v0.causes().contains("links 4-5 in SLEEP"), v0.causes().toString());
+        assertTrue(v0.causes().stream().anyMatch(c -> c.startsWith("GFM disconnected")), v0.causes().toString());
+        FabricVerdict v1 = FabricVerdict.of(s).get(1);
+        assertEquals(FabricVerdict.State.UNKNOWN, v1.state(), "an unknown state value is not called healthy");
+        assertTrue(v1.unread().get(0).contains("7=3"), v1.unread().toString());
+        assertTrue(s.findings().stream().anyMatch(f -> f.code().equals("nvlink-fabric-not-up") && f.message().contains("SLEEP")));
+        assertTrue(SnapshotText.render(s).contains("2 (REDUCED)"));
+    }
+
+    @Test
+    void bareMetalWithoutFabricManagerAndVersionSkewAreNamed() throws Exception {
+        FakeNvml nvml = blackwell(Set.of());
+        Path bin = Files.createDirectories(root.resolve("usr/bin"));
+        Path fm = bin.resolve("nv-fabricmanager");
+        Files.writeString(fm, "#!/bin/sh\necho \"Fabric Manager version is : 570.86.15\"\n");
+        Files.setPosixFilePermissions(fm, PosixFilePermissions.fromString("rwxr-xr-x"));
+        MachineSnapshot s = probe(nvml);
+        assertEquals("570.86.15", s.node().fabricManagerVersion().value());
+        FabricVerdict v = FabricVerdict.of(s).get(0);
+        assertTrue(v.causes().stream().anyMatch(c -> c.startsWith("driver 580.159.04 ≠ fabric manager 570.86.15")), v.causes().toString());
+        assertTrue(v.evidence().stream().anyMatch(e -> e.startsWith("NVLSM: not read")), "NVLink5 says NVLSM was not read");
+    }
+
+    @Test
+    void withoutTheBinaryTheVersionIsNotApplicableNotAnError() {
+        MachineSnapshot s = probe(blackwell(Set.of()));
+        assertEquals(Missing.Kind.NOT_APPLICABLE, s.node().fabricManagerVersion().missing().kind());
+        assertFalse(s.node().fabricManagerVersion().isPresent());
+        Gpu g = s.gpus().get(0);
+        assertTrue(FabricVerdict.of(s).get(0).evidence().stream().anyMatch(e -> e.contains("fabric manager version")), g.toString());
+    }
+}
