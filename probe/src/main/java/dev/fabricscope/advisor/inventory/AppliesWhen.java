@@ -15,7 +15,8 @@ import java.util.Map;
  * did not name) does not rule the branch out: what is not known could apply. Vocabulary (docs/upstream-coverage.md):
  *
  * @param frameworks the advice ({@code sglang}, {@code vllm}, {@code flashinfer}, {@code nccl}) whose start-up reaches
- *                   the branch; null: the entry's own framework
+ *                   the branch; empty: those its {@code anyOf} alternatives name, else the entry's own framework. An
+ *                   alternative that names frameworks holds only for them.
  * @param facts      {@code --assume} keys ({@link FactKey#key}) to {@link Predicate}s over the fact's value
  * @param flags      framework flags or config keys (no dashes, as {@link Deployment#flags()}) to predicates over the value
  *                   given; a flag not given has no value ({@code unset} holds, {@code *} does not)
@@ -41,13 +42,22 @@ public record AppliesWhen(List<String> frameworks, Map<String, String> facts, Ma
         anyOf = anyOf == null ? List.of() : List.copyOf(anyOf);
     }
 
-    /** Whether the branch could apply: no test is known to fail. */
-    public boolean couldApply(MachineFacts f, Deployment d) {
-        return evaluate(f, d) != Predicate.Truth.FALSE;
+    /** Whether the branch could apply when advising {@code framework}: no test is known to fail. */
+    public boolean couldApply(MachineFacts f, Deployment d, String framework) {
+        return evaluate(f, d, framework) != Predicate.Truth.FALSE;
     }
 
-    Predicate.Truth evaluate(MachineFacts f, Deployment d) {
-        if (internal != null) {
+    /** The frameworks whose advice reaches the branch ({@code own}: the entry's framework). */
+    public List<String> reached(String own) {
+        if (!frameworks.isEmpty()) {
+            return frameworks;
+        }
+        List<String> named = anyOf.stream().flatMap(a -> a.frameworks().stream()).distinct().toList();
+        return named.isEmpty() ? List.of(own) : named;
+    }
+
+    Predicate.Truth evaluate(MachineFacts f, Deployment d, String framework) {
+        if (internal != null || !frameworks.isEmpty() && !frameworks.contains(framework)) {
             return Predicate.Truth.FALSE;
         }
         List<Predicate.Truth> all = new ArrayList<>();
@@ -59,7 +69,7 @@ public record AppliesWhen(List<String> frameworks, Map<String, String> facts, Ma
         all.add(test(dcp, d.dcp()));
         all.add(test(model, d.model()));
         if (!anyOf.isEmpty()) {
-            all.add(anyOf.stream().map(a -> a.evaluate(f, d)).reduce(Predicate.Truth.FALSE, Predicate.Truth::or));
+            all.add(anyOf.stream().map(a -> a.evaluate(f, d, framework)).reduce(Predicate.Truth.FALSE, Predicate.Truth::or));
         }
         return all.stream().reduce(Predicate.Truth.TRUE, Predicate.Truth::and);
     }
@@ -81,6 +91,11 @@ public record AppliesWhen(List<String> frameworks, Map<String, String> facts, Ma
     /** Problems with the names and predicates this uses (fact keys that do not exist, predicates that do not parse). */
     List<String> problems() {
         List<String> out = new ArrayList<>();
+        for (String fw : frameworks) {
+            if (!UpstreamInventory.FRAMEWORKS.contains(fw)) {
+                out.add("appliesWhen framework '" + fw + "' is not one of " + UpstreamInventory.FRAMEWORKS);
+            }
+        }
         for (String key : facts.keySet()) {
             if (FactKey.of(key).isEmpty()) {
                 out.add("unknown fact key '" + key + "' (keys: " + FactKey.keys() + ")");

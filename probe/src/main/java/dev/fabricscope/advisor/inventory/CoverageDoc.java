@@ -52,8 +52,9 @@ public final class CoverageDoc {
         para(out, "Every test given must hold, and one of `anyOf` where that is given. A value that is not known (a fact the "
                 + "machine did not give, a TP size the user did not name) rules nothing out.");
         for (String line : List.of(
-                "`frameworks`: the advice (sglang, vllm, flashinfer, nccl) whose start-up reaches the branch; default: the "
-                        + "entry's own framework.",
+                "`frameworks`: the advice (sglang, vllm, flashinfer, nccl) whose start-up reaches the branch; default: "
+                        + "those its `anyOf` alternatives name, else the entry's own framework. An alternative that names "
+                        + "frameworks holds only for them.",
                 "`facts`: `--assume` keys (`sm`, `nvswitch`, `multicast`, `mnnvl-fabric`, `fabric-handles`, `all-nvlink`, ...) "
                         + "to predicates over the fact's value.",
                 "`flags`, `env`: framework flags (as `advise --flag` names them, without dashes) and environment variables to "

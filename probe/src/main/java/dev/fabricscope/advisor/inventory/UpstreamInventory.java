@@ -77,8 +77,7 @@ public record UpstreamInventory(List<Pin> pins, List<InventoryEntry> entries, Li
             if (e.modelled()) {
                 continue;
             }
-            List<String> reached = e.appliesWhen().frameworks().isEmpty() ? List.of(e.framework()) : e.appliesWhen().frameworks();
-            if (reached.contains(framework) && e.appliesWhen().couldApply(facts, deployment)) {
+            if (e.appliesWhen().reached(e.framework()).contains(framework) && e.appliesWhen().couldApply(facts, deployment, framework)) {
                 out.add(e);
             }
         }
@@ -136,11 +135,6 @@ public record UpstreamInventory(List<Pin> pins, List<InventoryEntry> entries, Li
             }
             if (e.appliesWhen() != null) {
                 e.appliesWhen().problems().forEach(p -> out.add(at + p));
-                for (String f : e.appliesWhen().frameworks()) {
-                    if (!FRAMEWORKS.contains(f)) {
-                        out.add(at + "appliesWhen framework '" + f + "' is not one of " + FRAMEWORKS);
-                    }
-                }
             }
         }
         for (PendingFile p : pending) {
