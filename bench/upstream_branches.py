@@ -1,3 +1,16 @@
+"""Lists the branches of one upstream file as inventory candidates (issue 23, item 3).
+
+Usage: python3 bench/upstream_branches.py MIRROR COMMIT PATH > candidates.json
+  MIRROR  a bare git mirror (the search tool's fetch github:owner/name brings one)
+  COMMIT  the commit to read; PATH the file in the repository
+
+Python files are parsed with ast: every raise, assert and logger/warnings call that warns or falls back, with the
+enclosing if/else/except conditions joined as the condition and the message's literal text ({expr} where upstream
+interpolates). C/C++/CUDA files are scanned for WARN/INFO/FLASHINFER_ERROR/TORCH_CHECK calls and NCCL_PARAM knobs;
+c_message() joins a call's adjacent string literals. The output is a list of candidates, not the inventory: each was
+reviewed, classified (modelledBy / notModelled + appliesWhen) and completed with the silent disables by hand before it
+went into probe/src/main/resources/dev/fabricscope/advisor/inventory/upstream-inventory.json.
+"""
 import ast, json, re, subprocess, sys
 
 def show(mirror, commit, path):
@@ -120,3 +133,53 @@ if __name__ == "__main__":
     text = show(mirror, commit, path)
     res = python_branches(text) if path.endswith(".py") else c_branches(text)
     json.dump(res, sys.stdout, indent=1, ensure_ascii=False)
+
+
+def c_message(text, line):
+    """The text of the WARN/INFO/FLASHINFER_ERROR call starting on `line` (1-based): adjacent string literals joined,
+    C escapes decoded, a non-literal operand of + shown as {expr}, printf arguments dropped."""
+    src = "\n".join(text.split("\n")[line - 1:line + 12])
+    call = re.search(r"\b(WARN|INFO|FLASHINFER_ERROR|FLASHINFER_CHECK|TORCH_CHECK)\s*\(", src)
+    start = call.end() if call else src.index("(") + 1
+    depth, i, parts, expr = 0, start, [], ""
+    while i < len(src):
+        ch = src[i]
+        if ch == '"':
+            j = i + 1
+            while src[j] != '"':
+                j += 2 if src[j] == "\\" else 1
+            parts.append(bytes(src[i + 1:j], "utf-8").decode("unicode_escape"))
+            i = j + 1
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif ch == "," and depth == 0:
+            if parts and expr.strip().lstrip("+").strip() == "":
+                break
+            if not parts:          # a leading NCCL_* subsystem argument
+                expr = ""
+                i += 1
+                continue
+            break
+        elif ch == "+" and depth == 0:
+            e = expr.strip().strip("\\").strip()
+            if e:
+                parts.append("{" + e + "}")
+            expr = ""
+            i += 1
+            continue
+        if ch not in "\\\n":
+            expr += ch
+        if ch == '"':
+            pass
+        i += 1
+        if src[i - 1] == '"':
+            expr = ""
+    e = expr.strip()
+    if e and not e.startswith('"'):
+        parts.append("{" + e + "}")
+    return "".join(parts)
