@@ -128,12 +128,6 @@ def c_branches(text):
             out.append(dict(line=i, kind=kind, function=func, condition=cond.strip(), message=msg.strip()))
     return out
 
-if __name__ == "__main__":
-    mirror, commit, path = sys.argv[1:4]
-    text = show(mirror, commit, path)
-    res = python_branches(text) if path.endswith(".py") else c_branches(text)
-    json.dump(res, sys.stdout, indent=1, ensure_ascii=False)
-
 
 def c_message(text, line):
     """The text of the WARN/INFO/FLASHINFER_ERROR call starting on `line` (1-based): adjacent string literals joined,
@@ -183,3 +177,10 @@ def c_message(text, line):
     if e and not e.startswith('"'):
         parts.append("{" + e + "}")
     return "".join(parts)
+
+
+if __name__ == "__main__":
+    mirror, commit, path = sys.argv[1:4]
+    text = show(mirror, commit, path)
+    res = python_branches(text) if path.endswith(".py") else c_branches(text)
+    json.dump(res, sys.stdout, indent=1, ensure_ascii=False)
