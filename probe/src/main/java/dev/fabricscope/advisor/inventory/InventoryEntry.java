@@ -1,7 +1,9 @@
 package dev.fabricscope.advisor.inventory;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.fabricscope.advisor.SourceRef;
 
 /**
  * One upstream branch: a {@code raise}, an assertion, a warning that falls back, or a silent disable, read at a pinned
@@ -40,7 +42,26 @@ public record InventoryEntry(String id, String framework, String repo, String co
         }
     }
 
+    @JsonIgnore
     public boolean modelled() {
         return modelledBy != null;
+    }
+
+    /** Where upstream the branch is, as the advisor cites sources. */
+    public SourceRef source() {
+        return new SourceRef(repo, commit, path, Integer.toString(line));
+    }
+
+    /**
+     * The {@code why} of the {@code unknown} verdict the advisor shows for a not-modelled branch that could apply:
+     * {@code not modelled: <reason>. Upstream <kind> in <function> when <condition>[: "<message>"].}
+     */
+    public String notModelledWhy() {
+        if (notModelled == null) {
+            throw new IllegalStateException(id + " is modelled by " + modelledBy);
+        }
+        String reason = notModelled.endsWith(".") ? notModelled.substring(0, notModelled.length() - 1) : notModelled;
+        return "not modelled: " + reason + ". Upstream " + kind.json() + (function == null ? "" : " in " + function)
+                + " when " + condition.replace('\n', ' ') + (message.isEmpty() ? "" : ": \"" + message.replace('\n', ' ') + "\"") + ".";
     }
 }

@@ -3,6 +3,7 @@ package dev.fabricscope.advisor.inventory;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fabricscope.advisor.Deployment;
+import dev.fabricscope.advisor.EffectiveDeployment;
 import dev.fabricscope.advisor.MachineFacts;
 import java.io.IOException;
 import java.io.InputStream;
@@ -82,6 +83,13 @@ public record UpstreamInventory(List<Pin> pins, List<InventoryEntry> entries, Li
             }
         }
         return out;
+    }
+
+    /** The same for the deployment the advisor resolved (TP, nodes and DCP as it evaluates them). */
+    public List<InventoryEntry> notModelledApplicable(MachineFacts facts, EffectiveDeployment resolved, String framework) {
+        Deployment d = new Deployment(resolved.tp(), resolved.nodes(), resolved.dcp(), resolved.model(), resolved.tokens(),
+                resolved.flags(), resolved.env());
+        return notModelledApplicable(facts, d, framework);
     }
 
     /** {@code repo path} of every file with an entry. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.advisor.Deployment;
+import dev.fabricscope.advisor.EffectiveDeployment;
 import dev.fabricscope.advisor.MachineFacts;
 import dev.fabricscope.samples.Samples;
 import java.io.ByteArrayInputStream;
@@ -122,6 +123,18 @@ class UpstreamInventoryTest {
     }
 
     @Test
+    void theResolvedDeploymentGivesTheSameAnswer() throws Exception {
+        MachineFacts f = MachineFacts.derive(Samples.find("hgx-b200").orElseThrow().snapshot().get(), Map.of());
+        Map<String, String> flags = Map.of("flashinfer-allreduce-fusion-backend", "mnnvl");
+        EffectiveDeployment tp6 = new EffectiveDeployment(6, 1, 8, 1, null, null, flags, Map.of(), Map.of(), Set.of("tp"));
+        List<String> ids = UpstreamInventory.bundled().notModelledApplicable(f, tp6, "sglang").stream().map(InventoryEntry::id).toList();
+        assertTrue(ids.contains("flashinfer.trtllm_mnnvl_allreduce.1251"), ids.toString());
+        EffectiveDeployment tp8 = new EffectiveDeployment(8, 1, 8, 1, null, null, flags, Map.of(), Map.of(), Set.of("tp"));
+        assertFalse(UpstreamInventory.bundled().notModelledApplicable(f, tp8, "sglang").stream()
+                .anyMatch(e -> e.id().equals("flashinfer.trtllm_mnnvl_allreduce.1251")));
+    }
+
+    @Test
     void anUnknownFactRulesNothingOut() throws Exception {
         MachineFacts none = MachineFacts.derive(null, Map.of());
         List<String> ids = UpstreamInventory.bundled().notModelledApplicable(none, Deployment.defaults(), "sglang").stream()
@@ -129,6 +142,18 @@ class UpstreamInventoryTest {
         assertTrue(ids.contains("flashinfer.pcie_ipc_ar.221"), ids.toString());
         assertFalse(ids.contains("flashinfer.trtllm_mnnvl_allreduce.1251"),
                 "no fusion backend flag given: SGLang does not reach the MNNVL kernels");
+    }
+
+    @Test
+    void theVerdictTextNamesReasonConditionAndMessage() {
+        InventoryEntry imex = UpstreamInventory.bundled().entries().stream().filter(e -> e.id().equals("nccl.mnnvl.74")).findFirst().orElseThrow();
+        String why = imex.notModelledWhy();
+        assertTrue(why.startsWith("not modelled: NCCL's IMEX check"), why);
+        assertTrue(why.contains("Upstream raise in ncclMnnvlCheck when ncclCuMemAlloc(CU_MEM_HANDLE_TYPE_FABRIC) != ncclSuccess"), why);
+        assertTrue(why.contains("\"MNNVL (cliqueSize %d) is available but not working on this system."), why);
+        assertEquals("NVIDIA/nccl@5067397c2676d5aed50042fc39e5c8ee96eb0027:src/mnnvl.cc:74", imex.source().toString());
+        InventoryEntry modelled = UpstreamInventory.bundled().entries().stream().filter(InventoryEntry::modelled).findFirst().orElseThrow();
+        assertThrows(IllegalStateException.class, modelled::notModelledWhy);
     }
 
     @Test
