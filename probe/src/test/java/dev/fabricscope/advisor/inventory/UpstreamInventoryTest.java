@@ -135,6 +135,17 @@ class UpstreamInventoryTest {
     }
 
     @Test
+    void forcedNvlsWithoutMulticastIsFlagged() throws Exception {
+        MachineFacts f = MachineFacts.derive(null, Map.of("sm", "9.0", "nvswitch", "true", "multicast", "false", "gpus-per-node", "8"));
+        Deployment forced = Deployment.defaults().withTp(8).withEnv("NCCL_NVLS_ENABLE", "1");
+        List<String> ids = UpstreamInventory.bundled().notModelledApplicable(f, forced, "sglang").stream().map(InventoryEntry::id).toList();
+        assertTrue(ids.containsAll(List.of("nccl.nvls.276", "nccl.nvls.325")), ids.toString());
+        List<String> auto = UpstreamInventory.bundled().notModelledApplicable(f, forced.withEnv("NCCL_NVLS_ENABLE", null), "nccl").stream()
+                .map(InventoryEntry::id).toList();
+        assertFalse(auto.contains("nccl.nvls.325"), auto.toString());
+    }
+
+    @Test
     void anUnknownFactRulesNothingOut() throws Exception {
         MachineFacts none = MachineFacts.derive(null, Map.of());
         List<String> ids = UpstreamInventory.bundled().notModelledApplicable(none, Deployment.defaults(), "sglang").stream()
