@@ -4,16 +4,24 @@ import dev.fabricscope.advisor.api.SourceRef;
 /** Where the NCCL rules come from (backend-rules.md §4), and when NCCL applies them. */
 final class NcclSources {
 
-    static final SourceRef DOCS = new SourceRef("NVIDIA/nccl docs", null, "env.html", "NCCL_NVLS_ENABLE");
-    static final SourceRef DOCS_ENV = new SourceRef("NVIDIA/nccl docs", null, "env.html", "environment variables");
-    static final SourceRef DOCS_OLD = new SourceRef("NVIDIA/nccl docs", null, "env.html (2.17–2.20 archives)", "NCCL_NVLS_ENABLE");
-    static final SourceRef TORCH = new SourceRef("pytorch/pytorch", null, "torch/distributed/_symmetric_memory",
-            "TORCH_SYMM_MEM_DISABLE_MULTICAST (as read by vLLM symm_mem.py / SGLang torch_symm_mem.py)");
-    /** A user's log, not NCCL's source: the text is NCCL's, the file that prints it was not read. */
-    static final SourceRef USER_LOG = new SourceRef("NVIDIA/nccl", null, "user log quoted in backend-rules.md §4 (NCCL source not read)", null);
-    /** A third-party report (H20), low confidence. */
-    static final SourceRef RENDEZVOUS_REPORT = new SourceRef("pytorch/pytorch", null,
-            "third-party report quoted in backend-rules.md §4 (symmetric-memory rendezvous on H20)", null);
+    /** NCCL 2.30.7 (the newest commit of the mirror, 2026-06-11), as the inventory reads it (docs/upstream-coverage.md). */
+    static final String COMMIT = "5067397c2676d5aed50042fc39e5c8ee96eb0027";
+    /** NCCL 2.20.5 (tag v2.20.5-1, 2024-02-26): the 2.17–2.20 behaviour the older rule set follows. */
+    static final String COMMIT_2_20 = "48bb7fec7953112ff37499a272317f6663f8f600";
+
+    /** How NCCL_NVLS_ENABLE decides NVLS support (0 off, 2 reads the multicast attribute, 1 forces it on). */
+    static final SourceRef DOCS = new SourceRef("NVIDIA/nccl", COMMIT, "src/transport/nvls.cc", "ncclNvlsInit");
+    /** Where NCCL reads NCCL_MNNVL_ENABLE and the NCCL_P2P_DISABLE level before its MNNVL check. */
+    static final SourceRef DOCS_ENV = new SourceRef("NVIDIA/nccl", COMMIT, "src/init.cc", "1072");
+    static final SourceRef DOCS_OLD = new SourceRef("NVIDIA/nccl", COMMIT_2_20, "src/transport/nvls.cc", "ncclNvlsInit");
+    /** Where torch reads TORCH_SYMM_MEM_DISABLE_MULTICAST (as vLLM symm_mem.py / SGLang torch_symm_mem.py rely on it). */
+    static final SourceRef TORCH = new SourceRef("pytorch/pytorch", "09a6d12f637dceff0c8060e81122a50db4127691",
+            "torch/csrc/distributed/c10d/symm_mem/CUDASymmetricMemoryUtils.cpp", "device_has_multicast_support");
+    /** The format of the NVLS bind failure a user's log printed (backend-rules.md §4). */
+    static final SourceRef USER_LOG = new SourceRef("NVIDIA/nccl", COMMIT, "src/transport/nvls.cc", "376");
+    /** The macro that prints the text; that rendezvous fails so on H20 is a third-party report, low confidence. */
+    static final SourceRef RENDEZVOUS_REPORT = new SourceRef("pytorch/pytorch", "0007e752d518810f0f8942a830dbbbfc69f34577",
+            "c10/cuda/driver_api.h", "C10_CUDA_DRIVER_CHECK");
 
     static final String WHEN_INIT = "NCCL communicator init";
 

@@ -32,11 +32,11 @@ public final class SglangSources {
     static final SourceRef R1 = new SourceRef(REPO, null, FUSION_PATH, "50");
     static final SourceRef AUTO_RESOLVE = new SourceRef(REPO, null, FUSION_PATH, "62-64");
     static final SourceRef R3 = new SourceRef(REPO, null, FUSION_PATH, "67");
-    static final SourceRef PREFLIGHT = new SourceRef(REPO, null, FUSION_PATH, "_preflight_check_workspace_memory");
+    static final SourceRef PREFLIGHT = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "_preflight_check_workspace_memory");
     static final SourceRef ENSURE = new SourceRef(REPO, null, FUSION_PATH, "ensure_workspace_initialized (L669)");
     static final SourceRef TRANSPORT = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "FlashInfer transport workaround");
     static final SourceRef PER_CALL = new SourceRef(REPO, null, "python/sglang/srt/layers/communicator.py", "apply_flashinfer_allreduce_fusion");
-    static final SourceRef ARGPARSE = new SourceRef("python/cpython", null, "Lib/argparse.py",
+    static final SourceRef ARGPARSE = new SourceRef("python/cpython", "8ea6cc14a5178b456278c35f63b0859c6b5f4f64", "Lib/argparse.py",
             "parse_args / _check_value error texts (program name as sglang issue #37646 shows it)");
 
     // ---- decode context parallel (§1.4)
@@ -47,8 +47,9 @@ public final class SglangSources {
             "initialize_model_parallel");
 
     // ---- custom all-reduce (§1.5), torch symmetric memory (§1.6)
-    static final SourceRef CAR_V2 = new SourceRef(REPO, null, "python/sglang/srt/distributed/device_communicators/custom_all_reduce_v2.py",
-            "dispatch_custom_allreduce / CustomAllReduceV2 (as summarised by the audit; file not read here)");
+    static final SourceRef CAR_V2 = new SourceRef(REPO, "08d6c0169a565437394948897f762f2bfdeca24a",
+            "python/sglang/srt/distributed/device_communicators/custom_all_reduce_v2.py",
+            "can_use_custom_all_reduce_v2 (THRESHOLD_2_SHOT_MAP: world sizes 2-8)");
     static final SourceRef TSM = new SourceRef(REPO, "0cd72ba41d483ac6c1ea96f056b2bcbfb4365121",
             "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "TorchSymmMemCommunicator.__init__");
     static final SourceRef TSM_CALLERS = new SourceRef(REPO, null, "python/sglang/srt/distributed/",

@@ -9,7 +9,7 @@ final class VllmSources {
     static final SourceRef BACKEND_NEW = new SourceRef(REPO, null, FI_AR_PATH, "get_fi_ar_workspace (newer copies, allow_trtllm_fallback)");
     static final SourceRef BACKEND_OLD = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "103-121");
     static final SourceRef TRTLLM_MULTI = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "146");
-    static final SourceRef CREATE_WORKSPACE = new SourceRef(REPO, null, FI_AR_PATH, "_create_workspace (newer copies)");
+    static final SourceRef CREATE_WORKSPACE = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "76-87");
     static final SourceRef PARALLEL_OLD = new SourceRef(REPO, null, "vllm/config/parallel.py", "_validate_parallel_config (older copies)");
     static final SourceRef PASS = new SourceRef(REPO, "0052812d1f0655bd4b646b5dbda8b3427697fae3",
             "vllm/compilation/passes/fusion/allreduce_rms_fusion.py", "AllReduceFusionPass.__init__");
@@ -18,7 +18,7 @@ final class VllmSources {
     static final SourceRef DEFAULT = new SourceRef(REPO, "000fc94b754f66aeb60ef5acf1ea2e94cdc65164", "vllm/config/vllm.py",
             "enable_allreduce_rms_fusion");
     static final SourceRef ENVS = new SourceRef(REPO, null, "vllm/envs.py", "VLLM_FLASHINFER_ALLREDUCE_BACKEND");
-    static final SourceRef FIAR = new SourceRef(REPO, null, FI_AR_PATH, "FlashInferAllReduce.__init__");
+    static final SourceRef FIAR = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "FlashInferAllReduce.__init__");
     static final SourceRef PARALLEL = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py",
             "_validate_parallel_config");
     static final SourceRef VERIFY = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py", "_verify_args");

@@ -1,0 +1,195 @@
+package dev.fabricscope.advisor.inventory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fabricscope.advisor.api.Deployment;
+import dev.fabricscope.advisor.api.EffectiveDeployment;
+import dev.fabricscope.advisor.api.MachineFacts;
+import dev.fabricscope.samples.Samples;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The inventory's data, its checks and which not-modelled branches could apply (issue 23, item 3). */
+class UpstreamInventoryTest {
+
+    static final String FI = "fb28d7242b3506a2348265962041acc1fb56cca4";
+    static final String PIN = "{\"repo\":\"flashinfer-ai/flashinfer\",\"commit\":\"" + FI + "\",\"date\":\"2026-08-22T04:34:52-07:00\",\"read\":\"mirror\"}";
+    static final String GOOD = "{\"id\":\"flashinfer.x.1\",\"framework\":\"flashinfer\",\"repo\":\"flashinfer-ai/flashinfer\",\"commit\":\"" + FI
+            + "\",\"path\":\"flashinfer/comm/x.py\",\"line\":1,\"kind\":\"raise\",\"condition\":\"c\",\"message\":\"m\",";
+
+    @Test
+    void theBundledInventoryIsSound() {
+        UpstreamInventory inv = UpstreamInventory.bundled();
+        assertEquals(List.of(), inv.problems());
+        assertTrue(inv.entries().size() >= 200, "entries: " + inv.entries().size());
+        Set<String> frameworks = inv.entries().stream().map(InventoryEntry::framework).collect(Collectors.toSet());
+        assertEquals(UpstreamInventory.FRAMEWORKS, frameworks);
+        assertTrue(inv.entries().stream().filter(InventoryEntry::modelled).count() >= 40);
+    }
+
+    @Test
+    void aSoundEntryPasses() throws IOException {
+        assertEquals(List.of(), read(GOOD + "\"modelledBy\":\"FlashInferMessage.NO_BACKEND\"}").problems());
+    }
+
+    @Test
+    void eachDefectIsNamed() throws IOException {
+        assertProblem(GOOD + "\"function\":null}", "exactly one of modelledBy and notModelled");
+        assertProblem(GOOD + "\"modelledBy\":\"A.B\",\"notModelled\":\"x\",\"appliesWhen\":{\"tp\":\">1\"}}", "exactly one of modelledBy and notModelled");
+        assertProblem(GOOD.replace(FI + "\",\"path", "fb28d724\",\"path") + "\"modelledBy\":\"A.B\"}", "is not 40 hex digits");
+        assertProblem(GOOD.replace("\"commit\":\"" + FI, "\"commit\":\"" + "0".repeat(40)) + "\"modelledBy\":\"A.B\"}", "is not among the pins");
+        assertProblem(GOOD + "\"notModelled\":\"why\"}", "needs appliesWhen");
+        assertProblem(GOOD + "\"modelledBy\":\"FlashInferMessage\"}", "is not SimpleClassName.MEMBER");
+        assertProblem(GOOD + "\"notModelled\":\"why\",\"appliesWhen\":{\"facts\":{\"nvswich\":\"true\"}}}", "unknown fact key 'nvswich'");
+        assertProblem(GOOD + "\"notModelled\":\"why\",\"appliesWhen\":{\"tp\":\">eight\"}}", "needs a number or version");
+        assertProblem(GOOD.replace("\"flashinfer\",\"repo", "\"trtllm\",\"repo") + "\"modelledBy\":\"A.B\"}", "framework 'trtllm'");
+        String one = GOOD + "\"modelledBy\":\"A.B\"}";
+        assertTrue(read(one + "," + one).problems().stream().anyMatch(p -> p.contains("repeated id")));
+    }
+
+    @Test
+    void aMisspeltMemberIsAnErrorNotIgnored() {
+        assertThrows(IOException.class, () -> read(GOOD + "\"notModelled\":\"why\",\"appliesWhn\":{\"tp\":\">1\"}}"));
+        assertThrows(IOException.class, () -> read(GOOD + "\"notModelled\":\"why\",\"appliesWhen\":{\"tpSize\":\">1\"}}"));
+    }
+
+    @Test
+    void predicates() {
+        assertEquals(Predicate.Truth.TRUE, Predicate.parse("not in 2,4,8,16,32,64").test("6"));
+        assertEquals(Predicate.Truth.FALSE, Predicate.parse("not in 2,4,8,16,32,64").test("8"));
+        assertEquals(Predicate.Truth.TRUE, Predicate.parse(">=9.0").test("10.0"));
+        assertEquals(Predicate.Truth.FALSE, Predicate.parse(">=9.0").test("8.9"));
+        assertEquals(Predicate.Truth.TRUE, Predicate.parse("<9.0").test("8.6"));
+        assertEquals(Predicate.Truth.TRUE, Predicate.parse("true").test("1"));
+        assertEquals(Predicate.Truth.FALSE, Predicate.parse("false").test("true"));
+        assertEquals(Predicate.Truth.UNKNOWN, Predicate.parse("true").test(null));
+        assertEquals(Predicate.Truth.TRUE, Predicate.parse("in mnnvl,auto").test("AUTO"));
+        // an environment variable not given: absent, which differs from every value
+        assertEquals(Predicate.Truth.FALSE, Predicate.parse("1").testGiven(null));
+        assertEquals(Predicate.Truth.TRUE, Predicate.parse("!=0").testGiven(null));
+        assertEquals(Predicate.Truth.TRUE, Predicate.parse("unset").testGiven(null));
+        assertEquals(Predicate.Truth.FALSE, Predicate.parse("*").testGiven(null));
+        assertEquals(Predicate.Truth.FALSE, Predicate.parse("!=0").testGiven("0"));
+        assertThrows(IllegalArgumentException.class, () -> Predicate.parse(" "));
+        assertThrows(IllegalArgumentException.class, () -> Predicate.parse("in 2,,4"));
+    }
+
+    // ---- which not-modelled branches could apply
+
+    @Test
+    void pcieIpcAllReduceIsNotApplicableOnAnNvswitchMachine() throws Exception {
+        List<String> ids = applicable("dgx-h100", Deployment.defaults().withTp(8), "sglang");
+        assertFalse(ids.contains("flashinfer.pcie_ipc_ar.221"), ids.toString());
+        assertFalse(ids.contains("nccl.mnnvl.74"), ids.toString());
+        assertFalse(ids.contains("flashinfer.trtllm_mnnvl_allreduce.1251"), "TP 8 is an MNNVL kernel size: " + ids);
+    }
+
+    @Test
+    void pcieIpcAllReduceCouldApplyOnPcieOnlyGpus() throws Exception {
+        List<String> ids = applicable("rtx-pro-6000-2x", Deployment.defaults().withTp(2), "sglang");
+        assertTrue(ids.contains("flashinfer.pcie_ipc_ar.221"), ids.toString());
+        assertFalse(applicable("rtx-pro-6000-2x", Deployment.defaults().withTp(2), "nccl").contains("flashinfer.pcie_ipc_ar.221"),
+                "NCCL's own advice does not reach FlashInfer");
+    }
+
+    @Test
+    void theImexCheckCouldApplyAcrossMnnvlTrays() throws Exception {
+        assertTrue(applicable("gb200-nvl72-tray", Deployment.defaults().withTp(8).withNodes(2), "nccl").contains("nccl.mnnvl.74"));
+        assertTrue(applicable("gb200-nvl72-tray", Deployment.defaults().withTp(8).withNodes(2), "vllm").contains("nccl.mnnvl.86"));
+        // one tray: NCCL runs its MNNVL check only when told to (init.cc:1072)
+        assertFalse(applicable("gb200-nvl72-tray", Deployment.defaults().withTp(4).withNodes(1), "nccl").contains("nccl.mnnvl.74"));
+        assertTrue(applicable("gb200-nvl72-tray", Deployment.defaults().withTp(4).withNodes(1).withEnv("NCCL_MNNVL_ENABLE", "1"), "nccl")
+                .contains("nccl.mnnvl.74"));
+        assertFalse(applicable("gb200-nvl72-tray", Deployment.defaults().withTp(8).withNodes(2).withEnv("NCCL_MNNVL_ENABLE", "0"), "nccl")
+                .contains("nccl.mnnvl.74"));
+    }
+
+    @Test
+    void mnnvlKernelWorldSizesFollowTheDeployment() throws Exception {
+        Deployment tp6 = Deployment.defaults().withTp(6).withFlag("flashinfer-allreduce-fusion-backend", "mnnvl");
+        assertTrue(applicable("hgx-b200", tp6, "sglang").contains("flashinfer.trtllm_mnnvl_allreduce.1251"));
+        assertFalse(applicable("hgx-b200", tp6.withTp(8), "sglang").contains("flashinfer.trtllm_mnnvl_allreduce.1251"));
+        assertFalse(applicable("hgx-b200", tp6.withFlag("flashinfer-allreduce-fusion-backend", "trtllm"), "sglang")
+                .contains("flashinfer.trtllm_mnnvl_allreduce.1251"));
+    }
+
+    @Test
+    void theResolvedDeploymentGivesTheSameAnswer() throws Exception {
+        MachineFacts f = MachineFacts.derive(Samples.find("hgx-b200").orElseThrow().snapshot().get(), Map.of());
+        Map<String, String> flags = Map.of("flashinfer-allreduce-fusion-backend", "mnnvl");
+        EffectiveDeployment tp6 = new EffectiveDeployment(6, 1, 8, 1, null, null, flags, Map.of(), Map.of(), Set.of("tp"));
+        List<String> ids = UpstreamInventory.bundled().notModelledApplicable(f, tp6, "sglang").stream().map(InventoryEntry::id).toList();
+        assertTrue(ids.contains("flashinfer.trtllm_mnnvl_allreduce.1251"), ids.toString());
+        EffectiveDeployment tp8 = new EffectiveDeployment(8, 1, 8, 1, null, null, flags, Map.of(), Map.of(), Set.of("tp"));
+        assertFalse(UpstreamInventory.bundled().notModelledApplicable(f, tp8, "sglang").stream()
+                .anyMatch(e -> e.id().equals("flashinfer.trtllm_mnnvl_allreduce.1251")));
+    }
+
+    @Test
+    void forcedNvlsWithoutMulticastIsFlagged() throws Exception {
+        MachineFacts f = MachineFacts.derive(null, Map.of("sm", "9.0", "nvswitch", "true", "multicast", "false", "gpus-per-node", "8"));
+        Deployment forced = Deployment.defaults().withTp(8).withEnv("NCCL_NVLS_ENABLE", "1");
+        List<String> ids = UpstreamInventory.bundled().notModelledApplicable(f, forced, "sglang").stream().map(InventoryEntry::id).toList();
+        assertTrue(ids.containsAll(List.of("nccl.nvls.276", "nccl.nvls.325")), ids.toString());
+        List<String> auto = UpstreamInventory.bundled().notModelledApplicable(f, forced.withEnv("NCCL_NVLS_ENABLE", null), "nccl").stream()
+                .map(InventoryEntry::id).toList();
+        assertFalse(auto.contains("nccl.nvls.325"), auto.toString());
+    }
+
+    @Test
+    void anUnknownFactRulesNothingOut() throws Exception {
+        MachineFacts none = MachineFacts.derive(null, Map.of());
+        List<String> ids = UpstreamInventory.bundled().notModelledApplicable(none, Deployment.defaults(), "sglang").stream()
+                .map(InventoryEntry::id).toList();
+        assertTrue(ids.contains("flashinfer.pcie_ipc_ar.221"), ids.toString());
+        assertFalse(ids.contains("flashinfer.trtllm_mnnvl_allreduce.1251"),
+                "no fusion backend flag given: SGLang does not reach the MNNVL kernels");
+    }
+
+    @Test
+    void theVerdictTextNamesReasonConditionAndMessage() {
+        InventoryEntry imex = UpstreamInventory.bundled().entries().stream().filter(e -> e.id().equals("nccl.mnnvl.74")).findFirst().orElseThrow();
+        String why = imex.notModelledWhy();
+        assertTrue(why.startsWith("not modelled: NCCL's IMEX check"), why);
+        assertTrue(why.contains("Upstream raise in ncclMnnvlCheck when ncclCuMemAlloc(CU_MEM_HANDLE_TYPE_FABRIC) != ncclSuccess"), why);
+        assertTrue(why.contains("\"MNNVL (cliqueSize %d) is available but not working on this system."), why);
+        assertEquals("NVIDIA/nccl@5067397c2676d5aed50042fc39e5c8ee96eb0027:src/mnnvl.cc:74", imex.source().toString());
+        InventoryEntry modelled = UpstreamInventory.bundled().entries().stream().filter(InventoryEntry::modelled).findFirst().orElseThrow();
+        assertThrows(IllegalStateException.class, modelled::notModelledWhy);
+    }
+
+    @Test
+    void internalBranchesNeverApply() throws Exception {
+        MachineFacts none = MachineFacts.derive(null, Map.of());
+        for (String fw : UpstreamInventory.FRAMEWORKS) {
+            for (InventoryEntry e : UpstreamInventory.bundled().notModelledApplicable(none, Deployment.defaults(), fw)) {
+                assertEquals(null, e.appliesWhen().internal(), e.id());
+                assertFalse(e.modelled(), e.id());
+            }
+        }
+    }
+
+    static List<String> applicable(String sample, Deployment d, String framework) throws Exception {
+        MachineFacts f = MachineFacts.derive(Samples.find(sample).orElseThrow().snapshot().get(), Map.of());
+        return UpstreamInventory.bundled().notModelledApplicable(f, d, framework).stream().map(InventoryEntry::id).toList();
+    }
+
+    static void assertProblem(String entryJson, String expected) throws IOException {
+        List<String> problems = read(entryJson).problems();
+        assertTrue(problems.stream().anyMatch(p -> p.contains(expected)), "expected '" + expected + "' in " + problems);
+    }
+
+    static UpstreamInventory read(String entriesJson) throws IOException {
+        String json = "{\"pins\":[" + PIN + "],\"entries\":[" + entriesJson + "]}";
+        return UpstreamInventory.read(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)));
+    }
+}
