@@ -25,6 +25,7 @@ class AdvisorArchitectureTest {
     static final String FLASHINFER = "dev.fabricscope.advisor.flashinfer..";
     static final String NCCL = "dev.fabricscope.advisor.nccl..";
     static final String CUSTOM_ALL_REDUCE = "dev.fabricscope.advisor.customallreduce..";
+    static final String INVENTORY = "dev.fabricscope.advisor.inventory..";
     static final String[] RULE_ROOMS = {RULE, SGLANG, VLLM, FLASHINFER, NCCL, CUSTOM_ALL_REDUCE};
 
     @Test
@@ -73,6 +74,15 @@ class AdvisorArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage(SGLANG)
                 .orShould().dependOnClassesThat().resideInAPackage(DOOR)
                 .because("two serving frameworks share only what they both call (FlashInfer, NCCL, custom all-reduce)")
+                .check(CLASSES);
+    }
+
+    @Test
+    void theInventoryReadsOnlyTheApi() {
+        noClasses().that().resideInAPackage(INVENTORY)
+                .should().dependOnClassesThat().resideInAnyPackage(RULE_ROOMS)
+                .orShould().dependOnClassesThat().resideInAPackage(DOOR)
+                .because("the upstream-branch inventory is data about upstream, judged on the facts and deployment callers see")
                 .check(CLASSES);
     }
 

@@ -6,6 +6,7 @@ import dev.fabricscope.advisor.api.Deployment;
 import dev.fabricscope.advisor.api.MachineFacts;
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.inventory.UpstreamInventory;
 import dev.fabricscope.advisor.rule.DeploymentResolver;
 import dev.fabricscope.advisor.rule.Eval;
 import dev.fabricscope.advisor.rule.FrameworkRules;
@@ -68,6 +69,7 @@ public final class Advisor {
         for (FrameworkRules rules : frameworks) {
             verdicts.addAll(rules.evaluate(e));
             verdicts.addAll(OtherKnobs.evaluate(e, rules));
+            verdicts.addAll(UpstreamInventory.bundled().unknownVerdicts(r.facts(), r.deployment(), rules.name(), versions.id(rules.name())));
             recs.add(rules.recommend(e));
         }
         List<String> order = frameworks.stream().map(FrameworkRules::name).toList();

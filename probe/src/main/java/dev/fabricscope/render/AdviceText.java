@@ -175,7 +175,7 @@ public final class AdviceText {
     private static void details(StringBuilder sb, Verdict v) {
         sb.append('\n');
         boolean saysDefault = v.userSet() || v.value() == null || v.value().contains("default") || v.value().contains("auto-enabled");
-        wrap(sb, "  " + v.outcome().json().toUpperCase() + "  " + v.knob() + "=" + v.value() + (saysDefault ? "" : " (default)")
+        wrap(sb, "  " + v.outcome().json().toUpperCase() + "  " + v.knob() + (v.value() == null ? "" : "=" + v.value()) + (saysDefault ? "" : " (default)")
                 + (v.resolved() != null ? "  → " + v.resolved() : ""), "    ");
         if (v.message() != null) {
             wrap(sb, "    says:   " + (v.errorClass() != null ? v.errorClass() + ": " : "") + v.message(), "            ");

@@ -116,6 +116,28 @@ class AdviseCommandTest {
         out.lines().forEach(l -> assertTrue(l.length() <= 120, "long line: " + l));
     }
 
+    /** Issue 23 item 3: an upstream branch the advisor does not model, which could apply here, is unknown, never ok. */
+    @Test
+    void notModelledUpstreamBranchesThatCouldApplyAreUnknown() throws Exception {
+        CliTest.Run r = AdviseTestSupport.run("advise", "--sample", "dgx-h100", "--tp", "8", "--framework", "sglang", "--json");
+        assertEquals(ExitCodes.OK, r.code(), r.err());
+        int notModelled = 0;
+        for (JsonNode v : Json.mapper().readTree(r.out()).get("verdicts")) {
+            if (v.get("knob").asText().startsWith("upstream:")) {
+                notModelled++;
+                assertEquals("unknown", v.get("outcome").asText(), v.toString());
+                assertTrue(v.get("why").asText().startsWith("not modelled: "), v.toString());
+                assertTrue(v.get("source").get("commit").asText().matches("[0-9a-f]{40}"), v.toString());
+            }
+        }
+        assertTrue(notModelled > 0, r.out());
+        // on a one-GPU machine at TP 1 no all-reduce branch can apply
+        CliTest.Run one = AdviseTestSupport.run("advise", "--sample", "h200-vm", "--tp", "1", "--framework", "sglang", "--json");
+        for (JsonNode v : Json.mapper().readTree(one.out()).get("verdicts")) {
+            assertFalse(v.get("knob").asText().startsWith("upstream:flashinfer.trtllm_ar"), v.toString());
+        }
+    }
+
     @Test
     void jsonFollowsTheContract() throws Exception {
         CliTest.Run r = advise(hgx("--tp", "8", "--json", "--framework", "sglang", "--framework", "nccl"));
@@ -130,7 +152,10 @@ class AdviseCommandTest {
         assertEquals(8, root.get("deployment").get("tp").asInt());
         for (JsonNode v : root.get("verdicts")) {
             assertTrue(List.of("sglang", "nccl").contains(v.get("framework").asText()), v.toString());
-            assertTrue(List.of("ok", "fallback", "error").contains(v.get("outcome").asText()), v.toString());
+            boolean notModelled = v.get("knob").asText().startsWith("upstream:");
+            // every modelled knob on this machine resolves; a not-modelled upstream branch that could apply is unknown
+            assertEquals(notModelled, v.get("outcome").asText().equals("unknown"), v.toString());
+            assertTrue(List.of("ok", "fallback", "error", "unknown").contains(v.get("outcome").asText()), v.toString());
             for (String f : List.of("framework", "knob", "value", "outcome", "when", "why", "source")) {
                 assertTrue(v.has(f), f + " missing in " + v);
             }

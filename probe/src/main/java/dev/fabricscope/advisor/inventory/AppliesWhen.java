@@ -8,6 +8,7 @@ import dev.fabricscope.advisor.api.MachineFacts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * When a branch the advisor does not model could apply, as facts the advisor has: every given test must hold, and one of
@@ -33,6 +34,9 @@ import java.util.Map;
 public record AppliesWhen(List<String> frameworks, Map<String, String> facts, Map<String, String> flags,
                           Map<String, String> env, String tp, String nodes, String dcp, String model,
                           List<AppliesWhen> anyOf, String internal) {
+
+    /** The projects whose files the inventory reads (PyTorch entries count under nccl). */
+    static final Set<String> FRAMEWORKS = Set.of("sglang", "vllm", "flashinfer", "nccl");
 
     public AppliesWhen {
         frameworks = frameworks == null ? List.of() : List.copyOf(frameworks);
@@ -92,8 +96,8 @@ public record AppliesWhen(List<String> frameworks, Map<String, String> facts, Ma
     List<String> problems() {
         List<String> out = new ArrayList<>();
         for (String fw : frameworks) {
-            if (!UpstreamInventory.FRAMEWORKS.contains(fw)) {
-                out.add("appliesWhen framework '" + fw + "' is not one of " + UpstreamInventory.FRAMEWORKS);
+            if (!FRAMEWORKS.contains(fw)) {
+                out.add("appliesWhen framework '" + fw + "' is not one of " + FRAMEWORKS);
             }
         }
         for (String key : facts.keySet()) {

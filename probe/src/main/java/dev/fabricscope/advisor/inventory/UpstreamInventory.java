@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fabricscope.advisor.api.Deployment;
 import dev.fabricscope.advisor.api.EffectiveDeployment;
 import dev.fabricscope.advisor.api.MachineFacts;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Verdict;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -28,7 +30,6 @@ public record UpstreamInventory(List<Pin> pins, List<InventoryEntry> entries, Li
 
     static final String RESOURCE = "upstream-inventory.json";
     static final Pattern COMMIT = Pattern.compile("[0-9a-f]{40}");
-    static final Set<String> FRAMEWORKS = Set.of("sglang", "vllm", "flashinfer", "nccl");
 
     private static final class Bundled {
         static final UpstreamInventory INSTANCE = loadBundled();
@@ -92,6 +93,22 @@ public record UpstreamInventory(List<Pin> pins, List<InventoryEntry> entries, Li
         return notModelledApplicable(facts, d, framework);
     }
 
+    /**
+     * The {@code unknown} verdicts of the not-modelled branches that could apply when advising {@code framework} here:
+     * one per branch, knob {@code upstream:<id>} with the branch's kind as its value, citing the branch's file and line at the pinned commit.
+     */
+    public List<Verdict> unknownVerdicts(MachineFacts facts, EffectiveDeployment resolved, String framework, String version) {
+        List<Verdict> out = new ArrayList<>();
+        for (InventoryEntry b : notModelledApplicable(facts, resolved, framework)) {
+            out.add(new Verdict(framework, "upstream:" + b.id(), b.kind().json(), false, Outcome.UNKNOWN, null, null,
+                    null, NOT_MODELLED_WHEN, b.notModelledWhy(), null, b.source(), version));
+        }
+        return out;
+    }
+
+    /** The {@code when} of those verdicts. */
+    public static final String NOT_MODELLED_WHEN = "an upstream branch the advisor does not model (docs/upstream-coverage.md)";
+
     /** {@code repo path} of every file with an entry. */
     public Set<String> files() {
         Set<String> out = new LinkedHashSet<>();
@@ -118,8 +135,8 @@ public record UpstreamInventory(List<Pin> pins, List<InventoryEntry> entries, Li
             if (e.id() == null || !ids.add(e.id())) {
                 out.add(at + "missing or repeated id");
             }
-            if (!FRAMEWORKS.contains(e.framework())) {
-                out.add(at + "framework '" + e.framework() + "' is not one of " + FRAMEWORKS);
+            if (!AppliesWhen.FRAMEWORKS.contains(e.framework())) {
+                out.add(at + "framework '" + e.framework() + "' is not one of " + AppliesWhen.FRAMEWORKS);
             }
             if (e.commit() == null || !COMMIT.matcher(e.commit()).matches()) {
                 out.add(at + "commit '" + e.commit() + "' is not 40 hex digits");

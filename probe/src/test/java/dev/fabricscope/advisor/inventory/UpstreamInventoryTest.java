@@ -32,7 +32,7 @@ class UpstreamInventoryTest {
         assertEquals(List.of(), inv.problems());
         assertTrue(inv.entries().size() >= 200, "entries: " + inv.entries().size());
         Set<String> frameworks = inv.entries().stream().map(InventoryEntry::framework).collect(Collectors.toSet());
-        assertEquals(UpstreamInventory.FRAMEWORKS, frameworks);
+        assertEquals(AppliesWhen.FRAMEWORKS, frameworks);
         assertTrue(inv.entries().stream().filter(InventoryEntry::modelled).count() >= 40);
     }
 
@@ -170,7 +170,7 @@ class UpstreamInventoryTest {
     @Test
     void internalBranchesNeverApply() throws Exception {
         MachineFacts none = MachineFacts.derive(null, Map.of());
-        for (String fw : UpstreamInventory.FRAMEWORKS) {
+        for (String fw : AppliesWhen.FRAMEWORKS) {
             for (InventoryEntry e : UpstreamInventory.bundled().notModelledApplicable(none, Deployment.defaults(), fw)) {
                 assertEquals(null, e.appliesWhen().internal(), e.id());
                 assertFalse(e.modelled(), e.id());
