@@ -84,7 +84,7 @@ public final class TraceMinimizer {
             numbered.add(new TraceCall(numbered.size(), c.lib(), c.call(), c.args(), c.rc(), c.value(), c.fault(), c.detail(), c.us()));
         }
         return new NativeTrace(trace.format(), trace.traceVersion(), trace.toolVersion(), trace.recordedAt(), trace.commandLine(),
-                trace.durationMs(), trace.source(), numbered, snapshot);
+                trace.durationMs(), trace.source(), numbered, snapshot, trace.redaction());
     }
 
     /** Which narrow question a raw host call's file answers, or null when it is not one of those files. */
