@@ -55,6 +55,31 @@ public final class Redact {
         }
     }
 
+    /** Whether {@code file} is a native-call trace (false when it cannot be read). */
+    public static boolean isTrace(Path file) {
+        try {
+            return TraceIO.looksLikeTrace(SnapshotIO.readBytes(file));
+        } catch (SnapshotIO.ReadException e) {
+            return false;
+        }
+    }
+
+    /** @param text the trace, reduced to the least data; @param notice {@link #unredactedNotice} of it */
+    public record Unredacted(String text, String notice) {
+    }
+
+    /** A trace file as it is exported without redaction: reduced to the least data, with the line saying what it holds. */
+    public static Unredacted unredactedTrace(Path file) throws UseCaseException {
+        try {
+            byte[] bytes = SnapshotIO.readBytes(file);
+            SnapshotIO.checkUtf8(bytes, file.toString());
+            NativeTrace t = TraceMinimizer.minimize(TraceIO.read(bytes, file.toString()));
+            return new Unredacted(TraceIO.write(t), t.redacted() ? "redacted" : unredactedNotice(t));
+        } catch (SnapshotIO.ReadException | TraceIO.TraceFormatException e) {
+            throw UseCaseException.unreadable(e.getMessage(), e);
+        }
+    }
+
     /** A trace reduced to the least data and redacted. */
     public static RedactedTrace trace(NativeTrace trace) {
         JsonNode tree = Json.mapper().valueToTree(TraceMinimizer.minimize(trace));
