@@ -100,13 +100,13 @@ public final class ProbeCommand implements Callable<Integer> {
                 trace = red.trace();
                 // what is printed and written is the trace's redacted snapshot: the same pseudonyms as the trace
                 s = SnapshotIO.parse(Json.mapper().writeValueAsBytes(trace.snapshot()), "the redacted snapshot");
-                notice = red.redaction().describe();
+                notice = "trace " + red.redaction().describe();
             } else {
                 notice = Redact.unredactedNotice(trace);
             }
             SnapshotIO.writeAtomically(record, TraceIO.write(trace));
             err.println("fabricscope: " + trace.calls().size() + " native calls recorded to " + SnapshotIO.oneLineSafe(record.toString()));
-            err.println("fabricscope: the trace is " + notice);
+            err.println("fabricscope: " + notice);
         } else {
             s = env.liveProbe().probe(env.argv(), ncclLib);
         }

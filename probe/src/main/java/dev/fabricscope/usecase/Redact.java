@@ -74,7 +74,7 @@ public final class Redact {
             byte[] bytes = SnapshotIO.readBytes(file);
             SnapshotIO.checkUtf8(bytes, file.toString());
             NativeTrace t = TraceMinimizer.minimize(TraceIO.read(bytes, file.toString()));
-            return new Unredacted(TraceIO.write(t), t.redacted() ? "redacted" : unredactedNotice(t));
+            return new Unredacted(TraceIO.write(t), t.redacted() ? "trace redacted" : unredactedNotice(t));
         } catch (SnapshotIO.ReadException | TraceIO.TraceFormatException e) {
             throw UseCaseException.unreadable(e.getMessage(), e);
         }
@@ -92,13 +92,13 @@ public final class Redact {
     }
 
     /**
-     * One line for whoever writes a trace unredacted: the kinds of identifier it holds ({@code host names (1), GPU
-     * and MIG UUIDs (2)…}) and how to replace them.
+     * One line for whoever writes a trace unredacted: the kinds of identifier it holds ({@code trace not redacted:
+     * host names (1), GPU and MIG UUIDs (2)…}) and how to replace them.
      */
     public static String unredactedNotice(NativeTrace trace) {
         Redaction found = trace(trace).redaction();
         String what = found.kinds().isEmpty() ? "no identifiers this build recognises"
                 : String.join(", ", found.kinds().stream().map(r -> r.kind().label() + " (" + r.values() + ")").toList());
-        return "not redacted: it holds " + what + "; 'fabricscope redact FILE' or 'probe --record TRACE --redact' replaces them";
+        return "trace not redacted: " + what + "; see 'fabricscope redact'";
     }
 }

@@ -133,14 +133,16 @@ class TraceRedactionTest {
         assumeFalse(CliTest.driverPresent(), "records this machine's driver answers: run where there is none");
         Path plain = tmp.resolve("plain.trace.json");
         CliTest.Run r = CliTest.run("probe", "--record", plain.toString());
-        String notice = r.err().lines().filter(l -> l.startsWith("fabricscope: the trace is ")).findFirst().orElse("");
-        assertTrue(notice.startsWith("fabricscope: the trace is not redacted: it holds "), r.err());
-        assertTrue(notice.contains("fabricscope redact"), notice);
-        String hostname = Files.readAllLines(Path.of("/proc/sys/kernel/hostname")).get(0).strip();
+        String notice = r.err().lines().filter(l -> l.startsWith("fabricscope: trace ")).findFirst().orElse("");
+        assertTrue(notice.startsWith("fabricscope: trace not redacted: "), r.err());
+        assertTrue(notice.endsWith("; see 'fabricscope redact'"), notice);
+        Path hostnameFile = Path.of("/proc/sys/kernel/hostname");
+        String hostname = Files.exists(hostnameFile) ? Files.readAllLines(hostnameFile).get(0).strip() : "";
+        assertTrue(hostname.isEmpty() || notice.contains("host names (1)"), notice);
 
         Path red = tmp.resolve("red.trace.json");
         CliTest.Run rr = CliTest.run("probe", "--record", red.toString(), "--redact", "--json");
-        assertTrue(rr.err().contains("fabricscope: the trace is redacted"), rr.err());
+        assertTrue(rr.err().contains("fabricscope: trace redacted"), rr.err());
         NativeTrace t = read(red);
         assertTrue(t.redacted());
         if (hostname.length() >= 3) {

@@ -176,7 +176,7 @@ public final class ExportViewModel {
             } else {
                 Redact.Unredacted u = Redact.unredactedTrace(m.file());
                 SnapshotIO.writeAtomically(target, u.text());
-                status = "Saved " + target + " — the trace is " + u.notice();
+                status = "Saved " + target + " (" + u.notice() + ")";
             }
             main.report(status);
         } catch (Exception e) {

@@ -85,7 +85,7 @@ class ExportViewModelTest {
         Path plain = dir.resolve("plain.trace.json");
         vm.export(ExportViewModel.Kind.TRACE, plain, FabricPalette.LIGHT);
         assertTrue(Files.readString(plain).contains("gpu-node17"), "unredacted: the machine's own names");
-        assertTrue(main.statusProperty().get().contains("not redacted: it holds host names"), main.statusProperty().get());
+        assertTrue(main.statusProperty().get().contains("trace not redacted: host names"), main.statusProperty().get());
 
         vms.reports().redactProperty().set(true);
         assertEquals("fabricscope-machine-redacted.trace.json", vm.suggestedName(ExportViewModel.Kind.TRACE));
