@@ -82,6 +82,24 @@ class TraceRedactionTest {
         assertEquals(r.err().replace(red.toString(), ""), twice.err().replace(again.toString(), ""), "the same summary");
     }
 
+    static java.util.stream.Stream<Path> capturedTraces() throws Exception {
+        return dev.fabricscope.replay.LeastDataTracesTestAccess.traces();
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.MethodSource("capturedTraces")
+    void everyCapturedTraceRedactedReplaysToTheSameFabricAndStack(Path file) throws Exception {
+        NativeTrace t = read(file);
+        NativeTrace red = dev.fabricscope.usecase.Redact.trace(t).trace();
+        MachineSnapshot before = TraceReplay.replay(t, "captured");
+        MachineSnapshot after = TraceReplay.replay(red, "redacted");
+        assertEquals(fabric(before), fabric(after), file.toString());
+        assertEquals(topology(before), topology(after), file.toString());
+        assertEquals(Json.mapper().valueToTree(before.pythonStack()).toString(),
+                Json.mapper().valueToTree(after.pythonStack()).toString(), "the Python stack: " + file);
+        assertEquals(TraceIO.write(red), TraceIO.write(dev.fabricscope.usecase.Redact.trace(red).trace()), "idempotent: " + file);
+    }
+
     @Test
     void anOldTraceLosesItsProcessListAndTcpTablesWhenRedacted() throws Exception {
         // the planted trace as a recording made before issue 25 would hold it: the raw process list and TCP table
