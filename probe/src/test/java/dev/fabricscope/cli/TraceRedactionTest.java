@@ -137,6 +137,19 @@ class TraceRedactionTest {
     }
 
     @Test
+    void aSnapshotStaysASnapshot() throws Exception {
+        Path snapshot = CapturedTraces.ROOT.resolve("h200-vm-2026-11-29/probe.json");
+        Path red = tmp.resolve("snap.json");
+        CliTest.Run r = CliTest.run("redact", snapshot.toString(), "--out", red.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().startsWith("fabricscope: snapshot redacted: host names (1), serial numbers (1), GPU and MIG UUIDs (1)"), r.err());
+        MachineSnapshot s = dev.fabricscope.io.SnapshotIO.read(red);
+        assertEquals("host-1", s.host().hostname().value());
+        assertEquals("GPU-redacted-1", s.gpus().get(0).uuid().value());
+        assertFalse(Files.readString(red).contains("\"reportVersion\""), "written back as a snapshot");
+    }
+
+    @Test
     void notATraceNorAReportIsOneLineAndExit4() throws Exception {
         Path bad = tmp.resolve("bad.json");
         Files.writeString(bad, "{\"format\": \"something-else\"}");
