@@ -24,6 +24,7 @@ public final class Main implements Runnable {
             AdviseCommand.class,
             ReportCommand.class,
             DiffCommand.class,
+            RedactCommand.class,
             CommandLine.HelpCommand.class);
 
     public static int run(String... args) {

@@ -2,8 +2,11 @@ package dev.fabricscope.cli;
 
 import dev.fabricscope.io.OutputFile;
 import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.nativeapi.trace.NativeTrace;
 import dev.fabricscope.nativeapi.trace.TraceIO;
+import dev.fabricscope.usecase.Redact;
 import dev.fabricscope.probe.TraceReplay;
 import dev.fabricscope.render.SnapshotText;
 import java.nio.file.Path;
@@ -47,6 +50,11 @@ public final class ProbeCommand implements Callable<Integer> {
             + "arguments and answer, to TRACE (attach it to a bug report; 'probe --replay TRACE' reproduces this probe anywhere).")
     Path record;
 
+    @Option(names = "--redact", description = "With --record: replace host names, GPU UUIDs and serials, user names in "
+            + "paths and addresses in the trace (and in what is printed and written) with the stable pseudonyms of "
+            + "'report --redact'; the trace still replays to the same fabric.")
+    boolean redact;
+
     @Option(names = "--replay", paramLabel = "TRACE", description = "Run the probe over a recorded trace instead of this "
             + "machine's driver: shows exactly what the probe showed where the trace was recorded.")
     Path replay;
@@ -57,6 +65,11 @@ public final class ProbeCommand implements Callable<Integer> {
         var err = spec.commandLine().getErr();
         if (record != null && replay != null) {
             err.println("fabricscope: give either --record or --replay, not both");
+            return ExitCodes.USAGE;
+        }
+        if (redact && record == null) {
+            err.println("fabricscope: --redact redacts the trace --record writes; to redact a trace or report afterwards, "
+                    + "use 'fabricscope redact FILE'");
             return ExitCodes.USAGE;
         }
         for (Path target : new Path[] {out, record}) {
@@ -82,7 +95,21 @@ public final class ProbeCommand implements Callable<Integer> {
         } else if (record != null) {
             TraceReplay.Recorded r = TraceReplay.record(env.argv(), ncclLib);
             s = r.snapshot();
-            written = writeRecording(TraceIO.write(r.trace()), r.trace().calls().size());
+            NativeTrace trace = r.trace();
+            String notice;
+            if (redact) {
+                Redact.RedactedTrace red = Redact.trace(trace);
+                trace = red.trace();
+                // what is printed and written is the trace's redacted snapshot: the same pseudonyms as the trace
+                s = SnapshotIO.parse(Json.mapper().writeValueAsBytes(trace.snapshot()), "the redacted snapshot");
+                notice = "trace " + red.redaction().describe();
+            } else {
+                notice = Redact.unredactedNotice(trace);
+            }
+            written = writeRecording(TraceIO.write(trace), trace.calls().size());
+            if (written == ExitCodes.OK) {
+                spec.commandLine().getErr().println("fabricscope: " + notice);
+            }
         } else {
             s = env.liveProbe().probe(env.argv(), ncclLib);
         }

@@ -1,46 +1,61 @@
 package dev.fabricscope.probe;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
-/** Picks the environment variables that steer NCCL, CUDA, PyTorch symmetric memory, NVSHMEM, vLLM and SGLang. */
+/**
+ * The one allow-list of environment variables the host seam answers, so the only ones a snapshot or a trace holds:
+ * those the probe and the advisor read, nothing else (no {@code NCCL_SOCKET_IFNAME}, no {@code USER}).
+ * {@code EnvironmentAllowListTest} fails when code reads a variable that is not here.
+ */
 public final class EnvironmentFilter {
 
-    private static final String[] ALWAYS_PREFIXES = {"NCCL_", "TORCH_SYMM_MEM_", "NVSHMEM_", "TORCH_NCCL_"};
-    private static final String[] EXACT = {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_MODULE_LOADING",
-        "LD_LIBRARY_PATH", "NVIDIA_VISIBLE_DEVICES", "PYTORCH_CUDA_ALLOC_CONF"};
-    /** vLLM_/SGLANG_ variables are kept when their name concerns communication. */
-    private static final String[] COMM_WORDS = {"ALLREDUCE", "ALL_REDUCE", "FLASHINFER", "SYMM", "P2P", "CUSTOM_AR",
-        "NCCL", "DCP", "BATCH_INVARIANT", "MNNVL", "NVLS", "CUMEM", "A2A", "ALL2ALL", "TRANSPORT", "DISTRIBUTED", "COMM"};
+    /**
+     * Looked up one by one by the probe to find the Python environments ({@code PythonStackProbe} through
+     * {@code getenv}; {@code NcclLocator} for libnccl): answered, but not part of the snapshot's environment.
+     */
+    private static final Set<String> LOOKED_UP = Set.of("PATH", "HOME", "VIRTUAL_ENV", "CONDA_PREFIX");
+    /** Read by the probe from the snapshot's environment: which libnccl is loaded ({@code PythonStack}, {@code NcclLocator}). */
+    private static final Set<String> PROBE = Set.of("LD_LIBRARY_PATH", "VLLM_NCCL_SO_PATH");
+    /** Read from the snapshot by its analysis ({@code SnapshotAnalyzer}) and by the cluster comparison. */
+    private static final Set<String> ANALYSIS = Set.of("CUDA_VISIBLE_DEVICES", "NCCL_NVLS_ENABLE");
+    /** The advisor's environment knobs ({@code Knobs.envNames()}, every rule set) and what the checks read of them. */
+    private static final Set<String> ADVISOR = Set.of("NCCL_CUMEM_ENABLE", "NCCL_MNNVL_ENABLE", "NCCL_NVLS_ENABLE",
+            "NCCL_P2P_DISABLE", "SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE", "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT",
+            "SGLANG_FLASHINFER_MNNVL_CUTEDSL_AR_FUSION", "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2", "SGLANG_SKIP_P2P_CHECK",
+            "SGLANG_USE_1STAGE_ALLREDUCE", "SGLANG_USE_AITER_AR", "SGLANG_USE_JIT_ALL_REDUCE", "TORCH_SYMM_MEM_DISABLE_MULTICAST",
+            "VLLM_ALLREDUCE_USE_FLASHINFER", "VLLM_ALLREDUCE_USE_SYMM_MEM", "VLLM_BATCH_INVARIANT",
+            "VLLM_FLASHINFER_ALLREDUCE_BACKEND", "VLLM_ROCM_USE_AITER", "VLLM_ROCM_USE_AITER_CUSTOM_AR", "VLLM_SKIP_P2P_CHECK",
+            "VLLM_USE_NCCL_SYMM_MEM");
 
     private EnvironmentFilter() {
     }
 
-    public static boolean relevant(String name) {
-        for (String p : ALWAYS_PREFIXES) {
-            if (name.startsWith(p)) {
-                return true;
-            }
-        }
-        for (String e : EXACT) {
-            if (name.equals(e)) {
-                return true;
-            }
-        }
-        if (name.startsWith("VLLM_") || name.startsWith("SGLANG_") || name.startsWith("SGL_")) {
-            for (String w : COMM_WORDS) {
-                if (name.contains(w)) {
-                    return true;
-                }
-            }
-        }
-        return false;
+    /** Every allowed name. */
+    public static Set<String> names() {
+        java.util.TreeSet<String> all = new java.util.TreeSet<>(LOOKED_UP);
+        all.addAll(PROBE);
+        all.addAll(ANALYSIS);
+        all.addAll(ADVISOR);
+        return java.util.Collections.unmodifiableSet(all);
     }
 
+    /** Whether the seam answers {@code getenv(name)}. */
+    public static boolean allowed(String name) {
+        return name != null && (LOOKED_UP.contains(name) || recorded(name));
+    }
+
+    /** Whether the variable belongs in the snapshot's environment (and the seam's {@code environment()}). */
+    public static boolean recorded(String name) {
+        return name != null && (PROBE.contains(name) || ANALYSIS.contains(name) || ADVISOR.contains(name));
+    }
+
+    /** The variables of {@code env} that belong in the snapshot's environment, sorted by name. */
     public static Map<String, String> filter(Map<String, String> env) {
         Map<String, String> out = new TreeMap<>();
         env.forEach((k, v) -> {
-            if (relevant(k)) {
+            if (recorded(k) && v != null) {
                 out.put(k, v);
             }
         });

@@ -24,7 +24,7 @@ public final class HostProbe {
 
     /** @param root filesystem root, so tests can point at a fake /proc and /sys */
     public HostProbe(Path root) {
-        this(new FileHost(root, System.getenv(), EnvironmentFilter::filter));
+        this(new FileHost(root, System.getenv(), EnvironmentFilter::allowed, EnvironmentFilter::recorded));
     }
 
     public HostProbe(HostCalls host) {
@@ -65,28 +65,28 @@ public final class HostProbe {
         return Reading.missing(Missing.notApplicable("no PRETTY_NAME in /etc/os-release"));
     }
 
+    /** The /proc/cpuinfo lines the CPU's name comes from (x86: model name; Arm, Grace: implementer and part). */
+    static final List<String> CPUINFO_FIELDS = List.of("model name", "CPU implementer", "CPU part");
+
     private Reading<String> cpuModel() {
-        Reading<List<String>> r = lines("/proc/cpuinfo");
+        Reading<Map<String, String>> r = HostRead.HOST.read("read /proc/cpuinfo", host.fileFields("/proc/cpuinfo", CPUINFO_FIELDS),
+                v -> { // a hostile trace may answer null keys or values: those are no fields
+                    Map<String, String> kept = new java.util.HashMap<>();
+                    v.forEach((k, x) -> {
+                        if (k != null && x != null) {
+                            kept.put(k, x);
+                        }
+                    });
+                    return kept;
+                });
         if (!r.isPresent()) {
             return Reading.missing(r.missing());
         }
-        String implementer = null;
-        String part = null;
-        for (String line : r.value()) {
-            if (line == null) {
-                continue;
-            }
-            // x86: "model name"; Arm (Grace): no model name, but "CPU implementer" and "CPU part"
-            if (line.startsWith("model name")) {
-                return Reading.of(line.substring(line.indexOf(':') + 1).trim());
-            }
-            if (line.startsWith("CPU implementer") && implementer == null) {
-                implementer = line.substring(line.indexOf(':') + 1).trim();
-            }
-            if (line.startsWith("CPU part") && part == null) {
-                part = line.substring(line.indexOf(':') + 1).trim();
-            }
+        if (r.value().get("model name") != null) {
+            return Reading.of(r.value().get("model name"));
         }
+        String implementer = r.value().get("CPU implementer");
+        String part = r.value().get("CPU part");
         if (implementer != null && part != null) {
             return Reading.of(armCpuName(implementer, part));
         }

@@ -13,14 +13,16 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * The node around the GPUs through the host seam: RDMA adapters ({@code /sys/class/infiniband}), PCI network
  * interfaces ({@code /sys/class/net}), every device's place in the PCIe tree (its sysfs device link), and the fabric
- * manager and IMEX services (systemd's {@code /run/systemd/units} where systemd runs, else {@code /proc/}{@code *}{@code /comm};
- * their TCP ports from {@code /proc/net/tcp}). An absent directory is a normal answer (no RDMA stack, no systemd).
+ * manager and IMEX services (systemd's {@code /run/systemd/units} where systemd runs, else the processes of their
+ * names; their TCP ports from {@code /proc/net/tcp}). An absent directory is a normal answer (no RDMA stack, no
+ * systemd). Only the service names and ports asked about cross the seam, never the process list or the TCP tables.
  */
 public final class NodeProbe {
 
@@ -29,6 +31,9 @@ public final class NodeProbe {
     /** nv-fabricmanager's FM_CMD_PORT_NUMBER and nvidia-imex's SERVER_PORT defaults (their config files). */
     static final int FABRIC_MANAGER_PORT = 6666;
     static final int IMEX_PORT = 50000;
+    /** The process names ({@code comm}, 15 characters at most) of the services, and their ports, in that order. */
+    static final List<String> SERVICE_PROCESSES = List.of("nv-fabricmanage", "nvidia-imex");
+    static final List<Integer> SERVICE_PORTS = List.of(FABRIC_MANAGER_PORT, IMEX_PORT);
 
     private final HostCalls host;
 
@@ -280,15 +285,17 @@ public final class NodeProbe {
     private List<ServiceState> services() {
         Reading<Set<String>> invocations = systemdInvocations();
         Reading<Set<String>> unitFiles = invocations.isPresent() ? unitFiles() : Reading.missing(invocations.missing());
-        Reading<List<String[]>> processes = invocations.isPresent()
-                ? Reading.missing(Missing.notApplicable("systemd answers; processes not scanned")) : processes();
-        Reading<List<String>> tcp = tcpListening();
-        return List.of(service("nvidia-fabricmanager", "nv-fabricmanage", FABRIC_MANAGER_PORT, invocations, unitFiles, processes, tcp),
-                service("nvidia-imex", "nvidia-imex", IMEX_PORT, invocations, unitFiles, processes, tcp));
+        Reading<Map<String, List<Integer>>> processes = invocations.isPresent()
+                ? Reading.missing(Missing.notApplicable("systemd answers; processes not scanned"))
+                : HostRead.NODE.read("list /proc", host.processesNamed(SERVICE_PROCESSES), NodeProbe::pidsByName);
+        // Map.copyOf refuses a null port or answer (a hostile trace): the reading is then invalid, naming the answer
+        Reading<Map<Integer, Boolean>> tcp = HostRead.NODE.read("read /proc/net/tcp", host.tcpListening(SERVICE_PORTS), Map::copyOf);
+        return List.of(service("nvidia-fabricmanager", SERVICE_PROCESSES.get(0), FABRIC_MANAGER_PORT, invocations, unitFiles, processes, tcp),
+                service("nvidia-imex", SERVICE_PROCESSES.get(1), IMEX_PORT, invocations, unitFiles, processes, tcp));
     }
 
     private ServiceState service(String unit, String comm, int port, Reading<Set<String>> invocations, Reading<Set<String>> unitFiles,
-                                 Reading<List<String[]>> processes, Reading<List<String>> tcp) {
+                                 Reading<Map<String, List<Integer>>> processes, Reading<Map<Integer, Boolean>> tcp) {
         Reading<String> systemd;
         if (!invocations.isPresent()) {
             systemd = Reading.missing(invocations.missing());
@@ -297,11 +304,17 @@ public final class NodeProbe {
         } else {
             systemd = Reading.of(unitFiles.orElse(Set.of()).contains(unit + ".service") ? "inactive" : "not installed");
         }
-        Reading<List<Integer>> pids = processes.map(list -> list.stream().filter(p -> p[1].equals(comm))
-                .map(p -> Integer.parseInt(p[0])).toList());
-        String hexPort = String.format(Locale.ROOT, ":%04X", port);
-        Reading<Boolean> listening = tcp.map(lines -> lines.stream().anyMatch(l -> l.equalsIgnoreCase(hexPort)));
+        Reading<List<Integer>> pids = processes.map(m -> m.getOrDefault(comm, List.of()));
+        Reading<Boolean> listening = tcp.map(m -> Boolean.TRUE.equals(m.get(port)));
         return new ServiceState(unit, systemd, pids, listening);
+    }
+
+    /** The seam's answer, checked: every name with a list of pids (a hostile trace may answer nulls). */
+    private static Map<String, List<Integer>> pidsByName(Map<String, List<Integer>> answer) {
+        Map<String, List<Integer>> out = new java.util.HashMap<>();
+        answer.forEach((name, pids) -> out.put(java.util.Objects.requireNonNull(name, "null name"),
+                List.copyOf(java.util.Objects.requireNonNull(pids, "no pids for " + name))));
+        return out;
     }
 
     /** systemd records a running unit's invocation id as {@code /run/systemd/units/invocation:<unit>}. */
@@ -327,45 +340,5 @@ public final class NodeProbe {
             out.addAll(list(dir, "nvidia-*.service", failures));
         }
         return Reading.of(Set.copyOf(out));
-    }
-
-    /** {pid, comm} of every process. */
-    private Reading<List<String[]>> processes() {
-        NativeAnswer<List<String>> a = host.listDirectory("/proc", "[0-9]*");
-        Reading<List<String>> pids = HostRead.NODE.read("list /proc", a, v -> v);
-        if (!pids.isPresent()) {
-            return Reading.missing(pids.missing());
-        }
-        List<String[]> out = new ArrayList<>();
-        for (String pid : pids.value().stream().limit(MAX_ENTRIES).toList()) {
-            if (pid == null || !pid.matches("\\d{1,9}")) {
-                continue;
-            }
-            NativeAnswer<List<String>> comm = host.readLines("/proc/" + pid + "/comm");
-            if (comm != null && comm.fault() == null && comm.rc() == 0 && comm.value() != null && !comm.value().isEmpty()
-                    && comm.value().get(0) != null) {
-                out.add(new String[] {pid, comm.value().get(0).strip()});
-            }
-        }
-        return Reading.of(out);
-    }
-
-    /** The local ports ({@code :1A0A}) in LISTEN state (0A) of /proc/net/tcp and tcp6. */
-    private Reading<List<String>> tcpListening() {
-        List<String> ports = new ArrayList<>();
-        Reading<List<String>> first = null;
-        for (String f : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-            Reading<List<String>> r = HostRead.NODE.read("read " + f, host.readLines(f), v -> v);
-            if (first == null) {
-                first = r;
-            }
-            for (String line : r.orElse(List.of())) {
-                String[] c = line == null ? new String[0] : line.trim().split("\\s+");
-                if (c.length > 3 && c[3].equals("0A") && c[1].contains(":")) {
-                    ports.add(c[1].substring(c[1].lastIndexOf(':')));
-                }
-            }
-        }
-        return first != null && !first.isPresent() && ports.isEmpty() ? first : Reading.of(ports);
     }
 }

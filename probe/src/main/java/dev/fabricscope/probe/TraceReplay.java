@@ -26,7 +26,7 @@ public final class TraceReplay {
     /** Probes this machine through recording seams. */
     public static Recorded record(List<String> commandLine, String ncclPath) {
         TraceRecorder recorder = new TraceRecorder();
-        NativeBackends live = NativeBackends.live(System.getenv(), EnvironmentFilter::filter,
+        NativeBackends live = NativeBackends.live(System.getenv(), EnvironmentFilter::allowed, EnvironmentFilter::recorded,
                 dev.fabricscope.nativeapi.CallGuard.defaultTimeout()).recordedBy(recorder);
         MachineSnapshot s = new LiveProbe(commandLine, ncclPath, live).probe();
         JsonNode snapshotJson = Json.mapper().valueToTree(s);

@@ -34,6 +34,14 @@ import java.util.regex.Pattern;
  * (then only the field holding it is replaced). Loopback and unspecified addresses, and the all-zero cluster UUID
  * (which means "no multi-node fabric"), are not identifiers and are kept. Enum-valued fields, PCI addresses and
  * compute capabilities are never touched.
+ *
+ * <p>A native-call trace ({@code probe --record}) is redacted by the same pass ({@link #redactTrace}): its calls'
+ * arguments and answers and the snapshot it carries get the same pseudonyms, so the trace still replays (a path the
+ * probe builds from a redacted {@code HOME} is the redacted path the trace holds). The fields that hold identifiers
+ * there are the answers of {@code nvmlDeviceGetUUID}, {@code nvmlDeviceGetSerial}, the host-name files and the fabric
+ * info's cluster UUID; the latter stays UUID-shaped ({@code 4edac7ed-0000-4000-8000-00000000000N}, hex-speak for
+ * "redacted") because the probe decodes it as 16 bytes. The function names of the calls are never rewritten, and
+ * dotted numbers in wheel names and {@code Version:} lines are package versions, not IP addresses.
  */
 public final class Redactor {
 
@@ -61,7 +69,13 @@ public final class Redactor {
             "(?<![0-9A-Za-z._%+@-])([A-Za-z_][A-Za-z0-9._-]{0,63})@([A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?)(?![0-9A-Za-z@-])");
     /** What a pseudonym looks like: such a value is already redacted and is kept, so redacting twice changes nothing. */
     private static final Pattern PSEUDONYM = Pattern.compile(
-            "(?i)(?<![0-9A-Za-z-])(?:(host|serial|cluster|uuid|user|ip|mac|guid|part)-\\d{1,9}|(?:GPU|MIG)-redacted-\\d{1,9})(?![0-9A-Za-z-])");
+            "(?i)(?<![0-9A-Za-z-])(?:(host|serial|cluster|uuid|user|ip|mac|guid|part)-\\d{1,9}|(?:GPU|MIG)-redacted-\\d{1,9}"
+            + "|4edac7ed-?0000-?4000-?8000-?[0-9a-f]{12})(?![0-9A-Za-z-])");
+    /** A trace's cluster-UUID pseudonym: UUID-shaped, so the probe still decodes it; N in hex in the last group. */
+    private static final Pattern CLUSTER_PSEUDONYM = Pattern.compile("(?i)4edac7ed-?0000-?4000-?8000-?[0-9a-f]{12}");
+    private static final String CLUSTER_PSEUDONYM_FORMAT = "4edac7ed-0000-4000-8000-%012x";
+    /** Trace calls whose answer is the host name (the first line of the file). */
+    private static final Set<String> HOSTNAME_FILES = Set.of("/proc/sys/kernel/hostname", "/etc/hostname");
 
     /**
      * Fields whose value has a parsed shape and holds nothing identifying (PCI addresses, compute capability); the
@@ -92,44 +106,186 @@ public final class Redactor {
     /** Literals by the first three characters, lower-cased; each list longest first. */
     private final Map<String, List<String[]>> byPrefix = new java.util.HashMap<>();
 
-    private Redactor() {
+    /** Whether cluster UUIDs keep their shape (a trace: the probe decodes them) rather than becoming {@code cluster-N}. */
+    private final boolean uuidShapedClusters;
+
+    private Redactor(boolean uuidShapedClusters) {
+        this.uuidShapedClusters = uuidShapedClusters;
     }
 
     /** The report with identifiers replaced and its {@code redaction} section filled in. */
     public static Report redact(Report report) {
-        Redactor r = new Redactor();
+        Redactor r = new Redactor(false);
         ObjectNode tree = Json.mapper().valueToTree(report);
-        r.collectFields(tree);
-        r.scan(tree, null);
-        r.domainsOfKnownHosts(tree, null);
-        r.sortLiterals();
-        JsonNode out = r.rewrite(tree, null);
+        r.collectSnapshot(tree.path("snapshot"));
+        JsonNode out = r.replaceAll(tree);
         Report red;
         try {
             red = Json.mapper().treeToValue(out, Report.class);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("redaction broke the report: " + e.getOriginalMessage(), e);
         }
-        // counts: values replaced now, plus what an earlier redaction replaced (kept pseudonyms are not counted again)
-        Map<Kind, Integer> counts = new EnumMap<>(Kind.class);
-        if (report.redaction() != null && report.redaction().applied()) {
-            report.redaction().kinds().forEach(k -> counts.merge(k.kind(), k.values(), Integer::sum));
+        return red.with(red.snapshot(), red.advice(), red.checks(), r.summary(report.redaction()));
+    }
+
+    /** A redacted trace and what was replaced in it (with what an earlier redaction of it replaced). */
+    public record RedactedTrace(JsonNode trace, Redaction redaction) {
+    }
+
+    /**
+     * A native-call trace (its JSON: {@code format}, {@code calls}, {@code snapshot}…) with identifiers replaced, its
+     * {@code redaction} member filled in. Redacting a redacted trace changes nothing.
+     */
+    public static RedactedTrace redactTrace(JsonNode trace) {
+        if (!trace.isObject()) {
+            throw new IllegalArgumentException("a trace is a JSON object");
         }
-        r.pseudonyms.forEach((k, m) -> {
-            int fresh = m.size() - r.kept.getOrDefault(k, 0);
+        Redactor r = new Redactor(true);
+        ObjectNode tree = trace.deepCopy();
+        Redaction earlier = null;
+        if (tree.hasNonNull("redaction")) {
+            try {
+                earlier = Json.mapper().treeToValue(tree.get("redaction"), Redaction.class);
+            } catch (JsonProcessingException | IllegalArgumentException e) {
+                earlier = null; // an unreadable section is replaced; the values themselves are redacted below
+            }
+        }
+        tree.remove("redaction");
+        // a wheel's METADATA header is the package's public metadata (its authors' e-mail addresses and URLs are not
+        // this machine's identifiers): nothing is discovered there, only identifiers found elsewhere are replaced
+        Map<Integer, JsonNode> metadata = new LinkedHashMap<>();
+        JsonNode callList = tree.path("calls");
+        for (int i = 0; i < callList.size(); i++) {
+            JsonNode c = callList.get(i);
+            if (c.isObject() && c.path("call").asText("").equals("readHeaderLines") && c.has("value")) {
+                metadata.put(i, ((ObjectNode) c).remove("value"));
+            }
+        }
+        r.collectSnapshot(tree.path("snapshot"));
+        for (JsonNode c : tree.path("calls")) {
+            if (c.isObject()) {
+                r.collectCall((ObjectNode) c);
+            }
+        }
+        ObjectNode out = (ObjectNode) r.replaceAll(tree);
+        // the function names are the replay's keys and name our own seams: never rewritten
+        JsonNode before = tree.path("calls");
+        JsonNode after = out.path("calls");
+        for (int i = 0; i < before.size() && i < after.size(); i++) {
+            for (String fixed : List.of("lib", "call")) {
+                if (before.get(i).has(fixed) && after.get(i).isObject()) {
+                    ((ObjectNode) after.get(i)).set(fixed, before.get(i).get(fixed));
+                }
+            }
+        }
+        metadata.forEach((i, value) -> {
+            if (after.get(i) instanceof ObjectNode o) {
+                o.set("value", r.knownOnly(value));
+            }
+        });
+        Redaction summary = r.summary(earlier);
+        out.set("redaction", Json.mapper().valueToTree(summary));
+        return new RedactedTrace(out, summary);
+    }
+
+    /** Only identifiers already found replaced (as whole words), nothing new discovered. */
+    private JsonNode knownOnly(JsonNode n) {
+        if (n.isTextual()) {
+            String w = words(n.asText());
+            return w.equals(n.asText()) ? n : TextNode.valueOf(w);
+        }
+        if (n.isArray()) {
+            ArrayNode a = Json.mapper().createArrayNode();
+            n.forEach(c -> a.add(knownOnly(c)));
+            return a;
+        }
+        return n;
+    }
+
+    /** Discovery by patterns, then every string rewritten (the fields were collected first). */
+    private JsonNode replaceAll(ObjectNode tree) {
+        scan(tree, null);
+        domainsOfKnownHosts(tree, null);
+        sortLiterals();
+        return rewrite(tree, null);
+    }
+
+    /** Values replaced now, plus what an earlier redaction replaced (kept pseudonyms are not counted again). */
+    private Redaction summary(Redaction earlier) {
+        Map<Kind, Integer> counts = new EnumMap<>(Kind.class);
+        if (earlier != null && earlier.applied()) {
+            earlier.kinds().forEach(k -> counts.merge(k.kind(), k.values(), Integer::sum));
+        }
+        pseudonyms.forEach((k, m) -> {
+            int fresh = m.size() - kept.getOrDefault(k, 0);
             if (fresh > 0) {
                 counts.merge(k, fresh, Integer::sum);
             }
         });
         List<Redaction.Replaced> kinds = new ArrayList<>();
         counts.forEach((k, n) -> kinds.add(new Redaction.Replaced(k, n)));
-        return red.with(red.snapshot(), red.advice(), red.checks(), new Redaction(true, kinds));
+        return new Redaction(true, kinds);
     }
 
     // ---- discovery ----
 
-    private void collectFields(ObjectNode report) {
-        JsonNode snap = report.path("snapshot");
+    /** The answers of a trace's calls that hold identifiers. */
+    private void collectCall(ObjectNode c) {
+        String lib = c.path("lib").asText("");
+        String call = c.path("call").asText("");
+        JsonNode value = c.path("value");
+        if (lib.equals("host") && call.equals("readLines") && HOSTNAME_FILES.contains(c.path("args").path(0).asText(""))
+                && value.isArray() && value.path(0).isTextual()) {
+            ((ArrayNode) value).set(0, TextNode.valueOf(hostname(value.get(0).asText())));
+        } else if (lib.equals("host") && call.equals("environment") && value.isObject()) {
+            hostVariables(value);
+        } else if (lib.equals("nvml") && call.equals("nvmlDeviceGetSerial") && value.isTextual()) {
+            c.put("value", field(Kind.SERIAL, value.asText()));
+        } else if (lib.equals("nvml") && call.equals("nvmlDeviceGetUUID") && value.isTextual()) {
+            c.put("value", gpuUuid(value.asText()));
+        } else if (lib.equals("nvml") && call.startsWith("nvmlDeviceGetGpuFabricInfo") && value.path("clusterUuid").isTextual()) {
+            ((ObjectNode) value).put("clusterUuid", clusterUuid(value.get("clusterUuid").asText()));
+        }
+    }
+
+    /**
+     * A cluster UUID: {@code cluster-N} in a report; in a trace a UUID-shaped pseudonym in the form it came (NVML's
+     * 32 hex digits, or dashed). The all-zero UUID is kept.
+     */
+    private String clusterUuid(String v) {
+        String hex = v.replace("-", "").toLowerCase(Locale.ROOT);
+        boolean dashed = v.indexOf('-') >= 0;
+        if (hex.matches("0+")) {
+            return v;
+        }
+        if (!uuidShapedClusters) {
+            return field(Kind.CLUSTER_UUID, v.toLowerCase(Locale.ROOT));
+        }
+        String key = !dashed && hex.length() == 32 ? hex.substring(0, 8) + "-" + hex.substring(8, 12) + "-" + hex.substring(12, 16)
+                + "-" + hex.substring(16, 20) + "-" + hex.substring(20) : v.toLowerCase(Locale.ROOT);
+        String p;
+        if (CLUSTER_PSEUDONYM.matcher(key).matches()) {
+            p = keep(Kind.CLUSTER_UUID, key);
+        } else {
+            Map<String, String> m = pseudonyms.computeIfAbsent(Kind.CLUSTER_UUID, k -> new LinkedHashMap<>());
+            p = m.get(key);
+            if (p == null) {
+                int n = m.size() + 1;
+                while (assigned.contains(String.format(CLUSTER_PSEUDONYM_FORMAT, n))) {
+                    n++;
+                }
+                p = String.format(CLUSTER_PSEUDONYM_FORMAT, n);
+                m.put(key, p);
+                assigned.add(p);
+                assigned.add(p.replace("-", ""));
+                register(Kind.CLUSTER_UUID, key, p);
+                register(Kind.CLUSTER_UUID, key.replace("-", ""), p.replace("-", ""));
+            }
+        }
+        return dashed ? p : p.replace("-", "");
+    }
+
+    private void collectSnapshot(JsonNode snap) {
         JsonNode host = snap.path("host").path("hostname");
         if (host.path("value").isTextual()) {
             String h = host.path("value").asText();
@@ -138,10 +294,14 @@ public final class Redactor {
         for (JsonNode g : snap.path("gpus")) {
             replaceValue(g.path("serial"), v -> field(Kind.SERIAL, v));
             replaceValue(g.path("uuid"), this::gpuUuid);
-            replaceValue(g.path("fabric").path("clusterUuid"),
-                    v -> FabricInfo.ZERO_UUID.equals(v) ? v : field(Kind.CLUSTER_UUID, v.toLowerCase(Locale.ROOT)));
+            replaceValue(g.path("fabric").path("clusterUuid"), this::clusterUuid);
         }
-        snap.path("environment").fields().forEachRemaining(e -> {
+        hostVariables(snap.path("environment"));
+    }
+
+    /** Host-valued environment variables ({@code NCCL_COMM_ID}, {@code *_ADDR}…): the host names they hold. */
+    private void hostVariables(JsonNode environment) {
+        environment.fields().forEachRemaining(e -> {
             if (HOST_VAR.matcher(e.getKey()).matches() && e.getValue().isTextual()) {
                 for (String part : e.getValue().asText().split("[,\\s]+")) {
                     String h = part.replaceFirst("^\\[", "").replaceFirst("\\]?(:\\d+)?$", "");
@@ -198,7 +358,7 @@ public final class Redactor {
             return v; // made (or kept) in this pass already
         }
         Kind kind = fallback;
-        String stem = v.substring(0, v.indexOf('-')).toLowerCase(Locale.ROOT);
+        String stem = v.indexOf('-') < 0 ? "" : v.substring(0, v.indexOf('-')).toLowerCase(Locale.ROOT);
         for (Kind k : Kind.values()) {
             if (stem.equals(k.stem())) {
                 kind = k;
@@ -206,6 +366,9 @@ public final class Redactor {
         }
         if (stem.equals("gpu") || stem.equals("mig")) {
             kind = Kind.GPU_UUID;
+        }
+        if (CLUSTER_PSEUDONYM.matcher(v).matches()) {
+            kind = Kind.CLUSTER_UUID;
         }
         if (pseudonyms.computeIfAbsent(kind, k -> new LinkedHashMap<>()).putIfAbsent(v.toLowerCase(Locale.ROOT), v) == null) {
             kept.merge(kind, 1, Integer::sum);
@@ -266,13 +429,13 @@ public final class Redactor {
             if (field == null || !ENUM_FIELDS.contains(field)) {
                 String s = n.asText();
                 each(s, PSEUDONYM, m -> keep(Kind.UUID, m.group()));
-                patterns(s, isVersionField(field));
+                patterns(s, isVersionField(field) || packageVersions(s));
             }
         } else if (n.isObject()) {
             n.fields().forEachRemaining(e -> {
                 if (!STRUCTURAL.contains(e.getKey())) {
                     patterns(e.getKey(), false);
-                    scan(e.getValue(), e.getKey());
+                    scan(e.getValue(), fieldName(e.getKey(), field));
                 } else if (e.getValue().isObject()) {
                     e.getValue().fields().forEachRemaining(inner -> {
                         if (!inner.getKey().equals("value")) {
@@ -309,7 +472,15 @@ public final class Redactor {
                     if (m.lookingAt() && m.group(1).chars().anyMatch(Character::isLetter) && !isVersionField(field)) {
                         String domain = m.group(1).toLowerCase(Locale.ROOT);
                         if (domain.length() >= 3 && !COMMON.contains(domain)) {
-                            field(Kind.HOSTNAME, domain);
+                            String p = field(Kind.HOSTNAME, domain);
+                            // where the domain ends is not known (node17.corp.example.json): its shorter runs of two
+                            // or more labels are the same identifier
+                            for (int dot = domain.lastIndexOf('.'); dot > 0; dot = domain.lastIndexOf('.', dot - 1)) {
+                                String shorter = domain.substring(0, dot);
+                                if (shorter.indexOf('.') > 0 && !assigned.contains(shorter)) {
+                                    register(Kind.HOSTNAME, shorter, p);
+                                }
+                            }
                         }
                     }
                 }
@@ -317,7 +488,7 @@ public final class Redactor {
         } else if (n.isObject()) {
             n.fields().forEachRemaining(e -> {
                 if (!STRUCTURAL.contains(e.getKey())) {
-                    domainsOfKnownHosts(e.getValue(), e.getKey());
+                    domainsOfKnownHosts(e.getValue(), fieldName(e.getKey(), field));
                 } else if (e.getValue().isObject()) {
                     e.getValue().fields().forEachRemaining(inner -> {
                         if (!inner.getKey().equals("value")) {
@@ -333,8 +504,21 @@ public final class Redactor {
         }
     }
 
+    /**
+     * A wheel's folder name ({@code nvidia_cudnn_cu13-9.19.0.56.dist-info}, also in paths) and its METADATA
+     * {@code Version:} line hold package versions like {@code 9.19.0.56}: not IP addresses.
+     */
+    private static boolean packageVersions(String s) {
+        return s.contains(".dist-info") || s.contains(".egg-info") || s.startsWith("Version:");
+    }
+
     private static boolean isVersionField(String field) {
-        return field != null && field.toLowerCase(Locale.ROOT).contains("version");
+        return field != null && (field.toLowerCase(Locale.ROOT).contains("version") || field.equals("cudnn"));
+    }
+
+    /** A version reading's {@code value} is named by the field holding the reading ({@code cudnn.value} is a version). */
+    private static String fieldName(String key, String parent) {
+        return key.equals("value") && isVersionField(parent) ? parent : key;
     }
 
     // ---- replacement ----
@@ -345,7 +529,7 @@ public final class Redactor {
                 return n;
             }
             String s = n.asText();
-            String r = words(patterns(s, isVersionField(field)));
+            String r = words(patterns(s, isVersionField(field) || packageVersions(s)));
             return r.equals(s) ? n : TextNode.valueOf(r);
         }
         if (n.isObject()) {
@@ -360,7 +544,7 @@ public final class Redactor {
                 } else if (STRUCTURAL.contains(e.getKey())) {
                     o.set(e.getKey(), e.getValue());
                 } else {
-                    o.set(words(patterns(e.getKey(), false)), rewrite(e.getValue(), e.getKey()));
+                    o.set(words(patterns(e.getKey(), false)), rewrite(e.getValue(), fieldName(e.getKey(), field)));
                 }
             }
             return o;

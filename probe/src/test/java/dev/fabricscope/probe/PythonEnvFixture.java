@@ -57,7 +57,7 @@ public final class PythonEnvFixture {
     }
 
     public static FileHost host(Path root, Map<String, String> env) {
-        return new FileHost(root, env, EnvironmentFilter::filter);
+        return new FileHost(root, env, EnvironmentFilter::allowed, EnvironmentFilter::recorded);
     }
 
     /** The stack the probe reads from the installed fixture. */

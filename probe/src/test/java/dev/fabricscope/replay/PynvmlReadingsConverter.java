@@ -168,8 +168,9 @@ public final class PynvmlReadingsConverter {
         for (String virtual : List.of("ifb0", "ifb1", "lo")) {
             add("host", "realPath", args("/sys/class/net/" + virtual + "/device"), 2, null);
         }
-        add("host", "environment", args(), 0, Map.of("NCCL_NVLS_ENABLE", "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST", "1",
-                "NVSHMEM_DISABLE_NVLS", "1"));
+        // the host seam answers only allow-listed variables (issue 25): NVSHMEM_DISABLE_NVLS=1 was also set there
+        add("host", "environment", args(), 0, dev.fabricscope.probe.EnvironmentFilter.filter(Map.of("NCCL_NVLS_ENABLE", "0",
+                "TORCH_SYMM_MEM_DISABLE_MULTICAST", "1", "NVSHMEM_DISABLE_NVLS", "1")));
         return new NativeTrace(NativeTrace.FORMAT, NativeTrace.VERSION, null, "2026-11-30T00:00:00Z", List.of("fabricscope", "probe"),
                 null, "converted from pynvml/cuda-bindings readings and nvidia-smi outputs (-q, topo -m, nvlink -s) of "
                 + "2x H200 NVSwitch VMs (2026-11-30), not recorded by Fabricscope; health and link error counters from "

@@ -51,6 +51,16 @@ class StackReportTest {
         assertFalse(MarkdownReport.render(redacted).contains("alice"));
     }
 
+    /** Issue 25: cuDNN 9.19.0.56 and the wheel folder named after it are versions, not an IP address. */
+    @Test
+    void redactionKeepsFourPartPackageVersions() throws Exception {
+        Report redacted = Redactor.redact(Reports.fromSnapshot(withUserEnv()));
+        String json = RecordJson.write(redacted);
+        assertTrue(json.contains("nvidia_cudnn_cu13-9.19.0.56.dist-info"), "the wheel's folder in its metadata path");
+        assertTrue(HtmlReport.render(redacted).contains("cuDNN 9.19.0.56"), "the cuDNN version torch reports");
+        assertFalse(redacted.redaction().describe().contains("IP addresses"), redacted.redaction().describe());
+    }
+
     @Test
     void oldSnapshotsShowNoStackSection() {
         Report r = Reports.fromSnapshot(Samples.find("h200-vm").orElseThrow().snapshot().get());

@@ -94,6 +94,10 @@ final class FileDialogs {
 
     /** Asks where to write {@code kind}, then writes it. */
     void export(ExportViewModel.Kind kind, boolean dark) {
+        if (kind == ExportViewModel.Kind.TRACE && vm.getMachine() != null && !exports.traceAvailable()) {
+            exports.export(kind, null, null); // says why there is none to save
+            return;
+        }
         Path p = vm.getMachine() == null ? null : saveTarget(kind.title, kind.description, kind.extension, exports.suggestedName(kind));
         if (p != null) {
             exports.export(kind, p, dev.fabricscope.render.FabricPalette.of(dark));

@@ -81,12 +81,14 @@ final class MainMenu {
         MenuItem text = item("Export as _Text…", "Ctrl+Shift+T", () -> dialogs.export(ExportViewModel.Kind.TEXT, isDark.get()));
         MenuItem png = item("Export Graph as _PNG…", "Ctrl+E", () -> dialogs.export(ExportViewModel.Kind.PNG, isDark.get()));
         MenuItem svg = item("Export Graph as S_VG…", "Ctrl+Shift+E", () -> dialogs.export(ExportViewModel.Kind.SVG, isDark.get()));
+        MenuItem trace = item("Save T_race…", null, () -> dialogs.export(ExportViewModel.Kind.TRACE, isDark.get()));
+        trace.setId("saveTrace");
         for (MenuItem m : List.of(saveJson, text, png, svg)) {
             m.disableProperty().bind(vm.machineProperty().isNull());
         }
         MenuItem quit = item("_Quit", "Ctrl+Q", () -> window.get().hide());
         Menu file = new Menu("_File", null, open, openCluster, compare, samples, chooseSample, recentMenu, new SeparatorMenuItem(),
-                probe, cancel, new SeparatorMenuItem(), exportReport, saveJson, text, png, svg, redactItem, new SeparatorMenuItem(), quit);
+                probe, cancel, new SeparatorMenuItem(), exportReport, saveJson, text, png, svg, trace, redactItem, new SeparatorMenuItem(), quit);
 
         Menu view = new Menu("_View");
         String[] names = {"Overview", "Fabric", "Matrices", "Advisor", "Checks"};

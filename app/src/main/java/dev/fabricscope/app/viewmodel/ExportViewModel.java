@@ -8,6 +8,7 @@ import dev.fabricscope.render.FabricLayout;
 import dev.fabricscope.render.FabricPalette;
 import dev.fabricscope.render.FabricSvg;
 import dev.fabricscope.render.SnapshotText;
+import dev.fabricscope.usecase.Redact;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +16,8 @@ import java.util.function.BiConsumer;
 
 /**
  * The File menu's exports of the machine on screen: the snapshot as JSON, the text rendering, the fabric graph as SVG
- * and PNG, and a report in every report format with the Advisor tab's deployment and the checks run in the Checks
- * tab. Every export honours "Redact identifiers" ({@link ReportsViewModel#redactProperty()}), also in the file name
+ * and PNG, a report in every report format with the Advisor tab's deployment and the checks run in the Checks
+ * tab, and the native-call trace a machine opened from one came from. Every export honours "Redact identifiers" ({@link ReportsViewModel#redactProperty()}), also in the file name
  * it suggests. The view asks where to write; this says what is written, writes it and reports the outcome: a status
  * line on success, or a problem (a title and one line) for the view to show.
  */
@@ -32,7 +33,9 @@ public final class ExportViewModel {
         SNAPSHOT("Save snapshot", "JSON (*.json)", "json"),
         TEXT("Export as text", "Text (*.txt)", "txt"),
         SVG("Export graph as SVG", "SVG (*.svg)", "svg"),
-        PNG("Export graph as PNG", "PNG (*.png)", "png");
+        PNG("Export graph as PNG", "PNG (*.png)", "png"),
+        /** The native-call trace the machine was opened from (probe --record), reduced to the least data. */
+        TRACE("Save trace", "Trace (*.trace.json)", "trace.json");
 
         public final String title;
         public final String description;
@@ -134,13 +137,51 @@ public final class ExportViewModel {
         if (m == null) {
             return;
         }
+        if (kind == Kind.TRACE) {
+            exportTrace(m, target);
+            return;
+        }
         write(target, switch (kind) {
             case SNAPSHOT -> () -> SnapshotIO.writeAtomically(target,
                     Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(exportSnapshot(m)) + "\n");
             case TEXT -> () -> SnapshotIO.writeAtomically(target, SnapshotText.render(exportSnapshot(m)));
             case SVG -> () -> SnapshotIO.writeAtomically(target, FabricSvg.render(exportGraph(m), palette));
             case PNG -> () -> png.write(exportGraph(m), palette, 2, target);
+            case TRACE -> () -> { };
         });
+    }
+
+    /** Whether the machine shown was opened from a native-call trace, so that there is one to save. */
+    public boolean traceAvailable() {
+        LoadedMachine m = main.getMachine();
+        return m != null && m.source() == LoadedMachine.Source.FILE && m.file() != null && Redact.isTrace(m.file());
+    }
+
+    /**
+     * The trace the machine was opened from, redacted with the same pseudonyms as the other exports when the toggle
+     * is on; otherwise the status line says what identifiers it holds.
+     */
+    private void exportTrace(LoadedMachine m, Path target) {
+        if (!traceAvailable()) {
+            onProblem.accept("Export failed", "The machine shown was not opened from a trace; record one with "
+                    + "'fabricscope probe --record TRACE --redact' and open it.");
+            return;
+        }
+        try {
+            String status;
+            if (reports.redactProperty().get()) {
+                Redact.Result r = Redact.file(m.file());
+                SnapshotIO.writeAtomically(target, r.text());
+                status = "Saved " + target + " (trace " + r.redaction().describe() + ")";
+            } else {
+                Redact.Unredacted u = Redact.unredactedTrace(m.file());
+                SnapshotIO.writeAtomically(target, u.text());
+                status = "Saved " + target + " (" + u.notice() + ")";
+            }
+            main.report(status);
+        } catch (Exception e) {
+            onProblem.accept("Export failed", "Could not write " + target + ": " + e.getMessage());
+        }
     }
 
     /** The machine's snapshot as exports show it (identifiers replaced when the toggle is on). */

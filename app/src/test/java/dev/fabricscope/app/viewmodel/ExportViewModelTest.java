@@ -69,6 +69,37 @@ class ExportViewModelTest {
         assertTrue(problems.isEmpty(), problems.toString());
     }
 
+    /** Issue 25: a machine opened from a trace saves that trace, redacted with the toggle, else saying what it holds. */
+    @Test
+    void aMachineOpenedFromATraceSavesTheTraceRedactedWhenAsked(@TempDir Path dir) throws Exception {
+        showSample("dgx-h100");
+        vm.export(ExportViewModel.Kind.TRACE, dir.resolve("none.trace.json"), FabricPalette.LIGHT);
+        assertEquals(1, problems.size(), "a sample has no trace: " + problems);
+        assertFalse(Files.exists(dir.resolve("none.trace.json")));
+        problems.clear();
+
+        Path planted = Path.of("../probe/src/test/resources/planted/h200-nvswitch-2gpu-planted/trace.json");
+        main.openFile(planted);
+        tasks.runAll();
+        assertTrue(vm.traceAvailable());
+        Path plain = dir.resolve("plain.trace.json");
+        vm.export(ExportViewModel.Kind.TRACE, plain, FabricPalette.LIGHT);
+        assertTrue(Files.readString(plain).contains("gpu-node17"), "unredacted: the machine's own names");
+        assertTrue(main.statusProperty().get().contains("trace not redacted: host names"), main.statusProperty().get());
+
+        vms.reports().redactProperty().set(true);
+        assertEquals("fabricscope-machine-redacted.trace.json", vm.suggestedName(ExportViewModel.Kind.TRACE));
+        Path red = dir.resolve("red.trace.json");
+        vm.export(ExportViewModel.Kind.TRACE, red, FabricPalette.LIGHT);
+        String text = Files.readString(red);
+        for (String id : List.of("gpu-node17", "alice.smith", "3f2a9c1e", "1654422003245", "10.17.3.41")) {
+            assertFalse(text.contains(id), id + " survives");
+        }
+        assertTrue(text.contains("GPU-redacted-1"), "the pseudonyms of the other exports");
+        assertTrue(main.statusProperty().get().contains("trace redacted: host names"), main.statusProperty().get());
+        assertTrue(problems.isEmpty(), problems.toString());
+    }
+
     @Test
     void theGraphExportsDrawTheLaidOutGraph(@TempDir Path dir) throws Exception {
         showSample("dgx-h100");

@@ -15,7 +15,7 @@ import dev.fabricscope.nativeapi.trace.TraceReplayer;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.Map;
-import java.util.function.UnaryOperator;
+import java.util.function.Predicate;
 
 /**
  * The probe's four seams, one per source: NVML, the CUDA driver, the NCCL loader and the host. Everything the probe
@@ -28,9 +28,14 @@ public record NativeBackends(NvmlCalls nvml, CudaCalls cuda, NcclCalls nccl, Hos
     public static final String NCCL = "nccl";
     public static final String HOST = "host";
 
-    /** This machine: the driver through JNA and the file system, every call guarded by {@code timeout}. */
-    public static NativeBackends live(Map<String, String> env, UnaryOperator<Map<String, String>> envFilter, Duration timeout) {
-        return new NativeBackends(new JnaNvml(), new JnaCuda(), new JnaNccl(env), new FileHost(Paths.get("/"), env, envFilter))
+    /**
+     * This machine: the driver through JNA and the file system, every call guarded by {@code timeout}; the host seam
+     * answers the variables {@code getenvAllowed} names, its {@code environment()} those {@code environmentAllowed} names.
+     */
+    public static NativeBackends live(Map<String, String> env, Predicate<String> getenvAllowed, Predicate<String> environmentAllowed,
+                                      Duration timeout) {
+        return new NativeBackends(new JnaNvml(), new JnaCuda(), new JnaNccl(env),
+                new FileHost(Paths.get("/"), env, getenvAllowed, environmentAllowed))
                 .guarded(timeout);
     }
 

@@ -14,24 +14,28 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.UnaryOperator;
+import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /** {@link HostCalls} on this machine (or under a test root standing in for /). */
-public final class FileHost implements HostCalls {
+public final class FileHost implements HostCalls, HostQueries.Raw {
 
     private final Path root;
     private final Map<String, String> env;
-    private final UnaryOperator<Map<String, String>> envFilter;
+    private final Predicate<String> getenvAllowed;
+    private final Predicate<String> environmentAllowed;
 
     /**
-     * @param root      where "/" is (tests point it at a fake tree)
-     * @param env       the process environment
-     * @param envFilter picks the variables worth recording
+     * @param root               where "/" is (tests point it at a fake tree)
+     * @param env                the process environment
+     * @param getenvAllowed      the variables {@link #getenv} answers (the probe's allow-list); no other is read
+     * @param environmentAllowed those of them {@link #environment} answers
      */
-    public FileHost(Path root, Map<String, String> env, UnaryOperator<Map<String, String>> envFilter) {
+    public FileHost(Path root, Map<String, String> env, Predicate<String> getenvAllowed, Predicate<String> environmentAllowed) {
         this.root = root;
         this.env = env;
-        this.envFilter = envFilter;
+        this.getenvAllowed = getenvAllowed;
+        this.environmentAllowed = environmentAllowed;
     }
 
     private Path resolve(String absolute) {
@@ -91,7 +95,10 @@ public final class FileHost implements HostCalls {
 
     @Override
     public NativeAnswer<String> getenv(String name) {
-        String v = name == null ? null : env.get(name);
+        if (name == null || !getenvAllowed.test(name)) {
+            return NativeAnswer.returned(EACCES, null);
+        }
+        String v = env.get(name);
         return v == null ? NativeAnswer.returned(ENOENT, null) : NativeAnswer.ok(v);
     }
 
@@ -132,7 +139,28 @@ public final class FileHost implements HostCalls {
 
     @Override
     public NativeAnswer<Map<String, String>> environment() {
-        return NativeAnswer.ok(envFilter.apply(env));
+        Map<String, String> out = new TreeMap<>();
+        env.forEach((k, v) -> {
+            if (k != null && v != null && environmentAllowed.test(k)) {
+                out.put(k, v);
+            }
+        });
+        return NativeAnswer.ok(out);
+    }
+
+    @Override
+    public NativeAnswer<Map<String, List<Integer>>> processesNamed(List<String> names) {
+        return HostQueries.processesNamed(this, names);
+    }
+
+    @Override
+    public NativeAnswer<Map<Integer, Boolean>> tcpListening(List<Integer> ports) {
+        return HostQueries.tcpListening(this, ports);
+    }
+
+    @Override
+    public NativeAnswer<Map<String, String>> fileFields(String path, List<String> keys) {
+        return HostQueries.fileFields(this, path, keys);
     }
 
     /** Where the fabric manager's packages install {@code nv-fabricmanager} (the first executable one is asked). */

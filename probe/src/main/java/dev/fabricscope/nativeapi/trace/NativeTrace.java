@@ -17,10 +17,12 @@ import java.util.List;
  * @param source      how the trace was made: recorded live, or converted from other captured readings
  * @param calls       the calls in the order they completed
  * @param snapshot    the snapshot the probe produced when recording (null in converted traces)
+ * @param redaction   what {@code fabricscope redact} (or {@code probe --record --redact}) replaced, as a report's
+ *                    {@code redaction} section; null when the trace is not redacted
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NativeTrace(String format, int traceVersion, String toolVersion, String recordedAt, List<String> commandLine,
-                          Long durationMs, String source, List<TraceCall> calls, JsonNode snapshot) {
+                          Long durationMs, String source, List<TraceCall> calls, JsonNode snapshot, JsonNode redaction) {
 
     public static final String FORMAT = "fabricscope-native-trace";
     public static final int VERSION = 1;
@@ -30,7 +32,18 @@ public record NativeTrace(String format, int traceVersion, String toolVersion, S
         calls = calls == null ? List.of() : List.copyOf(calls);
     }
 
+    /** An unredacted trace. */
+    public NativeTrace(String format, int traceVersion, String toolVersion, String recordedAt, List<String> commandLine,
+                       Long durationMs, String source, List<TraceCall> calls, JsonNode snapshot) {
+        this(format, traceVersion, toolVersion, recordedAt, commandLine, durationMs, source, calls, snapshot, null);
+    }
+
     public NativeTrace withSnapshot(JsonNode s) {
-        return new NativeTrace(format, traceVersion, toolVersion, recordedAt, commandLine, durationMs, source, calls, s);
+        return new NativeTrace(format, traceVersion, toolVersion, recordedAt, commandLine, durationMs, source, calls, s, redaction);
+    }
+
+    /** Whether {@code fabricscope redact} replaced its identifiers. */
+    public boolean redacted() {
+        return redaction != null && redaction.path("applied").asBoolean(false);
     }
 }

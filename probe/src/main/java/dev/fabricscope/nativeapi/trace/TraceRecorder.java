@@ -22,14 +22,18 @@ public final class TraceRecorder {
     }
 
     private void record(String lib, String call, Object[] args, NativeAnswer<?> a, long us) {
-        ObjectMapper mapper = Json.mapper();
-        JsonNode argsNode = mapper.valueToTree(args);
-        JsonNode value = a == null || a.value() == null ? null : mapper.valueToTree(a.value());
         synchronized (calls) {
-            calls.add(new TraceCall(calls.size(), lib, call, argsNode,
-                    a == null || a.fault() != null ? null : a.rc(), value,
-                    a == null ? NativeAnswer.Fault.THREW : a.fault(), a == null ? "no answer object" : a.detail(), us));
+            calls.add(call(calls.size(), lib, call, args, a, us));
         }
+    }
+
+    /** One call as a trace holds it ({@code us} null: not timed). */
+    public static TraceCall call(int seq, String lib, String call, Object[] args, NativeAnswer<?> a, Long us) {
+        ObjectMapper mapper = Json.mapper();
+        JsonNode argsNode = mapper.valueToTree(args == null ? new Object[0] : args);
+        JsonNode value = a == null || a.value() == null ? null : mapper.valueToTree(a.value());
+        return new TraceCall(seq, lib, call, argsNode, a == null || a.fault() != null ? null : a.rc(), value,
+                a == null ? NativeAnswer.Fault.THREW : a.fault(), a == null ? "no answer object" : a.detail(), us);
     }
 
     public List<TraceCall> calls() {

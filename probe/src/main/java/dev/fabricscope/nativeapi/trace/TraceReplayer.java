@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.nativeapi.NativeAnswer;
+import dev.fabricscope.nativeapi.host.HostQueries;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Proxy;
@@ -11,6 +12,7 @@ import java.lang.reflect.Type;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,6 +20,10 @@ import java.util.Map;
  * (successive calls with the same arguments get successive answers, the last one repeating). A call the trace
  * lacks answers {@link NativeAnswer.Fault#NOT_RECORDED}; an answer of the wrong shape answers
  * {@link NativeAnswer.Fault#UNREADABLE_TRACE}. Never throws.
+ *
+ * <p>A trace recorded before the host seam asked narrow questions holds the whole files instead (the process list,
+ * the TCP tables, /proc/cpuinfo): such a question is then answered from them by the same code that answers it on a
+ * machine ({@link HostQueries}), so old traces replay as they were recorded.
  */
 public final class TraceReplayer {
 
@@ -47,11 +53,52 @@ public final class TraceReplayer {
     }
 
     private NativeAnswer<?> answer(String lib, Method m, Object[] args) {
+        Object[] a = args == null ? new Object[0] : args;
+        String argsJson = Json.mapper().valueToTree(a).toString();
+        if (lib.equals(HOST) && !answers.containsKey(TraceCall.key(lib, m.getName(), argsJson))) {
+            NativeAnswer<?> legacy = fromWholeFiles(m.getName(), a);
+            if (legacy != null) {
+                return legacy;
+            }
+        }
+        return answer(lib, m.getName(), argsJson, valueType(m));
+    }
+
+    private static final String HOST = "host";
+    private static final Type LINES = new com.fasterxml.jackson.core.type.TypeReference<List<String>>() { }.getType();
+
+    /** A narrow host question the trace does not hold, from the whole files it holds instead; null if not such a question. */
+    @SuppressWarnings("unchecked")
+    private NativeAnswer<?> fromWholeFiles(String call, Object[] a) {
+        HostQueries.Raw raw = new HostQueries.Raw() {
+            @Override
+            public NativeAnswer<List<String>> readLines(String path) {
+                return (NativeAnswer<List<String>>) answer(HOST, "readLines", Json.mapper().valueToTree(new Object[] {path}).toString(), LINES);
+            }
+
+            @Override
+            public NativeAnswer<List<String>> listDirectory(String path, String glob) {
+                return (NativeAnswer<List<String>>) answer(HOST, "listDirectory",
+                        Json.mapper().valueToTree(new Object[] {path, glob}).toString(), LINES);
+            }
+        };
+        try {
+            return switch (call) {
+                case "processesNamed" -> HostQueries.processesNamed(raw, (List<String>) a[0]);
+                case "tcpListening" -> HostQueries.tcpListening(raw, (List<Integer>) a[0]);
+                case "fileFields" -> HostQueries.fileFields(raw, (String) a[0], (List<String>) a[1]);
+                default -> null;
+            };
+        } catch (RuntimeException e) {
+            return NativeAnswer.failed(NativeAnswer.Fault.UNREADABLE_TRACE, "recorded files do not answer " + call + ": " + e);
+        }
+    }
+
+    private NativeAnswer<?> answer(String lib, String name, String argsJson, Type valueType) {
         ObjectMapper mapper = Json.mapper();
-        String argsJson = mapper.valueToTree(args == null ? new Object[0] : args).toString();
-        TraceCall c = next(TraceCall.key(lib, m.getName(), argsJson));
+        TraceCall c = next(TraceCall.key(lib, name, argsJson));
         if (c == null) {
-            return NativeAnswer.failed(NativeAnswer.Fault.NOT_RECORDED, "the trace holds no answer for " + m.getName() + argsJson);
+            return NativeAnswer.failed(NativeAnswer.Fault.NOT_RECORDED, "the trace holds no answer for " + name + argsJson);
         }
         if (c.fault() != null) {
             return NativeAnswer.failed(c.fault(), c.detail());
@@ -63,12 +110,12 @@ public final class TraceReplayer {
             return NativeAnswer.returned(c.rc(), null);
         }
         try {
-            JavaType type = mapper.getTypeFactory().constructType(valueType(m));
+            JavaType type = mapper.getTypeFactory().constructType(valueType);
             return NativeAnswer.returned(c.rc(), mapper.convertValue(c.value(), type));
         } catch (IllegalArgumentException e) {
             String why = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
             return NativeAnswer.failed(NativeAnswer.Fault.UNREADABLE_TRACE, "recorded value " + abbreviate(c.value().toString())
-                    + " does not fit " + m.getName() + ": " + why);
+                    + " does not fit " + name + ": " + why);
         }
     }
 
