@@ -11,7 +11,8 @@ final class SglangKnobs {
     static final String FW = "sglang";
 
     static final KnobSpec FUSION_BACKEND = KnobSpec.flag(FW, "flashinfer-allreduce-fusion-backend", KnobSpec.Type.CHOICE, "unset",
-            "FlashInfer all-reduce + RMSNorm fusion backend (cutedsl: newest only)", "auto", "trtllm", "mnnvl", "cutedsl");
+            "FlashInfer all-reduce + RMSNorm fusion backend (cutedsl: newest only; cute-dsl, FlashInfer's kernel spelling, is refused)",
+            "auto", "trtllm", "mnnvl", "cutedsl", "cute-dsl");
     static final KnobSpec FUSION_DEPRECATED = KnobSpec.flag(FW, "enable-flashinfer-allreduce-fusion", KnobSpec.Type.BOOL, "false",
             "deprecated: same as --flashinfer-allreduce-fusion-backend=auto");
     static final KnobSpec ENFORCE_DISABLE = KnobSpec.flag(FW, "enforce-disable-flashinfer-allreduce-fusion", KnobSpec.Type.BOOL, "false",
