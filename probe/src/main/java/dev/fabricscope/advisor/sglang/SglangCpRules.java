@@ -83,7 +83,7 @@ final class SglangCpRules {
             return Optional.of(new Failure("ValueError", SglangMessage.CP_DSV32_ZIGZAG.text(),
                     "DeepSeek V3.2 with --enable-prefill-cp takes --cp-strategy interleave only.", SglangMessage.CP_DSV32_ZIGZAG.source()));
         }
-        if (prefill && MIMO_V2.contains(model) && !"zigzag".equals(strategy)) {
+        if (prefill && model != null && MIMO_V2.contains(model) && !"zigzag".equals(strategy)) {
             return Optional.of(new Failure("ValueError", SglangMessage.CP_MIMO_ZIGZAG.text(),
                     Slots.fill("{model} with --enable-prefill-cp takes --cp-strategy zigzag only; it is {strategy}.", "model", model,
                             "strategy", strategy == null ? "unset" : strategy), SglangMessage.CP_MIMO_ZIGZAG.source()));
