@@ -425,6 +425,17 @@ class SglangRulesTest {
         assertEquals("720 KiB", CustomAllReduceV2Table.size(CustomAllReduceV2Table.row(CustomAllReduceV2Table.Family.SM100, 8).orElseThrow().oneShotPushBytes()));
     }
 
+    /** docs/backend-rules.md §1.5 shows CustomAllReduceV2Table.ROWS, every row and no other. */
+    @Test
+    void theDocShowsTheV2Table() throws java.io.IOException {
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("").toAbsolutePath().getParent().resolve("docs/backend-rules.md"));
+        List<String> docRows = doc.lines().filter(l -> l.startsWith("| SM100 |") || l.startsWith("| other |")).toList();
+        List<String> expected = CustomAllReduceV2Table.ROWS.stream().map(r -> "| " + (r.family() == CustomAllReduceV2Table.Family.SM100 ? "SM100" : "other")
+                + " | " + r.worldSize() + " | " + CustomAllReduceV2Table.size(r.oneShotPushBytes()) + " | " + CustomAllReduceV2Table.size(r.oneShotPullBytes()) + " |")
+                .toList();
+        assertEquals(expected, docRows);
+    }
+
     // ---- prefill context parallel (parallel_hook.py@008b79d2 handle_context_parallelism)
 
     @Test
