@@ -40,7 +40,7 @@ final class VllmDcpRules {
         if (dcp < 1) {
             return v.error(null).why("The DCP size must be at least 1 (vLLM's exact validation error for " + dcp + " was not read).").fix("--dcp 1 or more").build();
         }
-        if (pcp > 1 && intValue(e, VllmKnobs.DP_SIZE) > 1) {
+        if (pcp > 1 && dcp > 1 && intValue(e, VllmKnobs.DP_SIZE) > 1) {
             return v.error("ValueError").message(VllmMessage.PCP_DP.text())
                     .why("_validate_parallel_config refuses PCP with data parallelism before it looks at the DCP size.")
                     .fix("--data-parallel-size 1, or drop --prefill-context-parallel-size").build();
