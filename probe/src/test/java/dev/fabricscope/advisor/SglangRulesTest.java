@@ -461,6 +461,24 @@ class SglangRulesTest {
         ok(machine(What.HGX_H100).tp(8).flag("attn-cp-size", "1").verdict("sglang", "--attn-cp-size"), null);
     }
 
+    /** model_overrides/kimi_k3.py@06dd383b _kimi_k3_overrides: with DCP > 1 it turns --enable-symm-mem off and replicates Q for a2a. */
+    @Test
+    void kimiK3DcpOverrides() {
+        What kimi = machine(What.HGX_B200).tp(8).dcp(2).model("KimiK3ForConditionalGeneration").flag("enable-symm-mem", "true");
+        fallback(kimi.verdict("sglang", "--enable-symm-mem"), null, SglangMessage.KIMI_K3_SYMM_MEM.text());
+        Verdict cumem = machine(What.HGX_B200).tp(8).dcp(2).model("KimiK3ForConditionalGeneration").flag("enable-symm-mem", "true")
+                .verdict("sglang", "NCCL_CUMEM_ENABLE");
+        whyMentions(cumem, "NCCL_CUMEM_ENABLE=0");
+        Verdict q = machine(What.HGX_B200).tp(8).dcp(2).model("KimiK3ForConditionalGeneration").flag("dcp-comm-backend", "a2a")
+                .verdict("sglang", "--dcp-replicate-q-proj");
+        ok(q, "replicated Q projection");
+        assertEquals(SglangMessage.KIMI_K3_REPLICATE_Q.text(), q.message());
+        // other models, or DCP 1: no override
+        ok(machine(What.HGX_B200).tp(8).dcp(2).model("DeepseekV3ForCausalLM").flag("dcp-comm-backend", "a2a").verdict("sglang", "--dcp-replicate-q-proj"), null);
+        Verdict noDcp = machine(What.HGX_B200).tp(8).model("KimiK3ForConditionalGeneration").flag("enable-symm-mem", "true").verdict("sglang", "--enable-symm-mem");
+        assertTrue(noDcp.message() == null || !noDcp.message().equals(SglangMessage.KIMI_K3_SYMM_MEM.text()), noDcp::toString);
+    }
+
     // ---- spelling and knobs upstream has (issue 23 item 6)
 
     /** exec_.py@01d795f8: the choice is spelled cutedsl; cute-dsl is FlashInfer's kernel-backend spelling and argparse refuses it. */

@@ -63,6 +63,9 @@ public final class SglangSources {
         return new SourceRef(REPO, PARALLEL_HOOK_COMMIT, PARALLEL_HOOK_PATH, lines);
     }
 
+    /** {@code _kimi_k3_overrides}: with DCP > 1, --enable-symm-mem off and Q replication on for a2a/fi_a2a. */
+    static final SourceRef KIMI_K3_DCP = new SourceRef(REPO, "06dd383bd7f74dfc721f3ca3099680ac22b72e5b",
+            "python/sglang/srt/arg_groups/model_overrides/kimi_k3.py", "_kimi_k3_overrides (cfg.dcp_size > 1)");
     static final SourceRef PARALLEL_FIELDS = new SourceRef(REPO, "00ac7105db02776e90962fc6bb311d20dffe87ae",
             "python/sglang/srt/arg_groups/fields/parallel.py", "Parallel fields (attn_cp_size … enable_layernorm_sp)");
     static final SourceRef BOUNDARY_REDUCTION = new SourceRef(REPO, "0fbe7e46218ce8b728c72095f1332c3b98e6de19",

@@ -37,11 +37,19 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
      * @param customAllReduceV2    {@code dispatch_custom_allreduce} picks CustomAllReduceV2 unless
      *                             {@code SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2=0} (default on: environ.py@0003215c)
      * @param prefillCpChecks      {@code handle_context_parallelism} (parallel_hook.py@008b79d2) validates prefill CP
+     * @param modelOverrides       per-model overrides run at resolution (model_overrides/kimi_k3.py@06dd383b)
      * @param source               where the fields were read
      */
     record Args(boolean deprecatedFlagOnCli, boolean cutedslChoice, boolean dcpBackendAuto, boolean customAllReduceV2,
-                boolean prefillCpChecks, SourceRef source) {
+                boolean prefillCpChecks, boolean modelOverrides, SourceRef source) {
+
+        /** Kimi-K3 with DCP > 1: its override turns --enable-symm-mem off and Q replication on (a2a/fi_a2a). */
+        boolean kimiK3Dcp(dev.fabricscope.advisor.rule.Eval e) {
+            return modelOverrides && KIMI_K3.equals(e.model()) && e.dcp() > 1;
+        }
     }
+
+    static final String KIMI_K3 = "KimiK3ForConditionalGeneration";
 
     static final List<String> ARCHS_NEWEST = List.of("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV4ForCausalLM",
             "GptOssForCausalLM", "GlmMoeDsaForCausalLM", "Glm4MoeForCausalLM", "Glm4MoeLiteForCausalLM", "MistralLarge3ForCausalLM",
@@ -51,8 +59,8 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
     static final List<String> ARCHS_OLDER = ARCHS_NEWEST.stream()
             .filter(a -> !a.equals("Qwen4ExpForConditionalGeneration") && !a.equals("NemotronH_Omni_Reasoning_V3")).toList();
 
-    static final Args ARGS_NEWEST = new Args(false, true, true, true, true, SglangSources.EXEC_COMM);
-    static final Args ARGS_SEED = new Args(true, false, false, false, false, SglangSources.SEED_ARGS);
+    static final Args ARGS_NEWEST = new Args(false, true, true, true, true, true, SglangSources.EXEC_COMM);
+    static final Args ARGS_SEED = new Args(true, false, false, false, false, false, SglangSources.SEED_ARGS);
 
     public static final List<SglangVersion> ALL = List.of(
             new SglangVersion("newest", "sglang@" + SglangSources.SEED.substring(0, 8) + " server_args.py (seed), overrides.py@003bbaf9, newer copy of "
