@@ -459,6 +459,9 @@ class SglangRulesTest {
         Verdict noModel = machine(What.HGX_H100).tp(8).flag("enable-prefill-cp", "true").flag("cp-strategy", "zigzag").verdict("sglang", "--enable-prefill-cp");
         assertEquals(Outcome.UNKNOWN, noModel.outcome(), noModel::toString);
         ok(machine(What.HGX_H100).tp(8).flag("attn-cp-size", "1").verdict("sglang", "--attn-cp-size"), null);
+        // fields/parallel.py@00ac7105: aliases=["--attention-context-parallel-size"]
+        error(machine(What.HGX_H100).tp(8).flag("attention-context-parallel-size", "3").verdict("sglang", "--attn-cp-size"), "AssertionError",
+                SglangMessage.CP_TP_ATTN.text());
     }
 
     /** model_overrides/kimi_k3.py@06dd383b _kimi_k3_overrides: with DCP > 1 it turns --enable-symm-mem off and replicates Q for a2a. */
