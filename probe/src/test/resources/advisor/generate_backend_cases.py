@@ -13,6 +13,7 @@ TABLE = VL + "@0052812d1f0655bd4b646b5dbda8b3427697fae3:vllm/compilation/passes/
 PAR_VL = VL + "@00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a:vllm/config/parallel.py:_validate_parallel_config"
 PAR_SG = SG + "@0005973a:python/sglang/srt/distributed/parallel_state.py:initialize_model_parallel"
 EXEC = SG + "@01d795f8aa711691052ae277055a67f23a123b0b:python/sglang/srt/arg_groups/fields/exec_.py:ExecComm"
+MODEL_DCP = VL + "@0052a5b818980ce8a0477706aaf9f75bd5af72cd:vllm/config/model.py:verify_with_parallel_config (non-MLA DCP asserts)"
 SYMM_VL = VL + "@00859a52088e757514a25dddd0214ccc89898a1c:vllm/distributed/device_communicators/symm_mem.py:SymmMemCommunicator.__init__"
 
 CAR_WORLD = "Custom allreduce is disabled due to an unsupported world size: %d. Supported world sizes: [2, 4, 6, 8]. To silence this warning, specify disable_custom_all_reduce=True explicitly."
@@ -55,30 +56,63 @@ for sm, sizes in VL_TABLE.items():
             case(f"VL-TAB-{sm}-{tp}", "vllm", "fuse_allreduce_rms", "true", m, {"tp": tp, "nnodes": 1}, "fallback",
                  message=PASS_WORLD % tp, source=TABLE + f" (no entry for world size {tp})")
 
-# custom all-reduce world sizes, both frameworks, TP 1..8 on an NVSwitch node
+# custom all-reduce world sizes, both frameworks, TP 1..8 on an NVSwitch node. SGLang's classic kernel is the
+# "middle" rule set: the newest dispatches CustomAllReduceV2 by default (environ.py@0003215c), cases below.
+CLASSIC = {"framework_version": {"sglang": "middle"}}
 for fw, src in (("sglang", CAR_SG), ("vllm", CAR_VL)):
     for tp in range(1, 9):
         m = machine("9.0")
         if tp == 1:
             case(f"{fw[:2].upper()}-CAR-{tp}", fw, "--disable-custom-all-reduce", None, m, {"tp": tp, "nnodes": 1}, "ok",
-                 source=src + ":CustomAllreduce.__init__ (world size 1)")
+                 source=src + ":CustomAllreduce.__init__ (world size 1)", **(CLASSIC if fw == "sglang" else {}))
         elif tp in (2, 4, 6, 8):
             case(f"{fw[:2].upper()}-CAR-{tp}", fw, "--disable-custom-all-reduce", None, m, {"tp": tp, "nnodes": 1}, "ok", "custom",
-                 source=src + ":CustomAllreduce.__init__")
+                 source=src + ":CustomAllreduce.__init__", **(CLASSIC if fw == "sglang" else {}))
         else:
             case(f"{fw[:2].upper()}-CAR-{tp}", fw, "--disable-custom-all-reduce", None, m, {"tp": tp, "nnodes": 1}, "fallback",
                  resolved=("nccl" if fw == "sglang" else None), message=CAR_WORLD % tp, source=src + ":106-113 (world size)",
-                 **({} if fw == "sglang" else {"skip_resolved": True}))
+                 **(CLASSIC if fw == "sglang" else {"skip_resolved": True}))
     for nodes in (2, 3, 4):
         case(f"{fw[:2].upper()}-CAR-SPAN-{nodes}", fw, "--disable-custom-all-reduce", None, machine("9.0", nodes=nodes),
              {"tp": 8 * nodes, "nnodes": nodes}, "fallback", resolved=("nccl" if fw == "sglang" else None), message=CAR_SPANS,
-             source=src + ":92-98 (group spans nodes)", **({} if fw == "sglang" else {"skip_resolved": True}))
+             source=src + ":92-98 (group spans nodes)", **(CLASSIC if fw == "sglang" else {"skip_resolved": True}))
     for tp in (3, 4):
         m = machine("8.9", nvswitch=False, all_nvlink=False, mc=False)
         msg = CAR_PCIE if tp == 4 else CAR_WORLD % tp
         case(f"{fw[:2].upper()}-CAR-PCIE-{tp}", fw, "--disable-custom-all-reduce", None, m, {"tp": tp, "nnodes": 1}, "fallback",
              resolved=("nccl" if fw == "sglang" else None), message=msg, source=src + (":143-149 (PCIe only)" if tp == 4 else ":106-113"),
-             **({} if fw == "sglang" else {"skip_resolved": True}))
+             **(CLASSIC if fw == "sglang" else {"skip_resolved": True}))
+
+# SGLang newest: CustomAllReduceV2 is the default dispatch (THRESHOLD_2_SHOT_MAP keys 2..8, full NVLink only)
+CAR_V2 = SG + "@50e143a67729a27e5939dfb586ca449648ddb0fa:python/sglang/srt/distributed/device_communicators/custom_all_reduce_v2.py"
+V2_WORLD = "CustomAllReduceV2 is disabled due to an unsupported world size: %d. Supported world sizes: [2, 3, 4, 5, 6, 7, 8]."
+V2_PCIE = "CustomAllReduceV2 is disabled because it's not supported on more than two PCIe-only GPUs."
+for tp in range(2, 9):
+    case(f"SG-CARV2-{tp}", "sglang", "--disable-custom-all-reduce", None, machine("9.0"), {"tp": tp, "nnodes": 1}, "ok",
+         "custom all-reduce v2", source=CAR_V2 + ":41-49, 177-185 (world sizes are the map's keys; full NVLink)")
+    case(f"SG-CARV2-ENV-{tp}", "sglang", "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2", "1", machine("9.0"), {"tp": tp, "nnodes": 1}, "ok",
+         "custom all-reduce v2", source=CAR_V2 + ":41-49 (the env verdict says what the communicator verdict says)")
+case("SG-CARV2-16", "sglang", "--disable-custom-all-reduce", None, machine("9.0", gpn=16), {"tp": 16, "nnodes": 1}, "fallback", "nccl",
+     message=V2_WORLD % 16, source=CAR_V2 + ":41-49 (16 is not a key of THRESHOLD_2_SHOT_MAP)")
+case("SG-CARV2-PCIE-2", "sglang", "--disable-custom-all-reduce", None, machine("8.9", nvswitch=False, all_nvlink=False, mc=False),
+     {"tp": 2, "nnodes": 1}, "fallback", "nccl", source=CAR_V2 + ":47 (full_nvlink != True: disabled, no warning for two GPUs)")
+case("SG-CARV2-PCIE-4", "sglang", "--disable-custom-all-reduce", None, machine("8.9", nvswitch=False, all_nvlink=False, mc=False),
+     {"tp": 4, "nnodes": 1}, "fallback", "nccl", message=V2_PCIE, source=CAR_V2 + ":41-49 (cls_name=CustomAllReduceV2)")
+case("SG-CARV2-OFF-3", "sglang", "--disable-custom-all-reduce", None, machine("9.0"), {"tp": 3, "nnodes": 1, "env": {"SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2": "0"}},
+     "fallback", "nccl", message=CAR_WORLD % 3, source=CAR_SG + ":106-113 (V2 exported off: the classic kernel)")
+
+# SGLang newest: prefill context parallel checks (parallel_hook.py@008b79d2 handle_context_parallelism)
+HOOK = SG + "@008b79d2358b08adf9b6c879625030f890c8c4e2:python/sglang/srt/arg_groups/parallel_hook.py"
+case("SG-CP-NOSTRATEGY", "sglang", "--enable-prefill-cp", "true", machine("9.0"), {"tp": 8, "nnodes": 1, "model_arch": "Qwen3MoeForCausalLM"},
+     "error", error_class="ValueError", message="--cp-strategy must be set when --enable-prefill-cp is enabled.", source=HOOK + ":65-68")
+case("SG-CP-DSV32-ZIGZAG", "sglang", "--cp-strategy", "zigzag", machine("9.0"),
+     {"tp": 8, "nnodes": 1, "model_arch": "DeepseekV32ForCausalLM", "enable_prefill_cp": "true"}, "error", error_class="ValueError",
+     message="DeepSeek V3.2 prefill CP does not support --cp-strategy zigzag; use interleave.", source=HOOK + ":38-46")
+for acp in (3, 5):
+    case(f"SG-CP-ATTN-{acp}", "sglang", "--attn-cp-size", str(acp), machine("9.0"), {"tp": 8, "nnodes": 1}, "error", error_class="AssertionError",
+         message="tp_size must be divisible by attn_cp_size", source=HOOK + ":73-75")
+case("SG-CP-ATTN-DP", "sglang", "--attn-cp-size", "4", machine("9.0"), {"tp": 8, "nnodes": 1, "dp_size": "4"}, "error", error_class="AssertionError",
+     message="tp_size must be divisible by dp_size * attn_cp_size", source=HOOK + ":76-78")
 
 # SGLang fusion backend resolution: SM x value x nodes (backend-rules.md section 6)
 for sm in ("9.0", "10.0", "10.3", "12.0", "8.0"):
@@ -113,7 +147,9 @@ for dcp in range(1, 9):
     dep = {"tp": 8, "nnodes": 1, "dcp_size": dcp}
     if 8 % dcp == 0:
         case(f"SG-DCPDIV-{dcp}", "sglang", "--dcp-size", None, m, dep, "ok", source=PAR_SG)
-        case(f"VL-DCPDIV-{dcp}", "vllm", "--decode-context-parallel-size", None, m, dep, "ok", source=PAR_VL)
+        # DCP > 1 then meets ModelConfig's non-MLA asserts on the model's KV heads, which the advisor does not know
+        case(f"VL-DCPDIV-{dcp}", "vllm", "--decode-context-parallel-size", None, m, dep, "ok" if dcp == 1 else "unknown",
+             source=PAR_VL if dcp == 1 else MODEL_DCP)
     else:
         case(f"SG-DCPDIV-{dcp}", "sglang", "--dcp-size", None, m, dep, "error", error_class="RuntimeError",
              message=f"tensor_model_parallel_size (8) must be divisible by decode_context_parallel_size ({dcp})", source=PAR_SG)
@@ -158,5 +194,15 @@ for nodes in (2, 3, 4):
          {"tp": 4 * nodes if 4 * nodes in (8, 16) else 8, "nnodes": nodes}, "error", error_class="ValueError",
          message="Flashinfer allreduce is not supported for multi-node allreduce with 'trtllm' backend. Please use 'mnnvl' backend instead.",
          source=VL + "@00545a8acc220f4c5fa47afad739e3d2baac7310:vllm/distributed/device_communicators/flashinfer_all_reduce.py:146")
+
+# vLLM prefill context parallel (parallel.py@00193b82, vllm.py@000fc94b)
+case("VL-PCP-DP", "vllm", "--prefill-context-parallel-size", "2", machine("9.0"), {"tp": 4, "nnodes": 1, "data_parallel_size": "2"},
+     "error", error_class="ValueError", message="PCP does not support data parallelism yet.", source=PAR_VL + " (pcp > 1 and data_parallel_size > 1)")
+case("VL-PCP-V1", "vllm", "--prefill-context-parallel-size", "2", machine("9.0"), {"tp": 4, "nnodes": 1, "env": {"VLLM_USE_V2_MODEL_RUNNER": "0"}},
+     "error", error_class="ValueError", message="Model Runner V1 does not support: prefill context parallel",
+     source=VL + "@000fc94b754f66aeb60ef5acf1ea2e94cdc65164:vllm/config/vllm.py:_validate_v1_model_runner")
+case("VL-PCP-WORLD", "vllm", "--prefill-context-parallel-size", "2", machine("9.0"), {"tp": 8}, "error", error_class="ValueError",
+     message="World size (16) is larger than the number of available GPUs (8) in this node.",
+     source=VL + "@00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a:vllm/config/parallel.py:__post_init__ (nnodes 1, mp executor)")
 
 print(json.dumps(cases, indent=1, ensure_ascii=False))

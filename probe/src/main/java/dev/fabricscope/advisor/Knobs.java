@@ -91,6 +91,9 @@ public final class Knobs {
             case "dp" -> "data-parallel-size";
             case "O" -> "optimization-level";
             case "enable_fi_allreduce_fusion" -> "fuse_allreduce_rms";
+            // SGLang's long spellings (fields/parallel.py@00ac7105 aliases)
+            case "attention-context-parallel-size" -> "attn-cp-size";
+            case "moe-data-parallel-size" -> "moe-dp-size";
             default -> name;
         };
     }

@@ -6,6 +6,7 @@ import dev.fabricscope.advisor.api.SourceRef;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.rule.Eval;
 import dev.fabricscope.advisor.rule.FrameworkRules;
+import dev.fabricscope.advisor.rule.Slots;
 import dev.fabricscope.advisor.rule.VerdictBuilder;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,7 @@ final class OtherKnobs {
         List<Verdict> out = new ArrayList<>();
         for (KnobSpec k : rules.knobs()) {
             switch (k.scope()) {
-                case KNOWN -> known(e, k, version, rules.knownKnobsSource(e)).ifPresent(out::add);
+                case KNOWN -> known(e, k, version, rules.knownKnobSource(e, k)).ifPresent(out::add);
                 case ROCM_ONLY -> rocmOnly(e, k, version, rules.rocmKnobsSource(e)).ifPresent(out::add);
                 default -> {
                 }
@@ -43,8 +44,9 @@ final class OtherKnobs {
             return Optional.empty();
         }
         return Optional.of(e.on(k, version).source(source).when(WHEN_START).outcome(Outcome.UNKNOWN)
-                .why("A real " + k.framework() + " knob (" + k.description() + "); its effect on the all-reduce backends is not modelled, "
-                        + "so the advisor gives no verdict for it.").build());
+                .why(Slots.fill("Not modelled: {knob} is a real {framework} knob ({description}); its effect on the all-reduce backends "
+                        + "is not modelled, so the advisor gives no verdict for it.", "knob", k.display(), "framework", k.framework(),
+                        "description", k.description())).build());
     }
 
     /** A ROCm-only knob the user set: not applicable on NVIDIA GPUs, unknown (not modelled) on ROCm. */

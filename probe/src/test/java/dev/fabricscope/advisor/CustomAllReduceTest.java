@@ -56,7 +56,8 @@ class CustomAllReduceTest {
         CustomAllReduceMessage[] expected = {CustomAllReduceMessage.SPANS_NODES, CustomAllReduceMessage.WORLD_SIZE,
             CustomAllReduceMessage.PCIE_ONLY, CustomAllReduceMessage.NO_P2P};
         for (int i = 0; i < machines.length; i++) {
-            Verdict sglang = machines[i].verdict("sglang", k);
+            // the classic kernel: SGLang's middle rule set (the newest dispatches CustomAllReduceV2, tested in SglangRulesTest)
+            Verdict sglang = machines[i].version("sglang", "middle").verdict("sglang", k);
             Verdict vllm = machines[i].verdict("vllm", k);
             assertEquals(Outcome.FALLBACK, sglang.outcome(), sglang::toString);
             assertEquals(sglang.message(), vllm.message());

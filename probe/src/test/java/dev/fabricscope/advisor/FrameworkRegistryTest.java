@@ -147,7 +147,15 @@ class FrameworkRegistryTest {
             out.add(copy(base).dcp(2).flag("dcp-comm-backend", "fi_a2a"));
             out.add(copy(base).env("VLLM_ALLREDUCE_USE_FLASHINFER", "1").env("VLLM_FLASHINFER_ALLREDUCE_BACKEND", "trtllm"));
             out.add(copy(base).model("DeepseekV3ForCausalLM").version("flashinfer", "trtllm-multicast"));
+            // the classic custom all-reduce words (middle) and the context-parallel checks
+            out.add(copy(base).version("sglang", "middle").tp(3));
+            out.add(copy(base).flag("enable-prefill-cp", "true").flag("attn-cp-size", "3"));
+            out.add(copy(base).model("DeepseekV32ForCausalLM").flag("enable-prefill-cp", "true").flag("cp-strategy", "zigzag"));
+            out.add(copy(base).tp(4).flag("prefill-context-parallel-size", "2").flag("data-parallel-size", "2"));
+            out.add(copy(base).tp(4).flag("prefill-context-parallel-size", "2").env("VLLM_USE_V2_MODEL_RUNNER", "0"));
+            out.add(copy(base).flag("flashinfer-allreduce-fusion-backend", "cute-dsl"));
         }
+        out.add(What.machine(What.HGX_H100).version("sglang", "middle").tp(16).nodes(2));
         return out;
     }
 

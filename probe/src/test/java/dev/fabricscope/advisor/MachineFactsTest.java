@@ -119,7 +119,8 @@ class MachineFactsTest {
                 () -> Advisor.advise(h200vm(), Deployment.defaults().withTp(2), Options.defaults()));
         assertTrue(refused.getMessage().startsWith("impossible deployment: TP 2 needs 2 GPUs, but 1 node × 1 GPU have 1"), refused.getMessage());
         assertTrue(refused.getMessage().contains("--nodes 2") && refused.getMessage().contains("--assume gpus-per-node=2"), refused.getMessage());
-        AdviceResult r = What.snapshot(h200vm(), "gpus-per-node=2").tp(2).advise();
+        // the classic kernel (middle rule set) takes two GPUs without NVLink; the newest's CustomAllReduceV2 needs NVLink
+        AdviceResult r = What.snapshot(h200vm(), "gpus-per-node=2").tp(2).version("sglang", "middle").advise();
         assertEquals(2, r.deployment().gpusPerNode());
         assertEquals(Fact.Origin.ASSUMED, r.machine().gpusPerNode().origin());
         Verdict v = r.verdict("sglang", "--disable-custom-all-reduce").orElseThrow();

@@ -3,8 +3,10 @@ package dev.fabricscope.advisor;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.customallreduce.CustomAllReduce;
 import dev.fabricscope.advisor.customallreduce.CustomAllReduceMessage;
 import dev.fabricscope.advisor.flashinfer.FlashInferMessage;
+import dev.fabricscope.advisor.sglang.CustomAllReduceV2Table;
 import dev.fabricscope.advisor.sglang.SglangMessage;
 import static dev.fabricscope.advisor.What.error;
 import static dev.fabricscope.advisor.What.fallback;
@@ -273,10 +275,11 @@ class SglangRulesTest {
 
     // ---- custom all-reduce (§1.5)
 
+    /** The classic kernel (custom_all_reduce.py@004e6561 _SUPPORTED_WORLD_SIZES), as the middle rule set has it. */
     @ParameterizedTest(name = "TP {0}")
     @CsvSource({"1, ok", "2, ok", "3, fallback", "4, ok", "5, fallback", "6, ok", "8, ok", "16, fallback"})
     void customAllReduceWorldSizes(int tp, String outcome) {
-        Verdict v = machine(What.HGX_H100).assume("gpus-per-node=16").tp(tp).verdict("sglang", "--disable-custom-all-reduce");
+        Verdict v = machine(What.HGX_H100).assume("gpus-per-node=16").tp(tp).version("sglang", "middle").verdict("sglang", "--disable-custom-all-reduce");
         assertEquals(outcome, v.outcome().json(), v::toString);
         if (v.outcome() == Outcome.FALLBACK) {
             assertEquals(String.format(CustomAllReduceMessage.WORLD_SIZE.text(), tp, "[2, 4, 6, 8]"), v.message());
@@ -288,15 +291,17 @@ class SglangRulesTest {
 
     @Test
     void customAllReduceConnectivity() {
-        fallback(machine(What.HGX_H100).tp(16).nodes(2).verdict("sglang", "--disable-custom-all-reduce"), "nccl", CustomAllReduceMessage.SPANS_NODES.text());
-        ok(machine(What.HGX_H100).tp(8).nodes(2).verdict("sglang", "--disable-custom-all-reduce"), "custom");
-        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(4).verdict("sglang", "--disable-custom-all-reduce"), "nccl", CustomAllReduceMessage.PCIE_ONLY.text());
-        ok(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(2).verdict("sglang", "--disable-custom-all-reduce"), "custom");
+        String k = "--disable-custom-all-reduce";
+        fallback(machine(What.HGX_H100).tp(16).nodes(2).version("sglang", "middle").verdict("sglang", k), "nccl", CustomAllReduceMessage.SPANS_NODES.text());
+        ok(machine(What.HGX_H100).tp(8).nodes(2).version("sglang", "middle").verdict("sglang", k), "custom");
+        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(4).version("sglang", "middle").verdict("sglang", k), "nccl",
+                CustomAllReduceMessage.PCIE_ONLY.text());
+        ok(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(2).version("sglang", "middle").verdict("sglang", k), "custom");
         // no P2P: only --enable-p2p-check finds out
-        Verdict assumed = machine("sm=8.9", "gpus-per-node=2", "p2p=false").tp(2).verdict("sglang", "--disable-custom-all-reduce");
+        Verdict assumed = machine("sm=8.9", "gpus-per-node=2", "p2p=false").tp(2).version("sglang", "middle").verdict("sglang", k);
         ok(assumed, "custom");
         whyMentions(assumed, "skips the P2P test");
-        fallback(machine("sm=8.9", "gpus-per-node=2", "p2p=false").tp(2).flag("enable-p2p-check", "true").verdict("sglang", "--disable-custom-all-reduce"),
+        fallback(machine("sm=8.9", "gpus-per-node=2", "p2p=false").tp(2).flag("enable-p2p-check", "true").version("sglang", "middle").verdict("sglang", k),
                 "nccl", CustomAllReduceMessage.NO_P2P.text());
         fallback(machine("platform=cpu").tp(2).verdict("sglang", "--disable-custom-all-reduce"), "torch.distributed (gloo)", null);
         ok(machine("platform=rocm", "gpus-per-node=8", "all-nvlink=true", "p2p=false").tp(8).verdict("sglang", "--disable-custom-all-reduce"), "custom");
@@ -354,10 +359,156 @@ class SglangRulesTest {
         assertTrue(h100.flags().contains("--enable-nccl-nvls"), h100.toString());
         Recommendation b200 = machine(What.GB200_NVL).tp(8).nodes(2).advise().recommendation("sglang").orElseThrow();
         assertTrue(b200.flags().contains("--flashinfer-allreduce-fusion-backend=mnnvl"), b200.toString());
-        assertTrue(b200.flags().contains("--disable-custom-all-reduce"), b200.toString());
+        // newest: V2 may span the MNNVL tray (SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE, not modelled), so it is not turned off
+        assertTrue(!b200.flags().contains("--disable-custom-all-reduce"), b200.toString());
+        Recommendation b200Classic = machine(What.GB200_NVL).tp(8).nodes(2).version("sglang", "middle").advise().recommendation("sglang").orElseThrow();
+        assertTrue(b200Classic.flags().contains("--disable-custom-all-reduce"), b200Classic.toString());
         Recommendation sm120 = machine(What.PCIE_SM120).tp(4).advise().recommendation("sglang").orElseThrow();
         assertTrue(sm120.flags().stream().noneMatch(f -> f.startsWith("--flashinfer-allreduce-fusion-backend")), sm120.toString());
         Recommendation h200multi = machine(What.HGX_H100).tp(16).nodes(2).model("DeepseekV3ForCausalLM").advise().recommendation("sglang").orElseThrow();
         assertTrue(h200multi.flags().stream().noneMatch(f -> f.startsWith("--flashinfer-allreduce-fusion-backend")), h200multi.toString());
+    }
+
+    // ---- CustomAllReduceV2, the newest default (issue 23 item 6)
+
+    /**
+     * environ.py@0003215c: SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2 = EnvBool(True); custom_all_reduce_v2.py@50e143a6 L41-49:
+     * supported_world_size=list(THRESHOLD_2_SHOT_MAP.keys()) (2..8, L166-185), and anything but full_nvlink is True
+     * (L47) leaves V2 disabled. TP 3/5/7 on full NVLink are ok, and the env verdict says the same as the communicator's.
+     */
+    @ParameterizedTest(name = "TP {0}")
+    @ValueSource(ints = {2, 3, 4, 5, 6, 7, 8})
+    void customAllReduceV2TakesOddWorldSizesOnNvlink(int tp) {
+        What w = machine(What.HGX_H100).tp(tp);
+        ok(w.verdict("sglang", "--disable-custom-all-reduce"), "custom all-reduce v2");
+        ok(w.verdict("sglang", "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2"), "custom all-reduce v2");
+        Verdict set = machine(What.HGX_H100).tp(tp).env("SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2", "1").verdict("sglang", "--disable-custom-all-reduce");
+        ok(set, "custom all-reduce v2");
+        CustomAllReduceV2Table.Row row = CustomAllReduceV2Table.row(CustomAllReduceV2Table.Family.OTHER, tp).orElseThrow();
+        whyMentions(set, "one-shot push up to " + CustomAllReduceV2Table.size(row.oneShotPushBytes()));
+    }
+
+    /** custom_all_reduce_v2.py@50e143a6 L47 `if full_nvlink != True: return`: two PCIe GPUs are refused silently (classic: ok). */
+    @Test
+    void customAllReduceV2RefusesTwoPcieGpusSilently() {
+        What pcie = machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(2);
+        Verdict v = pcie.verdict("sglang", "--disable-custom-all-reduce");
+        fallback(v, "nccl", null);
+        assertNull(v.message());
+        ok(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(2).version("sglang", "middle").verdict("sglang", "--disable-custom-all-reduce"), "custom");
+        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(4).verdict("sglang", "--disable-custom-all-reduce"), "nccl",
+                SglangMessage.CAR_V2_PCIE_ONLY.text());
+        fallback(machine(What.HGX_H100).assume("gpus-per-node=16").tp(16).verdict("sglang", "--disable-custom-all-reduce"), "nccl",
+                SglangMessage.CAR_V2_WORLD_SIZE.format(16, "[2, 3, 4, 5, 6, 7, 8]"));
+        // exported off: the classic kernel and its own words
+        fallback(machine(What.HGX_H100).tp(3).env("SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2", "0").verdict("sglang", "--disable-custom-all-reduce"), "nccl",
+                CustomAllReduce.worldSizeMessage(3));
+    }
+
+    /** environ.py: SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE auto-enables on MNNVL trays (copies that have it): not modelled, never ok. */
+    @Test
+    void customAllReduceV2AcrossNodes() {
+        Verdict tray = machine(What.GB200_NVL).tp(8).nodes(2).verdict("sglang", "--disable-custom-all-reduce");
+        assertEquals(Outcome.UNKNOWN, tray.outcome(), tray::toString);
+        whyMentions(tray, "Not modelled", "SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE");
+        fallback(machine(What.GB200_NVL).tp(8).nodes(2).env("SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE", "0").verdict("sglang", "--disable-custom-all-reduce"),
+                "nccl", SglangMessage.CAR_V2_SPANS_NODES.text());
+        fallback(machine(What.HGX_H100).tp(16).nodes(2).verdict("sglang", "--disable-custom-all-reduce"), "nccl", SglangMessage.CAR_V2_SPANS_NODES.text());
+    }
+
+    @Test
+    void customAllReduceV2TableIsTheUpstreamMap() {
+        assertEquals(List.of(2, 3, 4, 5, 6, 7, 8), CustomAllReduceV2Table.worldSizes(CustomAllReduceV2Table.Family.SM100));
+        assertEquals(List.of(2, 3, 4, 5, 6, 7, 8), CustomAllReduceV2Table.worldSizes(CustomAllReduceV2Table.Family.OTHER));
+        assertEquals("160 KiB", CustomAllReduceV2Table.size(CustomAllReduceV2Table.row(CustomAllReduceV2Table.Family.OTHER, 8).orElseThrow().oneShotPushBytes()));
+        assertEquals("every size", CustomAllReduceV2Table.size(CustomAllReduceV2Table.row(CustomAllReduceV2Table.Family.SM100, 2).orElseThrow().oneShotPullBytes()));
+        assertEquals("720 KiB", CustomAllReduceV2Table.size(CustomAllReduceV2Table.row(CustomAllReduceV2Table.Family.SM100, 8).orElseThrow().oneShotPushBytes()));
+    }
+
+    /** docs/backend-rules.md §1.5 shows CustomAllReduceV2Table.ROWS, every row and no other. */
+    @Test
+    void theDocShowsTheV2Table() throws java.io.IOException {
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("").toAbsolutePath().getParent().resolve("docs/backend-rules.md"));
+        List<String> docRows = doc.lines().filter(l -> l.startsWith("| SM100 |") || l.startsWith("| other |")).toList();
+        List<String> expected = CustomAllReduceV2Table.ROWS.stream().map(r -> "| " + (r.family() == CustomAllReduceV2Table.Family.SM100 ? "SM100" : "other")
+                + " | " + r.worldSize() + " | " + CustomAllReduceV2Table.size(r.oneShotPushBytes()) + " | " + CustomAllReduceV2Table.size(r.oneShotPullBytes()) + " |")
+                .toList();
+        assertEquals(expected, docRows);
+    }
+
+    // ---- prefill context parallel (parallel_hook.py@008b79d2 handle_context_parallelism)
+
+    @Test
+    void prefillCpDeterministicErrors() {
+        // L65-68: "--cp-strategy must be set when --enable-prefill-cp is enabled."
+        error(machine(What.HGX_H100).tp(8).model("Qwen3MoeForCausalLM").flag("enable-prefill-cp", "true").verdict("sglang", "--enable-prefill-cp"),
+                "ValueError", SglangMessage.CP_STRATEGY_REQUIRED.text());
+        // L38-46: DeepSeek V3.2 with zigzag
+        Verdict dsv32 = machine(What.HGX_H100).tp(8).model("DeepseekV32ForCausalLM").flag("enable-prefill-cp", "true").flag("cp-strategy", "zigzag")
+                .verdict("sglang", "--cp-strategy");
+        error(dsv32, "ValueError", SglangMessage.CP_DSV32_ZIGZAG.text());
+        assertEquals("--cp-strategy interleave", dsv32.fix());
+        // L73-75 and L76-78: attention CP must divide TP, and dp × attention CP too
+        error(machine(What.HGX_H100).tp(8).flag("attn-cp-size", "3").verdict("sglang", "--attn-cp-size"), "AssertionError", SglangMessage.CP_TP_ATTN.text());
+        error(machine(What.HGX_H100).tp(8).flag("attn-cp-size", "4").flag("dp-size", "4").verdict("sglang", "--attn-cp-size"), "AssertionError",
+                SglangMessage.CP_TP_DP_ATTN.text());
+        // checks pass: what is not read decides, so unknown, never ok
+        Verdict passes = machine(What.HGX_H100).tp(8).model("DeepseekV32ForCausalLM").flag("enable-prefill-cp", "true").flag("cp-strategy", "interleave")
+                .verdict("sglang", "--enable-prefill-cp");
+        assertEquals(Outcome.UNKNOWN, passes.outcome(), passes::toString);
+        Verdict noModel = machine(What.HGX_H100).tp(8).flag("enable-prefill-cp", "true").flag("cp-strategy", "zigzag").verdict("sglang", "--enable-prefill-cp");
+        assertEquals(Outcome.UNKNOWN, noModel.outcome(), noModel::toString);
+        ok(machine(What.HGX_H100).tp(8).flag("attn-cp-size", "1").verdict("sglang", "--attn-cp-size"), null);
+        // fields/parallel.py@00ac7105: aliases=["--attention-context-parallel-size"]
+        error(machine(What.HGX_H100).tp(8).flag("attention-context-parallel-size", "3").verdict("sglang", "--attn-cp-size"), "AssertionError",
+                SglangMessage.CP_TP_ATTN.text());
+    }
+
+    /** model_overrides/kimi_k3.py@06dd383b _kimi_k3_overrides: with DCP > 1 it turns --enable-symm-mem off and replicates Q for a2a. */
+    @Test
+    void kimiK3DcpOverrides() {
+        What kimi = machine(What.HGX_B200).tp(8).dcp(2).model("KimiK3ForConditionalGeneration").flag("enable-symm-mem", "true");
+        fallback(kimi.verdict("sglang", "--enable-symm-mem"), null, SglangMessage.KIMI_K3_SYMM_MEM.text());
+        Verdict cumem = machine(What.HGX_B200).tp(8).dcp(2).model("KimiK3ForConditionalGeneration").flag("enable-symm-mem", "true")
+                .verdict("sglang", "NCCL_CUMEM_ENABLE");
+        whyMentions(cumem, "NCCL_CUMEM_ENABLE=0");
+        Verdict q = machine(What.HGX_B200).tp(8).dcp(2).model("KimiK3ForConditionalGeneration").flag("dcp-comm-backend", "a2a")
+                .verdict("sglang", "--dcp-replicate-q-proj");
+        ok(q, "replicated Q projection");
+        assertEquals(SglangMessage.KIMI_K3_REPLICATE_Q.text(), q.message());
+        // other models, or DCP 1: no override
+        ok(machine(What.HGX_B200).tp(8).dcp(2).model("DeepseekV3ForCausalLM").flag("dcp-comm-backend", "a2a").verdict("sglang", "--dcp-replicate-q-proj"), null);
+        Verdict noDcp = machine(What.HGX_B200).tp(8).model("KimiK3ForConditionalGeneration").flag("enable-symm-mem", "true").verdict("sglang", "--enable-symm-mem");
+        assertTrue(noDcp.message() == null || !noDcp.message().equals(SglangMessage.KIMI_K3_SYMM_MEM.text()), noDcp::toString);
+    }
+
+    // ---- spelling and knobs upstream has (issue 23 item 6)
+
+    /** exec_.py@01d795f8: the choice is spelled cutedsl; cute-dsl is FlashInfer's kernel-backend spelling and argparse refuses it. */
+    @Test
+    void cuteDslSpellingIsRefusedAndExplained() {
+        Verdict v = node("10.0", 1).flag("flashinfer-allreduce-fusion-backend", "cute-dsl").verdict("sglang", FUSION);
+        error(v, "SystemExit (argparse)", String.format(SglangMessage.INVALID_CHOICE_NEWEST.text(), "cute-dsl"));
+        whyMentions(v, "FlashInfer's spelling", "cutedsl");
+        assertEquals("--flashinfer-allreduce-fusion-backend=cutedsl", v.fix());
+    }
+
+    /** fields/parallel.py@00ac7105, exec_.py@01d795f8, boundary_reduction.py@0fbe7e46, environ.py@0003215c: real knobs, not modelled. */
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource({"boundary-reduction, rs+rsv", "enable-scattered-sconv, true", "enable-layernorm-sp, true", "moe-dp-size, 2", "dwdp-size, 8",
+            "enable-cp-decode-attn-tp, true"})
+    void upstreamFlagsAreAcceptedAndNotModelled(String flag, String value) {
+        Verdict v = machine(What.HGX_H100).tp(8).flag(flag, value).verdict("sglang", "--" + flag);
+        assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
+        assertTrue(v.why().startsWith("Not modelled: --" + flag), v.why());
+        assertTrue(v.source().commit() != null && v.source().commit().matches("[0-9a-f]{40}"), v.source().toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"SGLANG_CUSTOM_ALL_REDUCE_V2_MAX_SIZE_KB", "SGLANG_FORCE_CUSTOM_ALL_REDUCE_V2_PULL_SIZE_KB"})
+    void upstreamEnvIsAcceptedAndNotModelled(String env) {
+        Verdict v = machine(What.HGX_H100).tp(8).env(env, "8192").verdict("sglang", env);
+        assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
+        assertTrue(v.why().startsWith("Not modelled: " + env), v.why());
     }
 }

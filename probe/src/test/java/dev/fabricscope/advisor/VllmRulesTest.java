@@ -215,10 +215,16 @@ class VllmRulesTest {
         error(node("9.0", 8).tp(8).dcp(3).verdict("vllm", "--decode-context-parallel-size"), "ValueError", "tp_size=8 must be divisible by dcp_size=3.");
         error(node("9.0", 8).tp(8).dcp(3).version("vllm", "older").verdict("vllm", "--decode-context-parallel-size"), "ValueError",
                 "tp_size=8 must be divisible bydcp_size=3.");
-        ok(node("9.0", 8).tp(8).dcp(4).verdict("vllm", "--decode-context-parallel-size"), null);
+        // model.py@0052a5b8 verify_with_parallel_config: DCP > 1 on a non-MLA model asserts on the KV heads the advisor does not know
+        Verdict qwen = node("9.0", 8).tp(8).dcp(4).model("Qwen3MoeForCausalLM").verdict("vllm", "--decode-context-parallel-size");
+        assertEquals(Outcome.UNKNOWN, qwen.outcome(), qwen::toString);
+        whyMentions(qwen, "Missing fact", "Qwen3MoeForCausalLM", "num_key_value_heads");
+        assertEquals(VllmMessage.DCP_KV_HEADS_MAX.source(), qwen.source());
+        ok(node("9.0", 8).tp(8).dcp(1).verdict("vllm", "--decode-context-parallel-size"), null);
         error(node("9.0", 8).tp(4).dcp(3).flag("prefill-context-parallel-size", "2").verdict("vllm", "--decode-context-parallel-size"), "ValueError",
                 String.format(VllmMessage.PCP_DCP.text(), 4, 2, 3, "[1, 2, 8]"));
-        ok(node("9.0", 8).tp(4).dcp(8).flag("prefill-context-parallel-size", "2").verdict("vllm", "--decode-context-parallel-size"), null);
+        Verdict pcpDcp = node("9.0", 8).tp(4).dcp(8).flag("prefill-context-parallel-size", "2").verdict("vllm", "--decode-context-parallel-size");
+        assertEquals(Outcome.UNKNOWN, pcpDcp.outcome(), pcpDcp::toString);
         error(node("9.0", 8).tp(8).dcp(1).flag("dcp-comm-backend", "a2a").verdict("vllm", "--dcp-comm-backend"), "ValueError", VllmMessage.DCP_A2A.text());
         ok(node("9.0", 8).tp(8).dcp(2).flag("dcp-comm-backend", "a2a").verdict("vllm", "--dcp-comm-backend"), "a2a");
         error(node("9.0", 8).tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a").verdict("vllm", "--dcp-comm-backend"), "pydantic ValidationError", null);
@@ -235,5 +241,40 @@ class VllmRulesTest {
         Recommendation older = node("10.0", 4).tp(8).nodes(2).version("vllm", "older").advise().recommendation("vllm").orElseThrow();
         assertEquals("mnnvl", older.env().get(BACKEND), older.toString());
         assertTrue(older.flags().contains("--disable-custom-all-reduce"), older.toString());
+    }
+
+    // ---- prefill context parallel (issue 23 item 6)
+
+    /** parallel.py@00193b82 _validate_parallel_config: `if pcp > 1 and self.data_parallel_size > 1: raise ValueError("PCP does not support …")`. */
+    @Test
+    void pcpRefusesDataParallelism() {
+        Verdict v = node("9.0", 8).tp(4).flag("prefill-context-parallel-size", "2").flag("data-parallel-size", "2").verdict("vllm", "--prefill-context-parallel-size");
+        error(v, "ValueError", VllmMessage.PCP_DP.text());
+        error(node("9.0", 8).tp(4).dcp(2).flag("prefill-context-parallel-size", "2").flag("data-parallel-size", "2")
+                .verdict("vllm", "--decode-context-parallel-size"), "ValueError", VllmMessage.PCP_DP.text());
+    }
+
+    /** vllm.py@000fc94b use_v2_model_runner returns the exported env first; _validate_v1_model_runner lists "prefill context parallel". */
+    @Test
+    void pcpNeedsModelRunnerV2() {
+        What w = node("9.0", 8).tp(4).flag("prefill-context-parallel-size", "2").env("VLLM_USE_V2_MODEL_RUNNER", "0");
+        error(w.verdict("vllm", "--prefill-context-parallel-size"), "ValueError", VllmMessage.PCP_V1.text());
+        error(node("9.0", 8).tp(4).flag("prefill-context-parallel-size", "2").env("VLLM_USE_V2_MODEL_RUNNER", "0").verdict("vllm", "VLLM_USE_V2_MODEL_RUNNER"),
+                "ValueError", VllmMessage.PCP_V1.text());
+        Verdict v2 = node("9.0", 8).tp(4).flag("prefill-context-parallel-size", "2").verdict("vllm", "--prefill-context-parallel-size");
+        assertEquals(Outcome.UNKNOWN, v2.outcome(), v2::toString);
+        Verdict runnerOnly = node("9.0", 8).tp(4).env("VLLM_USE_V2_MODEL_RUNNER", "1").verdict("vllm", "VLLM_USE_V2_MODEL_RUNNER");
+        assertEquals(Outcome.UNKNOWN, runnerOnly.outcome(), runnerOnly::toString);
+    }
+
+    /** parallel.py@00193b82 __post_init__: with nnodes 1 on CUDA, `device_count() < self.world_size` (TP × PP × PCP) is a ValueError. */
+    @Test
+    void pcpWorldLargerThanTheNode() {
+        Verdict v = node("9.0", 8).tp(8).flag("prefill-context-parallel-size", "2").verdict("vllm", "--prefill-context-parallel-size");
+        error(v, "ValueError", VllmMessage.WORLD_GPUS.format(16, 8));
+        whyMentions(v, "--nnodes defaults to 1");
+        // the user said the deployment spans two nodes: vLLM with --nnodes 2 takes the multiprocessing path
+        Verdict two = node("9.0", 8).tp(8).nodes(2).flag("prefill-context-parallel-size", "2").verdict("vllm", "--prefill-context-parallel-size");
+        assertEquals(Outcome.UNKNOWN, two.outcome(), two::toString);
     }
 }

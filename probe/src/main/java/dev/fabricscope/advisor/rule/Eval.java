@@ -282,9 +282,15 @@ public final class Eval {
         return nodes() > 1;
     }
 
-    int gpusPerNode() {
+    public int gpusPerNode() {
         use(FactKey.GPUS_PER_NODE.key);
         return dep.gpusPerNode();
+    }
+
+    /** The user gave this deployment field ({@code tp}, {@code nodes}, {@code dcp}, {@code model}, {@code tokens}); else it was derived. */
+    public boolean userGave(String field) {
+        use("deployment." + field);
+        return dep.given().contains(field);
     }
 
     /** The TP group has ranks on more than one node (TP larger than one node's GPUs). */

@@ -37,6 +37,11 @@ public interface FrameworkRules {
         return null;
     }
 
+    /** Where one {@link KnobSpec.Scope#KNOWN} knob was read; by default where they all were. */
+    default SourceRef knownKnobSource(Eval e, KnobSpec k) {
+        return knownKnobsSource(e);
+    }
+
     /** Where the {@link KnobSpec.Scope#ROCM_ONLY} knobs were read (null when the framework has none). */
     default SourceRef rocmKnobsSource(Eval e) {
         return null;

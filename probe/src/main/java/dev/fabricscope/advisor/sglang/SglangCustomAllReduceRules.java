@@ -13,7 +13,12 @@ import static dev.fabricscope.advisor.sglang.SglangKnobs.P2P_CHECK;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.SKIP_P2P_ENV;
 import static dev.fabricscope.advisor.sglang.SglangSources.WHEN_COMM;
 
+import dev.fabricscope.advisor.api.SourceRef;
+import dev.fabricscope.advisor.api.Values;
+import dev.fabricscope.advisor.rule.Partial;
+import dev.fabricscope.advisor.rule.Slots;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * SGLang's custom all-reduce (the classic kernel, CustomAllReduceV2 in the newest version) and its P2P check
@@ -36,6 +41,9 @@ final class SglangCustomAllReduceRules {
         }
         if (!e.cuda() && !"rocm".equals(e.platform())) {
             return v.fallback().resolved("torch.distributed").why("The platform is " + e.platformName() + "; the custom all-reduce kernel is not built for it.").build();
+        }
+        if (v2Dispatched(e)) {
+            return v.apply(v2Path(e)).fix(v2Fix(e)).build();
         }
         return switch (CustomAllReduce.block(e)) {
             case SPANS_NODES -> warned(v, CustomAllReduceMessage.SPANS_NODES, CustomAllReduceMessage.SPANS_NODES.text())
@@ -73,34 +81,110 @@ final class SglangCustomAllReduceRules {
                 .fix("--enable-p2p-check (to let SGLang test P2P) or --disable-custom-all-reduce").build();
     }
 
-    static final List<Integer> CAR_V2_WORLD_SIZES = List.of(2, 3, 4, 5, 6, 7, 8);
+    /**
+     * {@code dispatch_custom_allreduce} returns CustomAllReduceV2: on CUDA in a version that has it, unless
+     * {@code SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2} is exported false (its default is {@code EnvBool(True)},
+     * environ.py@0003215c). Reference: backend-rules.md §1.5.
+     */
+    static boolean v2Dispatched(Eval e) {
+        if (!e.version(SglangVersion.class).args().customAllReduceV2() || !e.cuda()) {
+            return false;
+        }
+        String exported = e.env().get(CAR_V2_ENV.name());
+        return exported == null || Values.truthy(exported);
+    }
 
-    /** {@code SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2} (newest): CustomAllReduceV2, world sizes 2–8 with full NVLink (errata §1.5). */
+    /** {@code SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2} (newest): its own verdict says what the communicator verdict says. */
     static Verdict carV2Verdict(Eval e) {
-        VerdictBuilder v = e.on(CAR_V2_ENV, SglangVersion.class).source(SglangSources.CAR_V2).when(WHEN_COMM);
-        if (!e.envTrue(CAR_V2_ENV)) {
-            return v.ok().why("Not set: the classic custom all-reduce (--disable-custom-all-reduce) applies.").build();
+        VerdictBuilder v = e.on(CAR_V2_ENV, SglangVersion.class).source(SglangSources.ENVIRON_CAR_V2).when(WHEN_COMM);
+        if (!e.cuda()) {
+            return v.ok().why(Slots.fill("The platform is {platform}; dispatch_custom_allreduce picks V2 on CUDA only.", "platform", e.platformName()))
+                    .build();
+        }
+        if (!v2Dispatched(e)) {
+            return v.ok().why("Exported false: dispatch_custom_allreduce returns the classic CustomAllreduce (see --disable-custom-all-reduce).")
+                    .build();
         }
         if (e.bool(DISABLE_CUSTOM_AR)) {
             return v.ok().resolved("nccl").why("--disable-custom-all-reduce turns custom all-reduce off, V2 included.").build();
         }
-        if (!e.cuda() || e.tp() <= 1) {
-            return v.ok().why(!e.cuda() ? "The platform is " + e.platformName() + "; V2 is modelled on CUDA only." : "TP 1: there is no all-reduce.").build();
+        return v.apply(v2Path(e)).fix(v2Fix(e)).build();
+    }
+
+    /** The fix for a V2 fallback: the classic kernel where it would take the group, else silencing. */
+    private static String v2Fix(Eval e) {
+        Partial p = v2Path(e);
+        if (p.outcome() != Outcome.FALLBACK) {
+            return null;
         }
+        boolean classicTakes = !e.tpSpansNodes() && CustomAllReduce.WORLD_SIZES.contains(e.tp()) && (e.tp() == 2 || e.allNvlink());
+        return classicTakes ? CAR_V2_ENV.name() + "=0 (the classic kernel takes this group)" : "--disable-custom-all-reduce (NCCL is used either way)";
+    }
+
+    /**
+     * CustomAllReduceV2.__init__ (custom_all_reduce_v2.py@50e143a6 L41-49): the shared NVLink helper with the world
+     * sizes of {@link CustomAllReduceV2Table}; anything but {@code full_nvlink is True} leaves it disabled, so NCCL
+     * all-reduces. Unlike the classic kernel, two GPUs without NVLink are refused too (silently).
+     */
+    static Partial v2Path(Eval e) {
+        SourceRef src = SglangSources.CAR_V2;
+        if (e.tp() <= 1) {
+            return Partial.ok(null, WHEN_COMM, "TP 1: there is no all-reduce.", src);
+        }
+        List<Integer> sizes = CustomAllReduceV2Table.worldSizes(CustomAllReduceV2Table.Family.OTHER);
         if (e.tpSpansNodes()) {
-            return v.outcome(Outcome.UNKNOWN).why(e.span() + " with the " + e.tpPhrase() + " group across them; V2 across nodes depends on "
-                    + "SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE, whose code path was not read.").build();
+            String multinode = e.env().get("SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE");
+            boolean mayEnable = multinode == null ? e.mnnvlFabric() : Values.truthy(multinode);
+            if (mayEnable) {
+                return new Partial(Outcome.UNKNOWN, null, null, null, WHEN_COMM, Slots.fill("Not modelled: {span} and the {tp} group crosses "
+                        + "them; SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE ({how}) lets V2 span an MNNVL fabric through torch symmetric "
+                        + "memory, a path whose code was not read.", "span", e.span(), "tp", e.tpPhrase(),
+                        "how", multinode == null ? "auto-enabled on MNNVL-fabric trays in the copies that have it" : "exported " + multinode), src);
+            }
+            return new Partial(Outcome.FALLBACK, "nccl", null, SglangMessage.CAR_V2_SPANS_NODES.text(), WHEN_COMM, Slots.fill("{span} and the "
+                    + "{tp} group crosses them{mnnvl}; V2 stays within one node, so NCCL all-reduces (which class prints the warning depends "
+                    + "on the copy: some force V2 off with more than one node).", "span", e.span(), "tp", e.tpPhrase(),
+                    "mnnvl", multinode == null ? " without an MNNVL fabric" : " and SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE=" + multinode), src);
         }
-        if (!CAR_V2_WORLD_SIZES.contains(e.tp())) {
-            return v.fallback().resolved("nccl").why("World size " + e.tp() + " is outside V2's 2–8 (exact warning not recorded).")
-                    .fix("unset SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2, or --tp 2 to 8").build();
+        if (!sizes.contains(e.tp())) {
+            return new Partial(Outcome.FALLBACK, "nccl", null, SglangMessage.CAR_V2_WORLD_SIZE.format(e.tp(), Values.pyList(sizes)), WHEN_COMM,
+                    Slots.fill("World size {ws} is not a key of V2's THRESHOLD_2_SHOT_MAP ({sizes}).", "ws", e.tp(), "sizes", sizes), src);
         }
         if (!e.allNvlink()) {
-            return v.fallback().resolved("nccl").why("V2 needs every GPU pair NVLink-connected, and " + e.gpus() + " without NVLink between every pair (exact warning not recorded).")
-                    .fix("unset SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2").build();
+            String gpus = e.gpus() + " without NVLink between every pair";
+            if (e.tp() == 2) {
+                return new Partial(Outcome.FALLBACK, "nccl", null, null, WHEN_COMM, Slots.fill("{gpus}: V2 runs only when the helper reports "
+                        + "full NVLink (full_nvlink is True), so on two PCIe GPUs it stays disabled without a warning and NCCL all-reduces; "
+                        + "the classic kernel would take them.", "gpus", gpus), src);
+            }
+            return new Partial(Outcome.FALLBACK, "nccl", null, SglangMessage.CAR_V2_PCIE_ONLY.text(), WHEN_COMM,
+                    Slots.fill("{tp} needs every GPU pair NVLink-connected for more than two GPUs, and {gpus}.", "tp", e.tpPhrase(), "gpus", gpus), src);
         }
-        return v.ok().resolved("custom all-reduce v2").why(e.tpPhrase() + " on one node with every GPU pair NVLink-connected: V2 takes world sizes 2 to 8, odd ones included"
-                + (CustomAllReduce.WORLD_SIZES.contains(e.tp()) ? "." : ", so it runs where the classic kernel refuses world size " + e.tp() + ".")).build();
+        if (!e.p2p() && e.bool(P2P_CHECK)) {
+            return new Partial(Outcome.FALLBACK, "nccl", null, null, WHEN_COMM, "--enable-p2p-check runs the P2P test, and the GPUs cannot access "
+                    + "each other (cuDeviceCanAccessPeer = 0), so V2 stays disabled (its exact warning was not read).", src);
+        }
+        return Partial.ok("custom all-reduce v2", WHEN_COMM, Slots.fill("{tp} on one node with every GPU pair NVLink-connected: "
+                + "CustomAllReduceV2 (the default dispatch) takes world sizes {sizes}{odd}.{perCall}{p2p}", "tp", e.tpPhrase(), "sizes", sizes,
+                "odd", CustomAllReduce.WORLD_SIZES.contains(e.tp()) ? "" : ", so it runs where the classic kernel refuses world size " + e.tp(),
+                "perCall", v2PerCall(e), "p2p", e.p2p() ? "" : " The GPUs report no P2P access, but without --enable-p2p-check SGLang does "
+                        + "not test it; what V2 then does was not verified."), src);
+    }
+
+    /** What V2 does per message, from its threshold map (custom_all_reduce_v2.py@50e143a6 L160-185). */
+    static String v2PerCall(Eval e) {
+        Optional<CustomAllReduceV2Table.Family> family = CustomAllReduceV2Table.family(e.sm());
+        Optional<CustomAllReduceV2Table.Row> row = family.flatMap(f -> CustomAllReduceV2Table.row(f, e.tp()));
+        String max = CustomAllReduceV2Table.size(CustomAllReduceV2Table.MAX_PULL_BYTES);
+        if (row.isEmpty()) {
+            return Slots.fill(" Per call it takes messages up to {max} (size a multiple of 16 bytes), larger ones go to NCCL; which "
+                    + "threshold map SM {sm} gets (is_sm100_supported) was not read.", "max", max, "sm", e.sm());
+        }
+        CustomAllReduceV2Table.Row r = row.get();
+        return Slots.fill(" Per call ({family} map, world size {ws}): one-shot push up to {push}, one-shot pull up to {pull}, two-shot pull "
+                        + "above, up to {max} (size a multiple of 16 bytes); larger ones go to NCCL.", "family",
+                r.family() == CustomAllReduceV2Table.Family.SM100 ? "SM100" : "non-SM100", "ws", r.worldSize(),
+                "push", CustomAllReduceV2Table.size(r.oneShotPushBytes()), "pull", CustomAllReduceV2Table.size(r.oneShotPullBytes()), "max", max);
     }
 
     static Verdict p2pCheckVerdict(Eval e) {

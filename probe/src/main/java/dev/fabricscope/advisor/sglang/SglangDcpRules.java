@@ -5,6 +5,7 @@ import dev.fabricscope.advisor.api.Values;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.flashinfer.FlashInferWorkspace;
 import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.Slots;
 import dev.fabricscope.advisor.rule.VerdictBuilder;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.DCP_BACKEND;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.DCP_REPLICATE_Q;
@@ -93,6 +94,22 @@ final class SglangDcpRules {
     static Verdict dcpReplicateVerdict(Eval e) {
         VerdictBuilder v = e.on(DCP_REPLICATE_Q, SglangVersion.class).source(SglangSources.DCP).when(WHEN_ARGS);
         String val = e.value(DCP_REPLICATE_Q);
+        if (val == null && version(e).args().kimiK3Dcp(e)) {
+            String backend = e.value(DCP_BACKEND) != null ? e.value(DCP_BACKEND)
+                    : version(e).args().dcpBackendAuto() && e.cuda() ? null : DCP_BACKEND.defaultValue();
+            if (backend == null) {
+                return v.outcome(Outcome.UNKNOWN).source(SglangSources.KIMI_K3_DCP).when(WHEN_RESOLVE)
+                        .why("Kimi-K3's override replicates the Q projection when dcp_comm_backend_of(cfg) is a2a or fi_a2a; with no "
+                                + "--dcp-comm-backend SGLang's default picks fi_a2a or a2a, but whether the override already sees that "
+                                + "pick (dcp_comm_backend_of was not read) is not known.").build();
+            }
+            if (backend.equals("a2a") || backend.equals("fi_a2a")) {
+                return v.value("true (Kimi-K3 override)").ok().resolved("replicated Q projection").message(SglangMessage.KIMI_K3_REPLICATE_Q.text())
+                        .source(SglangSources.KIMI_K3_DCP).when(WHEN_RESOLVE)
+                        .why(Slots.fill("Unset, and {model} with DCP {dcp} and {backend}: its model override sets it to True, which removes the "
+                                + "head-dim Q all-gather.", "model", e.model(), "dcp", e.dcp(), "backend", backend)).build();
+            }
+        }
         if (val == null || !Values.truthy(val)) {
             return v.ok().why(val == null ? "Unset: the Q projection is not replicated." : "false: the Q projection is not replicated.").build();
         }

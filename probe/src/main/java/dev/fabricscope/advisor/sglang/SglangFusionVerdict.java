@@ -56,6 +56,9 @@ final class SglangFusionVerdict {
 
     static Verdict fusionVerdict(Eval e, boolean withFix) {
         VerdictBuilder v = e.on(FUSION_BACKEND, SglangVersion.class).source(SglangSources.FIELD);
+        if (CUTE_DSL.equals(e.value(FUSION_BACKEND))) {
+            return cuteDslSpelling(e, v, withFix);
+        }
         if ("cutedsl".equals(e.value(FUSION_BACKEND)) && !version(e).args().cutedslChoice()) {
             return cutedslRejected(e, v, withFix);
         }
@@ -82,6 +85,21 @@ final class SglangFusionVerdict {
             return s.fixed();
         }
         return workspace(s, r);
+    }
+
+    /** FlashInfer's spelling of its CuTe-DSL kernel backends; SGLang's fusion backend choice is spelled {@code cutedsl}. */
+    static final String CUTE_DSL = "cute-dsl";
+
+    /** {@code cute-dsl}: no SGLang version offers it, so argparse exits with its choices. */
+    private static Verdict cuteDslSpelling(Eval e, VerdictBuilder v, boolean withFix) {
+        boolean newest = version(e).args().cutedslChoice();
+        return v.error("SystemExit (argparse)").message(newest ? SglangMessage.INVALID_CHOICE_NEWEST : SglangMessage.INVALID_CHOICE, CUTE_DSL)
+                .when(WHEN_ARGS).source(version(e).args().source())
+                .why("cute-dsl is FlashInfer's spelling of its CuTe-DSL kernel backends (backend=\"cute-dsl\" for attention, MLA and RoPE "
+                        + "kernels); SGLang's --flashinfer-allreduce-fusion-backend spells its CuTe-DSL choice cutedsl"
+                        + (newest ? "." : ", and this version does not offer that either (it came with exec_.py@01d795f8)."))
+                .fix(withFix ? (newest ? "--flashinfer-allreduce-fusion-backend=cutedsl" : "drop --flashinfer-allreduce-fusion-backend=cute-dsl") : null)
+                .build();
     }
 
     /** {@code cutedsl} where this version's parser does not offer it: argparse exits. */

@@ -1,6 +1,7 @@
 package dev.fabricscope.advisor.sglang;
 
 import dev.fabricscope.advisor.api.KnobSpec;
+import dev.fabricscope.advisor.api.SourceRef;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -10,7 +11,8 @@ final class SglangKnobs {
     static final String FW = "sglang";
 
     static final KnobSpec FUSION_BACKEND = KnobSpec.flag(FW, "flashinfer-allreduce-fusion-backend", KnobSpec.Type.CHOICE, "unset",
-            "FlashInfer all-reduce + RMSNorm fusion backend (cutedsl: newest only)", "auto", "trtllm", "mnnvl", "cutedsl");
+            "FlashInfer all-reduce + RMSNorm fusion backend (cutedsl: newest only; cute-dsl, FlashInfer's kernel spelling, is refused)",
+            "auto", "trtllm", "mnnvl", "cutedsl", "cute-dsl");
     static final KnobSpec FUSION_DEPRECATED = KnobSpec.flag(FW, "enable-flashinfer-allreduce-fusion", KnobSpec.Type.BOOL, "false",
             "deprecated: same as --flashinfer-allreduce-fusion-backend=auto");
     static final KnobSpec ENFORCE_DISABLE = KnobSpec.flag(FW, "enforce-disable-flashinfer-allreduce-fusion", KnobSpec.Type.BOOL, "false",
@@ -49,21 +51,60 @@ final class SglangKnobs {
             "as exported before SGLang starts", "0", "1", "2");
     static final KnobSpec CUMEM_ENV = KnobSpec.env(FW, "NCCL_CUMEM_ENABLE", KnobSpec.Type.CHOICE, "unset",
             "as exported before SGLang starts", "0", "1");
-    static final KnobSpec CAR_V2_ENV = KnobSpec.env(FW, "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2", KnobSpec.Type.BOOL, "unset",
-            "dispatch_custom_allreduce picks CustomAllReduceV2 (world sizes 2-8, full NVLink)").only("newest");
-    // known upstream, effect on the all-reduce backends not modelled (set: an "unknown" verdict)
+    static final KnobSpec CAR_V2_ENV = KnobSpec.env(FW, "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2", KnobSpec.Type.BOOL, "true",
+            "CustomAllReduceV2 instead of the classic kernel (default on; world sizes 2-8, full NVLink)").only("newest");
+    // prefill context parallel: modelled at the newest argument surface (parallel_hook.py@008b79d2)
+    static final KnobSpec ENABLE_PREFILL_CP = KnobSpec.flag(FW, "enable-prefill-cp", KnobSpec.Type.BOOL, "false",
+            "prefill context parallel (needs --cp-strategy)");
+    static final KnobSpec CP_STRATEGY = KnobSpec.flag(FW, "cp-strategy", KnobSpec.Type.CHOICE, "unset",
+            "prefill CP sharding: zigzag or interleave", "zigzag", "interleave");
+    static final KnobSpec ATTN_CP_SIZE = KnobSpec.flag(FW, "attn-cp-size", KnobSpec.Type.INT, "1",
+            "attention context-parallel size (must divide TP)");
+    static final KnobSpec DP_SIZE = KnobSpec.flag(FW, "dp-size", KnobSpec.Type.INT, "1", "data-parallel size").scope(KnobSpec.Scope.KNOWN);
+    // known upstream, effect on the all-reduce backends not modelled (set: an "unknown" verdict naming where it was read)
+    private static final java.util.Map<KnobSpec, SourceRef> KNOWN_SOURCES = new java.util.LinkedHashMap<>();
     static final List<KnobSpec> KNOWN = List.of(
-            KnobSpec.flag(FW, "enable-mscclpp", KnobSpec.Type.BOOL, "false", "MSCCL++ for tuned all-reduce / all-gather, NCCL fallback"),
-            KnobSpec.flag(FW, "enable-quant-communications", KnobSpec.Type.BOOL, "false", "INT8 quantisation of TP communications"),
-            KnobSpec.flag(FW, "pre-warm-nccl", KnobSpec.Type.BOOL, "false", "pre-warm NCCL communicators at start-up"),
-            KnobSpec.flag(FW, "dp-size", KnobSpec.Type.INT, "1", "data-parallel size"),
-            KnobSpec.flag(FW, "ep-size", KnobSpec.Type.INT, "1", "expert-parallel size"),
-            KnobSpec.flag(FW, "attn-cp-size", KnobSpec.Type.INT, "1", "attention context-parallel size"),
-            KnobSpec.flag(FW, "enable-prefill-cp", KnobSpec.Type.BOOL, "false", "prefill context parallel"),
-            KnobSpec.flag(FW, "cp-strategy", KnobSpec.Type.STRING, "default", "context-parallel strategy"),
-            KnobSpec.env(FW, "SGLANG_USE_JIT_ALL_REDUCE", KnobSpec.Type.BOOL, "unset", "JIT-built custom all-reduce"),
-            KnobSpec.env(FW, "SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE", KnobSpec.Type.BOOL, "unset", "CustomAllReduceV2 across nodes"))
-            .stream().map(k -> k.scope(KnobSpec.Scope.KNOWN)).toList();
+            known(KnobSpec.flag(FW, "enable-mscclpp", KnobSpec.Type.BOOL, "false", "MSCCL++ for tuned all-reduce / all-gather, NCCL fallback"),
+                    SglangSources.EXEC_COMM),
+            known(KnobSpec.flag(FW, "enable-quant-communications", KnobSpec.Type.BOOL, "false", "INT8 quantisation of TP communications"),
+                    SglangSources.EXEC_COMM),
+            known(KnobSpec.flag(FW, "pre-warm-nccl", KnobSpec.Type.BOOL, "false", "pre-warm NCCL communicators at start-up"), SglangSources.EXEC_COMM),
+            known(KnobSpec.flag(FW, "enable-scattered-sconv", KnobSpec.Type.BOOL, "false",
+                    "Inkling: reduce-scatter + all-gather around the output short convolution instead of the all-reduce"), SglangSources.EXEC_COMM),
+            known(KnobSpec.flag(FW, "boundary-reduction", KnobSpec.Type.CHOICE, "auto",
+                    "FFN boundary reduction: all-reduce or (variable-size) reduce-scatter", "auto", "ar", "rs", "rsv", "rs+rsv"),
+                    SglangSources.BOUNDARY_REDUCTION),
+            known(DP_SIZE, SglangSources.PARALLEL_FIELDS),
+            known(KnobSpec.flag(FW, "ep-size", KnobSpec.Type.INT, "1", "expert-parallel size"), SglangSources.PARALLEL_FIELDS),
+            known(KnobSpec.flag(FW, "moe-dp-size", KnobSpec.Type.INT, "1", "MoE data-parallel size (--moe-data-parallel-size)"),
+                    SglangSources.PARALLEL_FIELDS),
+            known(KnobSpec.flag(FW, "dwdp-size", KnobSpec.Type.INT, "1", "distributed weight data parallelism (must equal TP)"),
+                    SglangSources.PARALLEL_FIELDS),
+            known(KnobSpec.flag(FW, "enable-cp-decode-attn-tp", KnobSpec.Type.BOOL, "false",
+                    "attention TP weight slicing during decode under context parallel"), SglangSources.PARALLEL_FIELDS),
+            known(KnobSpec.flag(FW, "enable-layernorm-sp", KnobSpec.Type.BOOL, "false",
+                    "sequence parallel LayerNorm: reduce-scatter + all-gather instead of the row-parallel all-reduce"), SglangSources.PARALLEL_FIELDS),
+            known(KnobSpec.env(FW, "SGLANG_USE_JIT_ALL_REDUCE", KnobSpec.Type.BOOL, "unset", "JIT-built custom all-reduce (older copies' switch for V2)"),
+                    SglangSources.ENVIRON_CAR_V2),
+            known(KnobSpec.env(FW, "SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE", KnobSpec.Type.BOOL, "unset",
+                    "CustomAllReduceV2 across nodes (auto-enabled on MNNVL-fabric trays in some copies)"), SglangSources.ENVIRON_CAR_V2),
+            known(KnobSpec.env(FW, "SGLANG_CUSTOM_ALL_REDUCE_V2_MAX_SIZE_KB", KnobSpec.Type.INT, "16384",
+                    "CustomAllReduceV2 per-direction workspace cap in KiB"), SglangSources.ENVIRON_CAR_V2),
+            known(KnobSpec.env(FW, "SGLANG_FORCE_CUSTOM_ALL_REDUCE_V2_PULL_SIZE_KB", KnobSpec.Type.INT, "unset",
+                    "CustomAllReduceV2 pull workspace size in KiB"), SglangSources.ENVIRON_CAR_V2),
+            known(KnobSpec.env(FW, "SGLANG_FORCE_CUSTOM_ALL_REDUCE_V2_PUSH_SIZE_KB", KnobSpec.Type.INT, "unset",
+                    "CustomAllReduceV2 push workspace size in KiB"), SglangSources.ENVIRON_CAR_V2));
+
+    private static KnobSpec known(KnobSpec k, SourceRef source) {
+        KnobSpec spec = k.scope(KnobSpec.Scope.KNOWN);
+        KNOWN_SOURCES.put(spec, source);
+        return spec;
+    }
+
+    /** Where a {@link KnobSpec.Scope#KNOWN} knob was read. */
+    static SourceRef knownSource(KnobSpec k) {
+        return KNOWN_SOURCES.get(k);
+    }
     static final List<KnobSpec> ROCM_ONLY = List.of(
             KnobSpec.flag(FW, "enable-aiter-allreduce-fusion", KnobSpec.Type.BOOL, "false", "ROCm: AITER all-reduce fusion"),
             KnobSpec.env(FW, "SGLANG_USE_AITER_AR", KnobSpec.Type.BOOL, "unset", "ROCm: AITER custom all-reduce"),
@@ -75,7 +116,7 @@ final class SglangKnobs {
 
     static final List<KnobSpec> ALL = Stream.of(List.of(FUSION_BACKEND, FUSION_DEPRECATED, ENFORCE_DISABLE,
                     DETERMINISTIC, DP_ATTENTION, MOE_A2A, CUTEDSL_ENV, PURE_ALLREDUCE, ALLREDUCE_ONLY, DCP_SIZE, DCP_BACKEND, DCP_REPLICATE_Q,
-                    DISABLE_CUSTOM_AR, CAR_V2_ENV, P2P_CHECK, SKIP_P2P_ENV, TORCH_SYMM_MEM, NCCL_NVLS, SYMM_MEM, NVLS_ENV, CUMEM_ENV, POSIX_FD_ENV),
+                    DISABLE_CUSTOM_AR, CAR_V2_ENV, ENABLE_PREFILL_CP, CP_STRATEGY, ATTN_CP_SIZE, P2P_CHECK, SKIP_P2P_ENV, TORCH_SYMM_MEM, NCCL_NVLS, SYMM_MEM, NVLS_ENV, CUMEM_ENV, POSIX_FD_ENV),
             KNOWN, ROCM_ONLY).flatMap(List::stream).toList();
 
     private SglangKnobs() {

@@ -45,6 +45,34 @@ public enum SglangMessage implements UpstreamMessage {
     /** argparse's words for a value outside the seed server_args.py's choices. */
     INVALID_CHOICE("sglang serve: error: argument --flashinfer-allreduce-fusion-backend: invalid choice: '%s' (choose from 'auto', 'trtllm', 'mnnvl')",
             SglangSources.ARGPARSE),
+    /** The same parser at exec_.py@01d795f8, where cutedsl is a choice (argparse's wording as for the seed). */
+    INVALID_CHOICE_NEWEST("sglang serve: error: argument --flashinfer-allreduce-fusion-backend: invalid choice: '%s' (choose from 'auto', 'trtllm', 'mnnvl', 'cutedsl')",
+            SglangSources.EXEC_COMM),
+    /**
+     * CustomAllReduceV2's warnings: V2 hands {@code cls_name="CustomAllReduceV2"} to the NVLink helper it shares with the
+     * classic class (custom_all_reduce_v2.py@50e143a6 L41-49), which prints the classic words with that name in front.
+     * The helper's body (custom_all_reduce_utils.py) was not read at a commit: the texts follow the classic ones.
+     */
+    CAR_V2_SPANS_NODES("CustomAllReduceV2 is disabled because this process group spans across nodes.",
+            SglangSources.CAR_V2),
+    CAR_V2_WORLD_SIZE("CustomAllReduceV2 is disabled due to an unsupported world size: %d. Supported world sizes: %s. To silence this warning, specify disable_custom_all_reduce=True explicitly.",
+            SglangSources.CAR_V2),
+    CAR_V2_PCIE_ONLY("CustomAllReduceV2 is disabled because it's not supported on more than two PCIe-only GPUs. To silence this warning, specify disable_custom_all_reduce=True explicitly.",
+            SglangSources.CAR_V2),
+    CP_DSV32_ZIGZAG("DeepSeek V3.2 prefill CP does not support --cp-strategy zigzag; use interleave.",
+            SglangSources.cpLine("38-46")),
+    CP_MIMO_ZIGZAG("MiMo V2 prefill CP only supports --cp-strategy zigzag.",
+            SglangSources.cpLine("47-54")),
+    CP_STRATEGY_REQUIRED("--cp-strategy must be set when --enable-prefill-cp is enabled.",
+            SglangSources.cpLine("65-68")),
+    CP_TP_ATTN("tp_size must be divisible by attn_cp_size",
+            SglangSources.cpLine("73-75")),
+    CP_TP_DP_ATTN("tp_size must be divisible by dp_size * attn_cp_size",
+            SglangSources.cpLine("76-78")),
+    KIMI_K3_SYMM_MEM("Kimi-K3 DCP disables --enable-symm-mem due to decode CUDA graph correctness issues.",
+            SglangSources.KIMI_K3_DCP),
+    KIMI_K3_REPLICATE_Q("Kimi-K3 DCP enables replicated Q projection by default.",
+            SglangSources.KIMI_K3_DCP),
     CUTEDSL_SUPPRESS("SGLANG_FLASHINFER_MNNVL_CUTEDSL_AR_FUSION owns both Qwen3.5 AllReduce fusion patterns; suppressing the separately configured --flashinfer-allreduce-fusion-backend=%s",
             SglangSources.AUTO),
     TP_DCP("tensor_model_parallel_size (%d) must be divisible by decode_context_parallel_size (%d)",

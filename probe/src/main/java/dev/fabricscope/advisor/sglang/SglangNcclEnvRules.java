@@ -6,6 +6,7 @@ import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.nccl.NcclNvls;
 import dev.fabricscope.advisor.rule.Eval;
 import dev.fabricscope.advisor.rule.Partial;
+import dev.fabricscope.advisor.rule.Slots;
 import dev.fabricscope.advisor.rule.VerdictBuilder;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.CUMEM_ENV;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.NCCL_NVLS;
@@ -34,7 +35,7 @@ final class SglangNcclEnvRules {
 
     static NcclEnv ncclEnv(Eval e) {
         boolean nvlsFlag = e.bool(NCCL_NVLS);
-        boolean symm = e.bool(SYMM_MEM);
+        boolean symm = e.bool(SYMM_MEM) && !version(e).args().kimiK3Dcp(e);
         String userNvls = e.value(NVLS_ENV);
         String userCumem = e.value(CUMEM_ENV);
         if (version(e).engineEnv() == SglangVersion.EngineEnv.OLDEST) {
@@ -54,6 +55,12 @@ final class SglangNcclEnvRules {
         VerdictBuilder v = e.on(k, SglangVersion.class).source(version(e).engineSource()).when(WHEN_ENV);
         NcclEnv env = ncclEnv(e);
         boolean on = e.bool(k);
+        if (k == SYMM_MEM && on && version(e).args().kimiK3Dcp(e)) {
+            return v.fallback().message(SglangMessage.KIMI_K3_SYMM_MEM.text()).source(SglangSources.KIMI_K3_DCP).when(SglangSources.WHEN_RESOLVE)
+                    .why(Slots.fill("{model} with DCP {dcp}: its model override sets enable_symm_mem to False before the environment is "
+                            + "written, so SGLang runs as without --enable-symm-mem.", "model", e.model(), "dcp", e.dcp()))
+                    .fix("drop --enable-symm-mem (the override turns it off anyway)").build();
+        }
         if (k == SYMM_MEM && !on) {
             return v.ok().why("Off (default): SGLang does not use NCCL symmetric memory; NCCL_NVLS_ENABLE follows --enable-nccl-nvls (see there).").build();
         }

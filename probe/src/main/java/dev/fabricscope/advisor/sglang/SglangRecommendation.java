@@ -89,6 +89,8 @@ final class SglangRecommendation {
             plan.base = plan.base.with(DISABLE_CUSTOM_AR, "true");
         } else if ("custom".equals(car.resolved())) {
             plan.notes.add("custom all-reduce for small messages");
+        } else if ("custom all-reduce v2".equals(car.resolved())) {
+            plan.notes.add("CustomAllReduceV2 for messages up to 16 MiB");
         }
     }
 

@@ -57,6 +57,12 @@ public final class SglangRules implements FrameworkRules {
     }
 
     @Override
+    public SourceRef knownKnobSource(Eval e, KnobSpec k) {
+        SourceRef own = SglangKnobs.knownSource(k);
+        return own != null ? own : knownKnobsSource(e);
+    }
+
+    @Override
     public SourceRef rocmKnobsSource(Eval e) {
         return SglangSources.EXEC_COMM;
     }

@@ -47,9 +47,29 @@ public final class SglangSources {
             "initialize_model_parallel");
 
     // ---- custom all-reduce (§1.5), torch symmetric memory (§1.6)
-    static final SourceRef CAR_V2 = new SourceRef(REPO, "08d6c0169a565437394948897f762f2bfdeca24a",
-            "python/sglang/srt/distributed/device_communicators/custom_all_reduce_v2.py",
-            "can_use_custom_all_reduce_v2 (THRESHOLD_2_SHOT_MAP: world sizes 2-8)");
+    static final String CAR_V2_COMMIT = "50e143a67729a27e5939dfb586ca449648ddb0fa";
+    static final String CAR_V2_PATH = "python/sglang/srt/distributed/device_communicators/custom_all_reduce_v2.py";
+    static final SourceRef CAR_V2 = CustomAllReduceV2Table.INIT;
+    /** {@code SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2 = EnvBool(True)} and {@code SGLANG_CUSTOM_ALL_REDUCE_V2_MAX_SIZE_KB}. */
+    static final String ENVIRON_COMMIT = "0003215cf1464f44b389cd0b18d0b4c56f2a3da6";
+    static final SourceRef ENVIRON_CAR_V2 = new SourceRef(REPO, ENVIRON_COMMIT, "python/sglang/srt/environ.py",
+            "Envs.SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2 (EnvBool(True))");
+
+    // ---- prefill context parallel (newest argument surface)
+    static final String PARALLEL_HOOK_COMMIT = "008b79d2358b08adf9b6c879625030f890c8c4e2";
+    static final String PARALLEL_HOOK_PATH = "python/sglang/srt/arg_groups/parallel_hook.py";
+    static final SourceRef CP_HOOK = new SourceRef(REPO, PARALLEL_HOOK_COMMIT, PARALLEL_HOOK_PATH, "30-99");
+    static SourceRef cpLine(String lines) {
+        return new SourceRef(REPO, PARALLEL_HOOK_COMMIT, PARALLEL_HOOK_PATH, lines);
+    }
+
+    /** {@code _kimi_k3_overrides}: with DCP > 1, --enable-symm-mem off and Q replication on for a2a/fi_a2a. */
+    static final SourceRef KIMI_K3_DCP = new SourceRef(REPO, "06dd383bd7f74dfc721f3ca3099680ac22b72e5b",
+            "python/sglang/srt/arg_groups/model_overrides/kimi_k3.py", "_kimi_k3_overrides (cfg.dcp_size > 1)");
+    static final SourceRef PARALLEL_FIELDS = new SourceRef(REPO, "00ac7105db02776e90962fc6bb311d20dffe87ae",
+            "python/sglang/srt/arg_groups/fields/parallel.py", "Parallel fields (attn_cp_size … enable_layernorm_sp)");
+    static final SourceRef BOUNDARY_REDUCTION = new SourceRef(REPO, "0fbe7e46218ce8b728c72095f1332c3b98e6de19",
+            "python/sglang/srt/arg_groups/boundary_reduction.py", "resolve_boundary_reduction");
     static final SourceRef TSM = new SourceRef(REPO, "0cd72ba41d483ac6c1ea96f056b2bcbfb4365121",
             "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "TorchSymmMemCommunicator.__init__");
     static final SourceRef TSM_CALLERS = new SourceRef(REPO, null, "python/sglang/srt/distributed/",

@@ -26,6 +26,7 @@ final class SglangVerdicts {
         out.add(SglangDcpRules.dcpSizeVerdict(e));
         out.add(SglangDcpRules.dcpBackendVerdict(e));
         out.add(SglangDcpRules.dcpReplicateVerdict(e));
+        out.addAll(SglangCpRules.verdicts(e));
         out.add(SglangCustomAllReduceRules.customAllReduceVerdict(e));
         if (version.args().customAllReduceV2()) {
             out.add(SglangCustomAllReduceRules.carV2Verdict(e));

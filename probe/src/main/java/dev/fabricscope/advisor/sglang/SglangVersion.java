@@ -34,11 +34,22 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
      * @param deprecatedFlagOnCli  {@code --enable-flashinfer-allreduce-fusion} is still a CLI flag (no_cli=True at 01d795f8)
      * @param cutedslChoice        {@code cutedsl} is a valid fusion backend
      * @param dcpBackendAuto       with DCP > 1 and no --dcp-comm-backend, SGLang picks fi_a2a or a2a (else ag_rs)
-     * @param customAllReduceV2    {@code dispatch_custom_allreduce} can pick CustomAllReduceV2
+     * @param customAllReduceV2    {@code dispatch_custom_allreduce} picks CustomAllReduceV2 unless
+     *                             {@code SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2=0} (default on: environ.py@0003215c)
+     * @param prefillCpChecks      {@code handle_context_parallelism} (parallel_hook.py@008b79d2) validates prefill CP
+     * @param modelOverrides       per-model overrides run at resolution (model_overrides/kimi_k3.py@06dd383b)
      * @param source               where the fields were read
      */
-    record Args(boolean deprecatedFlagOnCli, boolean cutedslChoice, boolean dcpBackendAuto, boolean customAllReduceV2, SourceRef source) {
+    record Args(boolean deprecatedFlagOnCli, boolean cutedslChoice, boolean dcpBackendAuto, boolean customAllReduceV2,
+                boolean prefillCpChecks, boolean modelOverrides, SourceRef source) {
+
+        /** Kimi-K3 with DCP > 1: its override turns --enable-symm-mem off and Q replication on (a2a/fi_a2a). */
+        boolean kimiK3Dcp(dev.fabricscope.advisor.rule.Eval e) {
+            return modelOverrides && KIMI_K3.equals(e.model()) && e.dcp() > 1;
+        }
     }
+
+    static final String KIMI_K3 = "KimiK3ForConditionalGeneration";
 
     static final List<String> ARCHS_NEWEST = List.of("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV4ForCausalLM",
             "GptOssForCausalLM", "GlmMoeDsaForCausalLM", "Glm4MoeForCausalLM", "Glm4MoeLiteForCausalLM", "MistralLarge3ForCausalLM",
@@ -48,14 +59,15 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
     static final List<String> ARCHS_OLDER = ARCHS_NEWEST.stream()
             .filter(a -> !a.equals("Qwen4ExpForConditionalGeneration") && !a.equals("NemotronH_Omni_Reasoning_V3")).toList();
 
-    static final Args ARGS_NEWEST = new Args(false, true, true, true, SglangSources.EXEC_COMM);
-    static final Args ARGS_SEED = new Args(true, false, false, false, SglangSources.SEED_ARGS);
+    static final Args ARGS_NEWEST = new Args(false, true, true, true, true, true, SglangSources.EXEC_COMM);
+    static final Args ARGS_SEED = new Args(true, false, false, false, false, false, SglangSources.SEED_ARGS);
 
     public static final List<SglangVersion> ALL = List.of(
             new SglangVersion("newest", "sglang@" + SglangSources.SEED.substring(0, 8) + " server_args.py (seed), overrides.py@003bbaf9, newer copy of "
                     + "flashinfer_comm_fusion.py (TWOSHOT retry), latest-style engine.py (keeps exported NCCL env), newer torch_symm_mem "
                     + "callers (errors propagate); argument surface of exec_.py@01d795f8 (cutedsl backend, deprecated fusion flag no longer on the "
-                    + "CLI, DCP backend chosen automatically, CustomAllReduceV2)", EngineEnv.LATEST, true, true, false, ARCHS_NEWEST,
+                    + "CLI, DCP backend chosen automatically, CustomAllReduceV2 on by default per environ.py@0003215c, prefill CP checks of "
+                    + "parallel_hook.py@008b79d2)", EngineEnv.LATEST, true, true, false, ARCHS_NEWEST,
                     SglangSources.ENGINE_NEW, SglangSources.FUSION_NEW, ARGS_NEWEST),
             new SglangVersion("middle", "seed server_args.py (deprecated flag accepted, no cutedsl, DCP backend default ag_rs); the middle engine.py copy "
                     + "(NCCL_CUMEM_ENABLE=int(--enable-symm-mem); an exported NCCL_NVLS_ENABLE is kept with --enable-symm-mem); traceback-matched "

@@ -38,8 +38,12 @@ final class VllmKnobs {
             "-cc / --compilation-config JSON; its pass_config.fuse_allreduce_rms (or enable_fi_allreduce_fusion) and fi_allreduce_fusion_max_size_mb are read");
     static final KnobSpec PP_SIZE = KnobSpec.flag(FW, "pipeline-parallel-size", KnobSpec.Type.INT, "1",
             "pipeline-parallel size (-pp); counted in the GPU check").scope(KnobSpec.Scope.KNOWN);
+    static final KnobSpec V2_RUNNER = KnobSpec.env(FW, "VLLM_USE_V2_MODEL_RUNNER", KnobSpec.Type.BOOL, "unset",
+            "Model Runner V2 (1) or V1 (0); unset: vLLM picks (PCP runs on V2 only)");
+    static final KnobSpec DP_SIZE = KnobSpec.flag(FW, "data-parallel-size", KnobSpec.Type.INT, "1", "data-parallel size (-dp)")
+            .scope(KnobSpec.Scope.KNOWN);
     static final List<KnobSpec> KNOWN = List.of(
-            KnobSpec.flag(FW, "data-parallel-size", KnobSpec.Type.INT, "1", "data-parallel size (-dp)"),
+            DP_SIZE,
             KnobSpec.flag(FW, "dcp-kv-cache-interleave-size", KnobSpec.Type.INT, "1", "DCP KV-cache interleave size"),
             KnobSpec.flag(FW, "cp-kv-cache-interleave-size", KnobSpec.Type.INT, "1", "context-parallel KV-cache interleave size"),
             KnobSpec.env(FW, "VLLM_USE_NCCL_SYMM_MEM", KnobSpec.Type.BOOL, "0", "NCCL symmetric-memory all-reduce"))
@@ -50,7 +54,7 @@ final class VllmKnobs {
             .stream().map(k -> k.scope(KnobSpec.Scope.ROCM_ONLY)).toList();
 
     static final List<KnobSpec> ALL = Stream.of(List.of(BACKEND, FUSE, MAX_SIZE, OPT_LEVEL, USE_FLASHINFER, USE_SYMM_MEM,
-            DISABLE_CUSTOM_AR, SKIP_P2P, BATCH_INVARIANT, DCP_SIZE, PCP_SIZE, DCP_BACKEND, COMPILATION_CONFIG, PP_SIZE), KNOWN, ROCM_ONLY)
+            DISABLE_CUSTOM_AR, SKIP_P2P, BATCH_INVARIANT, DCP_SIZE, PCP_SIZE, DCP_BACKEND, V2_RUNNER, COMPILATION_CONFIG, PP_SIZE), KNOWN, ROCM_ONLY)
             .flatMap(List::stream).toList();
 
     private VllmKnobs() {

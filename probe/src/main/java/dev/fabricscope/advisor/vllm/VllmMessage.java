@@ -52,7 +52,21 @@ public enum VllmMessage implements UpstreamMessage {
     PCP_DCP("When PCP is enabled, DCP must be disabled, span the PCP axis, or span the full TP x PCP axis. Got TP=%d, PCP=%d, DCP=%d; valid DCP sizes are %s.",
             VllmSources.PARALLEL),
     DCP_A2A("dcp_comm_backend='a2a' requires decode_context_parallel_size > 1.",
-            VllmSources.PARALLEL);
+            VllmSources.PARALLEL),
+    PCP_DP("PCP does not support data parallelism yet.",
+            VllmSources.PARALLEL),
+    WORLD_GPUS("World size (%d) is larger than the number of available GPUs (%d) in this node. If this is intentional and you are using:\n"
+            + "- ray, set '--distributed-executor-backend ray'.\n- multiprocessing, set '--nnodes' appropriately.",
+            VllmSources.WORLD_SIZE),
+    /** The list names every V1-unsupported feature of the config; with PCP alone it is this. */
+    PCP_V1("Model Runner V1 does not support: prefill context parallel",
+            VllmSources.RUNNER),
+    DCP_KV_HEADS_TP("tensor parallel size %d must be greater than total num kv heads %d when enable decode context parallel for GQA/MQA",
+            VllmSources.MODEL_DCP),
+    DCP_KV_HEADS_MAX("decode context parallel size must less than or equal to (tensor parallel size %d // total num kv heads %d) = %d, but got %d",
+            VllmSources.MODEL_DCP),
+    DCP_Q_PER_KV("Total number of q per kv attn heads (%d) must be divisible by dcp world size when enable decode context parallel for GQA (%d).",
+            VllmSources.MODEL_DCP);
 
     private final String text;
     private final SourceRef source;

@@ -21,6 +21,15 @@ final class VllmSources {
     static final SourceRef FIAR = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "FlashInferAllReduce.__init__");
     static final SourceRef PARALLEL = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py",
             "_validate_parallel_config");
+    /** {@code ModelConfig.verify_with_parallel_config}: the non-MLA DCP asserts on the model's heads. */
+    static final SourceRef MODEL_DCP = new SourceRef(REPO, "0052a5b818980ce8a0477706aaf9f75bd5af72cd", "vllm/config/model.py",
+            "verify_with_parallel_config (decode_context_parallel_size > 1 and not self.use_mla)");
+    /** {@code ParallelConfig.__post_init__}: world size TP x PP x PCP against the GPUs of one node. */
+    static final SourceRef WORLD_SIZE = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py",
+            "__post_init__ (World size … larger than the number of available GPUs)");
+    /** {@code use_v2_model_runner} (the env first) and {@code _get_v1_model_runner_unsupported_features} / {@code _validate_v1_model_runner}. */
+    static final SourceRef RUNNER = new SourceRef(REPO, "000fc94b754f66aeb60ef5acf1ea2e94cdc65164", "vllm/config/vllm.py",
+            "use_v2_model_runner, _validate_v1_model_runner (prefill context parallel)");
     static final SourceRef VERIFY = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py", "_verify_args");
     static final SourceRef CAR = new SourceRef(REPO, "00d618aab60448acdf3fac3e9c4e2e22d0c6c753",
             "vllm/distributed/device_communicators/custom_all_reduce.py", "CustomAllreduce.__init__");

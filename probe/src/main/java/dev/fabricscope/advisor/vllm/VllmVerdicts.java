@@ -11,7 +11,7 @@ final class VllmVerdicts {
     }
 
     static List<Verdict> evaluate(Eval e) {
-        return List.of(
+        List<Verdict> out = new java.util.ArrayList<>(List.of(
                 VllmFusionVerdicts.fuseVerdict(e, true),
                 VllmFusionVerdicts.backendVerdict(e),
                 VllmFusionVerdicts.maxSizeVerdict(e),
@@ -23,6 +23,8 @@ final class VllmVerdicts {
                 VllmCommunicatorRules.batchInvariantVerdict(e),
                 VllmDcpRules.dcpSizeVerdict(e),
                 VllmDcpRules.pcpVerdict(e),
-                VllmDcpRules.dcpBackendVerdict(e));
+                VllmDcpRules.dcpBackendVerdict(e)));
+        VllmDcpRules.v2RunnerVerdict(e).ifPresent(out::add);
+        return out;
     }
 }

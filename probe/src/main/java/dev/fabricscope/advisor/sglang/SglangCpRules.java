@@ -1,0 +1,150 @@
+package dev.fabricscope.advisor.sglang;
+
+import dev.fabricscope.advisor.api.KnobSpec;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Values;
+import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.Slots;
+import dev.fabricscope.advisor.rule.VerdictBuilder;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.ATTN_CP_SIZE;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.CP_STRATEGY;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.DP_SIZE;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.ENABLE_PREFILL_CP;
+import static dev.fabricscope.advisor.sglang.SglangSources.WHEN_RESOLVE;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * SGLang's prefill and attention context parallel arguments, as {@code handle_context_parallelism} checks them at
+ * argument resolution ({@code parallel_hook.py@008b79d2} L30-99): the model checks, the missing strategy, then the
+ * attention-CP divisibility asserts. A failed check stops start-up, so every CP knob the user set reports it.
+ * Reference: backend-rules.md §1.4.
+ */
+final class SglangCpRules {
+
+    static final String DSV32 = "DeepseekV32ForCausalLM";
+    static final List<String> MIMO_V2 = List.of("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM");
+    private static final String AITER_FUSION = "enable-aiter-allreduce-fusion";
+
+    /** The first check that fails: its exception class and message, and why. */
+    record Failure(String errorClass, String message, String why, dev.fabricscope.advisor.api.SourceRef source) {
+    }
+
+    private SglangCpRules() {
+    }
+
+    /** One verdict per CP knob the user set (none when none is set). */
+    static List<Verdict> verdicts(Eval e) {
+        List<Verdict> out = new ArrayList<>();
+        for (KnobSpec k : List.of(ENABLE_PREFILL_CP, CP_STRATEGY, ATTN_CP_SIZE)) {
+            if (e.isSet(k)) {
+                out.add(verdict(e, k));
+            }
+        }
+        return out;
+    }
+
+    static Verdict verdict(Eval e, KnobSpec k) {
+        VerdictBuilder v = e.on(k, SglangVersion.class).source(SglangSources.CP_HOOK).when(WHEN_RESOLVE);
+        if (!e.version(SglangVersion.class).args().prefillCpChecks()) {
+            return v.outcome(Outcome.UNKNOWN).source(e.version(SglangVersion.class).args().source())
+                    .why("Not modelled: this version's context-parallel checks (seed server_args.py) were not read.").build();
+        }
+        Optional<Failure> failure = firstFailure(e);
+        if (failure.isPresent()) {
+            Failure f = failure.get();
+            return v.error(f.errorClass()).message(f.message()).source(f.source()).why(f.why()).fix(fix(e, f)).build();
+        }
+        return passed(e, k, v);
+    }
+
+    private static String fix(Eval e, Failure f) {
+        if (f.message().equals(SglangMessage.CP_DSV32_ZIGZAG.text())) {
+            return "--cp-strategy interleave";
+        }
+        if (f.message().equals(SglangMessage.CP_MIMO_ZIGZAG.text())) {
+            return "--cp-strategy zigzag";
+        }
+        if (f.message().equals(SglangMessage.CP_STRATEGY_REQUIRED.text())) {
+            return "--cp-strategy zigzag or --cp-strategy interleave";
+        }
+        return "--attn-cp-size with a divisor of " + e.tp() / Math.max(1, intValue(e, DP_SIZE));
+    }
+
+    /** The checks of handle_context_parallelism in upstream order; empty when all pass. */
+    static Optional<Failure> firstFailure(Eval e) {
+        boolean prefill = e.bool(ENABLE_PREFILL_CP);
+        String strategy = e.value(CP_STRATEGY);
+        String model = e.model();
+        if (prefill && DSV32.equals(model) && "zigzag".equals(strategy)) {
+            return Optional.of(new Failure("ValueError", SglangMessage.CP_DSV32_ZIGZAG.text(),
+                    "DeepSeek V3.2 with --enable-prefill-cp takes --cp-strategy interleave only.", SglangMessage.CP_DSV32_ZIGZAG.source()));
+        }
+        if (prefill && model != null && MIMO_V2.contains(model) && !"zigzag".equals(strategy)) {
+            return Optional.of(new Failure("ValueError", SglangMessage.CP_MIMO_ZIGZAG.text(),
+                    Slots.fill("{model} with --enable-prefill-cp takes --cp-strategy zigzag only; it is {strategy}.", "model", model,
+                            "strategy", strategy == null ? "unset" : strategy), SglangMessage.CP_MIMO_ZIGZAG.source()));
+        }
+        if (prefill && strategy == null) {
+            return Optional.of(new Failure("ValueError", SglangMessage.CP_STRATEGY_REQUIRED.text(),
+                    "--enable-prefill-cp without --cp-strategy (it has no default)" + (model == null
+                            ? "; a MiMo V2 model would stop one check earlier with its own message (no --model given)." : "."),
+                    SglangMessage.CP_STRATEGY_REQUIRED.source()));
+        }
+        int acp = intValue(e, ATTN_CP_SIZE);
+        if (acp > 1) {
+            int tp = e.tp();
+            int dp = intValue(e, DP_SIZE);
+            if (tp % acp != 0) {
+                return Optional.of(new Failure("AssertionError", SglangMessage.CP_TP_ATTN.text(),
+                        Slots.fill("TP {tp} (the world size here) is not a multiple of --attn-cp-size {acp}.", "tp", tp, "acp", acp),
+                        SglangMessage.CP_TP_ATTN.source()));
+            }
+            if (tp % (dp * acp) != 0) {
+                return Optional.of(new Failure("AssertionError", SglangMessage.CP_TP_DP_ATTN.text(),
+                        Slots.fill("TP {tp} is not a multiple of --dp-size {dp} × --attn-cp-size {acp} = {product}.", "tp", tp, "dp", dp,
+                                "acp", acp, "product", dp * acp), SglangMessage.CP_TP_DP_ATTN.source()));
+            }
+            if (Values.truthy(e.value(SglangKnobs.ROCM_ONLY.stream().filter(k -> k.name().equals(AITER_FUSION)).findFirst().orElseThrow()))) {
+                return Optional.of(new Failure("AssertionError", "Aiter allreduce fusion is not supported with context parallelism",
+                        "--enable-aiter-allreduce-fusion with --attn-cp-size " + acp + ".", SglangSources.cpLine("80-82")));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Every check passed: what is still not read decides, so nothing here claims ok beyond "off". */
+    private static Verdict passed(Eval e, KnobSpec k, VerdictBuilder v) {
+        boolean prefill = e.bool(ENABLE_PREFILL_CP);
+        String model = e.model();
+        if (k == ATTN_CP_SIZE) {
+            int acp = intValue(e, ATTN_CP_SIZE);
+            if (acp <= 1) {
+                return v.ok().why("1: attention context parallel is off.").build();
+            }
+            return v.outcome(Outcome.UNKNOWN).why(Slots.fill("--attn-cp-size {acp} divides TP {tp} and TP / --dp-size; not modelled: how "
+                    + "attention context parallel splits the all-reduce groups.", "acp", acp, "tp", e.tp())).build();
+        }
+        if (!prefill) {
+            return (k == ENABLE_PREFILL_CP ? v.ok().why("false: prefill context parallel is off.")
+                    : v.outcome(Outcome.UNKNOWN).why("Not modelled: --cp-strategy without --enable-prefill-cp goes to init_cp_strategy, "
+                    + "whose body was not read.")).build();
+        }
+        if (model == null) {
+            return v.outcome(Outcome.UNKNOWN).why(Slots.fill("The argument checks depend on the model: DeepSeek V3.2 refuses zigzag and "
+                    + "MiMo V2 needs it; no --model was given, so with --cp-strategy {strategy} the outcome is not known.",
+                    "strategy", e.value(CP_STRATEGY))).build();
+        }
+        return v.outcome(Outcome.UNKNOWN).why(Slots.fill("handle_context_parallelism's checks pass for {model} with --cp-strategy {strategy}; "
+                + "not modelled: validate_prefill_cp_platform and the model's prefill-CP support, which were not read.",
+                "model", model, "strategy", e.value(CP_STRATEGY))).build();
+    }
+
+    private static int intValue(Eval e, KnobSpec k) {
+        String v = e.value(k);
+        return Integer.parseInt(v == null ? k.defaultValue() : v);
+    }
+}
