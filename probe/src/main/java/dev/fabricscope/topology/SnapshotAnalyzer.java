@@ -54,6 +54,7 @@ public final class SnapshotAnalyzer {
                 out.add(new Finding(Severity.WARNING, "nvlink-down", inactive + " of " + (active + inactive)
                         + " NVLinks are inactive: bandwidth is reduced and NCCL may route around the GPU.", who));
             }
+            NvLinkCounters.finding(g).ifPresent(m -> out.add(new Finding(Severity.WARNING, "nvlink-errors", m, who)));
             if (g.migMode().isPresent() && g.migMode().value().startsWith("Enabled")) {
                 out.add(new Finding(Severity.WARNING, "mig-enabled", "MIG is enabled: NVLink P2P, custom all-reduce and NVLS are unavailable to MIG instances.", who));
             }
