@@ -121,7 +121,7 @@ public final class ClusterText {
     }
 
     /** {@code every node (18), 72 GPUs} or {@code 2 of 18 nodes}. */
-    static String where(dev.fabricscope.cluster.NodeProblem p) {
+    public static String where(dev.fabricscope.cluster.NodeProblem p) {
         return (p.everyNode() ? "every node (" + p.of() + ")" : p.nodes().size() + " of " + p.of() + " nodes")
                 + (p.gpus() > 0 ? ", " + p.gpus() + " GPU" + (p.gpus() == 1 ? "" : "s") : "");
     }
