@@ -115,7 +115,7 @@ public final class ClusterText {
         }
         sb.append("\nProblems in the nodes' own data (each node judged by itself, not by comparison):\n");
         for (dev.fabricscope.cluster.NodeProblem p : v.problems()) {
-            sb.append("  ").append(p.severity()).append(": ").append(SnapshotIO.oneLineSafe(p.message())).append(" — ")
+            sb.append("  ").append(p.severity()).append(": ").append(SnapshotIO.oneLineSafe(p.message()).replaceAll("\\.$", "")).append(" — ")
                     .append(where(p)).append(p.everyNode() ? "" : ": " + names(p.nodes(), maxNames)).append('\n');
         }
     }

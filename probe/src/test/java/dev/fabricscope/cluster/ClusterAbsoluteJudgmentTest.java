@@ -65,7 +65,7 @@ class ClusterAbsoluteJudgmentTest {
         assertEquals("18 nodes, 72 GPUs: GPU fabric health is UNHEALTHY on every node (18), 72 GPUs; no differences between nodes",
                 answer);
         assertTrue(text.contains("Problems in the nodes' own data (each node judged by itself, not by comparison):\n"
-                + "  WARNING: GPU fabric health is UNHEALTHY. — every node (18), 72 GPUs\n"), text);
+                + "  WARNING: GPU fabric health is UNHEALTHY — every node (18), 72 GPUs\n"), text);
     }
 
     @Test
