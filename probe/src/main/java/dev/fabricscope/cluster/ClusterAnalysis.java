@@ -2,7 +2,6 @@ package dev.fabricscope.cluster;
 
 import dev.fabricscope.cluster.NodeSummary.GpuSummary;
 import dev.fabricscope.model.Finding;
-import dev.fabricscope.topology.SnapshotAnalyzer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -72,9 +71,14 @@ public final class ClusterAnalysis {
     }
 
     public static ClusterView analyse(String directory, List<ClusterNode> nodes) {
+        return analyse(directory, nodes, NodeJudge.NONE);
+    }
+
+    /** As {@link #analyse(String, List)}, each node also judged by itself with {@code judge} ({@link ClusterView#problems}). */
+    public static ClusterView analyse(String directory, List<ClusterNode> nodes, NodeJudge judge) {
         List<ClusterNode> named = uniqueNames(nodes);
         List<ClusterNode> ok = named.stream().filter(ClusterNode::ok).toList();
-        return new ClusterView(directory, named, domains(ok), inconsistencies(ok), List.of(), problems(ok));
+        return new ClusterView(directory, named, domains(ok), inconsistencies(ok), List.of(), problems(ok, judge));
     }
 
     /** Two files from the same host keep apart: the second gets its file name appended. */
@@ -151,34 +155,29 @@ public final class ClusterAnalysis {
     }
 
     /**
-     * What each node's own data shows wrong (warnings and errors of the driver and fabric rules of
-     * {@code SnapshotAnalyzer}, and GPUs that disagree on their NVLink domain), grouped by finding over the nodes.
+     * What each node's own data shows wrong (the warnings and errors {@code judge} finds, and GPUs that disagree on
+     * their NVLink domain), grouped by finding over the nodes.
      */
-    static List<NodeProblem> problems(List<ClusterNode> nodes) {
+    static List<NodeProblem> problems(List<ClusterNode> nodes, NodeJudge judge) {
         record Key(Finding.Severity severity, String code, String message) {
         }
         Map<Key, Set<String>> nodesBy = new LinkedHashMap<>();
         Map<Key, Integer> gpusBy = new HashMap<>();
         for (ClusterNode n : nodes) {
             NodeSummary s = n.summary();
-            List<Finding> found = new ArrayList<>(SnapshotAnalyzer.driverFindings(s.driver(), s.gpus().size()));
-            int gpuFindings = found.size();
-            for (int i = 0; i < s.gpus().size(); i++) {
-                found.addAll(SnapshotAnalyzer.fabricFindings(s.gpus().get(i).fabric(), "GPU" + i));
-            }
+            List<Finding> found = new ArrayList<>(judge.judge(s));
             String disagreement = domainLabel(s).disagreement();
             if (disagreement != null) {
                 found.add(new Finding(Finding.Severity.WARNING, "nvlink-domain-disagrees", "The node's GPUs disagree on their NVLink "
                         + "domain: GPU Feature Discovery sets no " + NvlinkDomain.GFD_CLIQUE_LABEL + " label on it.", null));
             }
-            for (int k = 0; k < found.size(); k++) {
-                Finding f = found.get(k);
+            for (Finding f : found) {
                 if (f.severity() == Finding.Severity.INFO) {
                     continue;
                 }
                 Key key = new Key(f.severity(), f.code(), f.message());
                 nodesBy.computeIfAbsent(key, x -> new java.util.LinkedHashSet<>()).add(n.name());
-                gpusBy.merge(key, k >= gpuFindings && f.subject() != null && f.subject().startsWith("GPU") ? 1 : 0, Integer::sum);
+                gpusBy.merge(key, f.subject() != null && f.subject().matches("GPU\\d+.*") ? 1 : 0, Integer::sum);
             }
         }
         List<NodeProblem> out = new ArrayList<>();

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * A problem a node's own data shows, judged per node rather than by comparing nodes: the same finding the node's
- * {@code show} gives ({@code topology.SnapshotAnalyzer}'s driver and fabric rules, run on its summary), or its GPUs
+ * {@code show} gives (the {@link NodeJudge} the caller hands in: the use case's are {@code topology.SnapshotAnalyzer}'s
+ * driver and fabric rules, run on its summary), or its GPUs
  * disagreeing on their NVLink domain. Named even when every node shares it, where no difference would show it.
  *
  * @param nodes the nodes that have it, in folder order

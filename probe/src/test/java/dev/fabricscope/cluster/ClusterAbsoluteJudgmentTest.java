@@ -30,7 +30,7 @@ class ClusterAbsoluteJudgmentTest {
     private static final String RACK_LABEL = "00000000-0000-4000-8000-000000000001.32766";
 
     private ClusterView view() throws Exception {
-        return ClusterAnalysis.analyse(dir.toString(), ClusterReader.read(dir));
+        return ClusterAnalysis.analyse(dir.toString(), ClusterReader.read(dir), dev.fabricscope.usecase.InspectCluster.JUDGE);
     }
 
     private static FabricInfo with(FabricInfo f, Reading<String> status, Reading<Long> clique, Reading<String> health) {
