@@ -80,6 +80,18 @@ public final class ClusterFolders {
         write(dir, withDriver(node(sample("gb200-nvl72-tray"), tray(1, 7), 107), OTHER_DRIVER), tray(1, 7) + ".json");
     }
 
+    /**
+     * One NVL72 rack whose 72 GPUs all report fabric health UNHEALTHY: every node agrees, so only a judgment of each
+     * node's own data shows it (issue 24).
+     */
+    public static void unhealthyRack(Path dir) throws Exception {
+        MachineSnapshot base = SyntheticCluster.mapFabric(sample("gb200-nvl72-tray"), (i, f) -> new dev.fabricscope.model.FabricInfo(
+                f.api(), f.state(), f.status(), f.cliqueId(), f.clusterUuid(), f.healthMask(), dev.fabricscope.model.Reading.of("UNHEALTHY")));
+        for (int i = 1; i <= 18; i++) {
+            write(dir, node(base, tray(1, i), 100 + i), tray(1, i) + ".json");
+        }
+    }
+
     /** Two NVL72 racks (two NVLink domains), tray 07 of rack 1 on another driver, one truncated report. */
     public static void racks(Path dir) throws Exception {
         rack(dir, 1, null);

@@ -145,10 +145,22 @@ public final class PreflightCheck {
                     + "local_probe=OK, vote=PROCEED", probeGb));
         }
         String conclusion = conclusion(gpus, proceed, worldSize);
-        String summary = (proceed ? "vote PROCEED" : "vote SKIP") + " on " + gpus.size() + " GPU(s), world size "
-                + worldSize + ": " + conclusion;
-        return new PreflightResult(NAME, proceed ? CheckStatus.PASSED : CheckStatus.FAILED, summary, params, gpus,
+        String vote = (proceed ? "vote PROCEED" : "vote SKIP") + " on " + gpus.size() + " GPU(s)";
+        String summary = worldSize <= 1 ? NOT_APPLICABLE + "; at a larger world size, " + vote + ": " + conclusion(gpus, proceed, 2)
+                : vote + ", world size " + worldSize + ": " + conclusion;
+        return new PreflightResult(NAME, status(proceed, worldSize), summary, params, gpus,
                 proceed ? "PROCEED" : "SKIP", log, conclusion, notes, memory);
+    }
+
+    /** The summary's first words at world size 1, where the check does not apply. */
+    public static final String NOT_APPLICABLE = "not applicable at world size 1 (SGLang skips the preflight and fusion there)";
+
+    /**
+     * SKIPPED at world size 1: SGLang returns before the preflight when the fusion group has one rank (the notes cite
+     * it), so whatever the driver answers there cannot fail a deployment. Otherwise the vote decides.
+     */
+    public static CheckStatus status(boolean proceed, int worldSize) {
+        return worldSize <= 1 ? CheckStatus.SKIPPED : proceed ? CheckStatus.PASSED : CheckStatus.FAILED;
     }
 
     static String conclusion(List<PreflightResult.Gpu> gpus, boolean proceed, int worldSize) {

@@ -7,7 +7,8 @@ import java.util.List;
  * SGLang's FlashInfer workspace preflight, run on every local GPU, plus the fabric-handle export check.
  *
  * @param check        {@code preflight}
- * @param status       PASSED when SGLang's vote would be PROCEED, FAILED when it would be SKIP
+ * @param status       PASSED when SGLang's vote would be PROCEED, FAILED when it would be SKIP; SKIPPED at world size 1,
+ *                     where SGLang does not run the preflight (the summary says so first)
  * @param summary      one line
  * @param params       the inputs of the sizing
  * @param gpus         per GPU (= per rank): steps, sizes, outcome

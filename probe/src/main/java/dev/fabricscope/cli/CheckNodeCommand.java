@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code fabricscope check node}: probe, preflight, P2P matrix and an NCCL all-reduce sweep (each check in its child
- * process, as the single checks run), compared with what the node should be. Summary line first; exit 0 or 5.
+ * process, as the single checks run), compared with what the node should be. Summary line first; exit 0 or 5, or 3
+ * in one line when the node has no driver (nothing would be accepted; with {@code --json} its failing report is printed).
  */
 @Command(name = "node", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
         description = "Accept a node: probe it, run the preflight, the P2P matrix and an NCCL all-reduce sweep, and compare "
@@ -59,6 +60,9 @@ public final class CheckNodeCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the node report as JSON.")
     boolean json;
 
+    @Option(names = "--wide", description = "Print measured values the table cuts in full after it.")
+    boolean wide;
+
     @Option(names = "--out", paramLabel = "FILE", description = "Also write the node report (JSON) to FILE, to attach.")
     Path out;
 
@@ -84,8 +88,11 @@ public final class CheckNodeCommand implements Callable<Integer> {
             err.println("fabricscope: " + SnapshotIO.oneLineSafe(e.getMessage()));
             return e.exitCode;
         }
+        boolean noDriver = !node.driver().driverPresent();
         NodeAcceptance.LiveResults live = null;
-        if (source.given()) {
+        if (noDriver) {
+            live = new NodeAcceptance.LiveResults(null, null, null, "no NVIDIA driver");
+        } else if (source.given()) {
             live = new NodeAcceptance.LiveResults(null, null, null, "a saved machine, not this one");
         } else if (noLive) {
             live = new NodeAcceptance.LiveResults(null, null, null, "--no-live");
@@ -106,7 +113,20 @@ public final class CheckNodeCommand implements Callable<Integer> {
                 unwritten = true;
             }
         }
-        o.print(json ? text : CheckText.render(r));
+        if (noDriver) {
+            // nothing to accept: one line and exit 3, as probe says it (README exit codes); --json still gives the
+            // node report, whose expectations fail, for cluster collect --check-node to file
+            if (json) {
+                o.print(text);
+                o.flush();
+            }
+            err.println("fabricscope: " + (source.given() ? "the saved machine shows no NVIDIA driver (" : "")
+                    + SnapshotIO.oneLineSafe(node.driver().message() == null ? "driver " + node.driver().status() : node.driver().message())
+                    + (source.given() ? ")" : "") + ": check node needs a node with its driver loaded");
+            err.flush();
+            return ExitCodes.NO_DRIVER;
+        }
+        o.print(json ? text : CheckText.render(r, wide));
         o.flush();
         return unwritten ? ExitCodes.CANNOT_WRITE : pass ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
     }

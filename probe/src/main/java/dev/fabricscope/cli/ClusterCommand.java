@@ -177,7 +177,9 @@ public final class ClusterCommand implements Runnable {
     @Command(name = "show", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
             description = {"Merge a folder of node reports: NVLink domains, GPUs per domain, and what differs between nodes.",
                 "Nodes whose 'check node' report (cluster collect --check-node) failed are listed first, with each failed expectation.",
-                "Exits 5 when any node failed its check, 4 when any file could not be read (the others are still shown),",
+                "Exits 5 when any node failed its check or its own data shows a problem (no driver, no GPU, fabric not ready,",
+                "failed or unhealthy, GPUs disagreeing on their NVLink domain), even one every node shares;",
+                "4 when any file could not be read (the others are still shown),",
                 "6 with --fail-on-outliers when nodes differ."})
     static final class Show implements Callable<Integer> {
         @Spec
@@ -216,8 +218,8 @@ public final class ClusterCommand implements Runnable {
             }
             spec.commandLine().getOut().print(json ? Json.write(v) : ClusterText.render(v, all));
             spec.commandLine().getOut().flush();
-            if (!v.failedChecks().isEmpty()) {
-                return ExitCodes.CHECK_FAILED;
+            if (!v.failedChecks().isEmpty() || !v.problems().isEmpty()) {
+                return ExitCodes.CHECK_FAILED; // a node failed its check, or its own data shows a problem (NodeProblem)
             }
             if (!v.unreadable().isEmpty()) {
                 return ExitCodes.BAD_INPUT;

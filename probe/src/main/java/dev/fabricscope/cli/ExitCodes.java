@@ -52,7 +52,9 @@ public final class ExitCodes {
               2  usage error (unknown flag, bad value)
               3  no NVIDIA driver found (live probe/check could not run)
               4  input file could not be read (snapshot or report; cluster show: any node file)
-              5  a live check ran and failed (cluster collect: a node failed or failed its node check)
+              5  a live check ran and failed (cluster collect: a node failed or failed
+                 its node check; cluster show: a node's check failed or its own data
+                 shows a problem)
               6  the inputs differ (diff --exit-code, cluster show --fail-on-outliers)
               7  a program the command needs is missing (srun, pdsh)
               8  an output file could not be written (--out, --record; one line names it and why)""";

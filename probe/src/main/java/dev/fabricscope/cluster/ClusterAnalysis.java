@@ -1,6 +1,7 @@
 package dev.fabricscope.cluster;
 
 import dev.fabricscope.cluster.NodeSummary.GpuSummary;
+import dev.fabricscope.model.Finding;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -70,9 +71,14 @@ public final class ClusterAnalysis {
     }
 
     public static ClusterView analyse(String directory, List<ClusterNode> nodes) {
+        return analyse(directory, nodes, NodeJudge.NONE);
+    }
+
+    /** As {@link #analyse(String, List)}, each node also judged by itself with {@code judge} ({@link ClusterView#problems}). */
+    public static ClusterView analyse(String directory, List<ClusterNode> nodes, NodeJudge judge) {
         List<ClusterNode> named = uniqueNames(nodes);
         List<ClusterNode> ok = named.stream().filter(ClusterNode::ok).toList();
-        return new ClusterView(directory, named, domains(ok), inconsistencies(ok));
+        return new ClusterView(directory, named, domains(ok), inconsistencies(ok), List.of(), problems(ok, judge));
     }
 
     /** Two files from the same host keep apart: the second gets its file name appended. */
@@ -87,32 +93,97 @@ public final class ClusterAnalysis {
         return out;
     }
 
-    /** The node's MNNVL domain key (cluster UUID/clique shared by most of its GPUs), or null. */
-    static String domainKey(NodeSummary s) {
-        Map<String, Integer> counts = new TreeMap<>();
-        for (GpuSummary g : s.gpus()) {
-            if (g.fabric().inMnnvlDomain()) {
-                counts.merge(g.fabric().clusterUuid().value() + "/" + g.fabric().cliqueId().orElse(0L), 1, Integer::sum);
+    /**
+     * A node's NVLink domain as GPU Feature Discovery names it ({@link NvlinkDomain}): {@code <ClusterUUID>.<CliqueId>}
+     * of its fabric-attached GPUs, or none; {@code disagreement} says what its GPUs disagree on, where GFD sets no label.
+     */
+    record DomainLabel(String label, String disagreement) {
+    }
+
+    static DomainLabel domainLabel(NodeSummary s) {
+        Map<String, List<Integer>> uuids = new TreeMap<>();
+        Map<Long, List<Integer>> cliques = new TreeMap<>();
+        for (int i = 0; i < s.gpus().size(); i++) {
+            var f = s.gpus().get(i).fabric();
+            if (NvlinkDomain.attached(f)) {
+                uuids.computeIfAbsent(f.clusterUuid().value(), k -> new ArrayList<>()).add(i);
+                cliques.computeIfAbsent(f.cliqueId().orElse(0L), k -> new ArrayList<>()).add(i);
             }
         }
-        return counts.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
+        if (uuids.size() > 1 || cliques.size() > 1) {
+            List<String> parts = new ArrayList<>();
+            if (uuids.size() > 1) {
+                parts.add("cluster UUIDs " + gpusBy(uuids));
+            }
+            if (cliques.size() > 1) {
+                parts.add("clique ids " + gpusBy(cliques));
+            }
+            return new DomainLabel(null, "its GPUs disagree on their NVLink domain (" + String.join("; ", parts)
+                    + "): GPU Feature Discovery sets no " + NvlinkDomain.GFD_CLIQUE_LABEL + " label on such a node");
+        }
+        return uuids.isEmpty() ? new DomainLabel(null, null)
+                : new DomainLabel(uuids.keySet().iterator().next() + "." + cliques.keySet().iterator().next(), null);
+    }
+
+    /** {@code 7a3c…: GPU0–2, 9b21…: GPU3} for the disagreement's words. */
+    private static <K> String gpusBy(Map<K, List<Integer>> m) {
+        return m.entrySet().stream().map(e -> e.getKey() + " on GPU" + e.getValue().stream().map(String::valueOf)
+                .collect(Collectors.joining(",GPU"))).collect(Collectors.joining(", "));
     }
 
     static List<NvlinkDomain> domains(List<ClusterNode> nodes) {
         Map<String, List<ClusterNode>> byKey = new TreeMap<>();
+        Map<String, String> notes = new HashMap<>();
         for (ClusterNode n : nodes) {
-            String key = domainKey(n.summary());
-            byKey.computeIfAbsent(key != null ? key : "node:" + n.name(), k -> new ArrayList<>()).add(n);
+            DomainLabel label = domainLabel(n.summary());
+            String key = label.label() != null ? label.label() : "node:" + n.name();
+            byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(n);
+            if (label.disagreement() != null) {
+                notes.put(key, label.disagreement());
+            }
         }
         List<NvlinkDomain> out = new ArrayList<>();
         byKey.forEach((key, members) -> {
             boolean mnnvl = !key.startsWith("node:");
-            String uuid = mnnvl ? key.substring(0, key.lastIndexOf('/')) : null;
-            Long clique = mnnvl ? Long.parseLong(key.substring(key.lastIndexOf('/') + 1)) : null;
+            String uuid = mnnvl ? key.substring(0, key.lastIndexOf('.')) : null;
+            Long clique = mnnvl ? Long.parseLong(key.substring(key.lastIndexOf('.') + 1)) : null;
             out.add(new NvlinkDomain(key, uuid, clique, members.stream().map(ClusterNode::name).sorted().toList(),
-                    members.stream().mapToInt(m -> m.summary().gpus().size()).sum()));
+                    members.stream().mapToInt(m -> m.summary().gpus().size()).sum(), notes.get(key)));
         });
         out.sort(Comparator.comparing((NvlinkDomain d) -> -d.nodes().size()).thenComparing(NvlinkDomain::id));
+        return out;
+    }
+
+    /**
+     * What each node's own data shows wrong (the warnings and errors {@code judge} finds, and GPUs that disagree on
+     * their NVLink domain), grouped by finding over the nodes.
+     */
+    static List<NodeProblem> problems(List<ClusterNode> nodes, NodeJudge judge) {
+        record Key(Finding.Severity severity, String code, String message) {
+        }
+        Map<Key, Set<String>> nodesBy = new LinkedHashMap<>();
+        Map<Key, Integer> gpusBy = new HashMap<>();
+        for (ClusterNode n : nodes) {
+            NodeSummary s = n.summary();
+            List<Finding> found = new ArrayList<>(judge.judge(s));
+            String disagreement = domainLabel(s).disagreement();
+            if (disagreement != null) {
+                found.add(new Finding(Finding.Severity.WARNING, "nvlink-domain-disagrees", "The node's GPUs disagree on their NVLink "
+                        + "domain: GPU Feature Discovery sets no " + NvlinkDomain.GFD_CLIQUE_LABEL + " label on it.", null));
+            }
+            for (Finding f : found) {
+                if (f.severity() == Finding.Severity.INFO) {
+                    continue;
+                }
+                Key key = new Key(f.severity(), f.code(), f.message());
+                nodesBy.computeIfAbsent(key, x -> new java.util.LinkedHashSet<>()).add(n.name());
+                gpusBy.merge(key, f.subject() != null && f.subject().matches("GPU\\d+.*") ? 1 : 0, Integer::sum);
+            }
+        }
+        List<NodeProblem> out = new ArrayList<>();
+        nodesBy.forEach((k, names) -> out.add(new NodeProblem(k.severity(), k.code(), k.message(), List.copyOf(names),
+                gpusBy.getOrDefault(k, 0), nodes.size())));
+        out.sort(Comparator.comparing(NodeProblem::severity).thenComparing(p -> -p.nodes().size()));
         return out;
     }
 

@@ -9,16 +9,23 @@ import java.util.List;
  * @param domains         NVLink domains, largest first
  * @param inconsistencies what differs between nodes that should match, most important first
  * @param nodeChecks      the nodes whose file is a {@code check node} report, with their result (empty when none is)
+ * @param problems        what each node's own data shows wrong, worst first, also where every node shares it
  */
 public record ClusterView(String directory, List<ClusterNode> nodes, List<NvlinkDomain> domains,
-                          List<Inconsistency> inconsistencies, List<NodeCheckSummary> nodeChecks) {
+                          List<Inconsistency> inconsistencies, List<NodeCheckSummary> nodeChecks, List<NodeProblem> problems) {
 
     public ClusterView {
         nodeChecks = nodeChecks == null ? List.of() : List.copyOf(nodeChecks);
+        problems = problems == null ? List.of() : List.copyOf(problems);
+    }
+
+    public ClusterView(String directory, List<ClusterNode> nodes, List<NvlinkDomain> domains, List<Inconsistency> inconsistencies,
+                       List<NodeCheckSummary> nodeChecks) {
+        this(directory, nodes, domains, inconsistencies, nodeChecks, List.of());
     }
 
     public ClusterView(String directory, List<ClusterNode> nodes, List<NvlinkDomain> domains, List<Inconsistency> inconsistencies) {
-        this(directory, nodes, domains, inconsistencies, List.of());
+        this(directory, nodes, domains, inconsistencies, List.of(), List.of());
     }
 
     /** The nodes whose check failed, in folder order. */

@@ -104,6 +104,6 @@ public record NodeCheckSummary(String node, String status, String summary, List<
                 .map(n -> read(n.name(), Path.of(n.file())))
                 .filter(java.util.Objects::nonNull)
                 .toList();
-        return new ClusterView(v.directory(), v.nodes(), v.domains(), v.inconsistencies(), checks);
+        return new ClusterView(v.directory(), v.nodes(), v.domains(), v.inconsistencies(), checks, v.problems());
     }
 }

@@ -36,17 +36,46 @@ public final class CheckText {
         throw new IllegalArgumentException("unknown result " + r.getClass());
     }
 
-    /** {@code check node}: the summary line first, then one line per expectation. */
+    /** {@code check node}: the summary line first, then one line per expectation, within 120 columns. */
     public static String render(NodeCheckResult r) {
+        return render(r, false);
+    }
+
+    /**
+     * {@code check node}: the summary line first, then one line per expectation. A measured value too long for its
+     * column is cut at a word with {@code …}; with {@code wide}, those values follow the table in full.
+     */
+    public static String render(NodeCheckResult r, boolean wide) {
         r = dev.fabricscope.text.LongValues.cut(r);
         StringBuilder sb = new StringBuilder(r.summary()).append('\n');
         sb.append("Node: ").append(r.snapshot() == null || r.snapshot().host() == null ? "?" : r.snapshot().host().hostname().shortDisplay())
                 .append(" · expected: ").append(r.expectedFrom()).append('\n');
-        TextTable t = new TextTable("Result", "Expectation", "Expected", "Measured");
+        String[] head = {"Result", "Expectation", "Expected"};
+        int[] w = {head[0].length(), head[1].length(), head[2].length()};
         for (NodeAcceptance.Expectation e : r.expectations()) {
-            t.row(e.outcome().name(), e.name(), e.expected(), SnapshotIO.oneLineSafe(e.measured()));
+            w[0] = Math.max(w[0], e.outcome().name().length());
+            w[1] = Math.max(w[1], SnapshotIO.oneLineSafe(e.name()).length());
+            w[2] = Math.max(w[2], SnapshotIO.oneLineSafe(e.expected()).length());
         }
-        return sb.append(t.render()).toString();
+        int room = Math.max(30, Fit.WIDTH - w[0] - w[1] - w[2] - 6);
+        TextTable t = new TextTable("Result", "Expectation", "Expected", "Measured");
+        List<String> full = new java.util.ArrayList<>();
+        for (NodeAcceptance.Expectation e : r.expectations()) {
+            String measured = SnapshotIO.oneLineSafe(e.measured());
+            String cell = Fit.atWord(measured, room);
+            if (!cell.equals(measured)) {
+                full.add(e.name() + ": " + measured);
+            }
+            t.row(e.outcome().name(), e.name(), e.expected(), cell);
+        }
+        sb.append(t.render());
+        if (wide && !full.isEmpty()) {
+            sb.append("\nIn full:\n");
+            full.forEach(f -> sb.append(Fit.wrap("  " + dev.fabricscope.text.Escape.visible(f, false), Fit.WIDTH)));
+        } else if (!full.isEmpty()) {
+            sb.append("(cut values: --wide or --json)\n");
+        }
+        return sb.toString();
     }
 
     private static void footer(StringBuilder sb, CheckResult r, List<String> notes) {

@@ -48,6 +48,7 @@ public final class ClusterText {
         sb.append('\n');
         int maxNames = all ? Integer.MAX_VALUE : 8;
         nodeChecks(sb, v);
+        problems(sb, v, maxNames);
         if (v.inconsistencies().isEmpty()) {
             sb.append("\nNo differences between nodes in driver, CUDA, GPUs, NVLink, fabric, MIG, multicast, NCCL or environment.\n");
         } else {
@@ -83,7 +84,7 @@ public final class ClusterText {
             if (groupSingles && d.clusterUuid() == null) {
                 continue;
             }
-            t.row(d.id(), d.clusterUuid() != null ? "MNNVL (clique " + d.cliqueId() + ")" : "single node",
+            t.row(d.id(), d.clusterUuid() != null ? "MNNVL (clique " + d.cliqueId() + ")" : d.note() != null ? "single node (!)" : "single node",
                     d.nodes().size(), d.gpus(), names(d.nodes(), all ? Integer.MAX_VALUE : 6));
         }
         if (groupSingles) {
@@ -93,10 +94,37 @@ public final class ClusterText {
                             perNode + " GPUs each: " + names(ds.stream().flatMap(d -> d.nodes().stream()).toList(), 4)));
         }
         sb.append(indent(t.render()));
+        if (v.domains().stream().anyMatch(d -> d.clusterUuid() != null)) {
+            sb.append("  (an MNNVL domain is named as GPU Feature Discovery labels its nodes: ").append(NvlinkDomain.GFD_CLIQUE_LABEL)
+                    .append("=<ClusterUUID>.<CliqueId>)\n");
+        }
+        for (NvlinkDomain d : v.domains()) {
+            if (d.note() != null) {
+                sb.append("  (!) ").append(String.join(", ", d.nodes())).append(": ").append(d.note()).append('\n');
+            }
+        }
         if (sb.toString().contains("N/S")) {
             sb.append("\nN/S: the driver says the GPU does not support this reading; ?: it could not be read (the node's JSON has the call and its error).\n");
         }
         return all ? sb.toString() : Fit.wrap(sb.toString(), Fit.WIDTH);
+    }
+
+    /** What the nodes' own data shows wrong, each with the nodes that have it ("every node" when all do). */
+    static void problems(StringBuilder sb, ClusterView v, int maxNames) {
+        if (v.problems().isEmpty()) {
+            return;
+        }
+        sb.append("\nProblems in the nodes' own data (each node judged by itself, not by comparison):\n");
+        for (dev.fabricscope.cluster.NodeProblem p : v.problems()) {
+            sb.append("  ").append(p.severity()).append(": ").append(SnapshotIO.oneLineSafe(p.message()).replaceAll("\\.$", "")).append(" — ")
+                    .append(where(p)).append(p.everyNode() ? "" : ": " + names(p.nodes(), maxNames)).append('\n');
+        }
+    }
+
+    /** {@code every node (18), 72 GPUs} or {@code 2 of 18 nodes}. */
+    public static String where(dev.fabricscope.cluster.NodeProblem p) {
+        return (p.everyNode() ? "every node (" + p.of() + ")" : p.nodes().size() + " of " + p.of() + " nodes")
+                + (p.gpus() > 0 ? ", " + p.gpus() + " GPU" + (p.gpus() == 1 ? "" : "s") : "");
     }
 
     /** The nodes whose {@code check node} failed, each failed expectation on its own line; one line when all passed. */
@@ -139,8 +167,13 @@ public final class ClusterText {
             sb.append(failedChecks.size()).append(failedChecks.size() == 1 ? " node failed its check (" : " nodes failed their check (")
                     .append(names(failedChecks, 3)).append("); ");
         }
+        if (!v.problems().isEmpty()) {
+            dev.fabricscope.cluster.NodeProblem worst = v.problems().get(0);
+            sb.append(SnapshotIO.oneLineSafe(worst.message()).replaceAll("\\.$", "")).append(" on ").append(where(worst))
+                    .append(v.problems().size() > 1 ? " (+" + (v.problems().size() - 1) + " more problem(s))" : "").append("; ");
+        }
         if (v.inconsistencies().isEmpty()) {
-            sb.append("all nodes match");
+            sb.append(v.problems().isEmpty() ? "all nodes match" : "no differences between nodes");
         } else {
             Inconsistency first = v.inconsistencies().get(0);
             sb.append(v.inconsistencies().size()).append(v.inconsistencies().size() == 1 ? " difference" : " differences")

@@ -52,6 +52,29 @@ public final class Fit {
         }
     }
 
+    /**
+     * {@code text} in at most {@code max} characters: whole, or cut at the last space that leaves room for {@code …}
+     * (a hard cut only when a single word is longer), so the cell still reads as a sentence up to its cut.
+     */
+    public static String atWord(String text, int max) {
+        if (text.length() <= max) {
+            return text;
+        }
+        int room = Math.max(1, max - 1);
+        int cut = text.lastIndexOf(' ', room);
+        if (cut < room / 2) {
+            cut = room;
+        }
+        if (Character.isHighSurrogate(text.charAt(cut - 1))) {
+            cut--;
+        }
+        String head = text.substring(0, cut).stripTrailing();
+        while (!head.isEmpty() && ",;:—-(".indexOf(head.charAt(head.length() - 1)) >= 0) {
+            head = head.substring(0, head.length() - 1).stripTrailing();
+        }
+        return head + "…";
+    }
+
     /** The widest line of {@code text}. */
     public static int widest(String text) {
         return text.lines().mapToInt(String::length).max().orElse(0);

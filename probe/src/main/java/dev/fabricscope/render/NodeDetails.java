@@ -5,6 +5,7 @@ import dev.fabricscope.model.GpuHealth;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.Nic;
 import dev.fabricscope.model.NvLink;
+import dev.fabricscope.topology.NvLinkCounters;
 import dev.fabricscope.topology.PcieTopology;
 import dev.fabricscope.render.FabricGraph.Detail;
 import java.util.ArrayList;
@@ -12,13 +13,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The details-pane rows of issue 19 for a GPU: NVLink error counters (a value starting with {@code !} is non-zero and
- * shown highlighted), health, and the RDMA NICs nearest to it; for an RDMA NIC: adapter, place, and each port's link
+ * The details-pane rows of issue 19 for a GPU: NVLink error counters (a value starting with {@code !} is past a threshold
+ * DCGM's health check sets, {@link NvLinkCounters}, and shown highlighted; corrected counts are listed plain), health, and the RDMA NICs nearest to it; for an RDMA NIC: adapter, place, and each port's link
  * state and rate (a port that is not up starts with {@code !}). Nothing for snapshots made before these were read.
  */
 public final class NodeDetails {
 
-    /** Values starting with this are non-zero counters: the views highlight them. */
+    /** Values starting with this are past a threshold (a must-not-rise counter, a port down): the views highlight them. */
     public static final String NON_ZERO = "!";
 
     private NodeDetails() {
@@ -28,12 +29,13 @@ public final class NodeDetails {
         List<Detail> d = new ArrayList<>();
         boolean countersRead = g.activeLinks().stream().anyMatch(l -> !NodeText.notRead(l.errors().replay()));
         if (countersRead) {
-            String summary = NodeText.gpuErrorSummary(g);
-            d.add(new Detail("NVLink errors", (summary.contains("!") ? NON_ZERO + " " : "") + summary.replace("!", "")));
+            // highlighted only past a cited threshold (NvLinkCounters); the raw counts stay, plain, one row per link
+            boolean past = NvLinkCounters.of(g).verdict() == NvLinkCounters.Verdict.PAST_THRESHOLD;
+            d.add(new Detail("NVLink errors", (past ? NON_ZERO + " " : "") + NodeText.gpuErrorSummary(g)));
             for (NvLink l : g.activeLinks()) {
                 List<String> nz = l.errors().nonZero();
                 if (!nz.isEmpty()) {
-                    d.add(new Detail("Link " + l.index() + " errors", NON_ZERO + " " + String.join(", ", nz)));
+                    d.add(new Detail("Link " + l.index() + " errors", (mustNotRise(l) ? NON_ZERO + " " : "") + String.join(", ", nz)));
                 }
             }
         }
@@ -62,6 +64,18 @@ public final class NodeDetails {
             d.add(new Detail("Nearest NICs", String.join(", ", near)));
         }
         return d;
+    }
+
+    /** Whether a link has a count DCGM fails on any rise (replay, recovery; ECC data on NVLink 5). */
+    private static boolean mustNotRise(NvLink l) {
+        var counters = l.errors().counters();
+        for (int c = 0; c < counters.size(); c++) {
+            if (NvLinkCounters.classOf(c, l.generation().value()) == NvLinkCounters.CounterClass.MUST_NOT_RISE
+                    && counters.get(c).value().orElse(0L) > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The details of an RDMA NIC box: adapter, place in the PCIe tree, each port's state and rate, the GPUs' letters. */

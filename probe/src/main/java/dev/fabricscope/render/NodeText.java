@@ -7,9 +7,9 @@ import dev.fabricscope.model.Missing;
 import dev.fabricscope.model.Nic;
 import dev.fabricscope.model.NodeInfo;
 import dev.fabricscope.model.NvLink;
-import dev.fabricscope.model.NvLinkErrors;
 import dev.fabricscope.model.Reading;
 import dev.fabricscope.topology.NicPlacement;
+import dev.fabricscope.topology.NvLinkCounters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -21,13 +21,18 @@ public final class NodeText {
     }
 
     public static String render(MachineSnapshot s) {
+        return render(s, false);
+    }
+
+    /** As {@link #render(MachineSnapshot)}; {@code wide} adds each link's non-zero counters. */
+    public static String render(MachineSnapshot s, boolean wide) {
         s = dev.fabricscope.text.LongValues.cut(s);
         StringBuilder sb = new StringBuilder();
         String nics = nics(s);
         if (!nics.isEmpty()) {
             sb.append('\n').append(nics);
         }
-        String errors = linkErrors(s);
+        String errors = linkErrors(s, wide);
         if (!errors.isEmpty()) {
             sb.append('\n').append(errors);
         }
@@ -71,56 +76,87 @@ public final class NodeText {
         return "NICs (" + rdma.size() + " RDMA):\n" + t.render();
     }
 
+    /** The counters, one line per GPU (see {@link #linkErrors(MachineSnapshot, boolean)}). */
     public static String linkErrors(MachineSnapshot s) {
+        return linkErrors(s, false);
+    }
+
+    /**
+     * The NVLink error counters as DCGM's health check classes them ({@link NvLinkCounters}): one line per GPU with its
+     * verdict, link ranges and the counts; with {@code wide}, each link's non-zero counts follow.
+     */
+    public static String linkErrors(MachineSnapshot s, boolean wide) {
         boolean any = s.gpus().stream().flatMap(g -> g.activeLinks().stream()).anyMatch(l -> !notRead(l.errors().replay()));
         if (!any) {
             return "";
         }
-        StringBuilder sb = new StringBuilder("NVLink error counters (replay, recovery, CRC flit, CRC data, ECC data; ! = non-zero):\n");
+        StringBuilder sb = new StringBuilder("NVLink error counters (since the driver loaded; classed as DCGM's health check "
+                + "classes them):\n");
+        boolean corrected = false;
         for (int i = 0; i < s.gpus().size(); i++) {
             Gpu g = s.gpus().get(i);
+            NvLinkCounters.GpuCounters c = NvLinkCounters.of(g);
+            corrected |= c.verdict() == NvLinkCounters.Verdict.CORRECTED_ONLY;
             sb.append("  GPU").append(i).append(": ").append(gpuErrorSummary(g)).append('\n');
-            for (NvLink l : g.activeLinks()) {
-                List<String> nz = l.errors().nonZero();
-                if (!nz.isEmpty()) {
-                    sb.append("    ! link ").append(l.index()).append(": ").append(String.join(", ", nz)).append('\n');
+            if (wide) {
+                for (NvLink l : g.activeLinks()) {
+                    List<String> nz = l.errors().nonZero();
+                    if (!nz.isEmpty()) {
+                        sb.append("    link ").append(l.index()).append(": ").append(String.join(", ", nz)).append('\n');
+                    }
                 }
             }
+        }
+        if (corrected) {
+            sb.append("  corrected: errors the link fixed itself, no finding below DCGM's CRC fail rate (")
+                    .append(String.format(Locale.ROOT, "%.0f", NvLinkCounters.DCGM_CRC_FAIL_PER_SECOND))
+                    .append("/s); nvidia-smi nvlink -e shows\n    replay, recovery and CRC flit (its \"CRC Errors\") only")
+                    .append(wide ? "" : "; each link's counts: --wide, --json").append('\n');
         }
         return sb.toString();
     }
 
-    /** {@code 18 links: replay 0, recovery 0, CRC flit 0, CRC data 95 on 15 links, ECC data 150 on 16 links}. */
+    /**
+     * A GPU's counters in one line, verdict first: {@code ok — links 0–17: replay 0, recovery 0, CRC flit 0; corrected:
+     * CRC data 111 on links 0–3, 5–17, ECC data 164 on links 0–3, 5–17}; {@code check — replay 4 on link 3 (…)} past a
+     * threshold.
+     */
     public static String gpuErrorSummary(Gpu g) {
-        List<NvLink> active = g.activeLinks();
-        if (active.isEmpty()) {
+        NvLinkCounters.GpuCounters c = NvLinkCounters.of(g);
+        if (c.activeLinks().isEmpty()) {
             return "no active links";
         }
-        List<String> parts = new ArrayList<>();
-        for (int c = 0; c < 5; c++) {
-            String name = null;
-            long sum = 0;
-            int links = 0;
-            int unread = 0;
-            Missing why = null;
-            for (NvLink l : active) {
-                NvLinkErrors.Counter counter = l.errors().counters().get(c);
-                name = counter.name();
-                if (counter.value().isPresent()) {
-                    sum += counter.value().value();
-                    links += counter.value().value() != 0 ? 1 : 0;
-                } else {
-                    unread++;
-                    why = counter.value().missing();
-                }
-            }
-            if (unread == active.size()) {
-                parts.add(name + " " + (why.kind() == Missing.Kind.UNSUPPORTED ? "N/S" : "?"));
+        List<String> judged = new ArrayList<>();
+        List<NvLinkCounters.Total> fixed = new ArrayList<>();
+        for (NvLinkCounters.Total t : c.totals()) {
+            String name = t.rule().name();
+            boolean judgedClass = t.counterClass() == NvLinkCounters.CounterClass.MUST_NOT_RISE || t.rule().name().equals("CRC flit");
+            if (t.unread() == c.activeLinks().size()) {
+                judged.add(name + " " + (t.why() != null && t.why().kind() == Missing.Kind.UNSUPPORTED ? "N/S" : "?"));
+            } else if (t.sum() != 0 && !judgedClass) {
+                fixed.add(t);
             } else {
-                parts.add(sum == 0 ? name + " 0" : "!" + name + " " + sum + " on " + links + " link" + (links == 1 ? "" : "s"));
+                judged.add(name + " " + t.sum() + (t.sum() == 0 || t.links().equals(c.activeLinks()) ? ""
+                        : " on " + NvLinkCounters.linkRanges(t.links())));
             }
         }
-        return active.size() + " links: " + String.join(", ", parts);
+        boolean sameLinks = fixed.stream().map(NvLinkCounters.Total::links).distinct().count() == 1;
+        List<String> fixedText = new ArrayList<>();
+        for (NvLinkCounters.Total t : fixed) {
+            boolean everywhere = t.links().equals(c.activeLinks());
+            fixedText.add(t.rule().name() + " " + t.sum() + (sameLinks || everywhere ? "" : " on " + NvLinkCounters.linkRanges(t.links())));
+        }
+        if (sameLinks && !fixed.get(0).links().equals(c.activeLinks())) {
+            fixedText.set(fixedText.size() - 1, fixedText.get(fixedText.size() - 1) + " (" + NvLinkCounters.linkRanges(fixed.get(0).links()) + ")");
+        }
+        String verdict = switch (c.verdict()) {
+            case CLEAN, CORRECTED_ONLY -> "ok";
+            case PAST_THRESHOLD -> "check";
+            case NOT_READ -> "not read";
+        };
+        String line = verdict + " — " + NvLinkCounters.linkRanges(c.activeLinks()) + ": " + String.join(", ", judged)
+                + (fixed.isEmpty() ? "" : "; corrected: " + String.join(", ", fixedText));
+        return c.reasons().isEmpty() ? line : line + " — " + String.join("; ", c.reasons());
     }
 
     public static String health(MachineSnapshot s) {

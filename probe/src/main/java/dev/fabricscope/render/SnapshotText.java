@@ -68,7 +68,7 @@ public final class SnapshotText {
             sb.append('\n').append(signals);
         }
         sb.append('\n').append(SignalText.verdicts(s, dev.fabricscope.topology.FabricVerdict.of(s)));
-        sb.append(NodeText.render(s));
+        sb.append(NodeText.render(s, wide));
         appendStack(sb, s);
         if (sb.indexOf("N/S") >= 0 || sb.indexOf("N/A") >= 0) {
             sb.append("\nN/S: the driver says this GPU does not support the reading; N/A: not applicable here; ?: could not be read"

@@ -46,14 +46,16 @@ public final class SyntheticCluster {
 
     /** Every GPU of {@code s} in MNNVL fabric cluster {@code uuid} (null: keep the sample's), clique {@code clique}. */
     public static MachineSnapshot withFabric(MachineSnapshot s, String uuid, long clique) {
-        return mapGpus(s, g -> {
-            FabricInfo f = g.fabric();
-            FabricInfo nf = new FabricInfo(f.api(), f.state(), f.status(), Reading.of(clique),
-                    uuid == null ? f.clusterUuid() : Reading.of(uuid), f.healthMask(), f.healthSummary());
-            return new Gpu(g.pci(), g.uuid(), g.nvmlIndex(), g.cudaOrdinal(), g.name(), g.serial(), g.architecture(),
-                    g.computeCapability(), g.smCount(), g.memoryTotalBytes(), g.numaNode(), g.cpuAffinity(), g.migMode(),
-                    g.virtualizationMode(), g.persistenceMode(), g.cuda(), g.nvLinkCount(), g.nvLinks(), nf);
-        });
+        return mapFabric(s, (i, f) -> new FabricInfo(f.api(), f.state(), f.status(), Reading.of(clique),
+                uuid == null ? f.clusterUuid() : Reading.of(uuid), f.healthMask(), f.healthSummary()));
+    }
+
+    /** {@code s} with each GPU's fabric info replaced by {@code f(gpu index, fabric info)}. */
+    public static MachineSnapshot mapFabric(MachineSnapshot s, java.util.function.BiFunction<Integer, FabricInfo, FabricInfo> f) {
+        int[] i = {0};
+        return mapGpus(s, g -> new Gpu(g.pci(), g.uuid(), g.nvmlIndex(), g.cudaOrdinal(), g.name(), g.serial(), g.architecture(),
+                g.computeCapability(), g.smCount(), g.memoryTotalBytes(), g.numaNode(), g.cpuAffinity(), g.migMode(),
+                g.virtualizationMode(), g.persistenceMode(), g.cuda(), g.nvLinkCount(), g.nvLinks(), f.apply(i[0]++, g.fabric()), g.health()));
     }
 
     public static void write(Path dir, MachineSnapshot s, String file) throws IOException {

@@ -20,17 +20,46 @@ public final class SnapshotAnalyzer {
     private SnapshotAnalyzer() {
     }
 
-    public static List<Finding> findings(MachineSnapshot s) {
+    /**
+     * The driver's findings: none loaded, one of NVML / CUDA missing, or loaded with no GPU. Also what {@code cluster
+     * show} judges of each node from its summary.
+     */
+    public static List<Finding> driverFindings(DriverInfo d, int gpuCount) {
         List<Finding> out = new ArrayList<>();
-        DriverInfo d = s.driver();
         if (d != null && !d.driverPresent()) {
             out.add(new Finding(Severity.ERROR, "no-driver", d.message(), "driver"));
         } else if (d != null && d.status() == DriverInfo.Status.PARTIAL) {
             out.add(new Finding(Severity.WARNING, "partial-driver", d.message(), "driver"));
         }
-        if (d != null && d.driverPresent() && s.gpus().isEmpty()) {
+        if (d != null && d.driverPresent() && gpuCount == 0) {
             out.add(new Finding(Severity.ERROR, "no-gpu", "The driver is loaded but reports no GPU.", "driver"));
         }
+        return out;
+    }
+
+    /** One GPU's fabric findings (state, registration status, health); also judged by {@code cluster show} per node. */
+    public static List<Finding> fabricFindings(FabricInfo f, String who) {
+        List<Finding> out = new ArrayList<>();
+        String state = f.state().value();
+        if (state != null && !"NOT_SUPPORTED".equals(state) && !"COMPLETED".equals(state)) {
+            out.add(new Finding(Severity.WARNING, "fabric-not-ready", "GPU fabric state is " + state
+                    + ": the Fabric Manager / NVLink fabric has not finished registering this GPU; multicast and NVLS will fail until it does.", who));
+        }
+        if ("COMPLETED".equals(state) && f.status().isPresent() && !"NVML_SUCCESS".equals(f.status().value())) {
+            out.add(new Finding(Severity.ERROR, "fabric-failed", "GPU fabric registration completed with status "
+                    + f.status().value() + ".", who));
+        }
+        if (f.healthSummary().isPresent() && !"HEALTHY".equals(f.healthSummary().value())
+                && !"NOT_SUPPORTED".equals(f.healthSummary().value())) {
+            out.add(new Finding(Severity.WARNING, "fabric-unhealthy", "GPU fabric health is " + f.healthSummary().value() + ".", who));
+        }
+        return out;
+    }
+
+    public static List<Finding> findings(MachineSnapshot s) {
+        List<Finding> out = new ArrayList<>();
+        DriverInfo d = s.driver();
+        out.addAll(driverFindings(d, s.gpus().size()));
         long models = s.gpus().stream().map(g -> g.name().orElse("?") + "/" + g.computeCapability().orElse("?")).distinct().count();
         if (models > 1) {
             out.add(new Finding(Severity.WARNING, "mixed-gpus", "GPUs of different models or compute capabilities: "
@@ -54,25 +83,14 @@ public final class SnapshotAnalyzer {
                 out.add(new Finding(Severity.WARNING, "nvlink-down", inactive + " of " + (active + inactive)
                         + " NVLinks are inactive: bandwidth is reduced and NCCL may route around the GPU.", who));
             }
+            NvLinkCounters.finding(g).ifPresent(m -> out.add(new Finding(Severity.WARNING, "nvlink-errors", m, who)));
             if (g.migMode().isPresent() && g.migMode().value().startsWith("Enabled")) {
                 out.add(new Finding(Severity.WARNING, "mig-enabled", "MIG is enabled: NVLink P2P, custom all-reduce and NVLS are unavailable to MIG instances.", who));
             }
             if (Boolean.FALSE.equals(g.cuda().multicast().value())) {
                 out.add(new Finding(Severity.INFO, "no-multicast", "CUDA multicast not supported (attribute 132 = 0): NCCL NVLS, FlashInfer mnnvl and SGLang's fusion preflight (cuMulticastGetGranularity) will not work.", who));
             }
-            String state = g.fabric().state().value();
-            if (state != null && !"NOT_SUPPORTED".equals(state) && !"COMPLETED".equals(state)) {
-                out.add(new Finding(Severity.WARNING, "fabric-not-ready", "GPU fabric state is " + state
-                        + ": the Fabric Manager / NVLink fabric has not finished registering this GPU; multicast and NVLS will fail until it does.", who));
-            }
-            if ("COMPLETED".equals(state) && g.fabric().status().isPresent() && !"NVML_SUCCESS".equals(g.fabric().status().value())) {
-                out.add(new Finding(Severity.ERROR, "fabric-failed", "GPU fabric registration completed with status "
-                        + g.fabric().status().value() + ".", who));
-            }
-            if (g.fabric().healthSummary().isPresent() && !"HEALTHY".equals(g.fabric().healthSummary().value())
-                    && !"NOT_SUPPORTED".equals(g.fabric().healthSummary().value())) {
-                out.add(new Finding(Severity.WARNING, "fabric-unhealthy", "GPU fabric health is " + g.fabric().healthSummary().value() + ".", who));
-            }
+            out.addAll(fabricFindings(g.fabric(), who));
             if (g.fabric().inMnnvlDomain() && Boolean.TRUE.equals(g.cuda().fabricHandles().value())
                     && d != null && d.imexChannels().isPresent() && d.imexChannels().value().isEmpty()) {
                 out.add(new Finding(Severity.WARNING, "no-imex-channel", "GPU is in an MNNVL domain but no IMEX channel exists under /dev/nvidia-caps-imex-channels: exporting fabric handles fails with CUDA_ERROR_NOT_PERMITTED.", who));

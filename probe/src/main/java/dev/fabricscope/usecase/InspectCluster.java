@@ -6,6 +6,9 @@ import dev.fabricscope.cluster.ClusterNode;
 import dev.fabricscope.cluster.ClusterReader;
 import dev.fabricscope.cluster.ClusterView;
 import dev.fabricscope.cluster.NodeCheckSummary;
+import dev.fabricscope.cluster.NodeJudge;
+import dev.fabricscope.model.Finding;
+import dev.fabricscope.topology.SnapshotAnalyzer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,6 +40,18 @@ public final class InspectCluster {
     public record Result(ClusterView view, ClusterFacts facts, String factsProblem) {
     }
 
+    /**
+     * Each node judged by itself as {@code show} judges it, from what its summary holds: the driver rules and every
+     * GPU's fabric rules of {@link SnapshotAnalyzer}.
+     */
+    public static final NodeJudge JUDGE = s -> {
+        List<Finding> out = new java.util.ArrayList<>(SnapshotAnalyzer.driverFindings(s.driver(), s.gpus().size()));
+        for (int i = 0; i < s.gpus().size(); i++) {
+            out.addAll(SnapshotAnalyzer.fabricFindings(s.gpus().get(i).fabric(), "GPU" + i));
+        }
+        return out;
+    };
+
     /** Reads and merges the folder; a folder that cannot be listed is {@link UseCaseException.Reason#UNREADABLE_INPUT}. */
     public Result open(Request request) throws UseCaseException {
         List<ClusterNode> nodes;
@@ -46,7 +61,7 @@ public final class InspectCluster {
         } catch (IOException e) {
             throw UseCaseException.unreadable(e.getMessage(), e);
         }
-        ClusterView view = ClusterAnalysis.analyse(request.dir().toString(), nodes);
+        ClusterView view = ClusterAnalysis.analyse(request.dir().toString(), nodes, JUDGE);
         if (request.nodeChecks()) {
             view = NodeCheckSummary.attach(view);
         }

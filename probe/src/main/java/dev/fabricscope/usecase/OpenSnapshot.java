@@ -5,6 +5,7 @@ import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.nativeapi.trace.NativeTrace;
 import dev.fabricscope.nativeapi.trace.TraceIO;
 import dev.fabricscope.probe.TraceReplay;
+import dev.fabricscope.topology.SnapshotAnalyzer;
 import java.nio.file.Path;
 
 /**
@@ -20,9 +21,17 @@ public final class OpenSnapshot {
     private OpenSnapshot() {
     }
 
-    /** {@code file} as a machine; every failure is one line. */
+    /**
+     * {@code file} as a machine, judged again from its data: the findings are this version's, never the ones the file
+     * stored (a report of an older version, or edited, says what its readings mean now). Every failure is one line.
+     */
     public static MachineSnapshot read(Path file) throws SnapshotIO.ReadException {
-        return SnapshotIO.read(file, TRACES);
+        return judged(SnapshotIO.read(file, TRACES));
+    }
+
+    /** {@code s} with the findings this version makes of its readings in place of the stored ones. */
+    public static MachineSnapshot judged(MachineSnapshot s) {
+        return s.withFindings(SnapshotAnalyzer.findings(s));
     }
 
     /**

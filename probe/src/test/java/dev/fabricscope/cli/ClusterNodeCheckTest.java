@@ -124,7 +124,8 @@ class ClusterNodeCheckTest {
         CliTest.Run shown = CliTest.run("cluster", "show", out.toString());
         assertEquals(ExitCodes.CHECK_FAILED, shown.code(), shown.out() + shown.err());
         assertTrue(shown.out().contains("Node checks: 2 of 2 checked node(s) failed:"), shown.out());
-        assertTrue(shown.out().contains("    FAIL GPU count: expected 8, measured 0"), shown.out());
+        assertTrue(shown.out().contains("    FAIL NVIDIA driver: expected loaded, measured NVIDIA driver not found"), shown.out());
+        assertTrue(shown.out().contains("    FAIL GPU count: expected 8, measured 0: no GPU seen: no NVIDIA driver"), shown.out());
     }
 
     @Test

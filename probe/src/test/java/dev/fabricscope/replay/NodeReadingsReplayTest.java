@@ -75,14 +75,18 @@ class NodeReadingsReplayTest {
             }
         }
         assertTrue(nonZeroCrcData > 18, "CRC data counts on most links: " + nonZeroCrcData);
-        // the details pane of GPU0: the summary and each non-zero link marked for highlighting
+        // the details pane of GPU0: corrected counts only, below DCGM's thresholds: listed, none highlighted
         List<dev.fabricscope.render.FabricGraph.Detail> d = dev.fabricscope.render.NodeDetails.gpu(s, s.gpus().get(0));
-        assertTrue(d.stream().anyMatch(x -> x.key().equals("NVLink errors") && x.value().startsWith(dev.fabricscope.render.NodeDetails.NON_ZERO)), d.toString());
+        assertTrue(d.stream().anyMatch(x -> x.key().equals("NVLink errors") && x.value().startsWith("ok — links 0–17")), d.toString());
+        assertTrue(d.stream().noneMatch(x -> x.key().contains("errors") && x.value().startsWith(dev.fabricscope.render.NodeDetails.NON_ZERO)),
+                d.toString());
         assertTrue(d.stream().anyMatch(x -> x.key().equals("Link 3 errors") && x.value().contains("CRC data=12")), d.toString());
         String text = SnapshotText.render(s);
         assertTrue(text.contains("NVLink error counters"), text);
-        assertTrue(text.contains("!CRC data"), text);
-        assertTrue(text.contains("! link 3: CRC data=" + captured(0, "nvmlDeviceGetNvLinkErrorCounter", 3, 3).get("value").asLong()), text);
+        assertFalse(text.contains("! link"), "no line per link by default: " + text);
+        assertTrue(text.lines().anyMatch(l -> l.startsWith("  GPU0: ok — links 0–17: replay 0, recovery 0, CRC flit 0")), text);
+        String wide = SnapshotText.render(s, true);
+        assertTrue(wide.contains("    link 3: CRC data=" + captured(0, "nvmlDeviceGetNvLinkErrorCounter", 3, 3).get("value").asLong()), wide);
     }
 
     @Test

@@ -123,7 +123,7 @@ public final class ClusterPage extends BorderPane {
         clear.setId("clearHighlight");
         clear.visibleProperty().bind(vm.highlightedProperty().isNotNull());
         clear.setOnAction(e -> vm.highlightedProperty().set(null));
-        Label diffHint = new Label("Most important first. Select one to highlight its nodes.");
+        Label diffHint = new Label("Problems first, then differences. Select one to highlight.");
         diffHint.getStyleClass().add("text-muted");
         diffHint.setWrapText(true);
         HBox diffTitleRow = new HBox(8, differencesTitle, clear);
@@ -235,7 +235,9 @@ public final class ClusterPage extends BorderPane {
         String hint = vm.adviseHint();
         advise.setDisable(hint == null);
         advise.setTooltip(hint == null ? null : new Tooltip(hint));
-        differencesTitle.setText("Differences between nodes (" + vm.differences().size() + ")");
+        long problems = vm.differences().stream().filter(d -> d.rank() < 0).count();
+        differencesTitle.setText((problems > 0 ? "Problems (" + problems + ") and differences (" + (vm.differences().size() - problems)
+                : "Differences between nodes (" + vm.differences().size()) + ")");
         differences.getItems().setAll(vm.differences());
         List<Unreadable> bad = vm.unreadable();
         unreadable.getItems().setAll(bad);

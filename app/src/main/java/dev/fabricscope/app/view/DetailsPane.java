@@ -76,7 +76,7 @@ public final class DetailsPane extends VBox {
             v.setWrapText(true);
             v.getStyleClass().add("details-value");
             if (d.value() != null && d.value().startsWith(dev.fabricscope.render.NodeDetails.NON_ZERO)) {
-                // a non-zero error counter: highlighted, the marker dropped
+                // past a threshold (render.NodeDetails): highlighted, the marker dropped
                 v.setText(d.value().substring(1).strip());
                 v.getStyleClass().add("warning");
                 k.getStyleClass().add("warning");

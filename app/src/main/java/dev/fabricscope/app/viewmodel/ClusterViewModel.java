@@ -105,7 +105,7 @@ public final class ClusterViewModel {
         cluster.addListener((o, was, now) -> {
             highlighted.set(null);
             currentNode.set(null);
-            differences.set(now == null ? List.of() : now.view().inconsistencies().stream().map(ClusterViewModel::difference).toList());
+            differences.set(now == null ? List.of() : differences(now.view()));
             showNodeChecks(now);
         });
         // after the node checks, so that the tiles of the new groups know which nodes failed
@@ -241,6 +241,7 @@ public final class ClusterViewModel {
             shownCluster = c;
         }
         List<Tile> singles = new ArrayList<>();
+        List<String> disagreeing = new ArrayList<>();
         int singlesInAll = 0;
         int singleGpus = 0;
         int n = 0;
@@ -259,7 +260,7 @@ public final class ClusterViewModel {
                 mnnvlIndex++;
                 if (!shown.isEmpty()) {
                     out.add(new Group(d.id(), "NVLink domain " + mnnvlIndex + " · multi-node NVLink (MNNVL)",
-                            "fabric cluster " + d.clusterUuid() + " · clique " + d.cliqueId() + " · "
+                            d.gfdLabel() + " · "
                                     + LoadedCluster.plural(d.nodes().size(), "node") + " · " + LoadedCluster.plural(d.gpus(), "GPU"),
                             List.copyOf(shown), d.nodes().size(), d.gpus(), outliers(c, shown)));
                     n += shown.size();
@@ -268,13 +269,18 @@ public final class ClusterViewModel {
                 singles.addAll(shown);
                 singlesInAll += d.nodes().size();
                 singleGpus += d.gpus();
+                if (d.note() != null) {
+                    disagreeing.add(String.join(", ", d.nodes()));
+                }
             }
         }
         if (!singles.isEmpty()) {
             singles.sort(java.util.Comparator.comparing(Tile::name));
             out.add(new Group(null, "Single-node NVLink domains",
                     "no multi-node NVLink fabric: each node is an NVLink domain of its own · "
-                            + LoadedCluster.plural(singlesInAll, "node") + " · " + LoadedCluster.plural(singleGpus, "GPU"),
+                            + LoadedCluster.plural(singlesInAll, "node") + " · " + LoadedCluster.plural(singleGpus, "GPU")
+                            + (disagreeing.isEmpty() ? "" : " · (!) GPUs disagree on their NVLink domain, so GPU Feature "
+                            + "Discovery labels no clique: " + names(disagreeing, 6)),
                     List.copyOf(singles), singlesInAll, singleGpus, outliers(c, singles)));
             n += singles.size();
         }
@@ -318,6 +324,27 @@ public final class ClusterViewModel {
         return "Opens the Advisor tab for a deployment over all " + c.facts().nodesUsed() + " nodes: GPUs as on "
                 + c.facts().representative().name() + ", with " + c.facts().assumptions().entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /**
+     * The list beside the tiles: first the problems each node's own data shows (also where every node shares them, so
+     * no difference would show them; as {@code cluster show} words them), then what differs between nodes.
+     */
+    static List<Difference> differences(dev.fabricscope.cluster.ClusterView v) {
+        List<Difference> out = new ArrayList<>();
+        for (dev.fabricscope.cluster.NodeProblem p : v.problems()) {
+            out.add(problem(p));
+        }
+        v.inconsistencies().stream().map(ClusterViewModel::difference).forEach(out::add);
+        return List.copyOf(out);
+    }
+
+    static Difference problem(dev.fabricscope.cluster.NodeProblem p) {
+        String badge = p.everyNode() ? "every node" : p.nodes().size() == 1 ? "1 node" : String.format(Locale.ROOT, "%,d nodes", p.nodes().size());
+        String where = dev.fabricscope.render.ClusterText.where(p);
+        return new Difference(-1, p.code(), p.message(), badge, p.severity() + " in each node's own data: " + where
+                + (p.everyNode() ? " (the nodes agree, so no difference shows it)" : ""),
+                p.everyNode() ? "" : names(p.nodes(), 6), p.nodes(), p.severity() != dev.fabricscope.model.Finding.Severity.ERROR);
     }
 
     static Difference difference(Inconsistency d) {

@@ -81,11 +81,13 @@ public record LoadedCluster(Path dir, ClusterView view, Map<String, ClusterNode>
         return differencesByNode.getOrDefault(node, List.of());
     }
 
-    /** "21 nodes · 88 GPUs · 3 NVLink domains · 1 difference · 1 unreadable file". */
+    /** "21 nodes · 88 GPUs · 3 NVLink domains · 1 problem · 1 difference · 1 unreadable file" (no problems: not said). */
     public String summary() {
         int unreadable = view.unreadable().size();
+        int problems = view.problems().size();
         return plural(view.readable().size(), "node") + " · " + plural(gpus, "GPU") + " · "
-                + plural(view.domains().size(), "NVLink domain") + " · " + plural(view.inconsistencies().size(), "difference")
+                + plural(view.domains().size(), "NVLink domain") + (problems == 0 ? "" : " · " + plural(problems, "problem"))
+                + " · " + plural(view.inconsistencies().size(), "difference")
                 + (unreadable == 0 ? "" : " · " + plural(unreadable, "unreadable file"));
     }
 

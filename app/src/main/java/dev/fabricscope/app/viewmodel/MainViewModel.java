@@ -286,7 +286,8 @@ public final class MainViewModel {
             throw new IllegalArgumentException("no readable node '" + name + "' in the open cluster");
         }
         return start("Opening node " + name + "…", r -> {
-            MachineSnapshot s = n.readSnapshot(OpenSnapshot.TRACES); // the cluster view holds summaries; the node's file is read now
+            // the cluster view holds summaries; the node's file is read now, and judged from its data as File → Open does
+            MachineSnapshot s = OpenSnapshot.judged(n.readSnapshot(OpenSnapshot.TRACES));
             return new LoadedMachine(s, LoadedMachine.Source.FILE, Path.of(n.file()), null, FabricLayout.layout(s));
         }, m -> {
             showMachine(m);

@@ -14,7 +14,7 @@ import javafx.application.Platform;
 import javafx.stage.Stage;
 
 /**
- * {@code --screenshots DIR --sample a,b,c}: the live start (no-driver banner on a machine without a driver), then
+ * {@code --screenshots DIR --sample a,b,c} (a name ending in {@code .json} is opened as a file): the live start (no-driver banner on a machine without a driver), then
  * every tab for each sample, with the first GPU selected in the Fabric tab, written as {@code DIR/<name>-<tab>.png}
  * from the real window's scene; then the Fabric tab of the first sample in the other theme.
  * {@code --screenshots DIR --cluster FOLDER}: the cluster page ({@code cluster-<folder>-domains.png}), with its most
@@ -44,6 +44,24 @@ final class Screenshots {
         this.dir = dir;
     }
 
+    /** A bundled sample by name, or a snapshot, report or trace file when the name ends in {@code .json}. */
+    private void open(String name) {
+        if (name.endsWith(".json")) {
+            vm.openFile(Path.of(name));
+        } else {
+            vm.openSample(name);
+        }
+    }
+
+    /** The file's folder name for a file ({@code …/h200-nvswitch-2gpu-2026-12-01/trace.json} → that folder), else the sample. */
+    private static String shotName(String name) {
+        if (!name.endsWith(".json")) {
+            return name;
+        }
+        Path p = Path.of(name).toAbsolutePath();
+        return p.getParent() != null && p.getParent().getFileName() != null ? p.getParent().getFileName().toString() : "file";
+    }
+
     void start() {
         try {
             Files.createDirectories(dir);
@@ -64,7 +82,7 @@ final class Screenshots {
             compare(s, dir);
         }
         for (String name : opt.samples()) {
-            s.then(2, () -> vm.openSample(name));
+            s.then(2, () -> open(name));
             for (int t = 0; t < TABS.length; t++) {
                 int tab = t;
                 s.then(() -> !vm.isBusy(), 2, () -> {
@@ -80,7 +98,7 @@ final class Screenshots {
                         view.advisorView().table().getSelectionModel().select(0);
                     }
                 });
-                s.then(6, () -> shot(dir.resolve(name + "-" + TABS[tab] + ".png")));
+                s.then(6, () -> shot(dir.resolve(shotName(name) + "-" + TABS[tab] + ".png")));
             }
         }
         if (opt.snapshot() != null) {
@@ -96,12 +114,12 @@ final class Screenshots {
         if (!opt.samples().isEmpty()) {
             String first = opt.samples().get(0);
             boolean dark = stage.getScene().getRoot().getStyleClass().contains("dark");
-            s.then(2, () -> vm.openSample(first));
+            s.then(2, () -> open(first));
             s.then(() -> !vm.isBusy(), 2, () -> {
                 view.setDark(!dark);
                 view.tabs().getSelectionModel().select(1);
             });
-            s.then(6, () -> shot(dir.resolve(first + "-fabric-" + (dark ? "light" : "dark") + ".png")));
+            s.then(6, () -> shot(dir.resolve(shotName(first) + "-fabric-" + (dark ? "light" : "dark") + ".png")));
             s.then(1, () -> view.setDark(dark));
         }
         s.then(1, () -> {

@@ -54,6 +54,23 @@ class ClusterViewModelTest {
     }
 
     @Test
+    void aProblemEveryNodeSharesIsListedFirstAndTheDomainIsNamedAsGfdLabelsIt(@TempDir Path dir) throws Exception {
+        ClusterFolders.unhealthyRack(dir);
+        open(dir);
+        assertEquals(1, vm.differences().size(), vm.differences().toString());
+        ClusterViewModel.Difference p = vm.differences().get(0);
+        assertEquals("fabric-unhealthy", p.field());
+        assertEquals("GPU fabric health is UNHEALTHY.", p.title());
+        assertEquals("every node", p.badge());
+        assertEquals("WARNING in each node's own data: every node (18), 72 GPUs (the nodes agree, so no difference shows it)",
+                p.majority());
+        assertEquals(18, p.outliers().size());
+        ClusterViewModel.Group rack = vm.groups().get(0);
+        assertTrue(rack.detail().startsWith("nvidia.com/gpu.clique=00000000-0000-4000-8000-000000000001.32766 · 18 nodes"),
+                rack.detail());
+    }
+
+    @Test
     void highlightingADifferenceMarksItsOutliers(@TempDir Path dir) throws Exception {
         ClusterFolders.mixed(dir);
         open(dir);
