@@ -92,8 +92,9 @@ public final class SnapshotAnalyzer {
                 && FabricInfo.ZERO_UUID.equals(g.fabric().clusterUuid().value())).map(g -> s.label(g.pci())).toList();
         if (!notMnnvl.isEmpty()) {
             out.add(new Finding(Severity.INFO, "fabric-not-mnnvl", "GPU fabric COMPLETED with a zero cluster UUID on "
-                    + String.join(", ", notMnnvl) + ": the NVSwitch fabric manager is up, but this is not a multi-node NVLink "
-                    + "(MNNVL) domain; MNNVL backends (FlashInfer mnnvl, NCCL MNNVL) need a non-zero cluster UUID.", null));
+                    + String.join(", ", notMnnvl) + ": the NVSwitch fabric manager is up" + (passedThrough(s) ? " (on the host: the GPUs are passed through to this VM)" : "")
+                    + ", but this is not a multi-node NVLink (MNNVL) domain; backends that span nodes over NVLink (NCCL MNNVL, FlashInfer mnnvl "
+                    + "across nodes) need a non-zero cluster UUID.", null));
         }
         for (GpuPair p : s.pairs()) {
             Reading<Boolean> peer = p.cudaCanAccessPeer();
@@ -114,6 +115,10 @@ public final class SnapshotAnalyzer {
         }
         out.sort(Comparator.comparing(Finding::severity));
         return List.copyOf(out);
+    }
+
+    private static boolean passedThrough(MachineSnapshot s) {
+        return !s.gpus().isEmpty() && s.gpus().stream().allMatch(g -> "Pass-Through".equals(g.virtualizationMode().value()));
     }
 
 }
