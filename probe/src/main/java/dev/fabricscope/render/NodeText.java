@@ -158,12 +158,19 @@ public final class NodeText {
     }
 
     /**
-     * Where a fabric manager not seen here runs: with the GPUs passed through to a VM it runs on the host, out of the VM's
-     * sight, and a fabric state COMPLETED says it has registered these GPUs. Empty otherwise.
+     * Where a fabric manager not seen here runs: in an MNNVL domain on the switch trays; with the GPUs passed through to a
+     * VM on the host, out of the VM's sight (a fabric state COMPLETED says it has registered these GPUs). Empty otherwise.
      */
     static String whereItRuns(MachineSnapshot s, NodeInfo.ServiceState v) {
-        boolean passThrough = !s.gpus().isEmpty() && s.gpus().stream().allMatch(g -> "Pass-Through".equals(g.virtualizationMode().value()));
-        if (!"nvidia-fabricmanager".equals(v.name()) || "running".equals(v.state()) || !passThrough) {
+        if (!"nvidia-fabricmanager".equals(v.name()) || "running".equals(v.state()) || s.gpus().isEmpty()) {
+            return "";
+        }
+        if (s.gpus().stream().allMatch(g -> g.fabric().inMnnvlDomain())) {
+            // MNNVL User Guide 1.1, §1.1.6.1: the NMX-Controller on the NVLink switch trays manages the fabric
+            return " — an MNNVL domain: its fabric is managed on the NVLink switch trays (NMX-Controller), not on this node";
+        }
+        boolean passThrough = s.gpus().stream().allMatch(g -> "Pass-Through".equals(g.virtualizationMode().value()));
+        if (!passThrough) {
             return "";
         }
         boolean registered = s.gpus().stream().anyMatch(g -> FabricInfo.COMPLETED.equals(g.fabric().state().value()));

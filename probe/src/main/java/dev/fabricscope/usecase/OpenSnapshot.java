@@ -4,7 +4,9 @@ import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.nativeapi.trace.TraceIO;
 import dev.fabricscope.probe.TraceReplay;
+import dev.fabricscope.topology.SnapshotAnalyzer;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Opens a machine saved in a file: a snapshot or a report ({@link SnapshotIO}), or a native-call trace
@@ -19,9 +21,13 @@ public final class OpenSnapshot {
     private OpenSnapshot() {
     }
 
-    /** {@code file} as a machine; every failure is one line. */
+    /**
+     * {@code file} as a machine; every failure is one line. The findings are judged again from the readings: a file
+     * saved by an older version keeps its readings, not its wording, so show, advise, report and check tell one story.
+     */
     public static MachineSnapshot read(Path file) throws SnapshotIO.ReadException {
-        return SnapshotIO.read(file, TRACES);
+        MachineSnapshot s = SnapshotIO.read(file, TRACES);
+        return s.withFindings(SnapshotAnalyzer.findings(s.withFindings(List.of())));
     }
 
     /** A trace's format is never a report's, so a trace always fails as a snapshot first: no scan of every file for one. */
