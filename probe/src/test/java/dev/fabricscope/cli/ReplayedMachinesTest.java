@@ -236,6 +236,8 @@ class ReplayedMachinesTest {
             ((ObjectNode) g).remove("health");
             g.withArray("nvLinks").forEach(l -> ((ObjectNode) l).remove("errors"));
         });
+        // findings are this version's judgment of the readings: the same codes, in the wording of the build that ran
+        copy.withArray("findings").forEach(f -> ((ObjectNode) f).remove("message"));
         return copy;
     }
 
