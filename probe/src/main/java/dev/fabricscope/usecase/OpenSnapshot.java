@@ -6,7 +6,6 @@ import dev.fabricscope.nativeapi.trace.TraceIO;
 import dev.fabricscope.probe.TraceReplay;
 import dev.fabricscope.topology.SnapshotAnalyzer;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * Opens a machine saved in a file: a snapshot or a report ({@link SnapshotIO}), or a native-call trace
@@ -22,12 +21,16 @@ public final class OpenSnapshot {
     }
 
     /**
-     * {@code file} as a machine; every failure is one line. The findings are judged again from the readings: a file
-     * saved by an older version keeps its readings, not its wording, so show, advise, report and check tell one story.
+     * {@code file} as a machine, judged again from its data: the findings are this version's, never the ones the file
+     * stored (a report of an older version, or edited, says what its readings mean now). Every failure is one line.
      */
     public static MachineSnapshot read(Path file) throws SnapshotIO.ReadException {
-        MachineSnapshot s = SnapshotIO.read(file, TRACES);
-        return s.withFindings(SnapshotAnalyzer.findings(s.withFindings(List.of())));
+        return judged(SnapshotIO.read(file, TRACES));
+    }
+
+    /** {@code s} with the findings this version makes of its readings in place of the stored ones. */
+    public static MachineSnapshot judged(MachineSnapshot s) {
+        return s.withFindings(SnapshotAnalyzer.findings(s));
     }
 
     /** A trace's format is never a report's, so a trace always fails as a snapshot first: no scan of every file for one. */

@@ -226,6 +226,12 @@ class OneStoryPerOutputTest {
                     "finding nvlink-down", s -> s.finding("nvlink-down"),
                     "check node: NVLinks active PASS", s -> s.expectation("NVLinks active", "PASS"),
                     "inactive links are not all links active"),
+            new Contradiction("nvlink-hidden/check-links-counted",
+                    "finding nvlink-hidden: NVLink state cannot be read", s -> s.finding("nvlink-hidden"),
+                    "check node: NVLinks active PASS with a count measured",
+                    s -> s.expectations().anyMatch(x -> "NVLinks active".equals(x.path("name").asText()) && "PASS".equals(x.path("outcome").asText())
+                            && x.path("measured").asText().matches(".*\\d.*")),
+                    "links whose state is unreadable are not 0 active links (issue 24 item 1: no vacuous pass)"),
             new Contradiction("no-driver/check-pass",
                     "finding no-driver or no-gpu", s -> s.finding("no-driver") || s.finding("no-gpu"),
                     "check node status PASSED", s -> "PASSED".equals(s.node().path("status").asText()),
@@ -317,11 +323,35 @@ class OneStoryPerOutputTest {
         return found;
     }
 
+    /**
+     * Contradictions found and not fixed here, with the inputs that show them: each must still be found there (a fix
+     * removes its entry), and nothing else may be. nvlink-hidden/check-links-counted: NodeAcceptance counts links whose
+     * state is unreadable as 0 active and passes "0 per GPU"; issue 24 item 1 (no vacuous pass), left to helper i24-check.
+     */
+    static final java.util.Map<String, Set<String>> KNOWN = java.util.Map.of("nvlink-hidden/check-links-counted", Set.of(
+            "h200-vm",
+            "src/test/resources/captured/h200-passthrough-1gpu-2026-12-01/trace.json",
+            "src/test/resources/captured/h200-passthrough-1gpu-2026-12-01/probe.json",
+            "src/test/resources/captured/h200-passthrough-1gpu-2026-12-01/report.json",
+            "src/test/resources/captured/h200-passthrough-1gpu-2026-12-01-node/trace.json",
+            "src/test/resources/captured/h200-passthrough-1gpu-2026-12-01-node/probe.json",
+            "src/test/resources/captured/h200-passthrough-1gpu-2026-12-01-node/node-report.json",
+            "src/test/resources/captured/h200-python-env-2026-12-01/trace.json",
+            "src/test/resources/captured/h200-python-env-2026-12-01/probe.json",
+            "src/test/resources/captured/h200-vm-2026-11-29/probe.json",
+            "src/test/resources/captured/h200-vm-2026-11-29-report/report.json"));
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("inputs")
     void noTwoOutputsContradictEachOther(List<String> source) {
         Story s = story(source);
-        List<String> found = contradictions(s);
+        List<String> found = new ArrayList<>(contradictions(s));
+        for (var known : KNOWN.entrySet()) {
+            if (known.getValue().contains(s.input())) {
+                assertTrue(found.removeIf(line -> line.startsWith(known.getKey() + ":")), known.getKey() + " no longer found on " + s.input()
+                        + ": remove it from KNOWN");
+            }
+        }
         assertTrue(found.isEmpty(), s.input() + ":\n  " + String.join("\n  ", found));
     }
 
