@@ -3,6 +3,7 @@ package dev.fabricscope.advisor;
 import dev.fabricscope.advisor.api.AdviceResult;
 import dev.fabricscope.advisor.api.AdvisorInputException;
 import dev.fabricscope.advisor.api.Deployment;
+import dev.fabricscope.advisor.api.EffectiveDeployment;
 import dev.fabricscope.advisor.api.MachineFacts;
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
@@ -20,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The backend advisor: for a machine and a planned deployment, what every SGLang, vLLM, FlashInfer and NCCL
@@ -47,7 +49,9 @@ public final class Advisor {
             d = d.withTp(tpFlag);
         }
         Map<String, String> flags = Knobs.compilationConfig(Knobs.flags(rawFlags));
-        Map<String, String> env = Knobs.env(d.env());
+        Map<String, String> inherited = machineEnv(snapshot, d.env());
+        Map<String, String> env = new LinkedHashMap<>(inherited);
+        env.putAll(Knobs.env(d.env()));
         DeploymentResolver.checkDeployment(d);
         boolean gpusSeen = snapshot != null && snapshot.driver() != null && snapshot.driver().driverPresent() && !snapshot.gpus().isEmpty();
         // a snapshot without GPUs (this laptop, say) says nothing about the machine the assumptions describe
@@ -63,6 +67,9 @@ public final class Advisor {
         deploymentFlags.remove("dcp-size");
         deploymentFlags.remove("decode-context-parallel-size");
         DeploymentResolver.Resolved r = DeploymentResolver.resolve(facts, d, dcpFlag, deploymentFlags, env);
+        if (!inherited.isEmpty()) {
+            r = withEnvNote(r, inherited);
+        }
         Eval e = new Eval(r.facts(), r.deployment(), versions);
         List<Verdict> verdicts = new ArrayList<>();
         List<Recommendation> recs = new ArrayList<>();
@@ -75,6 +82,41 @@ public final class Advisor {
         List<String> order = frameworks.stream().map(FrameworkRules::name).toList();
         verdicts.sort(Comparator.comparingInt((Verdict v) -> order.indexOf(v.framework())).thenComparing(Advisor::severity));
         return new AdviceResult(r.facts(), r.deployment(), verdicts, recs, versions.ids(), null, r.checks(), ruleNotes);
+    }
+
+    /**
+     * The variables the advisor knows that the machine's environment sets and {@code --env} does not: a deployment on this
+     * machine inherits them (NCCL_NVLS_ENABLE=0 exported by the image turns NVLS off whatever the flags say). A value the
+     * advisor would refuse from {@code --env} is left out: the user did not type it, so it is not a usage error.
+     */
+    private static Map<String, String> machineEnv(MachineSnapshot snapshot, Map<String, String> given) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (snapshot == null || snapshot.environment() == null) {
+            return out;
+        }
+        for (String name : Knobs.envNames()) {
+            String value = snapshot.environment().get(name);
+            if (value == null || given.containsKey(name)) {
+                continue;
+            }
+            try {
+                out.putAll(Knobs.env(Map.of(name, value)));
+            } catch (AdvisorInputException e) {
+                // not a value the frameworks document: not taken over
+            }
+        }
+        return out;
+    }
+
+    /** The deployment's notes say which variables came from the machine's environment. */
+    private static DeploymentResolver.Resolved withEnvNote(DeploymentResolver.Resolved r, Map<String, String> inherited) {
+        EffectiveDeployment d = r.deployment();
+        Map<String, String> notes = new LinkedHashMap<>(d.notes());
+        notes.put("env", inherited.entrySet().stream().map(x -> x.getKey() + "=" + x.getValue()).collect(Collectors.joining(" "))
+                + " (from the machine's environment; --env NAME=VALUE overrides)");
+        EffectiveDeployment withNote = new EffectiveDeployment(d.tp(), d.nodes(), d.gpusPerNode(), d.dcp(), d.model(), d.tokens(), d.flags(), d.env(),
+                notes, d.given());
+        return new DeploymentResolver.Resolved(r.facts(), withNote, r.checks());
     }
 
     /** Framework → the version installed in the frameworks' Python environment, where it was read. */

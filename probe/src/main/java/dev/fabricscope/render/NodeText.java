@@ -1,5 +1,6 @@
 package dev.fabricscope.render;
 
+import dev.fabricscope.model.FabricInfo;
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.GpuHealth;
 import dev.fabricscope.model.MachineSnapshot;
@@ -193,6 +194,27 @@ public final class NodeText {
                 + (v.failureOccurred() ? ", FAILED" : "");
     }
 
+    /**
+     * Where a fabric manager not seen here runs: in an MNNVL domain on the switch trays; with the GPUs passed through to a
+     * VM on the host, out of the VM's sight (a fabric state COMPLETED says it has registered these GPUs). Empty otherwise.
+     */
+    static String whereItRuns(MachineSnapshot s, NodeInfo.ServiceState v) {
+        if (!"nvidia-fabricmanager".equals(v.name()) || "running".equals(v.state()) || s.gpus().isEmpty()) {
+            return "";
+        }
+        if (s.gpus().stream().allMatch(g -> g.fabric().inMnnvlDomain())) {
+            // MNNVL User Guide 1.1, §1.1.6.1: the NMX-Controller on the NVLink switch trays manages the fabric
+            return " — an MNNVL domain: its fabric is managed on the NVLink switch trays (NMX-Controller), not on this node";
+        }
+        boolean passThrough = s.gpus().stream().allMatch(g -> "Pass-Through".equals(g.virtualizationMode().value()));
+        if (!passThrough) {
+            return "";
+        }
+        boolean registered = s.gpus().stream().anyMatch(g -> FabricInfo.COMPLETED.equals(g.fabric().state().value()));
+        return " — GPUs passed through to a VM: the fabric manager runs on the host"
+                + (registered ? ", and it has registered them (fabric state COMPLETED)" : "");
+    }
+
     public static String services(MachineSnapshot s) {
         List<NodeInfo.ServiceState> list = s.node().services();
         if (list.isEmpty()) {
@@ -200,7 +222,8 @@ public final class NodeText {
         }
         StringBuilder sb = new StringBuilder("Services:\n");
         for (NodeInfo.ServiceState v : list) {
-            sb.append("  ").append(v.name()).append(": ").append(v.state()).append(" (").append(v.evidence()).append(")\n");
+            sb.append("  ").append(v.name()).append(": ").append(v.state()).append(" (").append(v.evidence()).append(")")
+                    .append(whereItRuns(s, v)).append("\n");
         }
         return sb.toString();
     }

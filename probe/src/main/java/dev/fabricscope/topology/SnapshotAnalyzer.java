@@ -111,7 +111,8 @@ public final class SnapshotAnalyzer {
         if (!notMnnvl.isEmpty()) {
             out.add(new Finding(Severity.INFO, "fabric-not-mnnvl", "GPU fabric COMPLETED with a zero cluster UUID on "
                     + String.join(", ", notMnnvl) + ": " + fabricManagerWhere(s) + " registered the GPUs, but this is not a "
-                    + "multi-node NVLink (MNNVL) domain; MNNVL backends (FlashInfer mnnvl, NCCL MNNVL) need a non-zero cluster UUID.", null));
+                    + "multi-node NVLink (MNNVL) domain; backends that span nodes over NVLink (NCCL MNNVL, FlashInfer mnnvl across "
+                    + "nodes) need a non-zero cluster UUID.", null));
         }
         out.addAll(verdictFindings(s));
         for (GpuPair p : s.pairs()) {

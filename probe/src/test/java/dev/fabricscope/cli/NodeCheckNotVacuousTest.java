@@ -73,6 +73,18 @@ class NodeCheckNotVacuousTest {
         assertTrue(r.err().startsWith("fabricscope: the saved machine shows no NVIDIA driver ("), r.err());
     }
 
+    /** The pass-through VM hides NVLink: "0 per GPU" is not measured there, so it is skipped, and fails where links are expected. */
+    @Test
+    void unreadableLinkStatesAreNeverCountedAsZeroActiveLinks() {
+        String trace = "src/test/resources/captured/h200-passthrough-1gpu-2026-12-01/trace.json";
+        CliTest.Run self = CliTest.run("check", "node", "--no-live", "--snapshot", trace);
+        String row = self.out().lines().filter(l -> l.contains("NVLinks active")).findFirst().orElseThrow();
+        assertTrue(row.startsWith("SKIP") && row.contains("link state not readable"), self.out());
+        CliTest.Run dgx = CliTest.run("check", "node", "--no-live", "--expect", "dgx-h100", "--snapshot", trace);
+        String dgxRow = dgx.out().lines().filter(l -> l.contains("NVLinks active")).findFirst().orElseThrow();
+        assertTrue(dgxRow.startsWith("FAIL") && dgxRow.contains("link state not readable"), dgx.out());
+    }
+
     @Test
     void zeroGpusNeverSatisfyAnAllGpusOrModelExpectation() {
         MachineSnapshot empty = sample("dgx-h100").withGpus(List.of());

@@ -87,6 +87,12 @@ final class FlashInferVerdicts {
         }
         String why = "mnnvl".equals(best) ? "mnnvl: every rank has NVLink multicast" + (e.tpSpansNodes() ? " and FABRIC handles across nodes" : "")
                 : "trtllm: " + (e.multicast() ? "mnnvl does not work here" : "the GPUs lack NVLink multicast, which mnnvl needs");
-        return new Recommendation(fw, List.of("create_allreduce_fusion_workspace(backend=\"" + best + "\")"), Map.of(), why + ".");
+        String call = "create_allreduce_fusion_workspace(backend=\"" + best + "\")";
+        if (!e.flashinferInstalled()) {
+            // nothing to call yet: what to install first, then what would work
+            return new Recommendation(fw, List.of(), Map.of(), "FlashInfer is not installed (" + e.facts.flashinfer().detail()
+                    + "): install flashinfer-python first; then " + call + " (" + why + ").");
+        }
+        return new Recommendation(fw, List.of(call), Map.of(), why + ".");
     }
 }

@@ -68,9 +68,13 @@ final class NcclVerdicts {
             return new Recommendation(NcclKnobs.FW, List.of(), Map.of("NCCL_NVLS_ENABLE", "0"),
                     "Keep NVLS off until the Fabric Manager brings the GPU fabric to COMPLETED; then unset NCCL_NVLS_ENABLE.");
         }
+        if (p.outcome() == Outcome.OK && "NVLS".equals(p.resolved()) && "0".equals(e.value(NcclKnobs.NVLS_ENABLE))) {
+            // 2 is NCCL's default: the same as unsetting the 0 the deployment's environment exports
+            return new Recommendation(NcclKnobs.FW, List.of(), Map.of("NCCL_NVLS_ENABLE", "2"), "NCCL_NVLS_ENABLE=2 (NCCL's default; or unset it): "
+                    + "the environment exports NCCL_NVLS_ENABLE=0, which turns NVLink SHARP off, and NVLink SHARP works here.");
+        }
         if (p.outcome() == Outcome.OK && "NVLS".equals(p.resolved())) {
-            return new Recommendation(NcclKnobs.FW, List.of(), Map.of(), "Leave NCCL_NVLS_ENABLE unset (2): NVLink SHARP works here"
-                    + ("0".equals(e.value(NcclKnobs.NVLS_ENABLE)) ? " (drop the exported NCCL_NVLS_ENABLE=0)" : "") + ".");
+            return new Recommendation(NcclKnobs.FW, List.of(), Map.of(), "Leave NCCL_NVLS_ENABLE unset (2): NVLink SHARP works here.");
         }
         String reason = NcclNvls.unsupported(e);
         return new Recommendation(NcclKnobs.FW, List.of(), Map.of(), "Nothing to set: " + (reason == null ? "NVLS not used" : reason) + ".");

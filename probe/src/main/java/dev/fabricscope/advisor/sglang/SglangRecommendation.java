@@ -72,7 +72,10 @@ final class SglangRecommendation {
             plan.base = plan.base.with(FUSION_BACKEND, best);
         } else if (e.tp() > 1 && e.cuda()) {
             Verdict f = SglangFusionVerdict.fusionVerdict(plan.base.with(FUSION_BACKEND, "auto"), false);
-            plan.notes.add("no FlashInfer fusion (" + (e.bool(DETERMINISTIC) ? "deterministic inference turns it off" : "no backend works here: 'auto' " + brief(f)) + ")");
+            String why = e.bool(DETERMINISTIC) ? "deterministic inference turns it off"
+                    : e.cuda() && !e.flashinferInstalled() ? "FlashInfer is not installed: 'auto' " + brief(f) // as vLLM's recommendation says it
+                    : "no backend works here: 'auto' " + brief(f);
+            plan.notes.add("no FlashInfer fusion (" + why + ")");
             plan.base = plan.base.with(FUSION_BACKEND, null);
             if (SglangFusionPipeline.pipeline(plan.base).effective() != null && SglangFusionVerdict.fusionVerdict(plan.base, false).outcome() != Outcome.OK) {
                 plan.flags.add("--enforce-disable-flashinfer-allreduce-fusion");

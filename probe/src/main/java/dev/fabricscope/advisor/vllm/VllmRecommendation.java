@@ -1,6 +1,8 @@
 package dev.fabricscope.advisor.vllm;
 
+import dev.fabricscope.advisor.api.KnobSpec;
 import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.nccl.NcclKnobs;
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.rule.Eval;
@@ -74,7 +76,14 @@ final class VllmRecommendation {
             plan.notes.add("custom all-reduce for small messages");
         }
         Verdict symm = VllmCommunicatorRules.symmMemVerdict(plan.base);
-        if (symm.outcome() == Outcome.FALLBACK && symm.message() != null) {
+        KnobSpec noMulticast = NcclKnobs.TORCH_SYMM_MEM_DISABLE_MULTICAST;
+        Verdict withMulticast = plan.base.bool(noMulticast) ? VllmCommunicatorRules.symmMemVerdict(plan.base.with(noMulticast, "false")) : null;
+        if (symm.outcome() == Outcome.FALLBACK && withMulticast != null && withMulticast.outcome() == Outcome.OK && withMulticast.resolved() != null) {
+            // the environment, not the machine, keeps symmetric memory off: undo that rather than silence it
+            plan.env.put(noMulticast.name(), "0");
+            plan.notes.add(withMulticast.resolved() + " for large messages (" + noMulticast.name() + "=0 over the exported 1, which stops it)");
+            plan.base = plan.base.with(noMulticast, "false");
+        } else if (symm.outcome() == Outcome.FALLBACK && symm.message() != null) {
             plan.env.put(USE_SYMM_MEM.name(), "0");
             plan.notes.add("torch symmetric memory cannot run here (0 silences the warning)");
             plan.base = plan.base.with(USE_SYMM_MEM, "0");
