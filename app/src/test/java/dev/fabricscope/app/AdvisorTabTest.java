@@ -43,7 +43,7 @@ class AdvisorTabTest {
     void twoNodesTurnSglangCustomAllReduceIntoAFallback(FxRobot robot) {
         openOnAdvisorTab(robot, "dgx-h100");
         assertEquals(Outcome.OK.json(), sglangCustomAllReduce().orElseThrow().outcome());
-        assertEquals("custom", sglangCustomAllReduce().orElseThrow().resolved());
+        assertEquals("custom all-reduce v2", sglangCustomAllReduce().orElseThrow().resolved()); // the newest SGLang default (issue 23)
 
         robot.clickOn("#advisorNodes .increment-arrow-button");
         AppHarness.await(() -> sglangCustomAllReduce().map(v -> v.outcome().equals(Outcome.FALLBACK.json())).orElse(false));
