@@ -3,11 +3,13 @@ package dev.fabricscope.advisor;
 import dev.fabricscope.advisor.api.AdvisorInputException;
 import dev.fabricscope.advisor.api.MachineFacts;
 import dev.fabricscope.advisor.rule.FrameworkRules;
+import dev.fabricscope.advisor.rule.Pedigree;
 import dev.fabricscope.advisor.rule.RuleVersion;
 import dev.fabricscope.advisor.rule.Versions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** Which rule-set version applies per framework: {@code --framework-version NAME=VERSION}, the machine, else the newest. */
 final class VersionChoice {
@@ -35,8 +37,11 @@ final class VersionChoice {
         return v;
     }
 
-    /** {@code newest} names the first (default) version of every framework. */
-    private static RuleVersion pick(FrameworkRules rules, String id) throws AdvisorInputException {
+    /**
+     * {@code newest} (or {@code latest}) names the first (default) version; otherwise a set's id ({@code middle},
+     * {@code older}, …), a release it covers ({@code 0.6.17}) or a prefix of a commit it was read at.
+     */
+    static RuleVersion pick(FrameworkRules rules, String id) throws AdvisorInputException {
         List<? extends RuleVersion> versions = rules.versions();
         if ("newest".equals(id) || "latest".equals(id)) {
             return versions.get(0);
@@ -46,8 +51,32 @@ final class VersionChoice {
                 return v;
             }
         }
-        throw new AdvisorInputException("unknown " + rules.name() + " version '" + id + "'; valid: "
-                + String.join(", ", versions.stream().map(RuleVersion::id).toList()) + " (newest is the default)");
+        for (RuleVersion v : versions) {
+            if (Pedigree.isCommitPrefix(id) && v.pedigree().hasCommit(id)) {
+                return v;
+            }
+        }
+        if (Pedigree.isRelease(id)) {
+            for (RuleVersion v : versions) {
+                if (v.pedigree().covers(id)) {
+                    return v;
+                }
+            }
+        }
+        throw new AdvisorInputException("unknown " + rules.name() + " version '" + id + "'; known: " + known(rules)
+                + " (newest is the default; --list-knobs lists each set's files)");
+    }
+
+    /** Each set's id with the releases it covers, where read, and its commits. */
+    private static String known(FrameworkRules rules) {
+        List<String> out = new ArrayList<>();
+        for (RuleVersion v : rules.versions()) {
+            Pedigree p = v.pedigree();
+            List<String> commits = p.files().stream().map(Pedigree.File::commit).filter(c -> c != null).map(c -> c.substring(0, 8))
+                    .distinct().toList();
+            out.add(v.id() + " (releases " + p.rangeText() + (commits.isEmpty() ? "" : "; commits " + String.join(" ", commits)) + ")");
+        }
+        return String.join(", ", out);
     }
 
     /**
@@ -71,11 +100,44 @@ final class VersionChoice {
             if (version == null || req.containsKey(fw)) {
                 continue;
             }
-            notes.add(fw + " " + version + " installed (read): which rule set that release matches is not recorded "
-                    + "(the rules cite commits, not releases), so the newest rules are used; --framework-version " + fw
-                    + "=… chooses others");
+            Optional<RuleVersion> match = matching(rules, version);
+            if (match.isPresent()) {
+                v = v.with(match.get());
+                notes.add(fw + " " + version + " installed (read): rules " + match.get().id() + " (releases "
+                        + match.get().pedigree().rangeText() + ")");
+            } else if (rules.versions().stream().anyMatch(x -> x.pedigree().hasRange())) {
+                notes.add(fw + " " + version + " installed (read): " + outside(rules, version) + " every modelled rule set ("
+                        + String.join(", ", rules.versions().stream().filter(x -> x.pedigree().hasRange())
+                        .map(x -> x.id() + " " + x.pedigree().rangeText()).toList()) + "); newest rules used");
+            } else {
+                notes.add(fw + " " + version + " installed (read): which rule set that release matches is not recorded "
+                        + "(the rules cite commits of the stored index, not releases), so the newest rules are used; "
+                        + "--framework-version " + fw + "=… chooses others");
+            }
         }
         return v;
+    }
+
+    /** The set covering an installed release, or the set one of whose commits the installed commit starts with. */
+    static Optional<RuleVersion> matching(FrameworkRules rules, String installed) {
+        for (RuleVersion x : rules.versions()) {
+            if (x.pedigree().covers(installed) || Pedigree.isCommitPrefix(installed) && x.pedigree().hasCommit(installed)) {
+                return Optional.of(x);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** "older than" or "newer than" (or "outside", for a version that is not a release) every set with a range. */
+    private static String outside(FrameworkRules rules, String version) {
+        if (!Pedigree.isRelease(version)) {
+            return "not a release, so outside";
+        }
+        boolean older = rules.versions().stream().map(RuleVersion::pedigree).filter(Pedigree::hasRange)
+                .allMatch(p -> p.from() != null && Pedigree.compare(version, p.from()) < 0);
+        boolean newer = rules.versions().stream().map(RuleVersion::pedigree).filter(Pedigree::hasRange)
+                .allMatch(p -> p.before() != null && Pedigree.compare(version, p.before()) >= 0);
+        return older ? "older than" : newer ? "newer than" : "outside";
     }
 
     /** Every valid {@code NAME=VERSION}, with what each version models, for help text. */

@@ -4,10 +4,11 @@ import dev.fabricscope.advisor.api.AdvisorInputException;
 import dev.fabricscope.advisor.api.FactKey;
 import dev.fabricscope.advisor.api.KnobSpec;
 import dev.fabricscope.advisor.Knobs;
-import dev.fabricscope.advisor.Options;
+import dev.fabricscope.advisor.RuleSet;
 import dev.fabricscope.json.RecordJson;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.render.AdviceText;
+import dev.fabricscope.render.Fit;
 import dev.fabricscope.render.TextTable;
 import dev.fabricscope.usecase.Advise;
 import dev.fabricscope.usecase.DeploymentRequest;
@@ -65,7 +66,7 @@ public final class AdviseCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (listKnobs) {
-            out.print(knobList());
+            out.print(json ? RecordJson.write(java.util.Map.of("knobs", Knobs.all(), "ruleSets", RuleSet.all())) : knobList());
             out.flush();
             return ExitCodes.OK;
         }
@@ -157,9 +158,9 @@ public final class AdviseCommand implements Callable<Integer> {
         for (FactKey k : FactKey.values()) {
             sb.append("  ").append(k.key).append(": ").append(k.description).append('\n');
         }
-        sb.append("\nRule-set versions (--framework-version NAME=VERSION; newest is the default):\n");
-        for (String v : Options.describeVersions()) {
-            sb.append("  ").append(v).append('\n');
+        sb.append("\nRule sets (--framework-version NAME=SET, a release it covers, or a commit prefix; newest is the default):\n");
+        for (RuleSet r : RuleSet.all()) {
+            r.lines().forEach(l -> sb.append(Fit.wrap("  " + l, Fit.WIDTH)));
         }
         return sb.toString();
     }

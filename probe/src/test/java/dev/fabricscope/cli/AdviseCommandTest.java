@@ -58,7 +58,7 @@ class AdviseCommandTest {
         assertTrue(fw.err().contains("valid: sglang, vllm, flashinfer, nccl"), fw.err());
         CliTest.Run ver = advise(hgx("--framework-version", "vllm=0.11"));
         assertEquals(ExitCodes.USAGE, ver.code());
-        assertTrue(ver.err().contains("unknown vllm version '0.11'; valid: newest, older (newest is the default)"), ver.err());
+        assertTrue(ver.err().contains("unknown vllm version '0.11'; known: newest (releases no release read; commits "), ver.err());
         assertEquals(ExitCodes.USAGE, advise(hgx("--tp", "0")).code());
         assertEquals(ExitCodes.USAGE, advise(hgx("--tp", "two")).code());
         for (CliTest.Run r : List.of(flag, env, assume, value, fw, ver)) {
@@ -217,5 +217,13 @@ class AdviseCommandTest {
         assertEquals(ExitCodes.OK, list.code());
         assertTrue(list.out().contains("VLLM_FLASHINFER_ALLREDUCE_BACKEND") && list.out().contains("sglang=older: ")
                 && list.out().contains("confidential-compute: "), list.out());
+        assertTrue(list.out().contains("  nccl=2.17-2.20: ") && list.out().contains("      file: NVIDIA/nccl@48bb7fec src/transport/nvls.cc (2024-02-26)")
+                && list.out().contains("      releases: 0.6.17 or later; tags v0.6.17"), list.out());
+        assertTrue(list.out().substring(list.out().indexOf("\nRule sets")).lines().allMatch(l -> l.length() <= 120),
+                "every rule-set line fits 120 columns");
+        CliTest.Run json = advise("--list-knobs", "--json");
+        assertEquals(ExitCodes.OK, json.code());
+        assertTrue(json.out().contains("\"ruleSets\"") && json.out().contains("\"commit\" : \"48bb7fec7953112ff37499a272317f6663f8f600\"")
+                && json.out().contains("\"date\" : \"2024-02-26T02:52:39-08:00\""), json.out());
     }
 }

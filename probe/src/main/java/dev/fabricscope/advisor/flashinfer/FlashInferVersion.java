@@ -25,6 +25,11 @@ public record FlashInferVersion(String id, String description, List<Integer> trt
                     + "(the newer, lighter variant; commit not recorded)", List.of(9, 10, 12), false, true));
 
     @Override
+    public dev.fabricscope.advisor.rule.Pedigree pedigree() {
+        return FlashInferRuleSets.of(id);
+    }
+
+    @Override
     public String framework() {
         return FlashInferKnobs.FW;
     }

@@ -15,6 +15,11 @@ public record NcclVersion(String id, String description, boolean enableOneFailsW
             new NcclVersion("2.17-2.20", "NCCL environment docs 2.17–2.20: with NCCL_NVLS_ENABLE=1, initialisation fails if NVLink SHARP resources cannot be allocated", true));
 
     @Override
+    public dev.fabricscope.advisor.rule.Pedigree pedigree() {
+        return NcclRuleSets.of(id);
+    }
+
+    @Override
     public String framework() {
         return NcclKnobs.FW;
     }

@@ -14,4 +14,9 @@ public interface RuleVersion {
 
     /** What this version models, naming the upstream copies it follows. */
     String description();
+
+    /** The upstream files it follows and the releases it is known to match (none by default: not read). */
+    default Pedigree pedigree() {
+        return new Pedigree(java.util.List.of(), null, null, java.util.List.of(), "not recorded");
+    }
 }

@@ -79,6 +79,11 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
                     EngineEnv.OLDEST, false, false, true, ARCHS_OLDER, SglangSources.ENGINE_OLD, SglangSources.FUSION_TB, ARGS_SEED));
 
     @Override
+    public dev.fabricscope.advisor.rule.Pedigree pedigree() {
+        return SglangRuleSets.of(id);
+    }
+
+    @Override
     public String framework() {
         return SglangKnobs.FW;
     }

@@ -24,6 +24,11 @@ public record VllmVersion(String id, String description, String defaultBackend, 
                     "trtllm", false, List.of(2, 4, 8), true, VllmSources.BACKEND_OLD));
 
     @Override
+    public dev.fabricscope.advisor.rule.Pedigree pedigree() {
+        return VllmRuleSets.of(id);
+    }
+
+    @Override
     public String framework() {
         return VllmKnobs.FW;
     }

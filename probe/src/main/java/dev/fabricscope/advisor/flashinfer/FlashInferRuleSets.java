@@ -1,0 +1,51 @@
+package dev.fabricscope.advisor.flashinfer;
+
+import dev.fabricscope.advisor.api.SourceRef;
+import dev.fabricscope.advisor.rule.Pedigree;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What each FlashInfer rule set was read from and the releases it matches, read in the bare mirror
+ * (fetch github:flashinfer-ai/flashinfer): {@code git tag --contains}, {@code git log -1 --format=%cI}.
+ */
+final class FlashInferRuleSets {
+
+    /** Commit dates read in the mirror; the other commits come from the stored index, which shows no date. */
+    private static final Map<String, String> DATES = Map.of(
+            FlashInferSources.AUDIT_COMMIT, "2026-08-22T04:34:52-07:00",
+            "07d8568688e7da432ee13e27b9964684c037bdab", "2025-12-19T19:15:14-08:00");
+
+    /** 2deed6c1 "feat(comm): extend trtllm_allreduce to SM12x" (2026-07-28): first in tag v0.6.17. */
+    static final String SM12_TRTLLM = "0.6.17";
+    /** fd0c2f12 (2025-12-17) adds create_allreduce_fusion_workspace, which every set's factory rule reads: first in v0.6.0rc1. */
+    static final String FACTORY_FIRST = "0.6.0rc1";
+
+    private static final List<SourceRef> COMMON = List.of(FlashInferSources.FACTORY, FlashInferSources.MNNVL,
+            FlashInferSources.FD_EXCHANGE, FlashInferSources.CONFIDENTIAL, FlashInferSources.TRTLLM);
+
+    private FlashInferRuleSets() {
+    }
+
+    static Pedigree of(String id) {
+        return switch (id) {
+            case "newest" -> new Pedigree(files(FlashInferSources.FABRIC, FlashInferSources.JIT), SM12_TRTLLM, null,
+                    List.of("v0.6.17", "v0.6.18rc1 … v0.6.18rc7"), "tags containing 2deed6c1 (TRT-LLM comm module built for SM 12); "
+                    + "rules read at fb28d724 (nightly-v0.6.18-20260819, 27 commits on)");
+            case "pre-sm12-trtllm" -> new Pedigree(files(FlashInferSources.FABRIC, FlashInferSources.JIT), FACTORY_FIRST, SM12_TRTLLM,
+                    List.of("v0.6.0rc1 … v0.6.16.post4"), "tags before 2deed6c1 (SM 12 for TRT-LLM) that contain fd0c2f12 "
+                    + "(create_allreduce_fusion_workspace)");
+            case "trtllm-multicast" -> new Pedigree(files(FlashInferSources.FABRIC, FlashInferSources.JIT), null, null, List.of(),
+                    "no release read: PR #3745 (68ebdbd6, 2026-07-09) and its revert #3939 were not placed on release tags");
+            case "fabric-attr-only" -> new Pedigree(files(FlashInferSources.FABRIC_LIGHT, FlashInferSources.JIT), null, null, List.of(),
+                    "no release read: the copy that checks only the fabric-handle attribute was not matched to a commit");
+            default -> throw new IllegalArgumentException("no FlashInfer rule set " + id);
+        };
+    }
+
+    private static List<Pedigree.File> files(SourceRef... specific) {
+        List<SourceRef> all = new java.util.ArrayList<>(COMMON);
+        all.addAll(List.of(specific));
+        return Pedigree.files(all, DATES);
+    }
+}
