@@ -9,6 +9,8 @@ public enum NcclMessage implements UpstreamMessage {
             NcclSources.USER_LOG),
     /** CUCHECKGOTO's WARN (src/include/cudawrap.h:53) for cuMulticastGetGranularity; init returns ncclUnhandledCudaError. */
     CUDA_FAILURE("Cuda failure %s '%s'", NcclSources.NVLS_ALLOC),
+    IMEX_CHANNEL("MNNVL (cliqueSize %s) is available but not working on this system. Check the IMEX channel configuration "
+            + "(/dev/nvidia-caps-imex-channels). Set NCCL_MNNVL_ENABLE=0 to ignore this issue.", NcclSources.MNNVL_CHECK),
     TORCH_RENDEZVOUS("RuntimeError: CUDA driver error: invalid argument", NcclSources.RENDEZVOUS_REPORT);
 
     private final String text;

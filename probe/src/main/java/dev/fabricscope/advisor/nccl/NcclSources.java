@@ -25,6 +25,10 @@ final class NcclSources {
     /** The multicast allocation that then fails, and NCCL's CUCHECKGOTO text. */
     static final SourceRef NVLS_ALLOC = new SourceRef(REPO, C2307, "src/transport/nvls.cc", "325");
 
+    static final SourceRef MNNVL_CHECK = new SourceRef(REPO, C2307, "src/mnnvl.cc", "14-100");
+    static final SourceRef MNNVL_GATE = new SourceRef(REPO, C2307, "src/init.cc", "1072");
+    static final SourceRef P2P_LEVEL = new SourceRef(REPO, C2307, "src/graph/paths.cc", "251");
+
     static final String WHEN_INIT = "NCCL communicator init";
 
     private NcclSources() {

@@ -18,7 +18,9 @@ final class NcclVerdicts {
     }
 
     static List<Verdict> evaluate(Eval e) {
-        return List.of(nvlsVerdict(e), torchMulticastVerdict(e));
+        List<Verdict> out = new java.util.ArrayList<>(List.of(nvlsVerdict(e), torchMulticastVerdict(e)));
+        out.addAll(NcclEnvVerdicts.evaluate(e));
+        return out;
     }
 
     private static Verdict nvlsVerdict(Eval e) {
