@@ -74,4 +74,15 @@ class FlashInferWorldSizeTest {
         assertEquals(Outcome.ERROR, noFabric.outcome(), noFabric::toString);
         assertEquals("[fd_exchange] …", noFabric.message(), noFabric::toString);
     }
+
+    /** pcie_ipc_ar.py:50/221 (world sizes 2, 4, 8, raised jointly) and cuda_ipc.py:214-244 (CUDA IPC, one host). */
+    @Test
+    void pcieIpcAllReduceFollowsItsTable() {
+        String k = "PcieIpcAllReduceWorkspace(group)";
+        ok(machine(What.PCIE_SM120).tp(4).verdict("flashinfer", k), "pcie_ipc");
+        Verdict three = machine(What.PCIE_SM120).tp(3).verdict("flashinfer", k);
+        error(three, "ValueError", FlashInferWorldSizes.PCIE_IPC.messageFor(3));
+        Verdict nodes = machine(What.PCIE_SM120).tp(8).nodes(2).verdict("flashinfer", k);
+        assertEquals(Outcome.ERROR, nodes.outcome(), nodes::toString);
+    }
 }

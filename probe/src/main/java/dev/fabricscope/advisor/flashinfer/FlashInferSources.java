@@ -21,6 +21,7 @@ final class FlashInferSources {
             "flashinfer/comm/trtllm_ar.py", "allreduce_fusion (kernels for 2, 4, 8, 16 ranks)");
     static final SourceRef TRTLLM_SYMM = new SourceRef(REPO, FlashInferWorldSizes.FB28, "flashinfer/comm/trtllm_ar.py",
             "688 (SymmDeviceMemory(enable_multicast=False) unless Confidential Computing)");
+    static final SourceRef CUDA_IPC = new SourceRef(REPO, FlashInferWorldSizes.FB28, "flashinfer/comm/cuda_ipc.py", "214-244");
     static final SourceRef JIT = new SourceRef(REPO, "033c1d9e97e43fb14d4ee0efc8b56c204e9e3f8c", "flashinfer/jit/comm.py",
             "supported major versions per comm module");
 
