@@ -8,6 +8,7 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import dev.fabricscope.advisor.api.SourceRef;
+import dev.fabricscope.advisor.flashinfer.FlashInferWorldSizes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Array;
@@ -104,6 +105,16 @@ class BackendRulesDocTest {
         assertFalse(index.stream().anyMatch(row -> row.matches(otherLine)));
         SourceRef storedCopy = new SourceRef(listed.repo(), null, listed.path(), "146");
         assertFalse(index.stream().anyMatch(row -> row.matches(storedCopy)));
+    }
+
+    @Test
+    void flashInferWorldSizeTableIsTheRulesTable() throws IOException {
+        String doc = Files.readString(DOC);
+        int start = doc.indexOf("<!-- world-sizes:begin -->\n");
+        int end = doc.indexOf("<!-- world-sizes:end -->");
+        assertTrue(start >= 0 && end > start, "docs/backend-rules.md §3.2 holds the world-size table between its markers");
+        String table = doc.substring(start + "<!-- world-sizes:begin -->\n".length(), end);
+        assertEquals(FlashInferWorldSizes.markdown(), table, "regenerate §3.2's table from FlashInferWorldSizes.markdown()");
     }
 
     // ---- citations
@@ -314,6 +325,10 @@ class BackendRulesDocTest {
         if (part.matches()) {
             Object ref = staticField(owner, part.group(1));
             value = ref instanceof SourceRef r ? SourceRef.class.getMethod(part.group(2)).invoke(r) : null;
+        } else if (arg.matches("[A-Z]\\w*\\.\\w+")) {
+            // a constant of another class of the same package: FlashInferSources.REPO
+            int dot = arg.indexOf('.');
+            value = staticField(Class.forName(owner.getPackageName() + "." + arg.substring(0, dot)), arg.substring(dot + 1));
         } else {
             value = arg.matches("\\w+") ? staticField(owner, arg) : null;
         }

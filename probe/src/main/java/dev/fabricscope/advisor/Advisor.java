@@ -39,6 +39,16 @@ public final class Advisor {
      * @throws AdvisorInputException for an unknown or invalid flag, env, assume key, framework or version
      */
     public static AdviceResult advise(MachineSnapshot snapshot, Deployment deployment, Options options) throws AdvisorInputException {
+        AdviceResult r = adviseOnce(snapshot, deployment, options);
+        if (r.blocked() != null) {
+            return r;
+        }
+        Deployment d = deployment == null ? Deployment.defaults() : deployment;
+        List<Recommendation> vetted = RecommendationCheck.vet(r, d, applied -> adviseOnce(snapshot, applied, options));
+        return new AdviceResult(r.machine(), r.deployment(), r.verdicts(), vetted, r.versions(), null, r.checks(), r.ruleNotes());
+    }
+
+    private static AdviceResult adviseOnce(MachineSnapshot snapshot, Deployment deployment, Options options) throws AdvisorInputException {
         Options o = options == null ? Options.defaults() : options;
         Deployment d = deployment == null ? Deployment.defaults() : deployment;
         List<FrameworkRules> frameworks = frameworks(o.frameworks());

@@ -1,6 +1,8 @@
 package dev.fabricscope.advisor;
 
+import dev.fabricscope.advisor.api.AdviceResult;
 import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +10,7 @@ import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.samples.Samples;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,6 +61,67 @@ class OneMachineOneStoryTest {
         }
         assertTrue(compared > 300, "compared " + compared);
         assertTrue(contradictions.isEmpty(), contradictions.size() + " contradictions:\n" + String.join("\n", contradictions));
+    }
+
+    /**
+     * Issue 23 item 5: no recommendation the advisor would reject. For every sample × TP 1..GPUs (two nodes on the
+     * MNNVL tray) × framework, the recommendation's flags and environment applied to the same deployment yield no
+     * error verdict of that framework that the defaults did not already have.
+     */
+    @Test
+    void applyingARecommendationNeverYieldsAnError() throws Exception {
+        int applied = 0;
+        List<String> rejected = new ArrayList<>();
+        for (Samples.Sample s : Samples.list()) {
+            MachineSnapshot snap = s.snapshot().get();
+            int gpn = snap.gpus().size();
+            List<int[]> shapes = new ArrayList<>();
+            for (int tp = 1; tp <= gpn; tp++) {
+                shapes.add(new int[] {tp, 1});
+            }
+            if (s.name().contains("nvl72")) {
+                shapes.add(new int[] {2 * gpn, 2});
+            }
+            for (int[] shape : shapes) {
+                What base = What.snapshot(snap).tp(shape[0]).nodes(shape[1]);
+                AdviceResult before = base.advise();
+                if (before.blocked() != null) {
+                    continue;
+                }
+                for (Recommendation r : before.recommendations()) {
+                    What after = copy(base);
+                    after.d = RecommendationCheck.applied(r, base.d);
+                    for (Verdict v : after.advise().verdicts()) {
+                        if (v.framework().equals(r.framework()) && v.outcome() == Outcome.ERROR && before.verdicts().stream()
+                                .noneMatch(b -> b.knob().equals(v.knob()) && java.util.Objects.equals(b.value(), v.value()) && b.outcome() == Outcome.ERROR)) {
+                            rejected.add(s.name() + " TP " + shape[0] + " × " + shape[1] + " " + r.framework() + " " + r.flags() + " " + r.env()
+                                    + ": " + v.knob() + "=" + v.value() + " error (" + v.message() + ")");
+                        }
+                    }
+                    applied++;
+                }
+            }
+        }
+        assertTrue(applied > 50, "applied " + applied);
+        assertTrue(rejected.isEmpty(), rejected.size() + " recommendations the advisor rejects:\n" + String.join("\n", rejected));
+    }
+
+    /** The check behind the property: a recommendation that fails where it is applied is withheld, with the reason. */
+    @Test
+    void aRecommendationThatFailsIsWithheld() throws Exception {
+        What base = What.snapshot(Samples.find("dgx-h100").orElseThrow().snapshot().get()).tp(3);
+        AdviceResult before = base.advise();
+        Recommendation planted = new Recommendation("flashinfer", List.of("create_allreduce_fusion_workspace(backend=\"mnnvl\")"), Map.of(), "planted");
+        AdviceResult withPlanted = new AdviceResult(before.machine(), before.deployment(), before.verdicts(), List.of(planted),
+                before.versions(), null, before.checks());
+        Recommendation vetted = RecommendationCheck.vet(withPlanted, base.d, d -> {
+            What w = copy(base);
+            w.d = d;
+            return w.advise();
+        }).get(0);
+        assertTrue(vetted.flags().isEmpty(), vetted::toString);
+        assertTrue(vetted.summary().startsWith("Withheld create_allreduce_fusion_workspace(backend=\"mnnvl\")")
+                && vetted.summary().contains("MNNVL AllReduce: unsupported world_size 3."), vetted::toString);
     }
 
     private static What copy(What w) {

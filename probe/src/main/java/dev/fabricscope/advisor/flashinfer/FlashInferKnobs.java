@@ -14,7 +14,10 @@ final class FlashInferKnobs {
     static final KnobSpec FABRIC_PROBE = new KnobSpec(FW, "is_mnnvl_fabric_supported()", KnobSpec.Kind.PROBE, KnobSpec.Type.NONE,
             List.of(), "probe", "FlashInfer's MNNVL fabric detection: FABRIC handles or POSIX file descriptors", null);
 
-    static final List<KnobSpec> ALL = List.of(WORKSPACE_BACKEND, FABRIC_PROBE);
+    static final KnobSpec PCIE_IPC = new KnobSpec(FW, "PcieIpcAllReduceWorkspace(group)", KnobSpec.Kind.LIBRARY, KnobSpec.Type.NONE,
+            List.of(), "library", "FlashInfer's PCIe IPC all-reduce workspace (flashinfer/comm/pcie_ipc_ar.py)", null);
+
+    static final List<KnobSpec> ALL = List.of(WORKSPACE_BACKEND, FABRIC_PROBE, PCIE_IPC);
 
     private FlashInferKnobs() {
     }

@@ -7,7 +7,9 @@ public enum FlashInferMessage implements UpstreamMessage {
     NO_BACKEND("No suitable backend found. ", FlashInferSources.FACTORY),
     CONFIDENTIAL("NVIDIA Confidential Computing is not supported by the mnnvl AllReduce fusion backend since mnnvl backend requires NVLink multicast, which is unavailable under Confidential Computing. Use backend='trtllm' instead.",
             FlashInferSources.CONFIDENTIAL),
-    RANKS("allreduce_fusion_kernel: unsupported ranks number! Supported ranks: 2, 4, 8, 16.", FlashInferSources.TRTLLM),
+    RANKS(FlashInferWorldSizes.TRTLLM.message(), FlashInferWorldSizes.TRTLLM.source()),
+    MNNVL_RANKS(FlashInferWorldSizes.MNNVL.message(), FlashInferWorldSizes.MNNVL.source()),
+    PCIE_IPC_RANKS(FlashInferWorldSizes.PCIE_IPC.message(), FlashInferWorldSizes.PCIE_IPC.source()),
     JIT("No supported CUDA architectures found for major versions %s.", FlashInferSources.JIT),
     NO_MULTICAST("[SymmDeviceMemory] Device does not support multicasting.", FlashInferSources.MNNVL),
     /** The start of the RuntimeError fd_exchange raises across hosts (the rest, most likely a 30 s connect time-out, not recorded). */

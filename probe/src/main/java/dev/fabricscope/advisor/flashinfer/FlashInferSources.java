@@ -20,11 +20,15 @@ final class FlashInferSources {
             "McastDeviceMemory.__init__ (L844-858)");
     static final SourceRef TRTLLM = new SourceRef(REPO, "01021e502b3a904d9d4c07c157fcd928417aae30",
             "flashinfer/comm/trtllm_ar.py", "allreduce_fusion (kernels for 2, 4, 8, 16 ranks)");
+    static final SourceRef TRTLLM_SYMM = new SourceRef(REPO, FlashInferWorldSizes.FB28, "flashinfer/comm/trtllm_ar.py",
+            "688 (SymmDeviceMemory(enable_multicast=False) unless Confidential Computing)");
+    static final SourceRef CUDA_IPC = new SourceRef(REPO, FlashInferWorldSizes.FB28, "flashinfer/comm/cuda_ipc.py", "214-244");
     static final SourceRef JIT = new SourceRef(REPO, "033c1d9e97e43fb14d4ee0efc8b56c204e9e3f8c", "flashinfer/jit/comm.py",
             "supported major versions per comm module");
 
     static final String WHEN_CREATE = "create_allreduce_fusion_workspace call (framework start-up)";
     static final String WHEN_LAUNCH = "first allreduce_fusion kernel launch (CUDA-graph capture or first batch)";
+    static final String WHEN_PCIE_IPC = "PcieIpcAllReduceWorkspace construction (framework start-up)";
 
     private FlashInferSources() {
     }

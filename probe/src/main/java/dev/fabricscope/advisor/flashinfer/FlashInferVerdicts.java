@@ -15,7 +15,7 @@ final class FlashInferVerdicts {
     }
 
     static List<Verdict> evaluate(Eval e) {
-        return List.of(workspaceVerdict(e), fabricVerdict(e));
+        return List.of(workspaceVerdict(e), fabricVerdict(e), pcieIpcVerdict(e));
     }
 
     private static Verdict fabricVerdict(Eval e) {
@@ -38,6 +38,40 @@ final class FlashInferVerdicts {
                     .build();
         }
         return v.ok().why("False: " + FlashInferWorkspace.fabricWhy(e) + ". MNNVL workspaces exchange POSIX file descriptors, which is fine within one host.").build();
+    }
+
+    /**
+     * {@code PcieIpcAllReduceWorkspace} (flashinfer@fb28d724 pcie_ipc_ar.py): the world-size row of
+     * {@link FlashInferWorldSizes}, raised jointly on every rank; CUDA IPC buffers ({@code create_shared_buffer}), one host.
+     */
+    private static Verdict pcieIpcVerdict(Eval e) {
+        FlashInferWorldSizes row = FlashInferWorldSizes.PCIE_IPC;
+        VerdictBuilder v = e.on(FlashInferKnobs.PCIE_IPC, FlashInferVersion.class).source(row.source()).when(row.when());
+        if (!e.cuda()) {
+            return v.outcome(dev.fabricscope.advisor.api.Outcome.NOT_APPLICABLE).why("A CUDA all-reduce; the platform is " + e.platformName() + ".").build();
+        }
+        if (e.tp() <= 1) {
+            return v.ok().why("TP 1: nothing to all-reduce.").build();
+        }
+        if (!row.accepts(e.tp())) {
+            return v.outcome(dev.fabricscope.advisor.api.Outcome.ERROR).errorClass("ValueError").message(row.messageFor(e.tp()))
+                    .why("The PCIe IPC all-reduce accepts world sizes " + row.sizesPhrase() + " only; " + e.tpPhrase()
+                            + " is none of them (checked on every rank before any allocation).")
+                    .fix("a TP of " + row.sizesPhrase().replace(" and ", " or ") + " for this all-reduce, or NCCL's").build();
+        }
+        if (e.tpSpansNodes()) {
+            return v.outcome(dev.fabricscope.advisor.api.Outcome.ERROR).source(FlashInferSources.CUDA_IPC)
+                    .why(e.span() + " with the " + e.tpPhrase() + " group across them, and the workspace shares cudaIpcGetMemHandle buffers "
+                            + "(create_shared_buffer), which only open on the same host (FlashInfer's error text for this case was not read).")
+                    .fix("keep the TP group within one host for this all-reduce, or use NCCL's").build();
+        }
+        if (!e.p2p()) {
+            return v.outcome(dev.fabricscope.advisor.api.Outcome.UNKNOWN).source(FlashInferSources.CUDA_IPC)
+                    .why("Not every GPU pair reports peer access, and whether cudaIpcOpenMemHandle then succeeds for the IPC buffers was not read.").build();
+        }
+        return v.ok().resolved("pcie_ipc").why(e.gpus() + ", " + e.tpPhrase() + " on one host with peer access: world size in the table, "
+                + "no architecture restriction on its JIT module (jit/comm.py gen_pcie_ipc_comm_module), CUDA IPC buffers within the host. "
+                + "Which SGLang or vLLM release calls it was not read.").build();
     }
 
     private static Verdict workspaceVerdict(Eval e) {

@@ -15,7 +15,7 @@ public final class FlashInferWorkspace {
 
     static final List<Integer> MNNVL_JIT_MAJORS = List.of(9, 10);
     public static final List<Integer> DCP_A2A_JIT_MAJORS = List.of(9, 10, 11, 12);
-    public static final List<Integer> TRTLLM_RANKS = List.of(2, 4, 8, 16);
+    public static final List<Integer> TRTLLM_RANKS = FlashInferWorldSizes.TRTLLM.sizes();
 
     private FlashInferWorkspace() {
     }
@@ -129,23 +129,48 @@ public final class FlashInferWorkspace {
                     FlashInferSources.MNNVL);
         }
         if (e.tpSpansNodes()) {
-            return new Partial(Outcome.ERROR, null, null, null, when, autoWhy + "The TRT-LLM workspace shares IPC buffers within one host, but "
-                    + e.span() + " with the " + e.tpPhrase() + " group across them (SGLang and vLLM refuse trtllm across nodes for this reason; "
-                    + "FlashInfer's own error text for this case was not read).", FlashInferSources.TRTLLM);
+            return trtllmAcrossNodes(e, autoWhy);
         }
         return Partial.ok("trtllm", when, autoWhy + "The TRT-LLM workspace needs no multicast in this FlashInfer version"
                 + (e.confidentialCompute() ? " and uses plain IPC under Confidential Computing" : "") + ".", FlashInferSources.FACTORY);
     }
 
-    /** The TRT-LLM fusion kernels exist for 2, 4, 8 and 16 ranks only; null when the world size is fine (§3.2). */
+    /**
+     * The TRT-LLM workspace across nodes. At fb28d724 it is SymmDeviceMemory(enable_multicast=False), which exchanges
+     * FABRIC handles when the fabric is supported and POSIX file descriptors (one host) otherwise; under Confidential
+     * Computing it is plain IPC memory ({@code _alloc_symm_buffer_bytes}), one host only.
+     */
+    private static Partial trtllmAcrossNodes(Eval e, String autoWhy) {
+        String when = FlashInferSources.WHEN_CREATE;
+        String span = e.span() + " with the " + e.tpPhrase() + " group across them";
+        if (e.confidentialCompute()) {
+            return new Partial(Outcome.ERROR, null, null, null, when, autoWhy + span + ", and under Confidential Computing the TRT-LLM "
+                    + "workspace uses plain CUDA IPC memory, which does not cross hosts (FlashInfer's own error text for this case was not read).",
+                    FlashInferSources.TRTLLM_SYMM);
+        }
+        if (!fabricSupported(e)) {
+            String fd = FlashInferMessage.FD_EXCHANGE.text();
+            return new Partial(Outcome.ERROR, null, "RuntimeError", fd + " …", when, autoWhy + span + ", but " + fabricWhy(e)
+                    + ", so the TRT-LLM workspace's SymmDeviceMemory exchanges POSIX file descriptors through fd_exchange (AF_UNIX, one host "
+                    + "only): a RuntimeError starting '" + fd + "' (full text not recorded).", FlashInferSources.FD_EXCHANGE);
+        }
+        return Partial.ok("trtllm", when, autoWhy + "The TRT-LLM workspace is SymmDeviceMemory without multicast, and " + fabricWhy(e)
+                + ", so it exchanges FABRIC handles across the " + e.nodes() + " nodes.", FlashInferSources.TRTLLM_SYMM);
+    }
+
+    /**
+     * The fusion kernels' world-size table ({@link FlashInferWorldSizes}) for the backend that was created; null when
+     * the world size is one the kernels are compiled for.
+     */
     public static Partial kernelRanks(Eval e, String backend) {
-        if (!"trtllm".equals(backend) || TRTLLM_RANKS.contains(e.tp())) {
+        FlashInferWorldSizes row = FlashInferWorldSizes.of(backend).orElse(null);
+        if (row == null || row == FlashInferWorldSizes.PCIE_IPC || row.accepts(e.tp())) {
             return null;
         }
-        return new Partial(Outcome.ERROR, null, "RuntimeError", FlashInferMessage.RANKS.text(), FlashInferSources.WHEN_LAUNCH,
-                "The TRT-LLM all-reduce fusion kernels are instantiated for 2, 4, 8 and 16 ranks; "
-                        + e.tpPhrase() + " is none of them (raised at kernel launch; low confidence on how the calling framework surfaces it).",
-                FlashInferSources.TRTLLM);
+        return new Partial(Outcome.ERROR, null, "RuntimeError", row.messageFor(e.tp()), row.when(),
+                "The " + backend + " all-reduce fusion kernels are compiled for " + row.sizesPhrase() + " ranks; " + e.tpPhrase()
+                        + " is none of them (raised at kernel launch, after the workspace was created; the calling framework does not catch it).",
+                row.source());
     }
 
     /** The first of mnnvl, trtllm whose workspace and kernels work here, or null. */

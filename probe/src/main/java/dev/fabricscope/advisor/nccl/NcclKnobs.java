@@ -2,7 +2,6 @@ package dev.fabricscope.advisor.nccl;
 
 import dev.fabricscope.advisor.api.KnobSpec;
 import java.util.List;
-import java.util.stream.Stream;
 
 /** NCCL's and PyTorch symmetric memory's knobs the advisor knows (backend-rules.md §4). */
 public final class NcclKnobs {
@@ -14,13 +13,14 @@ public final class NcclKnobs {
     public static final KnobSpec TORCH_SYMM_MEM_DISABLE_MULTICAST = KnobSpec.env(FW, "TORCH_SYMM_MEM_DISABLE_MULTICAST", KnobSpec.Type.BOOL,
             "unset", "PyTorch symmetric memory: skip creating the multicast object");
 
-    static final List<KnobSpec> KNOWN = Stream.of(
-            KnobSpec.env(FW, "NCCL_P2P_DISABLE", KnobSpec.Type.BOOL, "0", "turns NCCL's peer-to-peer (NVLink/PCIe) transport off"),
-            KnobSpec.env(FW, "NCCL_MNNVL_ENABLE", KnobSpec.Type.CHOICE, "unset (2)", "multi-node NVLink: 0 off, 1 on, 2 auto", "0", "1", "2"),
-            KnobSpec.env(FW, "NCCL_CUMEM_ENABLE", KnobSpec.Type.CHOICE, "unset", "cuMem-based allocations in NCCL", "0", "1"))
-            .map(k -> k.scope(KnobSpec.Scope.KNOWN)).toList();
+    static final KnobSpec P2P_DISABLE = KnobSpec.env(FW, "NCCL_P2P_DISABLE", KnobSpec.Type.BOOL, "0",
+            "turns NCCL's peer-to-peer (NVLink/PCIe) transport off");
+    static final KnobSpec MNNVL_ENABLE = KnobSpec.env(FW, "NCCL_MNNVL_ENABLE", KnobSpec.Type.CHOICE, "unset (2)",
+            "multi-node NVLink: 0 off, 1 on, 2 auto", "0", "1", "2");
+    static final KnobSpec CUMEM_ENABLE = KnobSpec.env(FW, "NCCL_CUMEM_ENABLE", KnobSpec.Type.CHOICE, "unset",
+            "cuMem-based allocations in NCCL", "0", "1");
 
-    static final List<KnobSpec> ALL = Stream.concat(Stream.of(NVLS_ENABLE, TORCH_SYMM_MEM_DISABLE_MULTICAST), KNOWN.stream()).toList();
+    static final List<KnobSpec> ALL = List.of(NVLS_ENABLE, TORCH_SYMM_MEM_DISABLE_MULTICAST, P2P_DISABLE, MNNVL_ENABLE, CUMEM_ENABLE);
 
     private NcclKnobs() {
     }

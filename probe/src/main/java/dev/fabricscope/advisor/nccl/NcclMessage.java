@@ -7,6 +7,10 @@ public enum NcclMessage implements UpstreamMessage {
     /** The user log that shows NVSwitches without a working Fabric Manager. */
     FABRIC_NOT_READY("Failed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152 : CUDA error 802 'system not yet initialized'. This is usually caused by a system or configuration error in the Fabric Manager or NVSwitches. Disable NVLS (NCCL_NVLS_ENABLE=0) if you wish to avoid this error in the future.",
             NcclSources.USER_LOG),
+    /** CUCHECKGOTO's WARN (src/include/cudawrap.h:53) for cuMulticastGetGranularity; init returns ncclUnhandledCudaError. */
+    CUDA_FAILURE("Cuda failure %s '%s'", NcclSources.NVLS_ALLOC),
+    IMEX_CHANNEL("MNNVL (cliqueSize %s) is available but not working on this system. Check the IMEX channel configuration "
+            + "(/dev/nvidia-caps-imex-channels). Set NCCL_MNNVL_ENABLE=0 to ignore this issue.", NcclSources.MNNVL_CHECK),
     TORCH_RENDEZVOUS("RuntimeError: CUDA driver error: invalid argument", NcclSources.RENDEZVOUS_REPORT);
 
     private final String text;

@@ -68,6 +68,14 @@ public final class NcclNvls {
                     + " and reach NVSwitches, but the GPU fabric is not ready (Fabric Manager not running or not finished): NCCL cannot bind "
                     + "NVLS multicast memory, and with NCCL_NVLS_ENABLE=" + v + " it stops (the size in the message varies).", src);
         }
+        if ("1".equals(v) && version.enableOneSkipsMulticastCheck() && e.major() >= 9 && e.nvswitch() && !e.multicast()
+                && (e.ncclVersion() == null || Values.compareVersions(e.ncclVersion(), "2.18") >= 0)) {
+            return new Partial(Outcome.ERROR, null, "ncclUnhandledCudaError", NcclMessage.CUDA_FAILURE.format("<CUresult>", "<text>"),
+                    NcclSources.WHEN_INIT, setting + e.gpus() + " and reach NVSwitches but do not report NVLink multicast. With NCCL_NVLS_ENABLE=1 "
+                    + "ncclNvlsInit sets nvlsSupport = 1 without reading CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED (only 2 reads it; NCCL 2.18 to "
+                    + "2.30.7), the topology search keeps NVLS (it drops it only without an NVSwitch or below SM90), and communicator init "
+                    + "fails in cuMulticastGetGranularity (CUDA error code and text not recorded).", NcclSources.NVLS_INIT);
+        }
         if (reason != null) {
             return unavailable(v, version, setting + reason, src);
         }

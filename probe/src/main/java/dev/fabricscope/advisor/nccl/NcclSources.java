@@ -23,6 +23,20 @@ final class NcclSources {
     static final SourceRef RENDEZVOUS_REPORT = new SourceRef("pytorch/pytorch", "0007e752d518810f0f8942a830dbbbfc69f34577",
             "c10/cuda/driver_api.h", "C10_CUDA_DRIVER_CHECK");
 
+    static final String REPO = "NVIDIA/nccl";
+    /** NCCL 2.30.7 (tag v2.30.7-1 is 73cf1122; master 5067397c carries the same src/). */
+    static final String C2307 = "5067397c2676d5aed50042fc39e5c8ee96eb0027";
+    /** {@code NCCL_NVLS_ENABLE=1}: nvlsSupport = 1 without reading CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED (only 2 reads it). */
+    static final SourceRef NVLS_INIT = new SourceRef(REPO, C2307, "src/transport/nvls.cc", "270-277");
+    /** The NVLS graph is dropped only without an NVSwitch or below SM90. */
+    static final SourceRef NVLS_SEARCH = new SourceRef(REPO, C2307, "src/graph/search.cc", "1124");
+    /** The multicast allocation that then fails, and NCCL's CUCHECKGOTO text. */
+    static final SourceRef NVLS_ALLOC = new SourceRef(REPO, C2307, "src/transport/nvls.cc", "325");
+
+    static final SourceRef MNNVL_CHECK = new SourceRef(REPO, C2307, "src/mnnvl.cc", "14-100");
+    static final SourceRef MNNVL_GATE = new SourceRef(REPO, C2307, "src/init.cc", "1072");
+    static final SourceRef P2P_LEVEL = new SourceRef(REPO, C2307, "src/graph/paths.cc", "251");
+
     static final String WHEN_INIT = "NCCL communicator init";
 
     private NcclSources() {

@@ -18,14 +18,18 @@ final class NcclVerdicts {
     }
 
     static List<Verdict> evaluate(Eval e) {
-        return List.of(nvlsVerdict(e), torchMulticastVerdict(e));
+        List<Verdict> out = new java.util.ArrayList<>(List.of(nvlsVerdict(e), torchMulticastVerdict(e)));
+        out.addAll(NcclEnvVerdicts.evaluate(e));
+        return out;
     }
 
     private static Verdict nvlsVerdict(Eval e) {
         VerdictBuilder v = e.on(NcclKnobs.NVLS_ENABLE, NcclVersion.class);
         Partial p = NcclNvls.nvls(e, e.value(NcclKnobs.NVLS_ENABLE), "");
         v.apply(p);
-        if (p.outcome() == Outcome.ERROR && p.message() != null) {
+        if (p.outcome() == Outcome.ERROR && p.source() == NcclSources.NVLS_INIT) {
+            v.fix("NCCL_NVLS_ENABLE=2 (or unset): NCCL then reads the multicast attribute and skips NVLS on these GPUs");
+        } else if (p.outcome() == Outcome.ERROR && p.message() != null) {
             v.fix("start or repair the Fabric Manager (nvidia-fabricmanager) so the GPU fabric state reaches COMPLETED; until then NCCL_NVLS_ENABLE=0");
         } else if (p.outcome() == Outcome.ERROR) {
             v.fix("NCCL_NVLS_ENABLE=2 (or unset) so NCCL skips NVLS where it is unavailable");

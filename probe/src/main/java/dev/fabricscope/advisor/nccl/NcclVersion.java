@@ -7,12 +7,16 @@ import java.util.List;
  * One modelled NCCL version (NCCL's environment-variable docs of that release).
  *
  * @param enableOneFailsWhenUnsupported NCCL_NVLS_ENABLE=1 makes initialisation fail when NVLS cannot be allocated
+ * @param enableOneSkipsMulticastCheck  NCCL_NVLS_ENABLE=1 turns NVLS on without reading the multicast attribute, so
+ *                                      an NVSwitch SM90+ machine without multicast fails in cuMulticastGetGranularity
  */
-public record NcclVersion(String id, String description, boolean enableOneFailsWhenUnsupported) implements RuleVersion {
+public record NcclVersion(String id, String description, boolean enableOneFailsWhenUnsupported, boolean enableOneSkipsMulticastCheck)
+        implements RuleVersion {
 
     public static final List<NcclVersion> ALL = List.of(
-            new NcclVersion("newest", "NCCL environment docs, current: NCCL_NVLS_ENABLE=1 behaves like 2 (no failure when unsupported)", false),
-            new NcclVersion("2.17-2.20", "NCCL environment docs 2.17–2.20: with NCCL_NVLS_ENABLE=1, initialisation fails if NVLink SHARP resources cannot be allocated", true));
+            new NcclVersion("newest", "NCCL 2.18.1–2.30.7 source (@5067397c, every release tag read): NCCL_NVLS_ENABLE=1 forces NVLS on without "
+                    + "reading multicast support (fails on NVSwitch SM90+ without multicast), else behaves like 2", false, true),
+            new NcclVersion("2.17-2.20", "NCCL environment docs 2.17–2.20: with NCCL_NVLS_ENABLE=1, initialisation fails if NVLink SHARP resources cannot be allocated", true, true));
 
     @Override
     public dev.fabricscope.advisor.rule.Pedigree pedigree() {

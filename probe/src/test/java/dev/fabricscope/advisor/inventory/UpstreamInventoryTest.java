@@ -95,11 +95,14 @@ class UpstreamInventoryTest {
 
     @Test
     void pcieIpcAllReduceCouldApplyOnPcieOnlyGpus() throws Exception {
-        List<String> ids = applicable("rtx-pro-6000-2x", Deployment.defaults().withTp(2), "sglang");
-        assertTrue(ids.contains("flashinfer.pcie_ipc_ar.221"), ids.toString());
-        assertFalse(applicable("rtx-pro-6000-2x", Deployment.defaults().withTp(2), "nccl").contains("flashinfer.pcie_ipc_ar.221"),
+        MachineFacts f = facts("rtx-pro-6000-2x");
+        assertTrue(couldApply(f, Deployment.defaults().withTp(2), "sglang").contains("flashinfer.pcie_ipc_ar.221"));
+        assertFalse(couldApply(f, Deployment.defaults().withTp(2), "nccl").contains("flashinfer.pcie_ipc_ar.221"),
                 "NCCL's own advice does not reach FlashInfer");
+        assertFalse(applicable("rtx-pro-6000-2x", Deployment.defaults().withTp(2), "sglang").contains("flashinfer.pcie_ipc_ar.221"),
+                "modelled now (FlashInferWorldSizes.PCIE_IPC): no longer shown as not modelled");
     }
+
 
     @Test
     void theImexCheckCouldApplyAcrossMnnvlTrays() throws Exception {
@@ -115,45 +118,49 @@ class UpstreamInventoryTest {
 
     @Test
     void mnnvlKernelWorldSizesFollowTheDeployment() throws Exception {
+        MachineFacts f = facts("hgx-b200");
         Deployment tp6 = Deployment.defaults().withTp(6).withFlag("flashinfer-allreduce-fusion-backend", "mnnvl");
-        assertTrue(applicable("hgx-b200", tp6, "sglang").contains("flashinfer.trtllm_mnnvl_allreduce.1251"));
-        assertFalse(applicable("hgx-b200", tp6.withTp(8), "sglang").contains("flashinfer.trtllm_mnnvl_allreduce.1251"));
-        assertFalse(applicable("hgx-b200", tp6.withFlag("flashinfer-allreduce-fusion-backend", "trtllm"), "sglang")
+        assertTrue(couldApply(f, tp6, "sglang").contains("flashinfer.trtllm_mnnvl_allreduce.1251"));
+        assertFalse(couldApply(f, tp6.withTp(8), "sglang").contains("flashinfer.trtllm_mnnvl_allreduce.1251"));
+        assertFalse(couldApply(f, tp6.withFlag("flashinfer-allreduce-fusion-backend", "trtllm"), "sglang")
                 .contains("flashinfer.trtllm_mnnvl_allreduce.1251"));
+        assertFalse(applicable("hgx-b200", tp6, "sglang").contains("flashinfer.trtllm_mnnvl_allreduce.1251"),
+                "modelled now (FlashInferWorldSizes.MNNVL)");
     }
+
 
     @Test
     void theResolvedDeploymentGivesTheSameAnswer() throws Exception {
-        MachineFacts f = MachineFacts.derive(Samples.find("hgx-b200").orElseThrow().snapshot().get(), Map.of());
+        MachineFacts f = facts("hgx-b200");
         Map<String, String> flags = Map.of("flashinfer-allreduce-fusion-backend", "mnnvl");
-        EffectiveDeployment tp6 = new EffectiveDeployment(6, 1, 8, 1, null, null, flags, Map.of(), Map.of(), Set.of("tp"));
-        List<String> ids = UpstreamInventory.bundled().notModelledApplicable(f, tp6, "sglang").stream().map(InventoryEntry::id).toList();
-        assertTrue(ids.contains("flashinfer.trtllm_mnnvl_allreduce.1251"), ids.toString());
-        EffectiveDeployment tp8 = new EffectiveDeployment(8, 1, 8, 1, null, null, flags, Map.of(), Map.of(), Set.of("tp"));
-        assertFalse(UpstreamInventory.bundled().notModelledApplicable(f, tp8, "sglang").stream()
-                .anyMatch(e -> e.id().equals("flashinfer.trtllm_mnnvl_allreduce.1251")));
+        for (int tp : new int[] {6, 8}) {
+            EffectiveDeployment resolved = new EffectiveDeployment(tp, 1, 8, 1, null, null, flags, Map.of(), Map.of(), Set.of("tp"));
+            Deployment given = Deployment.defaults().withTp(tp).withFlag("flashinfer-allreduce-fusion-backend", "mnnvl");
+            assertEquals(UpstreamInventory.bundled().notModelledApplicable(f, given, "sglang"),
+                    UpstreamInventory.bundled().notModelledApplicable(f, resolved, "sglang"), "TP " + tp);
+        }
     }
+
 
     @Test
     void forcedNvlsWithoutMulticastIsFlagged() throws Exception {
         MachineFacts f = MachineFacts.derive(null, Map.of("sm", "9.0", "nvswitch", "true", "multicast", "false", "gpus-per-node", "8"));
         Deployment forced = Deployment.defaults().withTp(8).withEnv("NCCL_NVLS_ENABLE", "1");
-        List<String> ids = UpstreamInventory.bundled().notModelledApplicable(f, forced, "sglang").stream().map(InventoryEntry::id).toList();
+        List<String> ids = couldApply(f, forced, "sglang");
         assertTrue(ids.containsAll(List.of("nccl.nvls.276", "nccl.nvls.325")), ids.toString());
-        List<String> auto = UpstreamInventory.bundled().notModelledApplicable(f, forced.withEnv("NCCL_NVLS_ENABLE", null), "nccl").stream()
-                .map(InventoryEntry::id).toList();
-        assertFalse(auto.contains("nccl.nvls.325"), auto.toString());
+        assertFalse(couldApply(f, forced.withEnv("NCCL_NVLS_ENABLE", null), "nccl").contains("nccl.nvls.325"));
     }
+
 
     @Test
     void anUnknownFactRulesNothingOut() throws Exception {
         MachineFacts none = MachineFacts.derive(null, Map.of());
-        List<String> ids = UpstreamInventory.bundled().notModelledApplicable(none, Deployment.defaults(), "sglang").stream()
-                .map(InventoryEntry::id).toList();
+        List<String> ids = couldApply(none, Deployment.defaults(), "sglang");
         assertTrue(ids.contains("flashinfer.pcie_ipc_ar.221"), ids.toString());
         assertFalse(ids.contains("flashinfer.trtllm_mnnvl_allreduce.1251"),
                 "no fusion backend flag given: SGLang does not reach the MNNVL kernels");
     }
+
 
     @Test
     void theVerdictTextNamesReasonConditionAndMessage() {
@@ -176,6 +183,21 @@ class UpstreamInventoryTest {
                 assertFalse(e.modelled(), e.id());
             }
         }
+    }
+
+    /**
+     * The ids whose {@code appliesWhen} says they could apply, modelled or not: the predicates keep being tested after
+     * a rule comes to model their branch (issue 23's FlashInfer/NCCL round modelled the world sizes, forced NVLS and
+     * the PCIe IPC world sizes).
+     */
+    static List<String> couldApply(MachineFacts f, Deployment d, String framework) {
+        return UpstreamInventory.bundled().entries().stream().filter(e -> e.appliesWhen() != null
+                && e.appliesWhen().reached(e.framework()).contains(framework) && e.appliesWhen().couldApply(f, d, framework))
+                .map(InventoryEntry::id).toList();
+    }
+
+    static MachineFacts facts(String sample) throws Exception {
+        return MachineFacts.derive(Samples.find(sample).orElseThrow().snapshot().get(), Map.of());
     }
 
     static List<String> applicable(String sample, Deployment d, String framework) throws Exception {

@@ -1,0 +1,81 @@
+package dev.fabricscope.advisor;
+
+import dev.fabricscope.advisor.api.AdviceResult;
+import dev.fabricscope.advisor.api.AdvisorInputException;
+import dev.fabricscope.advisor.api.Deployment;
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Issue 23 item 5: every recommendation is evaluated by the same rules at the same deployment before it is shown. A
+ * recommendation whose flags and environment, applied, give its framework an error verdict the deployment did not
+ * already have is withheld: its settings are dropped and the summary says why.
+ */
+final class RecommendationCheck {
+
+    /** FlashInfer's recommendation names the factory call, not a flag. */
+    private static final Pattern FI_CALL = Pattern.compile("create_allreduce_fusion_workspace\\(backend=\"(\\w+)\"\\)");
+    static final String FI_KNOB = "create_allreduce_fusion_workspace(backend)";
+
+    /** Re-advises with each recommendation applied. */
+    interface Adviser {
+        AdviceResult advise(Deployment d) throws AdvisorInputException;
+    }
+
+    private RecommendationCheck() {
+    }
+
+    static List<Recommendation> vet(AdviceResult before, Deployment d, Adviser adviser) {
+        List<Recommendation> out = new ArrayList<>();
+        for (Recommendation r : before.recommendations()) {
+            out.add(vetOne(r, before, d, adviser));
+        }
+        return out;
+    }
+
+    private static Recommendation vetOne(Recommendation r, AdviceResult before, Deployment d, Adviser adviser) {
+        if (r.flags().isEmpty() && r.env().isEmpty()) {
+            return r;
+        }
+        Deployment applied = applied(r, d);
+        AdviceResult after;
+        try {
+            after = adviser.advise(applied);
+        } catch (AdvisorInputException ex) {
+            return r; // a flag the input grammar does not take back (e.g. vLLM's -cc.…): not checkable this way
+        }
+        for (Verdict v : after.verdicts()) {
+            boolean fresh = before.verdicts().stream().noneMatch(b -> b.knob().equals(v.knob()) && java.util.Objects.equals(b.value(), v.value()) && b.outcome() == Outcome.ERROR);
+            if (v.framework().equals(r.framework()) && v.outcome() == Outcome.ERROR && fresh) {
+                return new Recommendation(r.framework(), List.of(), java.util.Map.of(), "Withheld " + String.join(" ", r.flags())
+                        + (r.env().isEmpty() ? "" : " " + r.env()) + ": applied, " + v.knob() + "=" + v.value() + " fails"
+                        + (v.message() != null ? " (" + v.message() + ")" : "") + ". Defaults stay.");
+            }
+        }
+        return r;
+    }
+
+    /** The deployment with the recommendation's flags (as typed) and environment applied. */
+    static Deployment applied(Recommendation r, Deployment d) {
+        Deployment out = d;
+        for (String flag : r.flags()) {
+            Matcher fi = FI_CALL.matcher(flag);
+            if (fi.matches()) {
+                out = out.withFlag(FI_KNOB, fi.group(1));
+                continue;
+            }
+            String f = flag.replaceFirst("^-+", "");
+            int eq = f.indexOf('=');
+            out = out.withFlag(eq < 0 ? f : f.substring(0, eq), eq < 0 ? "true" : f.substring(eq + 1));
+        }
+        for (var e : r.env().entrySet()) {
+            out = out.withEnv(e.getKey(), e.getValue());
+        }
+        return out;
+    }
+}
