@@ -4,8 +4,10 @@
 #   ../shared/device/make-runtime.sh .device && cp <worktree>/probe/target/fabricscope.jar .device/
 #   cp <worktree>/bench/startup-bench.sh <worktree>/bench/probe_floor.py .device/
 #   javac -d .device/bench-classes -cp .device/fabricscope.jar <worktree>/bench/CallGuardCost.java
+#   cp <worktree>/bench/startup-cds.sh .device/
 # Call: sh .device/startup-bench.sh [RUNS]   with carry [".device"]. Everything lands in $OUT/startup.txt
-# (and a recorded trace, whose per-call times say where the NVML phase goes).
+# (and a recorded trace, whose per-call times say where the NVML phase goes), then startup-cds.sh's table
+# (archive and flags) in $OUT/startup-cds.txt: the two tables of docs/benchmarks.md, issue 31.
 set -u
 RUNS="${1:-11}"
 D=.device
@@ -38,3 +40,4 @@ W=/tmp/startup.$$; mkdir -p $W
 } > $R 2>&1
 gzip -c $W/trace.json > ${OUT:-/tmp}/probe-trace.json.gz 2>/dev/null
 rm -rf $W
+sh $D/startup-cds.sh "$RUNS"
