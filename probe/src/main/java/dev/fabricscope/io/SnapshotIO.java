@@ -249,12 +249,72 @@ public final class SnapshotIO {
         }
         // Databind wraps syntax errors (truncation, nesting limit) met while binding: report them as syntax.
         for (Throwable c = e; c != null; c = c.getCause()) {
-            if (c instanceof com.fasterxml.jackson.core.exc.StreamReadException
-                    || c instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
+            if (c instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException sce) {
+                return new ReadException(where + at(e) + ": " + overLimit(sce));
+            }
+            if (c instanceof com.fasterxml.jackson.core.exc.StreamReadException) {
                 return syntax(where, (JsonProcessingException) c);
             }
         }
+        if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mie && mie.getTargetType() != null) {
+            Object found = mie instanceof com.fasterxml.jackson.databind.exc.InvalidFormatException ife ? ife.getValue() : null;
+            String got = found == null ? (String.valueOf(mie.getOriginalMessage()).startsWith("Cannot map `null`") ? ": found null"
+                    : "") : ": found " + (found instanceof String str ? "\"" + str + "\"" : found);
+            return new ReadException(where + at(e) + ": not " + kindOf(mie.getTargetType()) + got);
+        }
         return new ReadException(where + ": " + oneLine(e));
+    }
+
+    /** Jackson's {@code StreamReadConstraints} message said as the limit it is (the numbers in the message kept). */
+    private static final java.util.regex.Pattern OVER_LIMIT =
+            java.util.regex.Pattern.compile("(String value length|Number value length|nesting depth) \\((\\d+)\\) exceeds the maximum allowed \\((\\d+)");
+
+    private static String overLimit(com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+        java.util.regex.Matcher m = OVER_LIMIT.matcher(String.valueOf(e.getOriginalMessage()));
+        if (!m.find()) {
+            return "over a size limit of the JSON reader";
+        }
+        String n = String.format("%,d", Long.parseLong(m.group(2)));
+        String max = String.format("%,d", Long.parseLong(m.group(3)));
+        return switch (m.group(1)) {
+            case "String value length" -> "a text value of " + n + " characters, over the " + max + "-character limit";
+            case "Number value length" -> "a number of " + n + " digits, over the " + max + "-digit limit";
+            default -> "nesting depth " + n + ", over the limit of " + max;
+        };
+    }
+
+    /** {@code ": at $.calls[1].seq"}, or nothing where Jackson gives no path. */
+    private static String at(Exception e) {
+        if (!(e instanceof com.fasterxml.jackson.databind.JsonMappingException jme) || jme.getPath().isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("$");
+        for (com.fasterxml.jackson.databind.JsonMappingException.Reference r : jme.getPath()) {
+            if (r.getFieldName() != null) {
+                sb.append('.').append(r.getFieldName());
+            } else if (r.getIndex() >= 0) {
+                sb.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return ": at " + sb;
+    }
+
+    /** What a user calls the Java type a value had to bind to. */
+    private static String kindOf(Class<?> type) {
+        if (type == int.class || type == long.class || type == short.class || Number.class.isAssignableFrom(type)
+                || type == double.class || type == float.class) {
+            return "a number";
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return "true or false";
+        }
+        if (type == String.class || type.isEnum()) {
+            return "a text value";
+        }
+        if (type.isArray() || java.util.Collection.class.isAssignableFrom(type)) {
+            return "a list";
+        }
+        return "an object";
     }
 
     private static ReadException syntax(String where, JsonProcessingException e) {

@@ -21,6 +21,10 @@ public final class TraceReplay {
 
     /** What a recorded probe produced. */
     public record Recorded(MachineSnapshot snapshot, NativeTrace trace) {
+        /** The trace as its file holds it (as {@code probe --record} writes it, unredacted). */
+        public String traceText() {
+            return dev.fabricscope.nativeapi.trace.TraceIO.write(trace);
+        }
     }
 
     /** Probes this machine through recording seams. */

@@ -73,11 +73,34 @@ public final class Redact {
         try {
             byte[] bytes = SnapshotIO.readBytes(file);
             SnapshotIO.checkUtf8(bytes, file.toString());
-            NativeTrace t = TraceMinimizer.minimize(TraceIO.read(bytes, file.toString()));
-            return new Unredacted(TraceIO.write(t), t.redacted() ? "trace redacted" : unredactedNotice(t));
+            return unredacted(TraceIO.read(bytes, file.toString()));
         } catch (SnapshotIO.ReadException | TraceIO.TraceFormatException e) {
             throw UseCaseException.unreadable(e.getMessage(), e);
         }
+    }
+
+    /** A trace held in memory (e.g. the GUI's live probe recorded it), as {@link #unredactedTrace(Path)} exports it. */
+    public static Unredacted unredactedTrace(String traceJson, String where) throws UseCaseException {
+        return unredacted(readTrace(traceJson, where));
+    }
+
+    /** A trace held in memory, reduced to the least data and redacted, as {@link #file} does for a trace file. */
+    public static Result trace(String traceJson, String where) throws UseCaseException {
+        RedactedTrace t = trace(readTrace(traceJson, where));
+        return new Result(Kind.TRACE, TraceIO.write(t.trace()), t.redaction());
+    }
+
+    private static NativeTrace readTrace(String traceJson, String where) throws UseCaseException {
+        try {
+            return TraceIO.read(traceJson.getBytes(java.nio.charset.StandardCharsets.UTF_8), where);
+        } catch (TraceIO.TraceFormatException e) {
+            throw UseCaseException.unreadable(e.getMessage(), e);
+        }
+    }
+
+    private static Unredacted unredacted(NativeTrace read) {
+        NativeTrace t = TraceMinimizer.minimize(read);
+        return new Unredacted(TraceIO.write(t), t.redacted() ? "trace redacted" : unredactedNotice(t));
     }
 
     /** A trace reduced to the least data and redacted. */

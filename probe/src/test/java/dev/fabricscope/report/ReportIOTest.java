@@ -84,7 +84,7 @@ class ReportIOTest {
 
     @Test
     void wrongTypesAndMissingFieldsNameTheirPlace() throws Exception {
-        assertEquals("r.json: at $.snapshot.gpus: Cannot deserialize value of type `java.util.ArrayList<dev.fabricscope.model.Gpu>` from String value (token `JsonToken.VALUE_STRING`)",
+        assertEquals("r.json: at $.snapshot.gpus: not a list",
                 error(edited(t -> ((ObjectNode) t.get("snapshot")).put("gpus", "eight"))));
         assertEquals("r.json: at $.snapshot.gpus[0].name: missing (required)",
                 error(edited(t -> ((ObjectNode) t.at("/snapshot/gpus/0")).remove("name"))));
@@ -96,7 +96,7 @@ class ReportIOTest {
                 .contains("not a PCI address: '<script>'"));
         assertEquals("unreadable (\"nine\": not a compute capability (major.minor))",
                 read(edited(t -> ((ObjectNode) t.at("/snapshot/gpus/0/computeCapability")).put("value", "nine"))).snapshot().gpus().get(0).computeCapability().missing().detail());
-        String hostileKey = error(edited(t -> ((ObjectNode) t.at("/snapshot/environment")).putObject("A\nB\u001b[2J" + "k".repeat(100))));
+        String hostileKey = error(edited(t -> ((ObjectNode) t.at("/snapshot/environment")).putObject("A\nB\u001b[2J" + "k".repeat(1000))));
         assertTrue(hostileKey.contains("\\u000a") && hostileKey.contains("…"), hostileKey);
     }
 
@@ -107,7 +107,7 @@ class ReportIOTest {
         String deep = "{\"reportVersion\":1,\"snapshot\":" + "[".repeat(5_000) + "]".repeat(5_000) + "}";
         assertTrue(error(deep).contains("nesting depth"), error(deep));
         String huge = error(edited(t -> t.put("createdAt", "x".repeat(1_000_001))));
-        assertTrue(huge.contains("String value length"), huge);
+        assertEquals("r.json: at $.createdAt: a text value of 1,000,001 characters, over the 1,000,000-character limit", huge);
     }
 
     @Test

@@ -151,10 +151,11 @@ public final class ExportViewModel {
         });
     }
 
-    /** Whether the machine shown was opened from a native-call trace, so that there is one to save. */
+    /** Whether the machine shown was probed live (recorded) or opened from a native-call trace: one to save. */
     public boolean traceAvailable() {
         LoadedMachine m = main.getMachine();
-        return m != null && m.source() == LoadedMachine.Source.FILE && m.file() != null && Redact.isTrace(m.file());
+        return m != null && (m.trace() != null
+                || m.source() == LoadedMachine.Source.FILE && m.file() != null && Redact.isTrace(m.file()));
     }
 
     /**
@@ -163,18 +164,20 @@ public final class ExportViewModel {
      */
     private void exportTrace(LoadedMachine m, Path target) {
         if (!traceAvailable()) {
-            onProblem.accept("Export failed", "The machine shown was not opened from a trace; record one with "
+            onProblem.accept("Export failed", "The machine shown was not probed live nor opened from a trace; record one with "
                     + "'fabricscope probe --record TRACE --redact' and open it.");
             return;
         }
         try {
             String status;
+            boolean live = m.trace() != null;
             if (reports.redactProperty().get()) {
-                Redact.Result r = Redact.file(m.file());
+                Redact.Result r = live ? Redact.trace(m.trace(), "the recorded trace") : Redact.file(m.file());
                 SnapshotIO.writeAtomically(target, r.text());
                 status = "Saved " + target + " (trace " + r.redaction().describe() + ")";
             } else {
-                Redact.Unredacted u = Redact.unredactedTrace(m.file());
+                Redact.Unredacted u = live ? Redact.unredactedTrace(m.trace(), "the recorded trace")
+                        : Redact.unredactedTrace(m.file());
                 SnapshotIO.writeAtomically(target, u.text());
                 status = "Saved " + target + " (" + u.notice() + ")";
             }

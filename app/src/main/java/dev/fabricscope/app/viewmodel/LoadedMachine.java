@@ -14,8 +14,14 @@ import java.time.format.DateTimeParseException;
  *
  * @param file   the report or snapshot file, or null
  * @param sample the sample's name, or null
+ * @param trace  the native-call trace the live probe recorded (trace JSON, unredacted), or null
  */
-public record LoadedMachine(MachineSnapshot snapshot, Source source, Path file, String sample, FabricGraph graph) {
+public record LoadedMachine(MachineSnapshot snapshot, Source source, Path file, String sample, FabricGraph graph,
+                            String trace) {
+
+    public LoadedMachine(MachineSnapshot snapshot, Source source, Path file, String sample, FabricGraph graph) {
+        this(snapshot, source, file, sample, graph, null);
+    }
 
     public enum Source { LIVE, FILE, SAMPLE }
 

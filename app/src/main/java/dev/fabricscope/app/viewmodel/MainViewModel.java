@@ -47,7 +47,17 @@ public final class MainViewModel {
     /** The machine page's tabs, in their order. */
     public enum MachineTab { OVERVIEW, FABRIC, MATRICES, ADVISOR, CHECKS, ACCEPTANCE }
 
-    private final Supplier<MachineSnapshot> liveProbe;
+    /** A live probe's result: the snapshot and the native-call trace it recorded (trace JSON), or null. */
+    public record LiveReading(MachineSnapshot snapshot, String trace) {
+    }
+
+    /** Probes this machine, recording its native calls. */
+    @FunctionalInterface
+    public interface RecordingProbe {
+        LiveReading probe();
+    }
+
+    private final RecordingProbe liveProbe;
     private final Compare compare;
     private final InspectCluster clusters;
     private final AppPreferences prefs;
@@ -74,11 +84,22 @@ public final class MainViewModel {
     private Page beforeCompare = Page.MACHINE;
     private Job<?> current;
 
+    /** A live probe that records nothing (File -> Save Trace then has no trace for the live machine). */
     public MainViewModel(Supplier<MachineSnapshot> liveProbe, AppPreferences prefs, Tasks tasks) {
         this(liveProbe, new Compare(), new InspectCluster(), prefs, tasks);
     }
 
+    /** A window whose live probe records its native calls, so that File -> Save Trace saves the recording. */
+    public static MainViewModel recording(RecordingProbe liveProbe, AppPreferences prefs, Tasks tasks) {
+        return new MainViewModel(liveProbe, new Compare(), new InspectCluster(), prefs, tasks);
+    }
+
     public MainViewModel(Supplier<MachineSnapshot> liveProbe, Compare compare, InspectCluster clusters, AppPreferences prefs,
+                         Tasks tasks) {
+        this((RecordingProbe) () -> new LiveReading(liveProbe.get(), null), compare, clusters, prefs, tasks);
+    }
+
+    private MainViewModel(RecordingProbe liveProbe, Compare compare, InspectCluster clusters, AppPreferences prefs,
                          Tasks tasks) {
         this.liveProbe = liveProbe;
         this.compare = compare;
@@ -236,8 +257,9 @@ public final class MainViewModel {
     /** Probes this machine in the background. */
     public Job<LoadedMachine> probeLive() {
         return start("Probing this machine (NVML, CUDA, NCCL)…", () -> {
-            MachineSnapshot s = liveProbe.get();
-            return new LoadedMachine(s, LoadedMachine.Source.LIVE, null, null, FabricLayout.layout(s));
+            LiveReading r = liveProbe.probe();
+            MachineSnapshot s = r.snapshot();
+            return new LoadedMachine(s, LoadedMachine.Source.LIVE, null, null, FabricLayout.layout(s), r.trace());
         }, m -> "Probed this machine in " + (m.snapshot().probe() != null && m.snapshot().probe().durationMs() != null
                 ? m.snapshot().probe().durationMs() + " ms" : "?"));
     }

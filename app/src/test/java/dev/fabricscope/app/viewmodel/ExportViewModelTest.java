@@ -100,6 +100,57 @@ class ExportViewModelTest {
         assertTrue(problems.isEmpty(), problems.toString());
     }
 
+    /**
+     * Issue 25: the live probe records its native calls, and Save Trace saves that recording. The recording probe here
+     * is the planted NVSwitch trace (synthetic, labelled in its folder) and the snapshot its replay: what
+     * {@code TraceReplay.record} hands the app on a machine with that trace's answers.
+     */
+    @Test
+    void aLiveMachineSavesTheTraceItsProbeRecorded(@TempDir Path dir) throws Exception {
+        Path planted = Path.of("../probe/src/test/resources/planted/h200-nvswitch-2gpu-planted/trace.json");
+        String recorded = Files.readString(planted);
+        MachineSnapshot replayed = dev.fabricscope.usecase.OpenSnapshot.replay(planted);
+        MainViewModel live = MainViewModel.recording(() -> new MainViewModel.LiveReading(replayed, recorded), Fixtures.prefs(), tasks);
+        ViewModels liveVms = ViewModels.create(live, Fixtures.prefs(), tasks, new Advise(), runs,
+                new MakeReport(new Advise(), runs, Clock.systemUTC()), (g, p, scale, file) -> { });
+        ExportViewModel exports = liveVms.exports();
+        exports.setOnProblem((title, text) -> problems.add(title + ": " + text));
+        live.probeLive();
+        tasks.runAll();
+        assertEquals(LoadedMachine.Source.LIVE, live.getMachine().source());
+        assertTrue(exports.traceAvailable());
+
+        Path plain = dir.resolve("plain.trace.json");
+        exports.export(ExportViewModel.Kind.TRACE, plain, FabricPalette.LIGHT);
+        assertTrue(Files.readString(plain).contains("gpu-node17"), "unredacted: the machine's own names");
+        assertTrue(Files.readString(plain).contains("\"format\" : \"fabricscope-native-trace\""));
+        assertTrue(live.statusProperty().get().contains("trace not redacted: host names"), live.statusProperty().get());
+
+        liveVms.reports().redactProperty().set(true);
+        Path red = dir.resolve("red.trace.json");
+        exports.export(ExportViewModel.Kind.TRACE, red, FabricPalette.LIGHT);
+        String text = Files.readString(red);
+        for (String id : List.of("gpu-node17", "alice.smith", "3f2a9c1e", "1654422003245", "10.17.3.41")) {
+            assertFalse(text.contains(id), id + " survives");
+        }
+        assertTrue(text.contains("GPU-redacted-1"), "the pseudonyms of the other exports");
+        assertTrue(live.statusProperty().get().contains("trace redacted: host names"), live.statusProperty().get());
+        // the saved trace replays to the fabric shown: two GPUs, as the live machine
+        assertEquals(replayed.gpus().size(), dev.fabricscope.usecase.OpenSnapshot.replay(red).gpus().size());
+        assertTrue(problems.isEmpty(), problems.toString());
+    }
+
+    /** A live probe that records nothing (tests, or a build without recording seams) has no trace to save. */
+    @Test
+    void aLiveMachineWithoutARecordingHasNoTrace(@TempDir Path dir) {
+        main.probeLive();
+        tasks.runAll();
+        assertFalse(vm.traceAvailable());
+        vm.export(ExportViewModel.Kind.TRACE, dir.resolve("none.trace.json"), FabricPalette.LIGHT);
+        assertEquals(1, problems.size(), problems.toString());
+        assertFalse(Files.exists(dir.resolve("none.trace.json")));
+    }
+
     @Test
     void theGraphExportsDrawTheLaidOutGraph(@TempDir Path dir) throws Exception {
         showSample("dgx-h100");

@@ -52,8 +52,7 @@ public final class TraceIO {
         try {
             t = Json.mapper().readValue(json, NativeTrace.class);
         } catch (IOException | IllegalArgumentException e) {
-            String m = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
-            throw new TraceFormatException(where + ": not a readable trace: " + m);
+            throw new TraceFormatException(dev.fabricscope.io.SnapshotIO.bindingFailure(where, e).getMessage());
         }
         if (t == null || !NativeTrace.FORMAT.equals(t.format())) {
             throw new TraceFormatException(where + ": not a Fabricscope native-call trace (format is not '" + NativeTrace.FORMAT + "')");
