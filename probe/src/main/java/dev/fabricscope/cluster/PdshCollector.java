@@ -1,9 +1,8 @@
 package dev.fabricscope.cluster;
 
+import dev.fabricscope.io.OutputFile;
 import dev.fabricscope.io.SnapshotIO;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,7 +80,7 @@ public final class PdshCollector extends NodeCollector {
             Path json = outDir.resolve(host.replaceAll("[^A-Za-z0-9._-]", "_") + ".json");
             StringBuilder body = stdout.get(host);
             if (body != null) {
-                Files.writeString(json, body, StandardCharsets.UTF_8);
+                OutputFile.write(json, body.toString()); // the one writer: atomic, one line when it cannot
             }
             String e = stderr.getOrDefault(host, new StringBuilder()) + (pdshErrors.containsKey(host) ? pdshErrors.get(host) + "\n" : "");
             outcomes.add(judge(host, json, e, others));
