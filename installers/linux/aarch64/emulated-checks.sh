@@ -24,7 +24,7 @@ file -L "$dir/image-aarch64/fabricscope-cli/lib/runtime/bin/java" | grep -q 'ARM
 
 # the newest glibc symbol version any aarch64 code of the images asks for, the jars' native libraries included
 for jar in "$dir"/image-aarch64/*/lib/app/*.jar "$dir"/javafx-aarch64/*.jar; do
-  unzip -qo "$jar" '*aarch64*.so' '*.so' -d "$tmp/so/$(basename "$jar")" 2>/dev/null || :
+  unzip -qo "$jar" '*.so' -d "$tmp/so/$(basename "$jar")" 2>/dev/null || :
 done
 need=$(find "$dir/image-aarch64" "$tmp/so" -type f \( -name '*.so*' -o -path '*/bin/*' \) -exec sh -c \
   'for f; do file -b "$f" | grep -q "ARM aarch64" && readelf -V "$f"; done' sh {} + 2>/dev/null \

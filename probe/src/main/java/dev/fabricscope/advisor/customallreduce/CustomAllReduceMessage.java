@@ -2,6 +2,7 @@ package dev.fabricscope.advisor.customallreduce;
 
 import dev.fabricscope.advisor.api.SourceRef;
 import dev.fabricscope.advisor.rule.UpstreamMessage;
+
 /**
  * The warnings of {@code CustomAllreduce.__init__}, verbatim. SGLang's {@code custom_all_reduce.py} is a copy of
  * vLLM's and prints the same words (backend-rules.md §1.5 and §2.7); the lines cited are SGLang's copy.

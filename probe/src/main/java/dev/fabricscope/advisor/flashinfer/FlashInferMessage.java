@@ -2,6 +2,7 @@ package dev.fabricscope.advisor.flashinfer;
 
 import dev.fabricscope.advisor.api.SourceRef;
 import dev.fabricscope.advisor.rule.UpstreamMessage;
+
 /** What FlashInfer raises, verbatim (backend-rules.md §3). */
 public enum FlashInferMessage implements UpstreamMessage {
     NO_BACKEND("No suitable backend found. ", FlashInferSources.FACTORY),

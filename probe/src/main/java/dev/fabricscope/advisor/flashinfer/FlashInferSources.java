@@ -1,6 +1,7 @@
 package dev.fabricscope.advisor.flashinfer;
 
 import dev.fabricscope.advisor.api.SourceRef;
+
 /** Where the FlashInfer rules come from (backend-rules.md §3), and when FlashInfer applies them. */
 final class FlashInferSources {
 

@@ -2,6 +2,7 @@ package dev.fabricscope.advisor.nccl;
 
 import dev.fabricscope.advisor.api.SourceRef;
 import dev.fabricscope.advisor.rule.UpstreamMessage;
+
 /** What NCCL and PyTorch symmetric memory print, verbatim (backend-rules.md §4). */
 public enum NcclMessage implements UpstreamMessage {
     /** The user log that shows NVSwitches without a working Fabric Manager. */

@@ -6,6 +6,7 @@ import dev.fabricscope.advisor.api.SourceRef;
 import dev.fabricscope.advisor.api.Values;
 import dev.fabricscope.advisor.rule.Eval;
 import dev.fabricscope.advisor.rule.Partial;
+
 /**
  * What NCCL does with NVLink SHARP ({@code NCCL_NVLS_ENABLE}) on this machine and deployment. Shared by the NCCL
  * verdicts and SGLang's, which exports {@code NCCL_NVLS_ENABLE} itself. Reference: backend-rules.md §4.

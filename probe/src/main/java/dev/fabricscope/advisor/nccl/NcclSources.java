@@ -1,6 +1,7 @@
 package dev.fabricscope.advisor.nccl;
 
 import dev.fabricscope.advisor.api.SourceRef;
+
 /** Where the NCCL rules come from (backend-rules.md §4), and when NCCL applies them. */
 final class NcclSources {
 

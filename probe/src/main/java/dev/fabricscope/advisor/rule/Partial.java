@@ -2,6 +2,7 @@ package dev.fabricscope.advisor.rule;
 
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.SourceRef;
+
 /**
  * A rule's result that another framework's verdict builds on (FlashInfer's workspace under SGLang or vLLM, NCCL's
  * NVLS under SGLang's environment handling).

@@ -1,6 +1,7 @@
 package dev.fabricscope.advisor.rule;
 
 import dev.fabricscope.advisor.api.SourceRef;
+
 /**
  * A framework's own words, verbatim (printf placeholders where upstream formats values in), with where upstream the
  * text was read. The enums implementing this hold every message a verdict can quote.

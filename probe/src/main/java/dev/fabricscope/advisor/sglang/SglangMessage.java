@@ -2,6 +2,7 @@ package dev.fabricscope.advisor.sglang;
 
 import dev.fabricscope.advisor.api.SourceRef;
 import dev.fabricscope.advisor.rule.UpstreamMessage;
+
 /** What SGLang (and argparse for it) prints, verbatim, with where each text was read (backend-rules.md §1). */
 public enum SglangMessage implements UpstreamMessage {
     DEPRECATED("--enable-flashinfer-allreduce-fusion is deprecated. Please use --flashinfer-allreduce-fusion-backend=auto instead.",

@@ -1,6 +1,7 @@
 package dev.fabricscope.advisor.sglang;
 
 import dev.fabricscope.advisor.api.SourceRef;
+
 /** Where the SGLang rules come from (backend-rules.md §1), and the start-up phase each rule runs in. */
 public final class SglangSources {
 

@@ -2,6 +2,7 @@ package dev.fabricscope.advisor.vllm;
 
 import dev.fabricscope.advisor.api.SourceRef;
 import dev.fabricscope.advisor.rule.UpstreamMessage;
+
 /** What vLLM prints or raises, verbatim, with where each text was read (backend-rules.md §2). */
 public enum VllmMessage implements UpstreamMessage {
     USING_BACKEND("Using flashinfer allreduce backend: %s",

@@ -1,6 +1,7 @@
 package dev.fabricscope.advisor.vllm;
 
 import dev.fabricscope.advisor.api.SourceRef;
+
 /** Where the vLLM rules come from (backend-rules.md §2), and the start-up phase each rule runs in. */
 final class VllmSources {
 
