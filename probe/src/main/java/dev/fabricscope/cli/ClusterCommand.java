@@ -5,6 +5,7 @@ import dev.fabricscope.cluster.CollectResult;
 import dev.fabricscope.cluster.NodeCollector;
 import dev.fabricscope.cluster.PdshCollector;
 import dev.fabricscope.cluster.SlurmCollector;
+import dev.fabricscope.io.OutputFile;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.render.ClusterText;
@@ -120,6 +121,12 @@ public final class ClusterCommand implements Runnable {
             } else {
                 remote = remoteCommand != null ? Arrays.asList(remoteCommand.trim().split("\\s+")) : NodeCollector.defaultRemoteCommand();
             }
+            try {
+                OutputFile.prepareFolder(out);
+            } catch (OutputFile.CannotWriteException e) {
+                err.println("fabricscope: cannot write --out " + SnapshotIO.oneLineSafe(out.toString()) + ": " + e.getMessage());
+                return ExitCodes.CANNOT_WRITE;
+            }
             NodeCollector c = launcher.slurm
                     ? new SlurmCollector(out, remote, timeout, nodes, nodelist, partition, System.getenv().getOrDefault("FABRICSCOPE_SRUN", "srun"))
                     : new PdshCollector(out, remote, timeout, launcher.pdsh, System.getenv().getOrDefault("FABRICSCOPE_PDSH", "pdsh"));
@@ -142,7 +149,7 @@ public final class ClusterCommand implements Runnable {
                 err.println("fabricscope: " + e.getMessage());
                 return ExitCodes.ENVIRONMENT;
             } catch (IOException e) {
-                err.println("fabricscope: " + e.getMessage());
+                err.println("fabricscope: cluster collect into " + SnapshotIO.oneLineSafe(out.toString()) + ": " + OutputFile.reason(e));
                 return ExitCodes.FAILURE;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

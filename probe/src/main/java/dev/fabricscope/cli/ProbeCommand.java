@@ -8,6 +8,7 @@ import dev.fabricscope.nativeapi.trace.NativeTrace;
 import dev.fabricscope.nativeapi.trace.TraceIO;
 import dev.fabricscope.usecase.Redact;
 import dev.fabricscope.probe.TraceReplay;
+import dev.fabricscope.render.Fit;
 import dev.fabricscope.render.SnapshotText;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -108,7 +109,7 @@ public final class ProbeCommand implements Callable<Integer> {
             }
             written = writeRecording(TraceIO.write(trace), trace.calls().size());
             if (written == ExitCodes.OK) {
-                spec.commandLine().getErr().println("fabricscope: " + notice);
+                spec.commandLine().getErr().print(Fit.wrap("fabricscope: " + notice, Fit.WIDTH, 2));
             }
         } else {
             s = env.liveProbe().probe(env.argv(), ncclLib);

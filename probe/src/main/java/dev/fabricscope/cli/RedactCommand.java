@@ -2,6 +2,7 @@ package dev.fabricscope.cli;
 
 import dev.fabricscope.io.OutputFile;
 import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.render.Fit;
 import dev.fabricscope.text.Escape;
 import dev.fabricscope.usecase.Redact;
 import dev.fabricscope.usecase.UseCaseException;
@@ -67,8 +68,11 @@ public final class RedactCommand implements Callable<Integer> {
             spec.commandLine().getOut().print(Escape.jsonSafe(r.text()));
             spec.commandLine().getOut().flush();
         }
-        err.println("fabricscope: " + what + " " + r.redaction().describe()
-                + (out != null && !OutputFile.isStandardOutput(out) ? " → " + SnapshotIO.oneLineSafe(out.toString()) : ""));
+        // the summary names every kind replaced; at 120 columns it wraps at a comma's space, indented
+        err.print(Fit.wrap("fabricscope: " + what + " " + r.redaction().describe()
+                + (out != null && !OutputFile.isStandardOutput(out) ? " → " + SnapshotIO.oneLineSafe(out.toString()) : ""),
+                Fit.WIDTH, 2));
+        err.flush();
         return ExitCodes.OK;
     }
 

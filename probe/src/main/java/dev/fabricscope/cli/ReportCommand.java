@@ -6,6 +6,7 @@ import dev.fabricscope.check.CheckListener;
 import dev.fabricscope.check.CheckStatus;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.render.Fit;
 import dev.fabricscope.report.Report;
 import dev.fabricscope.usecase.DeploymentRequest;
 import dev.fabricscope.usecase.MakeReport;
@@ -138,9 +139,10 @@ public final class ReportCommand implements Callable<Integer> {
             }
             // a device or FIFO may be this terminal (/dev/stdout): the confirmation then goes to standard error
             var confirm = kind == dev.fabricscope.io.OutputFile.Kind.STREAMED ? err : spec.commandLine().getOut();
-            confirm.println((kind == dev.fabricscope.io.OutputFile.Kind.STREAMED ? "Report streamed to " : "Report written to ")
+            confirm.print(Fit.wrap((kind == dev.fabricscope.io.OutputFile.Kind.STREAMED ? "Report streamed to " : "Report written to ")
                     + SnapshotIO.oneLineSafe(out.toString()) + " (" + f.cli + ", " + text.length() + " characters; "
-                    + report.redaction().describe() + ")");
+                    + report.redaction().describe() + ")", Fit.WIDTH, 2));
+            confirm.flush();
         } else {
             spec.commandLine().getOut().print(text);
         }

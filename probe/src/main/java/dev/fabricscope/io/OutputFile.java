@@ -81,6 +81,28 @@ public final class OutputFile {
         }
     }
 
+    /**
+     * Makes sure {@code dir} is a folder files can be written into, before any work is done: created when missing,
+     * then written to once (a test file, removed). A file in the way, a read-only or full file system, or a folder of
+     * {@code /proc} is a {@link CannotWriteException} whose message is the reason in words.
+     */
+    public static void prepareFolder(Path dir) throws CannotWriteException {
+        try {
+            if (Files.exists(dir) && !Files.isDirectory(dir)) {
+                throw new java.nio.file.NotDirectoryException(dir.toString());
+            }
+            Files.createDirectories(dir);
+            Path probe = Files.createTempFile(dir, TEMP_PREFIX + ProcessHandle.current().pid() + "-", TEMP_SUFFIX);
+            try {
+                Files.write(probe, new byte[]{'\n'}, StandardOpenOption.SYNC);
+            } finally {
+                Files.deleteIfExists(probe);
+            }
+        } catch (IOException | SecurityException e) {
+            throw new CannotWriteException(dir, reason(e), e);
+        }
+    }
+
     /** Writes {@code content} to {@code target}, {@code System.out} standing for {@code -} (sanitised). */
     public static Kind write(Path target, String content) throws IOException {
         return write(target, content, new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));

@@ -75,6 +75,26 @@ public record Redaction(boolean applied, List<Replaced> kinds) {
         if (kinds.isEmpty()) {
             return "redacted; no identifiers were found";
         }
-        return "redacted: " + String.join(", ", kinds.stream().map(r -> r.kind().label() + " (" + r.values() + ")").toList());
+        return "redacted: " + kindList(Integer.MAX_VALUE);
+    }
+
+    /**
+     * The kinds with their counts, {@code host names (1), serial numbers (8)}, in at most {@code maxChars}: kinds that
+     * do not fit become {@code +N more kinds} (the first kind is always named).
+     */
+    public String kindList(int maxChars) {
+        List<String> parts = kinds.stream().map(r -> r.kind().label() + " (" + r.values() + ")").toList();
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < parts.size(); i++) {
+            String next = (i == 0 ? "" : ", ") + parts.get(i);
+            int left = parts.size() - i - 1;
+            String rest = left == 0 ? "" : ", +" + left + " more kind" + (left == 1 ? "" : "s");
+            if (i > 0 && b.length() + next.length() + rest.length() > maxChars) {
+                int notNamed = parts.size() - i;
+                return b + ", +" + notNamed + " more kind" + (notNamed == 1 ? "" : "s");
+            }
+            b.append(next);
+        }
+        return b.toString();
     }
 }

@@ -21,6 +21,9 @@ import java.nio.file.Path;
  */
 public final class Redact {
 
+    /** The terminal width the one-line notice fits, with the {@code fabricscope: } the CLI puts before it. */
+    static final int NOTICE_WIDTH = 120;
+
     /** What a file held. */
     public enum Kind { TRACE, REPORT, SNAPSHOT }
 
@@ -120,8 +123,10 @@ public final class Redact {
      */
     public static String unredactedNotice(NativeTrace trace) {
         Redaction found = trace(trace).redaction();
+        String head = "trace not redacted: ";
+        String tail = "; see 'fabricscope redact'";
         String what = found.kinds().isEmpty() ? "no identifiers this build recognises"
-                : String.join(", ", found.kinds().stream().map(r -> r.kind().label() + " (" + r.values() + ")").toList());
-        return "trace not redacted: " + what + "; see 'fabricscope redact'";
+                : found.kindList(NOTICE_WIDTH - "fabricscope: ".length() - head.length() - tail.length());
+        return head + what + tail;
     }
 }

@@ -123,6 +123,24 @@ class OutputTargetsTest {
     }
 
     @Test
+    void clusterCollectIntoAFolderItCannotWriteIsOneLineAndExit8BeforeAnyNodeRuns() throws Exception {
+        Path file = Files.writeString(tmp.resolve("plain"), "x");
+        for (Path out : List.of(file, file.resolve("nodes"))) {
+            CliTest.Run r = CliTest.run("cluster", "collect", "--slurm", "--out", out.toString());
+            assertEquals(ExitCodes.CANNOT_WRITE, r.code(), r.err());
+            assertTrue(r.err().startsWith("fabricscope: cannot write --out " + out + ": "), r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+        }
+        assertEquals("x", Files.readString(file), "the file in the way is left as it was");
+        Path fresh = tmp.resolve("new/nodes");
+        CliTest.Run r = CliTest.run("cluster", "collect", "--pdsh", "node[1-2]", "--out", fresh.toString());
+        assertTrue(Files.isDirectory(fresh), "a missing folder is made, as --out DIR promises");
+        try (var left = Files.list(fresh)) {
+            assertEquals(0, left.count(), "the write test leaves nothing behind: " + r.err());
+        }
+    }
+
+    @Test
     void aReadOnlyFolderIsOneLineAndExit8() throws Exception {
         Path dir = Files.createDirectory(tmp.resolve("ro"));
         Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));
