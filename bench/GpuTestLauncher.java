@@ -18,7 +18,7 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
 public final class GpuTestLauncher {
     public static void main(String[] args) {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-                .selectors(selectClasspathRoots(Set.of(Path.of(args.length > 0 ? args[0] : ".device-gputest/test-classes"))))
+                .selectors(selectClasspathRoots(roots(args)))
                 .filters(TagFilter.includeTags("gpu"))
                 .build();
         Launcher launcher = LauncherFactory.create();
@@ -37,5 +37,13 @@ public final class GpuTestLauncher {
         s.printTo(out);
         s.printFailuresTo(out, 40);
         System.exit(s.getTotalFailureCount() == 0 && s.getTestsSucceededCount() > 0 ? 0 : 1);
+    }
+
+    /** The test-class folders to scan: the arguments, or the probe's staged test classes. */
+    private static Set<Path> roots(String[] args) {
+        if (args.length == 0) {
+            return Set.of(Path.of(".device-gputest/test-classes"));
+        }
+        return java.util.Arrays.stream(args).map(Path::of).collect(java.util.stream.Collectors.toSet());
     }
 }

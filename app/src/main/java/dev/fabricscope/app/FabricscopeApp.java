@@ -5,7 +5,6 @@ import dev.fabricscope.app.viewmodel.AppPreferences;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.app.viewmodel.ViewModels;
 import dev.fabricscope.check.CheckProcess;
-import dev.fabricscope.probe.TraceReplay;
 import dev.fabricscope.usecase.Advise;
 import dev.fabricscope.usecase.MakeReport;
 import dev.fabricscope.usecase.RunCheck;
@@ -17,7 +16,8 @@ import javafx.stage.Stage;
 
 /**
  * The desktop app: shows the window at once and probes this machine in the background (or opens the sample or file
- * given on the command line). The GUI reaches native code only through {@link TraceReplay#record}, on a worker thread.
+ * given on the command line). The GUI reaches native code only through {@link LiveRecordingProbe} (recording as
+ * {@code probe --record} does), on a worker thread.
  * Development tools (the start-up benchmark, the screenshot tour; in the test sources) extend it through the
  * protected methods.
  */
@@ -72,10 +72,7 @@ public class FabricscopeApp extends Application {
         boolean dark = opt.theme() != null ? "dark".equals(opt.theme()) : prefs.dark();
         FxTasks tasks = new FxTasks();
         // the live probe records its native calls, as probe --record does, so that File -> Save Trace has one to save
-        MainViewModel vm = MainViewModel.recording(() -> {
-            TraceReplay.Recorded r = TraceReplay.record(List.of("fabricscope-app"), null);
-            return new MainViewModel.LiveReading(r.snapshot(), r.traceText());
-        }, prefs, tasks);
+        MainViewModel vm = MainViewModel.recording(new LiveRecordingProbe(), prefs, tasks);
         trace("view-model");
         // the first frame is a light placeholder; the full window replaces it one pulse later
         double w = opt.size() != null ? opt.size()[0] : prefs.width(1320);

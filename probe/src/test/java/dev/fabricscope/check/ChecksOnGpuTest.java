@@ -28,7 +28,14 @@ class ChecksOnGpuTest {
     @Test
     void preflightNamesEveryCallAndReturnsMemory() {
         PreflightResult r = PreflightCheck.run(PreflightCheck.Request.defaults(), options());
-        assertTrue(r.status() == CheckStatus.PASSED || r.status() == CheckStatus.FAILED, r.summary());
+        if (r.gpus().size() == 1) {
+            // issue 24: SGLang skips the preflight at world size 1, so the check is SKIPPED, its steps still run and said
+            assertEquals(CheckStatus.SKIPPED, r.status(), r.summary());
+            assertTrue(r.summary().startsWith("not applicable at world size 1"), r.summary());
+        } else {
+            assertTrue(r.status() == CheckStatus.PASSED || r.status() == CheckStatus.FAILED, r.summary());
+        }
+        assertTrue(!r.gpus().isEmpty(), r.summary());
         for (PreflightResult.Gpu g : r.gpus()) {
             assertTrue(g.steps().stream().anyMatch(s -> s.call().equals("cuMulticastGetGranularity")));
             // a multicast query failure must be the reason SGLang gives, in its words
