@@ -61,7 +61,15 @@ public class FabricscopeApp extends Application {
     @Override
     public void start(Stage stage) {
         startEnteredMillis = System.currentTimeMillis();
-        AppOptions opt = options(getParameters().getRaw());
+        AppOptions opt;
+        try {
+            opt = options(getParameters().getRaw());
+        } catch (AppOptions.Invalid | AppOptions.HelpAsked e) {
+            // started without the launcher (a development tool, an IDE): the launcher's words, then no window
+            Launcher.checkAppOptions(getParameters().getRaw().toArray(String[]::new));
+            Platform.exit();
+            return;
+        }
         trace("options");
         // the theme first: a Control created before it would make JavaFX load Modena as well
         boolean darkTheme = opt.theme() != null ? "dark".equals(opt.theme()) : AppPreferences.standard().dark();

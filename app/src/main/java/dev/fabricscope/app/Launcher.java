@@ -20,6 +20,13 @@ public final class Launcher {
         mainEnteredMillis = System.currentTimeMillis();
         LaunchMode mode = LaunchMode.choose(args, System.getenv(), System.getProperty("os.name"));
         UserDirs.apply(System.getenv(), System.getProperty("os.name"));
+        if (mode == LaunchMode.GUI || mode == LaunchMode.GUI_NO_DISPLAY) {
+            // the app's options are read before JavaFX starts: a bad one is one line, help needs no display
+            Integer exit = checkAppOptions(LaunchMode.guiArgs(args));
+            if (exit != null) {
+                System.exit(exit);
+            }
+        }
         switch (mode) {
             case GUI -> gui(LaunchMode.guiArgs(args));
             case CLI -> System.exit(dev.fabricscope.cli.Main.run(args));
@@ -33,6 +40,25 @@ public final class Launcher {
                         + "run a command instead, e.g. 'fabricscope probe'.");
                 System.exit(ExitCodes.USAGE);
             }
+        }
+    }
+
+    /**
+     * Reads the desktop app's options as {@link AppOptions#parse} will: null when they open a window; else the exit
+     * code, after {@code --help}'s text on standard output (0) or one line and a hint on standard error (2).
+     */
+    static Integer checkAppOptions(String[] appArgs) {
+        try {
+            AppOptions.parse(java.util.List.of(appArgs));
+            return null;
+        } catch (AppOptions.HelpAsked h) {
+            System.out.print(h.getMessage());
+            System.out.flush();
+            return ExitCodes.OK;
+        } catch (AppOptions.Invalid e) {
+            System.err.println("fabricscope gui: " + e.getMessage());
+            System.err.println("Try 'fabricscope gui --help'.");
+            return ExitCodes.USAGE;
         }
     }
 

@@ -53,6 +53,28 @@ class LauncherCommandLineTest {
                 java.nio.file.Files.readString(err.toPath(), StandardCharsets.UTF_8));
     }
 
+    /** Issue 28 item 4: the app's options are parsed (picocli) before JavaFX: help and errors need neither FX nor a display. */
+    @Test
+    void guiHelpAndBadAppOptionsAreAnsweredBeforeJavaFxStarts() throws Exception {
+        Run help = launch("gui", "--help");
+        assertEquals(0, help.exit(), help.err());
+        assertTrue(help.out().startsWith("Usage: fabricscope gui"), help.out());
+        for (String option : LaunchMode.APP_OPTIONS) {
+            assertTrue(help.out().contains(option), option + " in " + help.out());
+        }
+        for (String[] bad : List.of(new String[] {"--snapshot"}, new String[] {"--theme"}, new String[] {"--size", "800"},
+                new String[] {"--size", "axb"}, new String[] {"gui", "--size", "10x10"}, new String[] {"gui", "--bogus"},
+                new String[] {"--theme", "blue"}, new String[] {"gui", "--compare", "a.json"})) {
+            Run r = launch(bad);
+            String what = String.join(" ", bad);
+            assertEquals(2, r.exit(), what + ": " + r.err());
+            assertEquals(2, r.err().lines().count(), what + ": " + r.err());
+            assertTrue(r.err().startsWith("fabricscope gui: "), what + ": " + r.err());
+            assertTrue(r.err().endsWith("Try 'fabricscope gui --help'.\n"), what + ": " + r.err());
+            assertFalse(r.err().contains("Exception"), what + ": " + r.err());
+        }
+    }
+
     @Test
     void versionRunsTheCommandLineWithoutJavaFx() throws Exception {
         Run r = launch("--version");
