@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
-import dev.fabricscope.probe.LiveProbe;
 import dev.fabricscope.samples.Samples;
+import dev.fabricscope.usecase.OpenSnapshot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,9 +24,20 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
-/** Start-up on this machine (no NVIDIA driver), opening report files, and the recent-files list. */
+/** Start-up on a machine without the NVIDIA driver (its recorded live probe), opening report files, recent files. */
 @ExtendWith(ApplicationExtension.class)
 class StartupAndFilesTest {
+
+    static final Path NO_DRIVER_TRACE = Path.of("../probe/src/test/resources/captured/build-machine-no-driver-2026-12-02/trace.json");
+
+    /** What the live probe answered on that machine, replayed. */
+    static MachineSnapshot noDriverMachine() {
+        try {
+            return OpenSnapshot.replay(NO_DRIVER_TRACE);
+        } catch (dev.fabricscope.io.SnapshotIO.ReadException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
 
     private AppHarness app;
     private Stage stage;
@@ -34,7 +45,9 @@ class StartupAndFilesTest {
     @Start
     void start(Stage stage) {
         this.stage = stage;
-        app = new AppHarness(stage, () -> new LiveProbe(List.of("fabricscope-app-test"), null).probe());
+        // a real machine without the driver, recorded (captured/build-machine-no-driver-…): this test no longer depends
+        // on whether the machine it runs on has one
+        app = new AppHarness(stage, StartupAndFilesTest::noDriverMachine);
     }
 
     @Test
