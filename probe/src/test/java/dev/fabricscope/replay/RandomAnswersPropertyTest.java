@@ -37,17 +37,20 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.Provide;
 
 /**
  * Nothing the hardware answers kills the probe: the real traces of the two captured H200 machines are mutated at
  * random (return codes, faults, values out of range or of the wrong shape, calls dropped or answered twice, calls
  * that hang), and each time the unchanged probe completes and its snapshot renders as text, JSON that reads back,
- * Markdown, HTML and a fabric drawing, and the advisor answers.
+ * Markdown, HTML and a fabric drawing, and the advisor answers. The mutations are jqwik values (a list of
+ * {@link Mutation}s over one of the traces), so a failure shrinks to the fewest, simplest answers that still fail.
  */
 class RandomAnswersPropertyTest {
 
@@ -60,30 +63,41 @@ class RandomAnswersPropertyTest {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final int[] CODES = {0, 0, 0, 1, 2, 3, 3, 7, 13, 15, 25, 100, 801, 999, -1, Integer.MAX_VALUE, Integer.MIN_VALUE};
 
-    private static NativeTrace pick(Random rnd) {
-        return switch (rnd.nextInt(4)) {
-            case 0 -> TWO;
-            case 1 -> ONE;
-            case 2 -> RECORDED_TWO;
-            default -> STACK;
-        };
+    /** One of the four recorded machines. */
+    @Provide
+    Arbitrary<NativeTrace> traces() {
+        return Arbitraries.of(TWO, ONE, RECORDED_TWO, STACK);
+    }
+
+    /** What happens to one recorded answer; {@code call} is taken modulo the trace's length. */
+    record Mutation(int call, Kind kind, int code, NativeAnswer.Fault fault, int pick, boolean remove, JsonNode value) {
+        enum Kind { RETURN_CODE, FAULT, EDIT_VALUE, REPLACE_VALUE, DROP, ANSWER_TWICE }
+    }
+
+    @Provide
+    Arbitrary<List<Mutation>> mutations() {
+        Arbitrary<Mutation> one = Combinators.combine(Arbitraries.integers().between(0, 5000),
+                Arbitraries.of(Mutation.Kind.class), Arbitraries.of(java.util.Arrays.stream(CODES).boxed().toList()),
+                Arbitraries.of(NativeAnswer.Fault.class),
+                Arbitraries.integers().between(0, 63), Arbitraries.integers().between(0, 4).map(i -> i == 0), values(0))
+                .as(Mutation::new);
+        return one.list().ofMinSize(1).ofMaxSize(300);
     }
 
     @Property(tries = 2500, seed = "20261201")
-    void probeCompletesAndRendersWhateverTheDriverAnswers(@ForAll long seed, @ForAll @IntRange(min = 1, max = 60) int percent) {
-        Random rnd = new Random(seed);
-        NativeTrace base = pick(rnd);
-        NativeTrace mutated = mutate(base, rnd, percent);
-        MachineSnapshot s = TraceReplay.replay(mutated, "random-" + seed);
-        renderEverywhere(s, rnd.nextInt(8) == 0);
+    void probeCompletesAndRendersWhateverTheDriverAnswers(@ForAll("traces") NativeTrace base,
+                                                          @ForAll("mutations") List<Mutation> mutations,
+                                                          @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 7) int reports) {
+        NativeTrace mutated = mutate(base, mutations);
+        MachineSnapshot s = TraceReplay.replay(mutated, "random");
+        renderEverywhere(s, reports == 0);
     }
 
     @Property(tries = 12, seed = "20261201")
-    void aCallThatHangsBecomesATimedOutReading(@ForAll long seed) {
-        Random rnd = new Random(seed);
-        NativeTrace base = pick(rnd);
+    void aCallThatHangsBecomesATimedOutReading(@ForAll("traces") NativeTrace base,
+                                               @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 5000) int which) {
         List<TraceCall> calls = callsTheProbeMakes(base);
-        TraceCall victim = calls.get(rnd.nextInt(calls.size()));
+        TraceCall victim = calls.get(which % calls.size());
         NativeBackends replay = NativeBackends.replay(base);
         NativeBackends hanging = new NativeBackends(hangOn(replay.nvml(), victim), hangOn(replay.cuda(), victim),
                 hangOn(replay.nccl(), victim), hangOn(replay.host(), victim)).guarded(Duration.ofMillis(40));
@@ -150,23 +164,32 @@ class RandomAnswersPropertyTest {
 
     // --- mutations ---
 
-    static NativeTrace mutate(NativeTrace base, Random rnd, int percent) {
+    static NativeTrace mutate(NativeTrace base, List<Mutation> mutations) {
+        java.util.Map<Integer, List<Mutation>> at = new java.util.HashMap<>();
+        for (Mutation m : mutations) {
+            at.computeIfAbsent(m.call() % base.calls().size(), k -> new ArrayList<>()).add(m);
+        }
         List<TraceCall> out = new ArrayList<>();
-        for (TraceCall c : base.calls()) {
-            if (rnd.nextInt(100) >= percent) {
+        for (int i = 0; i < base.calls().size(); i++) {
+            TraceCall c = base.calls().get(i);
+            List<Mutation> here = at.get(i);
+            if (here == null) {
                 out.add(c);
                 continue;
             }
-            switch (rnd.nextInt(7)) {
-                case 0 -> out.add(with(c, CODES[rnd.nextInt(CODES.length)], c.value(), null));
-                case 1 -> out.add(with(c, null, null, NativeAnswer.Fault.values()[rnd.nextInt(NativeAnswer.Fault.values().length)]));
-                case 2, 3 -> out.add(with(c, 0, mutateValue(c.value(), rnd), null));
-                case 4 -> out.add(with(c, 0, randomValue(rnd, 0), null));
-                case 5 -> { } // dropped: the replay answers NOT_RECORDED
-                default -> {
-                    out.add(c);
-                    out.add(with(c, 0, randomValue(rnd, 0), null));
+            boolean dropped = false;
+            for (Mutation m : here) {
+                switch (m.kind()) {
+                    case RETURN_CODE -> c = with(c, m.code(), c.value(), null);
+                    case FAULT -> c = with(c, null, null, m.fault());
+                    case EDIT_VALUE -> c = with(c, 0, editValue(c.value(), m), null);
+                    case REPLACE_VALUE -> c = with(c, 0, m.value(), null);
+                    case DROP -> dropped = true; // the replay answers NOT_RECORDED
+                    case ANSWER_TWICE -> out.add(c);
                 }
+            }
+            if (!dropped) {
+                out.add(c);
             }
         }
         return new NativeTrace(base.format(), base.traceVersion(), base.toolVersion(), base.recordedAt(), base.commandLine(),
@@ -178,73 +201,83 @@ class RandomAnswersPropertyTest {
                 fault != null ? "random fault" : null, c.us());
     }
 
-    static JsonNode mutateValue(JsonNode v, Random rnd) {
+    /** {@code v} with one part changed: a field removed or replaced, an array element removed, added or replaced. */
+    static JsonNode editValue(JsonNode v, Mutation m) {
         if (v == null || v.isNull()) {
-            return randomValue(rnd, 0);
+            return m.value();
         }
         if (v.isObject()) {
             ObjectNode o = v.deepCopy();
             List<String> names = new ArrayList<>();
             o.fieldNames().forEachRemaining(names::add);
             if (!names.isEmpty()) {
-                String n = names.get(rnd.nextInt(names.size()));
-                if (rnd.nextInt(5) == 0) {
+                String n = names.get(m.pick() % names.size());
+                if (m.remove()) {
                     o.remove(n);
                 } else {
-                    o.set(n, mutateValue(o.get(n), rnd));
+                    o.set(n, m.value());
                 }
             }
             return o;
         }
         if (v.isArray()) {
             ArrayNode a = v.deepCopy();
-            switch (rnd.nextInt(4)) {
-                case 0 -> { if (a.size() > 0) a.remove(rnd.nextInt(a.size())); }
-                case 1 -> a.add(randomValue(rnd, 1));
-                default -> { if (a.size() > 0) { int i = rnd.nextInt(a.size()); a.set(i, mutateValue(a.get(i), rnd)); } }
+            if (a.size() == 0 || m.pick() % 3 == 1) {
+                a.add(m.value());
+            } else if (m.remove()) {
+                a.remove(m.pick() % a.size());
+            } else {
+                a.set(m.pick() % a.size(), m.value());
             }
             return a;
         }
-        return randomValue(rnd, 0);
+        return m.value();
     }
 
-    static JsonNode randomValue(Random rnd, int depth) {
-        return switch (rnd.nextInt(depth > 1 ? 7 : 9)) {
-            case 0 -> F.nullNode();
-            case 1 -> F.numberNode(new int[] {0, -1, 1, 2, 3, 5, 6, 7, 0xFF, 0xFFFF, Integer.MAX_VALUE, Integer.MIN_VALUE,
-                rnd.nextInt()}[rnd.nextInt(13)]);
-            case 2 -> F.numberNode(new long[] {-1L, 0xFFFFFFFFL, Long.MAX_VALUE, Long.MIN_VALUE, rnd.nextLong()}[rnd.nextInt(5)]);
-            case 3 -> F.numberNode(new double[] {Double.NaN, Double.POSITIVE_INFINITY, -0.5, 1e300}[rnd.nextInt(4)]);
-            case 4 -> F.textNode(randomText(rnd));
-            case 5 -> F.booleanNode(rnd.nextBoolean());
-            case 6 -> F.textNode(new String[] {"FFFFFFFF:FF:FF.0", "0000:zz:00.0", "9.0", "", "GPU-", "13000"}[rnd.nextInt(6)]);
-            case 7 -> {
+    /** Any JSON answer: numbers at the edges, hostile text, PCI-like strings, arrays and objects of such (two deep). */
+    static Arbitrary<JsonNode> values(int depth) {
+        List<Arbitrary<JsonNode>> kinds = new ArrayList<>(List.of(
+                Arbitraries.just(F.nullNode()),
+                Arbitraries.oneOf(Arbitraries.of(0, -1, 1, 2, 3, 5, 6, 7, 0xFF, 0xFFFF, Integer.MAX_VALUE, Integer.MIN_VALUE),
+                        Arbitraries.integers()).map(F::numberNode),
+                Arbitraries.oneOf(Arbitraries.of(-1L, 0xFFFFFFFFL, Long.MAX_VALUE, Long.MIN_VALUE), Arbitraries.longs())
+                        .map(F::numberNode),
+                Arbitraries.of(Double.NaN, Double.POSITIVE_INFINITY, -0.5, 1e300).map(F::numberNode),
+                text().map(F::textNode),
+                Arbitraries.of(true, false).map(F::booleanNode),
+                Arbitraries.of("FFFFFFFF:FF:FF.0", "0000:zz:00.0", "9.0", "", "GPU-", "13000").map(F::textNode)));
+        if (depth < 2) {
+            Arbitrary<JsonNode> inner = Arbitraries.lazy(() -> values(depth + 1));
+            kinds.add(inner.list().ofMaxSize(5).map(l -> {
                 ArrayNode a = F.arrayNode();
-                int n = rnd.nextInt(6);
-                for (int i = 0; i < n; i++) {
-                    a.add(randomValue(rnd, depth + 1));
-                }
-                yield a;
-            }
-            default -> {
+                l.forEach(a::add);
+                return a;
+            }));
+            List<String> keys = List.of("busId", "domain", "bus", "device", "clusterUuid", "state", "valueType", "path");
+            kinds.add(Combinators.combine(Arbitraries.subsetOf(keys), inner.list().ofSize(keys.size())).as((chosen, vals) -> {
                 ObjectNode o = F.objectNode();
-                for (String k : new String[] {"busId", "domain", "bus", "device", "clusterUuid", "state", "valueType", "path"}) {
-                    if (rnd.nextBoolean()) {
-                        o.set(k, randomValue(rnd, depth + 1));
+                for (int i = 0; i < keys.size(); i++) {
+                    if (chosen.contains(keys.get(i))) {
+                        o.set(keys.get(i), vals.get(i));
                     }
                 }
-                yield o;
-            }
-        };
+                return o;
+            }));
+        }
+        return Arbitraries.oneOf(kinds);
     }
 
-    static String randomText(Random rnd) {
-        StringBuilder sb = new StringBuilder();
-        int n = rnd.nextInt(10) == 0 ? 5000 : rnd.nextInt(40);
+    /** Letters with control, bidi, C1, surrogate and markup characters mixed in; sometimes 5,000 characters long. */
+    static Arbitrary<String> text() {
         String specials = "\u0000\u001b[2J\u0007\r\n\t\u202e\u0085\u009b\u00ff\uFFFD\uD83D\uDE00\"\\<>&'";
-        for (int i = 0; i < n; i++) {
-            sb.append(rnd.nextInt(4) == 0 ? specials.charAt(rnd.nextInt(specials.length())) : (char) ('a' + rnd.nextInt(26)));
-        }
-        return sb.toString();
+        Arbitrary<Character> chars = Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(3, Arbitraries.chars().range('a', 'z')),
+                net.jqwik.api.Tuple.of(1, Arbitraries.of(specials.chars().mapToObj(c -> (char) c).toList())));
+        Arbitrary<String> shortText = chars.list().ofMaxSize(40)
+                .map(l -> l.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining()));
+        // a long one is a short one repeated to 5,000 characters: as hostile, and cheap to generate 400 times a try
+        return Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(9, shortText),
+                net.jqwik.api.Tuple.of(1, shortText.filter(t -> !t.isEmpty()).map(t -> t.repeat(5000 / t.length() + 1).substring(0, 5000))));
     }
 }
