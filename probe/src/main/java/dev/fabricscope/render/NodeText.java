@@ -9,6 +9,7 @@ import dev.fabricscope.model.Nic;
 import dev.fabricscope.model.NodeInfo;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.Reading;
+import dev.fabricscope.topology.FabricVerdict;
 import dev.fabricscope.topology.NicPlacement;
 import dev.fabricscope.topology.NvLinkCounters;
 import java.util.ArrayList;
@@ -222,9 +223,43 @@ public final class NodeText {
         }
         StringBuilder sb = new StringBuilder("Services:\n");
         for (NodeInfo.ServiceState v : list) {
+            if (NodeInfo.NVLSM.equals(v.name()) && !nvlsmMatters(s, v)) {
+                continue; // kept in the JSON; said only where NVLink5 GPUs need it or it is there
+            }
             sb.append("  ").append(v.name()).append(": ").append(v.state()).append(" (").append(v.evidence()).append(")")
-                    .append(whereItRuns(s, v)).append("\n");
+                    .append(whereItRuns(s, v)).append(nvlsmNote(s, v)).append("\n");
         }
         return sb.toString();
+    }
+
+    /** NVLSM is worth a line where a GPU is NVLink5 with NVSwitches, or where it is installed or runs. */
+    static boolean nvlsmMatters(MachineSnapshot s, NodeInfo.ServiceState v) {
+        return "running".equals(v.state()) || Boolean.TRUE.equals(s.node().nvlsmInstalled().value())
+                || s.gpus().stream().anyMatch(g -> FabricVerdict.nvLink5(g) && g.activeLinks().stream()
+                .anyMatch(l -> NvLink.REMOTE_SWITCH.equals(l.remoteType().value())));
+    }
+
+    private static String nvlsmNote(MachineSnapshot s, NodeInfo.ServiceState v) {
+        if (!NodeInfo.NVLSM.equals(v.name())) {
+            return "";
+        }
+        Boolean installed = s.node().nvlsmInstalled().value();
+        String inst = installed == null ? ", installed: " + s.node().nvlsmInstalled().shortDisplay()
+                : installed ? ", installed" : ", not installed";
+        if ("running".equals(v.state()) || s.gpus().isEmpty()) {
+            return inst;
+        }
+        if (s.gpus().stream().noneMatch(FabricVerdict::nvLink5)) {
+            return inst + " — not needed: no NVLink5 GPU here";
+        }
+        if (s.gpus().stream().allMatch(g -> g.fabric().inMnnvlDomain())) {
+            return inst + " — an MNNVL domain: NVLSM runs in NVOS on the NVLink switch trays";
+        }
+        if (s.gpus().stream().allMatch(g -> "Pass-Through".equals(g.virtualizationMode().value()))) {
+            return inst + " — GPUs passed through to a VM: NVLSM runs with the fabric manager on the host";
+        }
+        return inst + (s.gpus().stream().anyMatch(g -> FabricInfo.COMPLETED.equals(g.fabric().state().value()))
+                ? " — fabric COMPLETED: it ran where this probe cannot see its process"
+                : " — NVLink5 fabric managers need it (siderolabs/extensions#717)");
     }
 }

@@ -179,6 +179,15 @@ class OneStoryPerOutputTest {
                     },
                     "COMPLETED means a fabric manager registered the GPUs; if it is not here, the output must say where it is "
                             + "(the host of a pass-through VM, the switch trays of an MNNVL domain)"),
+            new Contradiction("fabric-up/nvlsm-missing",
+                    "a GPU's fabric state is COMPLETED (snapshot gpus[].fabric.state)", OneStoryPerOutputTest::fabricCompleted,
+                    "show names NVLSM missing: a verdict cause 'NVLSM not installed / not running', or the nvlsm services line "
+                            + "saying the fabric manager needs it",
+                    s -> s.showText().replaceAll("\n {6}", " ").matches("(?s).*NVLSM not (installed|running).*")
+                            || s.serviceLine("nvlsm") != null && !s.serviceLine("nvlsm").contains(": running")
+                            && s.serviceLine("nvlsm").contains("fabric managers need it"),
+                    "without NVLSM an NVLink5 fabric manager does not start and the fabric stays In Progress "
+                            + "(siderolabs/extensions#717): COMPLETED shows it ran"),
             new Contradiction("nvls-off/leave-unset",
                     "the environment exports NCCL_NVLS_ENABLE=0 (finding nvls-off)", s -> "0".equals(s.env("NCCL_NVLS_ENABLE")),
                     "the NCCL recommendation sets no NCCL_NVLS_ENABLE and says NVLS works / leave it unset",
@@ -374,6 +383,17 @@ class OneStoryPerOutputTest {
         }
         assertEquals(Set.of("fabric-up/manager-not-running", "nvls-off/leave-unset", "flashinfer-not-installed/recommended", "recommendations-differ"),
                 rows);
+    }
+
+    /** The NVLSM row can fail: "NVLSM not running" planted into the verdict of a COMPLETED NVLink5 sample is caught. */
+    @Test
+    void nvlsmNamedMissingBesideACompletedFabricIsCaught() {
+        Story real = story(List.of("--sample", "hgx-b200"));
+        assertEquals(List.of(), contradictions(real));
+        String planted = real.showText().replace("links up, fabric up", "links up, fabric NOT up: NVLSM not running (no process)");
+        assertTrue(!planted.equals(real.showText()), real.showText());
+        Story p = new Story(real.input(), real.snapshot(), planted, real.advise(), real.report(), real.node());
+        assertEquals(List.of("fabric-up/nvlsm-missing"), contradictions(p).stream().map(l -> l.substring(0, l.indexOf(':'))).toList());
     }
 
     /** Each row's side A is seen on some input, so the row is not vacuous over this corpus — except those listed with why. */
