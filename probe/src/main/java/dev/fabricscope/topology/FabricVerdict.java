@@ -162,7 +162,7 @@ public record FabricVerdict(int gpu, State state, String summary, List<String> c
         }
         if (!strange.isEmpty()) {
             unread.add("link state values " + String.join(", ", strange) + " not in nvml.h 13.3.29 (NVML 615's"
-                    + " ACTIVE_TRAFFIC_DISABLED has no value in the headers read)");
+                    + " ACTIVE_TRAFFIC_DISABLED has no value in any public header: raw value kept, traffic state unknown)");
         }
         if (ok == active.size()) {
             evidence.add("link state field ACTIVE on all " + ok + " (traffic not disabled)");
