@@ -36,7 +36,7 @@ public record NodeInfo(Reading<List<Nic>> nics, List<PcieEndpoint> gpuPcie, List
             fabricManagerVersion = Reading.missing(Missing.notApplicable("fabric manager version not read"));
         }
         if (nvlsmInstalled == null) {
-            nvlsmInstalled = Reading.missing(Missing.notApplicable("NVLSM not read (snapshot made before it was read)"));
+            nvlsmInstalled = Reading.missing(Missing.notApplicable("NVLSM not read"));
         }
     }
 

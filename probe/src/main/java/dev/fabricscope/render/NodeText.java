@@ -222,14 +222,28 @@ public final class NodeText {
             return "";
         }
         StringBuilder sb = new StringBuilder("Services:\n");
-        for (NodeInfo.ServiceState v : list) {
-            if (NodeInfo.NVLSM.equals(v.name()) && !nvlsmMatters(s, v)) {
-                continue; // kept in the JSON; said only where NVLink5 GPUs need it or it is there
-            }
-            sb.append("  ").append(v.name()).append(": ").append(v.state()).append(" (").append(v.evidence()).append(")")
-                    .append(whereItRuns(s, v)).append(nvlsmNote(s, v)).append("\n");
+        for (String[] row : serviceRows(s)) {
+            sb.append("  ").append(row[0]).append(": ").append(row[1]).append("\n");
         }
         return sb.toString();
+    }
+
+    /**
+     * Each service shown, as {name, what is said of it}: its state and how it was told, where it runs when not here,
+     * the fabric manager's version where read; NVLSM only where NVLink5 GPUs need it or it is there (the JSON keeps
+     * it always). What {@code show}'s Services lines and the app's Services card say.
+     */
+    public static List<String[]> serviceRows(MachineSnapshot s) {
+        List<String[]> rows = new ArrayList<>();
+        for (NodeInfo.ServiceState v : s.node().services()) {
+            if (NodeInfo.NVLSM.equals(v.name()) && !nvlsmMatters(s, v)) {
+                continue;
+            }
+            String version = FabricVerdict.FABRIC_MANAGER.equals(v.name()) && s.node().fabricManagerVersion().isPresent()
+                    ? ", version " + s.node().fabricManagerVersion().value() : "";
+            rows.add(new String[] {v.name(), v.state() + " (" + v.evidence() + ")" + version + whereItRuns(s, v) + nvlsmNote(s, v)});
+        }
+        return rows;
     }
 
     /** NVLSM is worth a line where a GPU is NVLink5 with NVSwitches, or where it is installed or runs. */
