@@ -76,6 +76,7 @@ class ReportsJudgeAgainTest {
                         : run("report", "--from", stale.toString(), "--format", format);
                 assertFalse(out.contains(PLANTED), format + (redact ? " redacted" : "") + " prints a stored finding");
                 assertTrue(out.contains(UNHEALTHY), format + (redact ? " redacted" : "") + " lacks the recomputed finding");
+                assertTrue(out.contains("Services") && out.contains("nvidia-fabricmanager"), format + ": the services, as show says them");
             }
         }
     }
