@@ -188,6 +188,11 @@ class OneStoryPerOutputTest {
                             && s.serviceLine("nvlsm").contains("fabric managers need it"),
                     "without NVLSM an NVLink5 fabric manager does not start and the fabric stays In Progress "
                             + "(siderolabs/extensions#717): COMPLETED shows it ran"),
+            new Contradiction("nvlsm-running/named-missing",
+                    "services: nvlsm running", s -> s.serviceLine("nvlsm") != null && s.serviceLine("nvlsm").contains(": running"),
+                    "a verdict names NVLSM not installed / not running",
+                    s -> s.showText().replaceAll("\n {6}", " ").matches("(?s).*NVLSM not (installed|running).*"),
+                    "one process table, one answer"),
             new Contradiction("nvls-off/leave-unset",
                     "the environment exports NCCL_NVLS_ENABLE=0 (finding nvls-off)", s -> "0".equals(s.env("NCCL_NVLS_ENABLE")),
                     "the NCCL recommendation sets no NCCL_NVLS_ENABLE and says NVLS works / leave it unset",
@@ -404,6 +409,7 @@ class OneStoryPerOutputTest {
                 "mig/custom-all-reduce-or-nvls", // no sample or capture has MIG on
                 "fabric-not-ready/check-pass", // every fabric seen is COMPLETED or not supported
                 "nvlink-down/check-pass", // no inactive link in any input
+                "nvlsm-running/named-missing", // no input runs NVLSM (NvLinkSignalsFakeDriverTest probes one that does)
                 "no-driver/check-pass"); // every input has a driver (CliTest and CheckNodeCommandTest cover the no-driver node)
         List<Story> stories = inputs().stream().map(OneStoryPerOutputTest::story).toList();
         for (Contradiction c : PAIRS) {
