@@ -8,11 +8,26 @@ import java.util.List;
  * @param nics     RDMA adapters and PCI network interfaces, RDMA first, by name
  * @param gpuPcie  each GPU's place in the PCIe tree (from its sysfs device link)
  * @param services {@code nvidia-fabricmanager} and {@code nvidia-imex}
+ * @param services {@code nvidia-fabricmanager}, {@code nvidia-imex} and {@code nvlsm} (the last from snapshots made since
+ *                 it is read)
  * @param fabricManagerVersion the installed fabric manager's version ({@code nv-fabricmanager --version}), e.g.
  *                             {@code 580.159.04}; absent in snapshots made before it was read
+ * @param nvlsmInstalled whether NVIDIA's NVLink Subnet Manager is installed ({@link #NVLSM_BINARY}); missing where it
+ *                       could not be read or in snapshots made before it was read
  */
 public record NodeInfo(Reading<List<Nic>> nics, List<PcieEndpoint> gpuPcie, List<ServiceState> services,
-                       Reading<String> fabricManagerVersion) {
+                       Reading<String> fabricManagerVersion, Reading<Boolean> nvlsmInstalled) {
+
+    /**
+     * The NVLink Subnet Manager: on NVLink5 NVSwitch boards (HGX B200/B300) the fabric manager needs it to program the
+     * switches (fabric manager user guide, "What is NVLink Subnet Manager?"; siderolabs/extensions#717). The package
+     * {@code nvlsm} installs {@code /opt/nvidia/nvlsm/sbin/nvlsm}; it has no unit of its own: the fabric manager's
+     * {@code nvidia-fabricmanager-start.sh} starts it beside {@code nv-fabricmanager} (siderolabs/extensions 26822f5
+     * nvidia-gpu/nvidia-fabricmanager/nvidia-fabricmanager-wrapper/main.go:31; NVIDIA/gpu-driver-container 06a208c
+     * ubuntu22.04/nvidia-driver:706-719, ubuntu22.04/install.sh:67-69). Its process name is {@code nvlsm}.
+     */
+    public static final String NVLSM = "nvlsm";
+    public static final String NVLSM_BINARY = "/opt/nvidia/nvlsm/sbin/nvlsm";
 
     public NodeInfo {
         gpuPcie = gpuPcie == null ? List.of() : List.copyOf(gpuPcie);
@@ -20,10 +35,18 @@ public record NodeInfo(Reading<List<Nic>> nics, List<PcieEndpoint> gpuPcie, List
         if (fabricManagerVersion == null) {
             fabricManagerVersion = Reading.missing(Missing.notApplicable("fabric manager version not read"));
         }
+        if (nvlsmInstalled == null) {
+            nvlsmInstalled = Reading.missing(Missing.notApplicable("NVLSM not read"));
+        }
     }
 
     public NodeInfo(Reading<List<Nic>> nics, List<PcieEndpoint> gpuPcie, List<ServiceState> services) {
-        this(nics, gpuPcie, services, null);
+        this(nics, gpuPcie, services, null, null);
+    }
+
+    /** A service by its name, or null. */
+    public ServiceState service(String name) {
+        return services.stream().filter(v -> v.name().equals(name)).findFirst().orElse(null);
     }
 
     /** The RDMA adapters ({@code nvidia-smi topo -m}'s NIC columns), or none when the listing failed. */
@@ -66,7 +89,8 @@ public record NodeInfo(Reading<List<Nic>> nics, List<PcieEndpoint> gpuPcie, List
         /** How the state was told: {@code systemd active}, {@code process 1234}, {@code port listening}, … */
         public String evidence() {
             StringBuilder sb = new StringBuilder();
-            sb.append(systemd.isPresent() ? "systemd " + systemd.value() : "no systemd answer");
+            sb.append(systemd.isPresent() ? "systemd " + systemd.value() : NVLSM.equals(name) ? "no unit of its own"
+                    : "no systemd answer");
             sb.append(processes.isPresent() ? (processes.value().isEmpty() ? ", no process" : ", process " + processes.value().get(0))
                     : ", processes unread");
             if (listening.isPresent()) {

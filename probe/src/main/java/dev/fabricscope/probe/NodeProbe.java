@@ -46,7 +46,41 @@ public final class NodeProbe {
         for (PciAddress g : gpus) {
             places.add(place(g.toString()));
         }
-        return new NodeInfo(nics(), places, services(), fabricManagerVersion());
+        List<ServiceState> services = new ArrayList<>(services());
+        services.add(nvlsm());
+        return new NodeInfo(nics(), places, services, fabricManagerVersion(), nvlsmInstalled());
+    }
+
+    /**
+     * NVLSM's process ({@code comm} {@code nvlsm}), asked even where systemd answers: it has no unit of its own (the
+     * fabric manager's start script runs it), so only the process table tells whether it runs. No TCP port: it talks to
+     * the fabric manager over {@code /var/run/nvidia-fabricmanager/fm_sm_ipc.socket} (siderolabs/extensions 26822f5
+     * nvidia-fabricmanager-wrapper/main.go:34).
+     */
+    ServiceState nvlsm() {
+        NativeAnswer<Map<String, List<Integer>>> a = host.processesNamed(List.of(NodeInfo.NVLSM));
+        Reading<List<Integer>> pids = notRecorded(a) ? Reading.missing(new Missing(Missing.Kind.UNAVAILABLE, "list /proc", null, null,
+                "not recorded in this trace")) : HostRead.NODE.read("list /proc", a, NodeProbe::pidsByName)
+                .map(m -> m.getOrDefault(NodeInfo.NVLSM, List.of()));
+        return new ServiceState(NodeInfo.NVLSM, Reading.missing(Missing.notApplicable("no unit of its own: nvidia-fabricmanager starts it")),
+                pids, Reading.missing(Missing.notApplicable("no TCP port: a UNIX socket to the fabric manager")));
+    }
+
+    /** Whether {@link NodeInfo#NVLSM_BINARY} is there: its directory listed for that one name. */
+    Reading<Boolean> nvlsmInstalled() {
+        String dir = NodeInfo.NVLSM_BINARY.substring(0, NodeInfo.NVLSM_BINARY.lastIndexOf('/'));
+        NativeAnswer<List<String>> a = host.listDirectory(dir, NodeInfo.NVLSM);
+        if (notRecorded(a)) {
+            return Reading.missing(new Missing(Missing.Kind.UNAVAILABLE, "list " + dir, null, null, "not recorded in this trace"));
+        }
+        if (HostRead.absent(a)) {
+            return Reading.of(false);
+        }
+        return HostRead.NODE.read("list " + dir, a, names -> names.contains(NodeInfo.NVLSM));
+    }
+
+    private static boolean notRecorded(NativeAnswer<?> a) {
+        return a != null && a.fault() == NativeAnswer.Fault.NOT_RECORDED;
     }
 
     private static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile("\\b(\\d{3,}\\.\\d+(?:\\.\\d+)?)\\b");
@@ -58,7 +92,7 @@ public final class NodeProbe {
     Reading<String> fabricManagerVersion() {
         String what = "nv-fabricmanager --version";
         NativeAnswer<List<String>> a = host.fabricManagerVersion();
-        if (a != null && a.fault() == NativeAnswer.Fault.NOT_RECORDED) {
+        if (notRecorded(a)) {
             return Reading.missing(new Missing(Missing.Kind.UNAVAILABLE, what, null, null, "not recorded in this trace"));
         }
         if (HostRead.absent(a)) {

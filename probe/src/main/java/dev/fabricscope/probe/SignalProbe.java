@@ -77,8 +77,8 @@ final class SignalProbe {
         String name = NvmlCodes.nvLinkStateName(raw.value());
         return name != null ? Reading.of(name) : Reading.missing(Missing.invalid(
                 "nvmlDeviceGetFieldValues(NVML_FI_DEV_NVLINK_GET_STATE, link " + link + ")", String.valueOf(raw.value()),
-                "not a state of nvml.h 13.3.29 (INACTIVE 0, ACTIVE 1, SLEEP 2); NVML 615 adds ACTIVE_TRAFFIC_DISABLED,"
-                        + " value not in the headers read"));
+                "not a state of nvml.h 13.3.29 (INACTIVE 0, ACTIVE 1, SLEEP 2): perhaps NVML 615's ACTIVE_TRAFFIC_DISABLED,"
+                        + " whose value no public header defines"));
     }
 
     private static Reading<Ber> ber(Reading<Long> raw, String field) {

@@ -9,6 +9,7 @@ import dev.fabricscope.model.Nic;
 import dev.fabricscope.model.NodeInfo;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.Reading;
+import dev.fabricscope.topology.FabricVerdict;
 import dev.fabricscope.topology.NicPlacement;
 import dev.fabricscope.topology.NvLinkCounters;
 import java.util.ArrayList;
@@ -221,10 +222,58 @@ public final class NodeText {
             return "";
         }
         StringBuilder sb = new StringBuilder("Services:\n");
-        for (NodeInfo.ServiceState v : list) {
-            sb.append("  ").append(v.name()).append(": ").append(v.state()).append(" (").append(v.evidence()).append(")")
-                    .append(whereItRuns(s, v)).append("\n");
+        for (String[] row : serviceRows(s)) {
+            sb.append("  ").append(row[0]).append(": ").append(row[1]).append("\n");
         }
         return sb.toString();
+    }
+
+    /**
+     * Each service shown, as {name, what is said of it}: its state and how it was told, where it runs when not here,
+     * the fabric manager's version where read; NVLSM only where NVLink5 GPUs need it or it is there (the JSON keeps
+     * it always). What {@code show}'s Services lines and the app's Services card say.
+     */
+    public static List<String[]> serviceRows(MachineSnapshot s) {
+        List<String[]> rows = new ArrayList<>();
+        for (NodeInfo.ServiceState v : s.node().services()) {
+            if (NodeInfo.NVLSM.equals(v.name()) && !nvlsmMatters(s, v)) {
+                continue;
+            }
+            String version = FabricVerdict.FABRIC_MANAGER.equals(v.name()) && s.node().fabricManagerVersion().isPresent()
+                    ? ", version " + s.node().fabricManagerVersion().value() : "";
+            rows.add(new String[] {v.name(), v.state() + " (" + v.evidence() + ")" + version + whereItRuns(s, v) + nvlsmNote(s, v)});
+        }
+        return rows;
+    }
+
+    /** NVLSM is worth a line where a GPU is NVLink5 with NVSwitches, or where it is installed or runs. */
+    static boolean nvlsmMatters(MachineSnapshot s, NodeInfo.ServiceState v) {
+        return "running".equals(v.state()) || Boolean.TRUE.equals(s.node().nvlsmInstalled().value())
+                || s.gpus().stream().anyMatch(g -> FabricVerdict.nvLink5(g) && g.activeLinks().stream()
+                .anyMatch(l -> NvLink.REMOTE_SWITCH.equals(l.remoteType().value())));
+    }
+
+    private static String nvlsmNote(MachineSnapshot s, NodeInfo.ServiceState v) {
+        if (!NodeInfo.NVLSM.equals(v.name())) {
+            return "";
+        }
+        Boolean installed = s.node().nvlsmInstalled().value();
+        String inst = installed == null ? ", installed: " + s.node().nvlsmInstalled().shortDisplay()
+                : installed ? ", installed" : ", not installed";
+        if ("running".equals(v.state()) || s.gpus().isEmpty()) {
+            return inst;
+        }
+        if (s.gpus().stream().noneMatch(FabricVerdict::nvLink5)) {
+            return inst + " — not needed: no NVLink5 GPU here";
+        }
+        if (s.gpus().stream().allMatch(g -> g.fabric().inMnnvlDomain())) {
+            return inst + " — an MNNVL domain: NVLSM runs in NVOS on the NVLink switch trays";
+        }
+        if (s.gpus().stream().allMatch(g -> "Pass-Through".equals(g.virtualizationMode().value()))) {
+            return inst + " — GPUs passed through to a VM: NVLSM runs with the fabric manager on the host";
+        }
+        return inst + (s.gpus().stream().anyMatch(g -> FabricInfo.COMPLETED.equals(g.fabric().state().value()))
+                ? " — fabric COMPLETED: it ran where this probe cannot see its process"
+                : " — NVLink5 fabric managers need it (siderolabs/extensions#717)");
     }
 }

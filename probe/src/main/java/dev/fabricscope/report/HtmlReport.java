@@ -384,6 +384,12 @@ public final class HtmlReport {
         }
         closeDetails(true);
         h.append("<p class=\"legend\">").append(e(dev.fabricscope.render.SignalText.LEGEND)).append("</p>\n");
+        List<String[]> services = dev.fabricscope.render.NodeText.serviceRows(s);
+        if (!services.isEmpty()) {
+            openDetails("Services", "Service", "State");
+            services.forEach(row -> row(row[1].startsWith("not running") && row[1].contains("need it") ? "error" : null, row));
+            closeDetails(true);
+        }
     }
 
     private void adviceInputs() {

@@ -403,6 +403,11 @@ public final class MarkdownReport {
         for (String[] row : ReportVerdicts.signalRows(s)) {
             signals.append(cells(row));
         }
+        List<String[]> services = dev.fabricscope.render.NodeText.serviceRows(s);
+        if (!services.isEmpty()) {
+            signals.append("\n\nServices (fabric manager, IMEX, NVLSM where NVLink5 needs it):\n\n| Service | State |\n|---|---|\n");
+            services.forEach(row -> signals.append(cells(row)));
+        }
         Block b = details("NVLink fabric verdict", 5, "NVLink fabric verdict and signals",
                 "| GPU | Verdict | Summary | Read |\n|---|---|---|---|\n", rows);
         return new Block(b.name(), b.priority(), b.head(), b.rows(), signals + b.tail());

@@ -231,6 +231,7 @@ public final class ReportDiffer {
         if (!notRead(a.node().fabricManagerVersion()) && !notRead(b.node().fabricManagerVersion())) {
             add(c, "node", "fabric manager version", val(a.node().fabricManagerVersion()), val(b.node().fabricManagerVersion()));
         }
+        services(c, a.node(), b.node());
         List<dev.fabricscope.topology.FabricVerdict> va = dev.fabricscope.topology.FabricVerdict.of(a);
         List<dev.fabricscope.topology.FabricVerdict> vb = dev.fabricscope.topology.FabricVerdict.of(b);
         for (int i = 0; i < n; i++) {
@@ -238,6 +239,22 @@ public final class ReportDiffer {
                     vb.get(i).state().name() + ": " + vb.get(i).summary());
         }
         add(c, "driver", "IMEX channels", val(a.driver().imexChannels()), val(b.driver().imexChannels()));
+    }
+
+    /**
+     * The services' states (running / not running / unknown) and NVLSM's installation; a service one side did not read
+     * (NVLSM before it was read) says nothing rather than "changed".
+     */
+    private void services(Category c, dev.fabricscope.model.NodeInfo x, dev.fabricscope.model.NodeInfo y) {
+        for (dev.fabricscope.model.NodeInfo.ServiceState p : x.services()) {
+            dev.fabricscope.model.NodeInfo.ServiceState q = y.service(p.name());
+            if (q != null) {
+                add(c, "node", p.name(), p.state(), q.state());
+            }
+        }
+        if (!notRead(x.nvlsmInstalled()) && !notRead(y.nvlsmInstalled())) {
+            add(c, "node", "NVLSM installed", val(x.nvlsmInstalled()), val(y.nvlsmInstalled()));
+        }
     }
 
     /** Issue 24's NVLink signals; a snapshot made before they were read says nothing rather than "changed". */

@@ -112,11 +112,9 @@ public record FabricVerdict(int gpu, State state, String summary, List<String> c
         if (switched) {
             fabric(g.fabric(), causes, unread, evidence);
             fabricManager(s, g, causes, evidence);
+            nvlsm(s, g, causes, unread, evidence);
         } else {
             evidence.add("direct GPU links: no fabric manager needed (fabric state " + g.fabric().state().shortDisplay() + ")");
-        }
-        if (active.stream().anyMatch(l -> Integer.valueOf(5).equals(l.generation().value()))) {
-            evidence.add("NVLSM: not read (NVLink5 fabric managers need the NVLink subnet manager; siderolabs/extensions#717)");
         }
         boolean trafficConfirmed = measured(g, active, measured, causes, evidence);
         if (trafficConfirmed) {
@@ -164,7 +162,7 @@ public record FabricVerdict(int gpu, State state, String summary, List<String> c
         }
         if (!strange.isEmpty()) {
             unread.add("link state values " + String.join(", ", strange) + " not in nvml.h 13.3.29 (NVML 615's"
-                    + " ACTIVE_TRAFFIC_DISABLED has no value in the headers read)");
+                    + " ACTIVE_TRAFFIC_DISABLED has no value in any public header: raw value kept, traffic state unknown)");
         }
         if (ok == active.size()) {
             evidence.add("link state field ACTIVE on all " + ok + " (traffic not disabled)");
@@ -250,6 +248,52 @@ public record FabricVerdict(int gpu, State state, String summary, List<String> c
             }
         } else {
             evidence.add("fabric manager version: " + (fmVersion.isPresent() ? fmVersion.value() : shortWhy(fmVersion.missing())));
+        }
+    }
+
+    /** NVLink5 GPUs: compute capability 10.x (B200, B300, GB200, GB300), whose NVSwitch fabric needs NVLSM. */
+    public static boolean nvLink5(Gpu g) {
+        return g.computeCapability().isPresent() && g.computeCapability().value().startsWith("10.");
+    }
+
+    /**
+     * NVLSM on an NVLink5 NVSwitch board. Without it the fabric manager fails with NV_WARN_NOTHING_TO_DO, the switches
+     * stay unprogrammed and the GPUs' fabric state stays In Progress (siderolabs/extensions#717, quoting the fabric
+     * manager user guide). So it is a cause only while the fabric is not COMPLETED on bare metal; a COMPLETED fabric
+     * shows it did its work, even where this probe cannot see its process. In an MNNVL domain it runs in NVOS on the
+     * NVLink switch trays (NVOS user manual, "Cluster Management"), in a VM on the host.
+     */
+    private static void nvlsm(MachineSnapshot s, Gpu g, List<String> causes, List<String> unread, List<String> evidence) {
+        if (!nvLink5(g)) {
+            return;
+        }
+        String virt = g.virtualizationMode().orElse(null);
+        if (g.fabric().inMnnvlDomain()) {
+            evidence.add("NVLSM runs in NVOS on the NVLink switch trays (multi-node NVLink domain)");
+            return;
+        }
+        if (virt == null || !"None".equals(virt)) {
+            evidence.add(virt == null ? "NVLSM: where it runs is unknown (virtualization mode " + g.virtualizationMode().shortDisplay() + ")"
+                    : "NVLSM runs beside the fabric manager on the host of this VM");
+            return;
+        }
+        boolean completed = FabricInfo.COMPLETED.equals(g.fabric().state().value());
+        NodeInfo.ServiceState v = s.node().service(NodeInfo.NVLSM);
+        Reading<Boolean> installed = s.node().nvlsmInstalled();
+        String state = v == null ? "unknown" : v.state();
+        String version = "NVLSM version not read: it is an OpenSM build with no documented --version, and running it starts a"
+                + " subnet manager; its releases are dated (2025.06.5), not the driver's";
+        if ("running".equals(state)) {
+            evidence.add("NVLSM running (" + v.evidence() + "); " + version);
+        } else if (completed) {
+            evidence.add("NVLSM " + (v == null ? "not read" : "not seen (" + v.evidence() + ")") + ", but the fabric is COMPLETED: it"
+                    + " ran where this probe cannot see its process");
+        } else if ("not running".equals(state)) {
+            boolean absent = Boolean.FALSE.equals(installed.value());
+            causes.add("NVLSM " + (absent ? "not installed (no " + NodeInfo.NVLSM_BINARY + ")" : "not running (" + v.evidence() + ")")
+                    + ": NVLink5 fabric managers need the NVLink subnet manager (siderolabs/extensions#717)");
+        } else {
+            unread.add("NVLSM (" + (v == null ? shortWhy(installed.missing()) : v.evidence()) + ")");
         }
     }
 

@@ -34,7 +34,8 @@ public final class Compare {
 
     private static Report read(Path file) throws UseCaseException {
         try {
-            return ReportIO.read(file, OpenSnapshot.TRACES); // a trace compares as the snapshot its replay makes
+            // a trace compares as the snapshot its replay makes; findings are this version's, never the stored ones
+            return OpenSnapshot.judged(ReportIO.read(file, OpenSnapshot.TRACES));
         } catch (SnapshotIO.ReadException e) {
             throw UseCaseException.unreadable(e.getMessage(), e);
         }

@@ -152,10 +152,13 @@ public final class MakeReport {
         return render(Reports.create(r.machine(), advice, results, commandLine, clock.instant()), r.format(), r.redact());
     }
 
-    /** A saved report re-rendered as it was (no advising, no checks): to change its format or redact it. */
+    /**
+     * A saved report re-rendered (no advising, no checks): to change its format or redact it. Its machine is judged
+     * again: every format shows this version's findings, never the stored ones.
+     */
     public Result rerender(Path saved, Format format, boolean redact) throws UseCaseException {
         try {
-            return render(ReportIO.read(saved), format, redact);
+            return render(OpenSnapshot.judged(ReportIO.read(saved)), format, redact);
         } catch (SnapshotIO.ReadException e) {
             throw UseCaseException.unreadable(e.getMessage(), e);
         }
@@ -191,7 +194,8 @@ public final class MakeReport {
         }
         try {
             Report r = ReportIO.read(origin.file());
-            return r.snapshot().equals(machine) ? r.checks() : ReportChecks.notRequested();
+            // both judged: a report whose stored findings are stale is still the report the machine came from
+            return OpenSnapshot.judged(r.snapshot()).equals(OpenSnapshot.judged(machine)) ? r.checks() : ReportChecks.notRequested();
         } catch (SnapshotIO.ReadException | RuntimeException e) {
             return ReportChecks.notRequested();
         }

@@ -5,6 +5,7 @@ import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.nativeapi.trace.NativeTrace;
 import dev.fabricscope.nativeapi.trace.TraceIO;
 import dev.fabricscope.probe.TraceReplay;
+import dev.fabricscope.report.Report;
 import dev.fabricscope.topology.SnapshotAnalyzer;
 import java.nio.file.Path;
 
@@ -32,6 +33,15 @@ public final class OpenSnapshot {
     /** {@code s} with the findings this version makes of its readings in place of the stored ones. */
     public static MachineSnapshot judged(MachineSnapshot s) {
         return s.withFindings(SnapshotAnalyzer.findings(s));
+    }
+
+    /**
+     * A saved report with its machine judged again ({@link #judged(MachineSnapshot)}): what {@code report --from},
+     * {@code diff} and the app's Compare show, so a report of an older version (or an edited one) never speaks with the
+     * findings it stored. Its advice and check results stay as recorded.
+     */
+    public static Report judged(Report r) {
+        return r.with(judged(r.snapshot()), r.advice(), r.checks(), r.redaction());
     }
 
     /**

@@ -179,6 +179,20 @@ class OneStoryPerOutputTest {
                     },
                     "COMPLETED means a fabric manager registered the GPUs; if it is not here, the output must say where it is "
                             + "(the host of a pass-through VM, the switch trays of an MNNVL domain)"),
+            new Contradiction("fabric-up/nvlsm-missing",
+                    "a GPU's fabric state is COMPLETED (snapshot gpus[].fabric.state)", OneStoryPerOutputTest::fabricCompleted,
+                    "show names NVLSM missing: a verdict cause 'NVLSM not installed / not running', or the nvlsm services line "
+                            + "saying the fabric manager needs it",
+                    s -> s.showText().replaceAll("\n {6}", " ").matches("(?s).*NVLSM not (installed|running).*")
+                            || s.serviceLine("nvlsm") != null && !s.serviceLine("nvlsm").contains(": running")
+                            && s.serviceLine("nvlsm").contains("fabric managers need it"),
+                    "without NVLSM an NVLink5 fabric manager does not start and the fabric stays In Progress "
+                            + "(siderolabs/extensions#717): COMPLETED shows it ran"),
+            new Contradiction("nvlsm-running/named-missing",
+                    "services: nvlsm running", s -> s.serviceLine("nvlsm") != null && s.serviceLine("nvlsm").contains(": running"),
+                    "a verdict names NVLSM not installed / not running",
+                    s -> s.showText().replaceAll("\n {6}", " ").matches("(?s).*NVLSM not (installed|running).*"),
+                    "one process table, one answer"),
             new Contradiction("nvls-off/leave-unset",
                     "the environment exports NCCL_NVLS_ENABLE=0 (finding nvls-off)", s -> "0".equals(s.env("NCCL_NVLS_ENABLE")),
                     "the NCCL recommendation sets no NCCL_NVLS_ENABLE and says NVLS works / leave it unset",
@@ -376,6 +390,17 @@ class OneStoryPerOutputTest {
                 rows);
     }
 
+    /** The NVLSM row can fail: "NVLSM not running" planted into the verdict of a COMPLETED NVLink5 sample is caught. */
+    @Test
+    void nvlsmNamedMissingBesideACompletedFabricIsCaught() {
+        Story real = story(List.of("--sample", "hgx-b200"));
+        assertEquals(List.of(), contradictions(real));
+        String planted = real.showText().replace("links up, fabric up", "links up, fabric NOT up: NVLSM not running (no process)");
+        assertTrue(!planted.equals(real.showText()), real.showText());
+        Story p = new Story(real.input(), real.snapshot(), planted, real.advise(), real.report(), real.node());
+        assertEquals(List.of("fabric-up/nvlsm-missing"), contradictions(p).stream().map(l -> l.substring(0, l.indexOf(':'))).toList());
+    }
+
     /** Each row's side A is seen on some input, so the row is not vacuous over this corpus — except those listed with why. */
     @Test
     void everyRowMeetsItsSideAOnSomeInput() {
@@ -384,6 +409,7 @@ class OneStoryPerOutputTest {
                 "mig/custom-all-reduce-or-nvls", // no sample or capture has MIG on
                 "fabric-not-ready/check-pass", // every fabric seen is COMPLETED or not supported
                 "nvlink-down/check-pass", // no inactive link in any input
+                "nvlsm-running/named-missing", // no input runs NVLSM (NvLinkSignalsFakeDriverTest probes one that does)
                 "no-driver/check-pass"); // every input has a driver (CliTest and CheckNodeCommandTest cover the no-driver node)
         List<Story> stories = inputs().stream().map(OneStoryPerOutputTest::story).toList();
         for (Contradiction c : PAIRS) {

@@ -160,7 +160,82 @@ class NvLinkSignalsFakeDriverTest {
         assertEquals("570.86.15", s.node().fabricManagerVersion().value());
         FabricVerdict v = FabricVerdict.of(s).get(0);
         assertTrue(v.causes().stream().anyMatch(c -> c.startsWith("driver 580.159.04 ≠ fabric manager 570.86.15")), v.causes().toString());
-        assertTrue(v.evidence().stream().anyMatch(e -> e.startsWith("NVLSM: not read")), "NVLink5 says NVLSM was not read");
+        assertTrue(v.evidence().stream().anyMatch(e -> e.startsWith("NVLSM not seen") && e.contains("COMPLETED")),
+                "NVLink5 with a COMPLETED fabric: NVLSM did its work, though no process is seen: " + v.evidence());
+    }
+
+    // --- NVLSM (issue 24 item 4). Synthetic: the files the nvlsm package and the fabric manager's start script leave, as
+    // siderolabs/extensions 26822f5 nvidia-fabricmanager-wrapper/main.go:31-33 and NVIDIA/gpu-driver-container 06a208c
+    // ubuntu22.04/nvidia-driver:713-719 name them (binary /opt/nvidia/nvlsm/sbin/nvlsm, process comm "nvlsm").
+
+    private void nvlsmInstalled() throws Exception {
+        Path sbin = Files.createDirectories(root.resolve("opt/nvidia/nvlsm/sbin"));
+        Files.writeString(sbin.resolve("nvlsm"), "");
+    }
+
+    private void process(int pid, String comm) throws Exception {
+        Files.writeString(Files.createDirectories(root.resolve("proc/" + pid)).resolve("comm"), comm + "\n");
+    }
+
+    private static FakeNvml inProgress(FakeNvml nvml) {
+        nvml.devices.forEach(d -> d.fabricState = 2); // NVML_GPU_FABRIC_STATE_IN_PROGRESS
+        return nvml;
+    }
+
+    @Test
+    void nvLink5FabricInProgressWithoutNvlsmNamesItNotInstalled() throws Exception {
+        process(100, "nv-fabricmanage");
+        MachineSnapshot s = probe(inProgress(blackwell(Set.of())));
+        assertEquals(false, s.node().nvlsmInstalled().value());
+        assertEquals(List.of(), s.node().service("nvlsm").processes().value());
+        FabricVerdict v = FabricVerdict.of(s).get(0);
+        assertEquals(FabricVerdict.State.NOT_UP, v.state());
+        assertTrue(v.causes().stream().anyMatch(c -> c.startsWith("NVLSM not installed (no /opt/nvidia/nvlsm/sbin/nvlsm)")), v.causes().toString());
+        String services = dev.fabricscope.render.NodeText.services(s);
+        assertTrue(services.contains("nvlsm: not running (no unit of its own, no process), not installed"), services);
+    }
+
+    @Test
+    void installedButNotRunningIsNamedAndRunningIsEvidence() throws Exception {
+        nvlsmInstalled();
+        process(100, "nv-fabricmanage");
+        MachineSnapshot stopped = probe(inProgress(blackwell(Set.of())));
+        FabricVerdict v = FabricVerdict.of(stopped).get(0);
+        assertTrue(v.causes().stream().anyMatch(c -> c.startsWith("NVLSM not running (no unit of its own, no process)")), v.causes().toString());
+        process(4242, "nvlsm");
+        MachineSnapshot running = probe(inProgress(blackwell(Set.of())));
+        assertEquals(List.of(4242), running.node().service("nvlsm").processes().value());
+        FabricVerdict r = FabricVerdict.of(running).get(0);
+        assertTrue(r.causes().stream().noneMatch(c -> c.contains("NVLSM")), r.causes().toString());
+        assertTrue(r.causes().stream().anyMatch(c -> c.startsWith("fabric state IN_PROGRESS")), "the fabric is still named: " + r.causes());
+        assertTrue(r.evidence().stream().anyMatch(e -> e.startsWith("NVLSM running (no unit of its own, process 4242)")
+                && e.contains("version not read")), r.evidence().toString());
+        assertTrue(dev.fabricscope.render.NodeText.services(running).contains("nvlsm: running (no unit of its own, process 4242), installed"));
+    }
+
+    @Test
+    void hopperNeedsNoNvlsmAndSaysNothingOfIt() {
+        FakeNvml nvml = inProgress(blackwell(Set.of()));
+        nvml.devices.forEach(d -> d.ccMajor = 9);
+        MachineSnapshot s = probe(nvml);
+        FabricVerdict v = FabricVerdict.of(s).get(0);
+        assertTrue(v.causes().stream().noneMatch(c -> c.contains("NVLSM")) && v.evidence().stream().noneMatch(e -> e.contains("NVLSM")), v.toString());
+        assertFalse(dev.fabricscope.render.NodeText.services(s).contains("nvlsm"), "no line for a service this machine does not need");
+    }
+
+    @Test
+    void unreadableProcessTableLeavesNvlsmUnread() throws Exception {
+        MachineSnapshot s = probe(inProgress(blackwell(Set.of())));
+        dev.fabricscope.model.NodeInfo.ServiceState unread = new dev.fabricscope.model.NodeInfo.ServiceState("nvlsm",
+                s.node().service("nvlsm").systemd(), dev.fabricscope.model.Reading.missing(Missing.error("list /proc", "EACCES", 13)),
+                s.node().service("nvlsm").listening());
+        List<dev.fabricscope.model.NodeInfo.ServiceState> services = new java.util.ArrayList<>(s.node().services());
+        services.replaceAll(v -> v.name().equals("nvlsm") ? unread : v);
+        MachineSnapshot t = s.withNode(new dev.fabricscope.model.NodeInfo(s.node().nics(), s.node().gpuPcie(), services,
+                s.node().fabricManagerVersion(), dev.fabricscope.model.Reading.missing(Missing.error("list /opt/nvidia/nvlsm/sbin", "EACCES", 13))));
+        FabricVerdict v = FabricVerdict.of(t).get(0);
+        assertTrue(v.unread().stream().anyMatch(u -> u.startsWith("NVLSM (")), v.toString());
+        assertTrue(v.causes().stream().noneMatch(c -> c.contains("NVLSM")), "unread is not missing: " + v.causes());
     }
 
     @Test

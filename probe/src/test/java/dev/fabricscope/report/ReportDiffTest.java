@@ -58,6 +58,29 @@ class ReportDiffTest {
         return d.changes().contains(new Change(cat, subject, item, before, after));
     }
 
+    /** Issue 24: diff shows a service that stopped and NVLSM's installation (synthetic: the hgx-b200 sample's node edited). */
+    @Test
+    void servicesAndNvlsmChangesAreShown() {
+        dev.fabricscope.model.MachineSnapshot s = dev.fabricscope.samples.Samples.find("hgx-b200").orElseThrow().snapshot().get();
+        dev.fabricscope.model.Reading<String> none = dev.fabricscope.model.Reading.missing(
+                dev.fabricscope.model.Missing.notApplicable("no unit of its own: nvidia-fabricmanager starts it"));
+        java.util.function.Function<List<Integer>, dev.fabricscope.model.MachineSnapshot> withNvlsm = pids -> {
+            List<dev.fabricscope.model.NodeInfo.ServiceState> services = new java.util.ArrayList<>(s.node().services());
+            services.add(new dev.fabricscope.model.NodeInfo.ServiceState("nvlsm", none, dev.fabricscope.model.Reading.of(pids),
+                    dev.fabricscope.model.Reading.missing(dev.fabricscope.model.Missing.notApplicable("no TCP port"))));
+            return s.withNode(new dev.fabricscope.model.NodeInfo(s.node().nics(), s.node().gpuPcie(), services,
+                    s.node().fabricManagerVersion(), dev.fabricscope.model.Reading.of(!pids.isEmpty())));
+        };
+        ReportDiff d = ReportDiffer.compare(withNvlsm.apply(List.of(4242)), "before", withNvlsm.apply(List.of()), "after");
+        assertTrue(d.changes().stream().anyMatch(x -> x.subject().equals("node") && x.item().equals("nvlsm")
+                && "running".equals(x.before()) && "not running".equals(x.after())), d.changes().toString());
+        assertTrue(d.changes().stream().anyMatch(x -> x.item().equals("NVLSM installed") && "yes".equals(x.before())
+                && "no".equals(x.after())), d.changes().toString());
+        ReportDiff old = ReportDiffer.compare(s, "old", withNvlsm.apply(List.of()), "new");
+        assertTrue(old.changes().stream().noneMatch(x -> x.item().toLowerCase(java.util.Locale.ROOT).contains("nvlsm")),
+                "a snapshot that never read NVLSM says nothing of it: " + old.changes());
+    }
+
     @Test
     void sameReportHasNoDifferences() {
         Report a = ReportFixtures.report("gb200-nvl72-tray");

@@ -115,6 +115,10 @@ public final class OverviewView extends ScrollPane {
             findings.getChildren().add(findingRow(f));
         }
         facts.getChildren().addAll(hostCard(s.host()), driverCard(s.driver()), ncclCard(s.driver()));
+        List<String[]> services = m.services();
+        if (!services.isEmpty()) {
+            facts.getChildren().add(card("Services", services.toArray(String[][]::new)));
+        }
         if (s.pythonStack() != null) {
             facts.getChildren().add(stackCard(s));
         }

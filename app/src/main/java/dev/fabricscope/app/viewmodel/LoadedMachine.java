@@ -42,6 +42,14 @@ public record LoadedMachine(MachineSnapshot snapshot, Source source, Path file, 
         };
     }
 
+    /**
+     * The Services card: each NVIDIA service ({name, what is said of it}) as {@code show}'s Services lines say it —
+     * fabric manager (with its version where read), IMEX, and NVLSM where NVLink5 GPUs need it; empty when none was read.
+     */
+    public java.util.List<String[]> services() {
+        return dev.fabricscope.render.NodeText.serviceRows(snapshot);
+    }
+
     public String host() {
         return snapshot.host() == null ? "unknown host" : snapshot.host().hostname().orElse("unknown host");
     }

@@ -238,6 +238,31 @@ class MainViewModelTest {
         assertEquals(MainViewModel.Page.COMPARE, vm.getPage());
     }
 
+    /**
+     * Issue 24 item 6: a report whose stored findings are stale (planted here) opens, and compares, with the findings
+     * this version makes of its readings; the stored ones appear nowhere.
+     */
+    @Test
+    void aReportWithStaleFindingsOpensAndComparesWithThemRecomputed(@TempDir Path dir) throws Exception {
+        Path real = Path.of("../probe/src/test/resources/captured/h200-nvswitch-2gpu-2026-12-01/report.json");
+        com.fasterxml.jackson.databind.node.ObjectNode report = (com.fasterxml.jackson.databind.node.ObjectNode) Json.mapper().readTree(real.toFile());
+        com.fasterxml.jackson.databind.node.ArrayNode planted = Json.mapper().createArrayNode();
+        planted.addObject().put("severity", "ERROR").put("code", "stale").put("message", "a finding only the file holds");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) report.get("snapshot")).set("findings", planted);
+        Path stale = Files.writeString(dir.resolve("stale.json"), Json.write(report));
+        MainViewModel vm = vm();
+        vm.openFile(stale);
+        tasks.runAll();
+        MachineSnapshot s = vm.getMachine().snapshot();
+        assertEquals(dev.fabricscope.topology.SnapshotAnalyzer.findings(s), s.findings());
+        assertTrue(s.findings().stream().noneMatch(f -> f.code().equals("stale")), s.findings().toString());
+        assertFalse(s.findings().isEmpty());
+        vm.compare(real, stale);
+        tasks.runAll();
+        LoadedComparison c = vm.getComparison();
+        assertTrue(c.diff().identical(), "the same readings, the same findings: " + c.diff().changes());
+    }
+
     /** Issue 25 item 4: Compare (and a drop of two files) takes traces, replayed, as it takes snapshots. */
     @Test
     void twoTracesAreComparedAsTheirReplays(@TempDir Path dir) throws Exception {

@@ -133,8 +133,10 @@ public final class NvmlCodes {
     /**
      * {@code NVML_FI_DEV_NVLINK_GET_STATE} values in nvml.h 13.3.29 ({@code NVML_NVLINK_STATE_INACTIVE 0x0},
      * {@code _ACTIVE 0x1}, {@code _SLEEP 0x2}); null for any other value. NVML 615's change log adds
-     * {@code NVML_NVLINK_STATE_ACTIVE_TRAFFIC_DISABLED}, whose value no header read here defines: it reads as a value
-     * outside this list, kept raw.
+     * {@code NVML_NVLINK_STATE_ACTIVE_TRAFFIC_DISABLED}, whose value no public source read defines: not NVIDIA/go-nvml
+     * 2f9e261 gen/nvml/nvml.h:9390-9392 (CUDA 13.3, the newest), nor the NVML API reference's NvLink Methods page,
+     * nor pynvml's {@code NVML_FI_DEV_NVLINK_GET_STATE state enums}, nor DCGM (searched 2026-12-02). A value outside
+     * the list is kept raw and judged unknown, never guessed to be it.
      */
     public static String nvLinkStateName(long v) {
         return v == 0 ? "INACTIVE" : v == 1 ? "ACTIVE" : v == 2 ? "SLEEP" : null;
