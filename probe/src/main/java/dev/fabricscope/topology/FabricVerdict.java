@@ -233,7 +233,13 @@ public record FabricVerdict(int gpu, State state, String summary, List<String> c
         } else if (virt == null) {
             evidence.add("fabric manager: where it runs is unknown (virtualization mode " + g.virtualizationMode().shortDisplay() + ")");
         } else if (fm.isPresent() && "not running".equals(fm.get().state())) {
-            causes.add("fabric manager not running on this bare-metal host (" + fm.get().evidence() + ")");
+            if (FabricInfo.COMPLETED.equals(g.fabric().state().value())) {
+                // the fabric manager registered this GPU and has stopped since: the fabric is up until the next reset
+                evidence.add("fabric manager not running now (" + fm.get().evidence() + "), but the fabric COMPLETED: it "
+                        + "registered this GPU and stopped since; start it again before the next GPU reset or error");
+            } else {
+                causes.add("fabric manager not running on this bare-metal host (" + fm.get().evidence() + ")");
+            }
         } else if (fm.isPresent()) {
             evidence.add("fabric manager " + fm.get().state() + " (" + fm.get().evidence() + ")");
         }

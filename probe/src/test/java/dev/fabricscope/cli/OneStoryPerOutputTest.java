@@ -275,16 +275,35 @@ class OneStoryPerOutputTest {
                     s -> !s.advise().path("recommendations").equals(s.report().path("advice").path("recommendations")),
                     "the same deployment on the same machine"));
 
-    /** Every bundled sample, and every captured trace, snapshot and report. */
+    /** Every bundled sample, and every captured trace, snapshot and report of a machine with its driver. */
     static List<List<String>> inputs() {
+        return inputs(true);
+    }
+
+    /** The captured machines without the NVIDIA driver (their one story is told by {@link #aMachineWithoutItsDriver}). */
+    static List<List<String>> driverless() {
+        return inputs(false);
+    }
+
+    private static boolean hasDriver(Path file) {
+        try {
+            return dev.fabricscope.usecase.OpenSnapshot.read(file).driver().driverPresent();
+        } catch (Exception e) {
+            return true; // unreadable: let the story fail loudly on it
+        }
+    }
+
+    private static List<List<String>> inputs(boolean driver) {
         List<List<String>> out = new ArrayList<>();
-        for (String name : Samples.names()) {
-            out.add(List.of("--sample", name));
+        if (driver) {
+            for (String name : Samples.names()) {
+                out.add(List.of("--sample", name));
+            }
         }
         try (Stream<Path> dirs = Files.list(CapturedTraces.ROOT)) {
             for (Path dir : dirs.sorted().toList()) {
                 for (String f : List.of("trace.json", "probe.json", "report.json", "node-report.json")) {
-                    if (Files.isRegularFile(dir.resolve(f))) {
+                    if (Files.isRegularFile(dir.resolve(f)) && hasDriver(dir.resolve(f)) == driver) {
                         out.add(List.of("--snapshot", dir.resolve(f).toString()));
                     }
                 }
@@ -343,6 +362,32 @@ class OneStoryPerOutputTest {
      * link whose state is unreadable is not an inactive link; issue 24 item 1).
      */
     static final java.util.Map<String, Set<String>> KNOWN = java.util.Map.of();
+
+    /**
+     * A machine without the driver tells one story too: show says so and exits 0, advise and check node refuse with
+     * exit 3 naming the missing library, and the report holds the same driver message and no advice.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("driverless")
+    void aMachineWithoutItsDriver(List<String> source) {
+        JsonNode shown = json(run("show", source, "--json"));
+        String message = shown.at("/driver/message").asText();
+        assertTrue(message.contains("libnvidia-ml.so.1"), message);
+        for (List<String> command : List.of(List.of("advise"), List.of("check", "node"))) {
+            List<String> args = new ArrayList<>(command);
+            args.addAll(source);
+            args.add("--json");
+            if (command.size() == 2) {
+                args.add("--no-live");
+            }
+            CliTest.Run r = AdviseTestSupport.run(args.toArray(String[]::new));
+            assertEquals(dev.fabricscope.cli.ExitCodes.NO_DRIVER, r.code(), String.join(" ", args) + ":\n" + r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+            assertTrue(r.err().contains("libnvidia-ml.so.1"), "the same cause as show: " + r.err());
+        }
+        JsonNode report = json(run("report", source, "--format", "json"));
+        assertEquals(message, report.at("/snapshot/driver/message").asText());
+    }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("inputs")

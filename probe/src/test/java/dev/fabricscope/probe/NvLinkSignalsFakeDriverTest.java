@@ -164,6 +164,20 @@ class NvLinkSignalsFakeDriverTest {
                 "NVLink5 with a COMPLETED fabric: NVLSM did its work, though no process is seen: " + v.evidence());
     }
 
+    /** One story: a COMPLETED fabric is up; a fabric manager that stopped since is said, not named as its cause. */
+    @Test
+    void aStoppedFabricManagerIsACauseOnlyWhileTheFabricIsNotCompleted() throws Exception {
+        process(100, "bash"); // the process list is read, and holds no fabric manager
+        FabricVerdict up = FabricVerdict.of(probe(blackwell(Set.of()))).get(0);
+        assertTrue(up.causes().stream().noneMatch(c -> c.startsWith("fabric manager not running")), up.causes().toString());
+        assertTrue(up.evidence().stream().anyMatch(e -> e.startsWith("fabric manager not running now") && e.contains("COMPLETED")),
+                up.evidence().toString());
+        FabricVerdict training = FabricVerdict.of(probe(inProgress(blackwell(Set.of())))).get(0);
+        assertEquals(FabricVerdict.State.NOT_UP, training.state());
+        assertTrue(training.causes().stream().anyMatch(c -> c.startsWith("fabric manager not running on this bare-metal host")),
+                training.causes().toString());
+    }
+
     // --- NVLSM (issue 24 item 4). Synthetic: the files the nvlsm package and the fabric manager's start script leave, as
     // siderolabs/extensions 26822f5 nvidia-fabricmanager-wrapper/main.go:31-33 and NVIDIA/gpu-driver-container 06a208c
     // ubuntu22.04/nvidia-driver:713-719 name them (binary /opt/nvidia/nvlsm/sbin/nvlsm, process comm "nvlsm").
