@@ -192,7 +192,20 @@ public final class AdviceText {
             wrap(sb, "    fix:    " + v.fix(), "            ");
         }
         if (v.source() != null) {
-            wrap(sb, "    source: " + v.source(), "            ");
+            source(sb, v.source().toString());
+        }
+    }
+
+    /** {@code repo@commit:path:line}: past the width, the repository and commit on one line, the file and line below. */
+    private static final java.util.regex.Pattern AT_COMMIT = java.util.regex.Pattern.compile("^(\\S+@[0-9a-f]{7,40}):(\\S.*)$");
+
+    static void source(StringBuilder sb, String source) {
+        java.util.regex.Matcher m = AT_COMMIT.matcher(source);
+        if (("    source: " + source).length() > WIDTH && m.matches()) {
+            sb.append("    source: ").append(m.group(1)).append('\n');
+            wrap(sb, "            " + m.group(2), "            ");
+        } else {
+            wrap(sb, "    source: " + source, "            ");
         }
     }
 
