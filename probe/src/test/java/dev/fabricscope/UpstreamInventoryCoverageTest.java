@@ -43,8 +43,6 @@ class UpstreamInventoryCoverageTest {
                     "copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
             Map.entry("sgl-project/sglang python/sglang/srt/entrypoints/engine.py _set_envs_and_config (middle copy)",
                     "copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
-            Map.entry("sgl-project/sglang python/sglang/srt/entrypoints/engine.py _set_envs_and_config (older copy)",
-                    "copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
             Map.entry("sgl-project/sglang python/sglang/srt/layers/communicator.py apply_flashinfer_allreduce_fusion",
                     "the stored copy (fd3907ee) was not checked for the function"),
             Map.entry("sgl-project/sglang python/sglang/srt/layers/dcp/… _pre_initialize_fi_a2a_workspace (MNNVL-fabric variant)",

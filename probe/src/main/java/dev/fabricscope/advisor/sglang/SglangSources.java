@@ -17,7 +17,9 @@ public final class SglangSources {
     // ---- the copies the versions follow
     static final SourceRef ENGINE_NEW = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (latest-style copy)");
     static final SourceRef ENGINE_MID = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (middle copy)");
-    static final SourceRef ENGINE_OLD = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (older copy)");
+    /** The index's only copy (18bfdd16): NCCL_CUMEM_ENABLE=0 (L425) and NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) (L426), as OLDEST. */
+    static final SourceRef ENGINE_OLD = new SourceRef(REPO, "18bfdd16794a857cefaebc00a0964935b8d0a026", "python/sglang/srt/entrypoints/engine.py",
+            "_set_envs_and_config (L422-476)");
     static final SourceRef FUSION_NEW = new SourceRef(REPO, null, FUSION_PATH, "_resolve_backend (newer copy, L46-75)");
     static final SourceRef FUSION_TB = new SourceRef(REPO, null, FUSION_PATH, "_resolve_backend (traceback-matched copy, L47-76)");
     static final SourceRef FUSION_RESOLVE = new SourceRef(REPO, null, FUSION_PATH, "_resolve_backend (both copies)");
