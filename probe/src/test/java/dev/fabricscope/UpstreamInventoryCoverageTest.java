@@ -36,19 +36,17 @@ class UpstreamInventoryCoverageTest {
      */
     static final Map<String, String> STILL_WITHOUT_COMMIT = Map.ofEntries(
             Map.entry("sgl-project/sglang python/sglang/srt/distributed/ callers of TorchSymmMemCommunicator (most copies; the calling file was not recorded)",
-                    "the calling file itself was not recorded"),
+                    "the calling file itself was not recorded; the caught-exception text is found in the stored index only in alibaba/rtp-llm symm_mem.py"),
             Map.entry("sgl-project/sglang python/sglang/srt/distributed/parallel_state.py initialize_model_parallel",
                     "only the prefix 0005973a was recorded; the stored index holds accf8adb only"),
             Map.entry("sgl-project/sglang python/sglang/srt/entrypoints/engine.py _set_envs_and_config (latest-style copy)",
                     "copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
             Map.entry("sgl-project/sglang python/sglang/srt/entrypoints/engine.py _set_envs_and_config (middle copy)",
                     "copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
-            Map.entry("sgl-project/sglang python/sglang/srt/entrypoints/engine.py _set_envs_and_config (older copy)",
-                    "copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
             Map.entry("sgl-project/sglang python/sglang/srt/layers/communicator.py apply_flashinfer_allreduce_fusion",
                     "the stored copy (fd3907ee) was not checked for the function"),
-            Map.entry("sgl-project/sglang python/sglang/srt/layers/dcp/… _pre_initialize_fi_a2a_workspace (MNNVL-fabric variant)",
-                    "the file's path was not recorded"),
+            Map.entry("sgl-project/sglang python/sglang/srt/layers/dcp/comm.py _pre_initialize_fi_a2a_workspace (MNNVL-fabric variant)",
+                    "the index stores this comm.py variant without giving its commit; the inventory is pinned at the later 00ac7105"),
             Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py 50",
                     "a line of the traceback-matched copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
             Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py 62-64",
@@ -72,7 +70,7 @@ class UpstreamInventoryCoverageTest {
             Map.entry("vllm-project/vllm vllm/engine/arg_utils.py EngineArgs (flags as listed by the audit)",
                     "the flags were listed by the audit, not read at one commit"),
             Map.entry("vllm-project/vllm vllm/envs.py VLLM_FLASHINFER_ALLREDUCE_BACKEND",
-                    "three stored copies disagree (backend-rules.md §2.1); none was recorded"));
+                    "three copies disagree (backend-rules.md §2.1); none was recorded, and the stored index holds only the v0.6-era f218f9c2"));
 
     // ---- modelledBy
 

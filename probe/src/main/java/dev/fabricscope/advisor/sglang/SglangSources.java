@@ -17,7 +17,9 @@ public final class SglangSources {
     // ---- the copies the versions follow
     static final SourceRef ENGINE_NEW = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (latest-style copy)");
     static final SourceRef ENGINE_MID = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (middle copy)");
-    static final SourceRef ENGINE_OLD = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (older copy)");
+    /** The index's only copy (18bfdd16): NCCL_CUMEM_ENABLE=0 (L425) and NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) (L426), as OLDEST. */
+    static final SourceRef ENGINE_OLD = new SourceRef(REPO, "18bfdd16794a857cefaebc00a0964935b8d0a026", "python/sglang/srt/entrypoints/engine.py",
+            "_set_envs_and_config (L422-476)");
     static final SourceRef FUSION_NEW = new SourceRef(REPO, null, FUSION_PATH, "_resolve_backend (newer copy, L46-75)");
     static final SourceRef FUSION_TB = new SourceRef(REPO, null, FUSION_PATH, "_resolve_backend (traceback-matched copy, L47-76)");
     static final SourceRef FUSION_RESOLVE = new SourceRef(REPO, null, FUSION_PATH, "_resolve_backend (both copies)");
@@ -43,7 +45,7 @@ public final class SglangSources {
     // ---- decode context parallel (§1.4)
     static final SourceRef DCP = new SourceRef(REPO, SEED, "python/sglang/srt/server_args.py", "_handle_dcp_validation (≈ char 178 k)");
     static final SourceRef DCP_DEFAULT = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_dcp_comm_backend_default");
-    static final SourceRef FI_A2A = new SourceRef(REPO, null, "python/sglang/srt/layers/dcp/…", "_pre_initialize_fi_a2a_workspace (MNNVL-fabric variant)");
+    static final SourceRef FI_A2A = new SourceRef(REPO, null, "python/sglang/srt/layers/dcp/comm.py", "_pre_initialize_fi_a2a_workspace (MNNVL-fabric variant)");
     static final SourceRef PARALLEL_STATE = new SourceRef(REPO, PARALLEL_STATE_COMMIT, "python/sglang/srt/distributed/parallel_state.py",
             "initialize_model_parallel");
 
