@@ -30,7 +30,7 @@ public final class SyntheticCluster {
     /** {@code s} as another host: its hostname, and GPU UUIDs whose last four hex digits are the node index. */
     public static MachineSnapshot node(MachineSnapshot s, String hostname, int nodeIndex) {
         HostInfo h = s.host();
-        HostInfo host = new HostInfo(Reading.of(hostname), h.os(), h.kernel(), h.architecture(), h.cpuModel(), h.logicalCpus(), h.numaNodes());
+        HostInfo host = h.withHostname(Reading.of(hostname));
         MachineSnapshot renamed = new MachineSnapshot(s.schemaVersion(), s.probe(), host, s.driver(), s.gpus(), s.nvSwitches(),
                 s.pairs(), s.environment(), s.findings(), s.node(), s.pythonStack());
         return mapGpus(renamed, g -> withUuid(g, g.uuid().map(u -> u.substring(0, u.length() - 4)
