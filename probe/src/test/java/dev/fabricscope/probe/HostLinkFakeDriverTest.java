@@ -113,6 +113,31 @@ class HostLinkFakeDriverTest {
     }
 
     @Test
+    void theTextShowsTheMemoryNodesTheirGpusAndC2c() throws Exception {
+        graceSysfs();
+        String text = dev.fabricscope.render.SnapshotText.render(probe(new JnaNvml(graceBlackwell(Set.of())), files()));
+        assertTrue(text.contains("NUMA:    CPUs on node 0 · no CPUs on nodes 1–16 · memory without CPUs: node 1 (GPU0, 180 GiB),"
+                + " node 9 (GPU1, 180 GiB)\n"), text);
+        assertTrue(text.contains("GPU0  enabled     10 (10 active)  45.0 GB/s        1\n"), text);
+        assertTrue(text.contains("GPU1  enabled     10 (10 active)  45.0 GB/s        9\n"), text);
+        assertTrue(text.lines().allMatch(l -> l.length() <= 120), text);
+    }
+
+    @Test
+    void anX86HostShowsNoNumaLineAndTheC2cCallsAsNotSupported() throws Exception {
+        write("sys/devices/system/node/node0/cpulist", "0-15\n");
+        FakeNvml x86 = graceBlackwell(Set.of());
+        x86.devices.forEach(d -> {
+            d.c2cEnabled = null;
+            d.c2cLinks = null;
+            d.ownNumaNode = null;
+        });
+        String text = dev.fabricscope.render.SnapshotText.render(probe(new JnaNvml(x86), files()));
+        assertFalse(text.contains("NUMA:"), text);
+        assertTrue(text.contains("GPU0–1  N/S         N/S        —                N/S"), text);
+    }
+
+    @Test
     void anX86GpuAnswersNotSupportedAndAnOldDriverAMissingSymbol() throws Exception {
         FakeNvml x86 = graceBlackwell(Set.of());
         x86.devices.forEach(d -> {
