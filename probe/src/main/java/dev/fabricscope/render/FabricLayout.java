@@ -742,6 +742,11 @@ public final class FabricLayout {
             b.subtitle = e.getValue() == null ? "CPU list unknown" : e.getValue().isEmpty() ? "no CPUs (memory only)" : "CPUs " + ellipsis(e.getValue(), 30);
             b.details.add(new Detail("NUMA node", String.valueOf(e.getKey())));
             b.details.add(new Detail("CPUs", e.getValue() == null ? "unknown (not in the host's NUMA list)" : e.getValue()));
+            HostInfo.NumaNode node = h == null ? null : h.numaNode(e.getKey());
+            if (node != null && !NodeText.notRead(node.memTotalBytes())) {
+                b.details.add(new Detail("Node memory", node.memTotalBytes().isPresent()
+                        ? SnapshotText.gib(node.memTotalBytes().value()) : node.memTotalBytes().display()));
+            }
             if (!model.isEmpty()) {
                 b.details.add(new Detail("CPU model", model));
             }

@@ -93,12 +93,12 @@ public final class HostLinkText {
         return "mode " + mode(l) + " · links " + links(l) + " · " + bandwidth(l) + " per link";
     }
 
-    static String mode(HostLink l) {
+    public static String mode(HostLink l) {
         return SignalText.cell(l.c2cEnabled(), v -> Boolean.TRUE.equals(v) ? "enabled" : "disabled");
     }
 
     /** {@code 10 (10 active)}, or the count's reason. */
-    static String links(HostLink l) {
+    public static String links(HostLink l) {
         if (!l.c2cLinkCount().isPresent()) {
             return SignalText.cell(l.c2cLinkCount(), String::valueOf);
         }
@@ -111,7 +111,7 @@ public final class HostLinkText {
     }
 
     /** The active links' speed ({@code 45.0 GB/s}, or a range when they differ); {@code —} with none active. */
-    static String bandwidth(HostLink l) {
+    public static String bandwidth(HostLink l) {
         List<HostLink.C2cLink> active = l.activeLinks();
         if (active.isEmpty()) {
             return "—";

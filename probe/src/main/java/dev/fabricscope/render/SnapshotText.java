@@ -202,7 +202,7 @@ public final class SnapshotText {
         }
     }
 
-    static String gib(long bytes) {
+    public static String gib(long bytes) {
         return String.format(Locale.ROOT, "%.0f GiB", bytes / (1024.0 * 1024 * 1024));
     }
 
