@@ -3,7 +3,8 @@
 # the C2C field values, nvmlDeviceGetNumaNodeId) and the NUMA node facts (has_cpu, has_memory, has_normal_memory,
 # nodeN/meminfo MemTotal), and takes nvidia-smi's, the kernel's and a C reference reader's view in the same call.
 # All read only. Setup (repository root of the checkout that travels):
-#   cp probe/target/fabricscope.jar bench/nvml-c2c.c bench/c2c-capture.sh .device/   (.device/runtime: the jlink runtime)
+#   mvn -q -B -ntp -pl probe package -DskipTests && ../shared/device/make-runtime.sh .device
+#   cp probe/target/fabricscope.jar bench/nvml-c2c.c bench/c2c-capture.sh .device/
 # Call: sh .device/c2c-capture.sh   with carry [".device"]. Everything lands in $OUT/c2c.tar.gz.
 set -u
 D=/tmp/fs-c2c
