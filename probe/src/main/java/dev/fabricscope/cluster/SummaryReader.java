@@ -228,8 +228,7 @@ public final class SummaryReader {
             if (kept.host() != null) { // bound apart, its plain host name set aside
                 host = known.bind(kept.host(), HostInfo.class);
                 if (kept.hostname() != null) {
-                    host = new HostInfo(Reading.of(kept.hostname()), host.os(), host.kernel(), host.architecture(),
-                            host.cpuModel(), host.logicalCpus(), host.numaNodes());
+                    host = host.withHostname(Reading.of(kept.hostname()));
                 }
             }
             s = new MachineSnapshot(s.schemaVersion(), s.probe(), host, s.driver(), gpus, s.nvSwitches(),

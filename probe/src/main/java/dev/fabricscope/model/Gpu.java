@@ -22,6 +22,8 @@ import java.util.List;
  *                           snapshots made before they were read
  * @param signals            NVLink bandwidth mode, encryption, firmware, GFM state, link states and BER (issue 24);
  *                           absent in snapshots made before they were read
+ * @param hostLink           NVLink-C2C to the host CPU and the GPU's own NUMA node (issue 27); absent in snapshots made
+ *                           before they were read
  */
 public record Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlIndex, Reading<Integer> cudaOrdinal,
                   Reading<String> name, Reading<String> serial, Reading<String> architecture,
@@ -29,7 +31,7 @@ public record Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlInd
                   Reading<Integer> numaNode, Reading<String> cpuAffinity, Reading<String> migMode,
                   Reading<String> virtualizationMode, Reading<Boolean> persistenceMode, CudaAttributes cuda,
                   Reading<Integer> nvLinkCount, List<NvLink> nvLinks, FabricInfo fabric, GpuHealth health,
-                  NvLinkSignals signals) {
+                  NvLinkSignals signals, HostLink hostLink) {
 
     public Gpu {
         nvLinks = nvLinks == null ? List.of() : List.copyOf(nvLinks);
@@ -39,6 +41,21 @@ public record Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlInd
         if (signals == null) {
             signals = NvLinkSignals.notRead();
         }
+        if (hostLink == null) {
+            hostLink = HostLink.notRead();
+        }
+    }
+
+    public Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlIndex, Reading<Integer> cudaOrdinal,
+               Reading<String> name, Reading<String> serial, Reading<String> architecture,
+               Reading<String> computeCapability, Reading<Integer> smCount, Reading<Long> memoryTotalBytes,
+               Reading<Integer> numaNode, Reading<String> cpuAffinity, Reading<String> migMode,
+               Reading<String> virtualizationMode, Reading<Boolean> persistenceMode, CudaAttributes cuda,
+               Reading<Integer> nvLinkCount, List<NvLink> nvLinks, FabricInfo fabric, GpuHealth health,
+               NvLinkSignals signals) {
+        this(pci, uuid, nvmlIndex, cudaOrdinal, name, serial, architecture, computeCapability, smCount, memoryTotalBytes,
+                numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount, nvLinks, fabric, health,
+                signals, null);
     }
 
     public Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlIndex, Reading<Integer> cudaOrdinal,
@@ -48,7 +65,7 @@ public record Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlInd
                Reading<String> virtualizationMode, Reading<Boolean> persistenceMode, CudaAttributes cuda,
                Reading<Integer> nvLinkCount, List<NvLink> nvLinks, FabricInfo fabric, GpuHealth health) {
         this(pci, uuid, nvmlIndex, cudaOrdinal, name, serial, architecture, computeCapability, smCount, memoryTotalBytes,
-                numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount, nvLinks, fabric, health, null);
+                numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount, nvLinks, fabric, health, null, null);
     }
 
     public Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlIndex, Reading<Integer> cudaOrdinal,
@@ -58,21 +75,42 @@ public record Gpu(PciAddress pci, Reading<String> uuid, Reading<Integer> nvmlInd
                Reading<String> virtualizationMode, Reading<Boolean> persistenceMode, CudaAttributes cuda,
                Reading<Integer> nvLinkCount, List<NvLink> nvLinks, FabricInfo fabric) {
         this(pci, uuid, nvmlIndex, cudaOrdinal, name, serial, architecture, computeCapability, smCount, memoryTotalBytes,
-                numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount, nvLinks, fabric, null, null);
+                numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount, nvLinks, fabric, null, null, null);
     }
 
     /** The same GPU with other links (tests and samples take a link down this way). */
     public Gpu withLinks(List<NvLink> links) {
         return new Gpu(pci, uuid, nvmlIndex, cudaOrdinal, name, serial, architecture, computeCapability, smCount,
                 memoryTotalBytes, numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount,
-                links, fabric, health, signals);
+                links, fabric, health, signals, hostLink);
     }
 
     /** The same GPU with other NVLink signals (tests and samples). */
     public Gpu withSignals(NvLinkSignals s) {
         return new Gpu(pci, uuid, nvmlIndex, cudaOrdinal, name, serial, architecture, computeCapability, smCount,
                 memoryTotalBytes, numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount,
-                nvLinks, fabric, health, s);
+                nvLinks, fabric, health, s, hostLink);
+    }
+
+    /** The same GPU with another host link (tests and samples). */
+    public Gpu withHostLink(HostLink h) {
+        return new Gpu(pci, uuid, nvmlIndex, cudaOrdinal, name, serial, architecture, computeCapability, smCount,
+                memoryTotalBytes, numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount,
+                nvLinks, fabric, health, signals, h);
+    }
+
+    /** The same GPU with another UUID (cluster samples: one machine as many nodes). */
+    public Gpu withUuid(Reading<String> u) {
+        return new Gpu(pci, u, nvmlIndex, cudaOrdinal, name, serial, architecture, computeCapability, smCount,
+                memoryTotalBytes, numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount,
+                nvLinks, fabric, health, signals, hostLink);
+    }
+
+    /** The same GPU with another fabric reading (cluster samples). */
+    public Gpu withFabric(FabricInfo f) {
+        return new Gpu(pci, uuid, nvmlIndex, cudaOrdinal, name, serial, architecture, computeCapability, smCount,
+                memoryTotalBytes, numaNode, cpuAffinity, migMode, virtualizationMode, persistenceMode, cuda, nvLinkCount,
+                nvLinks, f, health, signals, hostLink);
     }
 
     /** Active links only. */

@@ -34,7 +34,7 @@ public final class HostProbe {
     public HostInfo probe() {
         Reading<String> arch = HostRead.HOST.read("os.arch", host.systemProperty("os.arch"), NativeReads::text);
         return new HostInfo(hostname(), os(), firstLine("/proc/sys/kernel/osrelease"), arch, cpuModel(), logicalCpus(),
-                numaNodes());
+                numaNodes(), nodeMask("has_cpu"), nodeMask("has_memory"), nodeMask("has_normal_memory"));
     }
 
     /** The environment variables worth recording (already filtered by the seam). */
@@ -140,14 +140,60 @@ public final class HostProbe {
             } catch (RuntimeException e) {
                 continue;
             }
-            Reading<String> cpus = firstLine(dir + "/" + n + "/cpulist");
+            Reading<String> cpus = cpuList(dir + "/" + n + "/cpulist");
             if (!cpus.isPresent()) {
                 return Reading.missing(cpus.missing());
             }
-            nodes.add(new HostInfo.NumaNode(id, cpus.value()));
+            nodes.add(new HostInfo.NumaNode(id, cpus.value(), nodeSize(dir + "/" + n + "/meminfo", id)));
         }
         nodes.sort((a, b) -> Integer.compare(a.id(), b.id()));
         return Reading.of(List.copyOf(nodes));
+    }
+
+    /** A node's CPU list: a CPU-less node's file holds one empty line (Grace's GPU memory nodes). */
+    private Reading<String> cpuList(String path) {
+        Reading<List<String>> r = lines(path);
+        if (!r.isPresent()) {
+            return Reading.missing(r.missing());
+        }
+        return Reading.of(r.value().isEmpty() || r.value().get(0) == null ? "" : r.value().get(0).trim());
+    }
+
+    /** The one field of {@code nodeN/meminfo} used: {@code Node N MemTotal:  97280 kB}, in bytes. */
+    static String memTotalField(int node) {
+        return "Node " + node + " MemTotal";
+    }
+
+    private Reading<Long> nodeSize(String path, int node) {
+        String key = memTotalField(node);
+        Reading<Map<String, String>> r = HostRead.HOST.read("read " + path, host.fileFields(path, List.of(key)), v -> v);
+        if (!r.isPresent()) {
+            return Reading.missing(r.missing());
+        }
+        String v = r.value().get(key);
+        if (v == null) {
+            return Reading.missing(Missing.notApplicable(path + " has no " + key + " line"));
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,15}) kB").matcher(v.trim());
+        if (!m.matches()) {
+            return Reading.missing(Missing.invalid("read " + path, v, "not '<number> kB'"));
+        }
+        return Reading.of(Long.parseLong(m.group(1)) * 1024);
+    }
+
+    /** A node mask of /sys/devices/system/node ({@code has_cpu}, {@code has_memory}, …), as the kernel lists it. */
+    private Reading<String> nodeMask(String name) {
+        String path = "/sys/devices/system/node/" + name;
+        Reading<String> r = firstLine(path);
+        if (!r.isPresent()) {
+            return r;
+        }
+        try {
+            HostInfo.members(r.value());
+            return r;
+        } catch (RuntimeException e) {
+            return Reading.missing(Missing.invalid("read " + path, r.value(), "not a node list"));
+        }
     }
 
     private Reading<String> firstLine(String path) {

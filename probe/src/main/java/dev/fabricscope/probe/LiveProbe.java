@@ -152,7 +152,7 @@ public final class LiveProbe {
                            Reading<String> architecture, Reading<String> computeCapability, Reading<Long> memory,
                            Reading<Integer> numa, Reading<String> cpuAffinity, Reading<String> mig, Reading<String> virt,
                            Reading<Boolean> persistence, LinkScan links, FabricInfo fabric, GpuHealth health,
-                           dev.fabricscope.model.NvLinkSignals signals) {
+                           dev.fabricscope.model.NvLinkSignals signals, dev.fabricscope.model.HostLink hostLink) {
     }
 
     /** What NVML says about one GPU pair. */
@@ -181,20 +181,19 @@ public final class LiveProbe {
         NvmlDevice h = d.handle;
         Reading<String> cc = nvml.computeCapability(h);
         // The host NUMA node nearest the GPU (nvidia-smi's "NUMA Affinity"). nvmlDeviceGetNumaNodeId names the GPU's
-        // own memory node on Grace systems, so it is only the fallback.
+        // own memory node on Grace systems: kept as such (the host link), and only the fallback for the host node.
         Reading<Integer> numa = nvml.memoryAffinityNode(h);
-        if (!numa.isPresent()) {
-            Reading<Integer> own = nvml.numaNodeId(h);
-            if (own.isPresent()) {
-                numa = own;
-            }
+        Reading<Integer> own = nvml.numaNodeId(h);
+        if (!numa.isPresent() && own.isPresent()) {
+            numa = own;
         }
         double ccNum = cc.isPresent() ? Double.parseDouble(cc.value()) : Double.NaN;
         LinkScan links = scanLinks(nvml, h, ccNum);
         FabricInfo fabric = FabricDecoder.decode(nvml.fabricInfo(h));
         return new NvmlGpu(d.index, nvml.uuid(h), nvml.name(h), nvml.serial(h), nvml.architecture(h), cc,
                 nvml.memoryTotal(h), numa, nvml.cpuAffinity(h), nvml.migMode(h), nvml.virtualizationMode(h),
-                nvml.persistenceMode(h), links, fabric, health(nvml, h), SignalProbe.read(nvml, h, links.links, fabric));
+                nvml.persistenceMode(h), links, fabric, health(nvml, h), SignalProbe.read(nvml, h, links.links, fabric),
+                HostLinkProbe.read(nvml, h, own));
     }
 
     /** ECC, remapped rows, retired pages, clocks events, power limits, PCIe link and recovery action: each on its own. */
@@ -308,6 +307,8 @@ public final class LiveProbe {
                 n != null ? n.health : GpuHealth.unknown(Missing.unavailable(nvmlOpen.nvml() == null
                         ? "NVML unavailable: " + nvmlOpen.failure() : "device not visible to NVML")),
                 n != null ? n.signals : dev.fabricscope.model.NvLinkSignals.unknown(Missing.unavailable(nvmlOpen.nvml() == null
+                        ? "NVML unavailable: " + nvmlOpen.failure() : "device not visible to NVML")),
+                n != null ? n.hostLink : dev.fabricscope.model.HostLink.unknown(Missing.unavailable(nvmlOpen.nvml() == null
                         ? "NVML unavailable: " + nvmlOpen.failure() : "device not visible to NVML")));
     }
 

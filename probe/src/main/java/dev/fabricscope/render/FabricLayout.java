@@ -4,6 +4,7 @@ import dev.fabricscope.model.Finding;
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.GpuPair;
 import dev.fabricscope.model.HostInfo;
+import dev.fabricscope.model.HostLink;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.Nic;
 import dev.fabricscope.model.NvLink;
@@ -470,10 +471,15 @@ public final class FabricLayout {
                 }
                 double x2 = target.kind == NodeKind.PCIE_SWITCH ? target.cx() + (gb.cx() - target.cx()) * 0.35 : gb.cx();
                 List<Detail> d = new ArrayList<>();
-                boolean c2c = target.kind == NodeKind.CPU && graceHost(s);
+                boolean c2c = target.kind == NodeKind.CPU && c2cToHost(s, g);
                 d.add(new Detail("Connection", labels.get(g.pci().toString()) + " → " + target.title + (c2c ? " (NVLink-C2C)" : " (PCIe)")));
                 if (c2c) {
-                    d.add(new Detail("Path", "NVLink-C2C between the GPU and its Grace CPU (Grace Hopper / Grace Blackwell superchip), not PCIe"));
+                    d.add(new Detail("Path", "NVLink-C2C between the GPU and its Grace CPU (Grace Hopper / Grace Blackwell superchip), not PCIe"
+                            + (c2cRead(g) ? "" : "; inferred from the Grace CPU / superchip name: the C2C readings were not taken")));
+                }
+                if (g.hostLink().read()) {
+                    d.add(new Detail("NVLink-C2C", HostLinkText.summary(g.hostLink())));
+                    d.add(new Detail("GPU's own NUMA node", g.hostLink().memoryNumaNode().display()));
                 }
                 d.add(new Detail("GPU PCI address", g.pci().toString()));
                 d.add(new Detail("GPU NUMA node", g.numaNode().display()));
@@ -560,6 +566,24 @@ public final class FabricLayout {
     }
 
     // ---- nodes
+
+    /**
+     * The GPU reaches its CPU over NVLink-C2C: as its C2C readings say where the driver answered them (enabled, or an
+     * active C2C link), else — snapshots from before they were read — as a Grace host implies.
+     */
+    static boolean c2cToHost(MachineSnapshot s, Gpu g) {
+        return c2cRead(g) ? g.hostLink().c2c() : graceHost(s);
+    }
+
+    /** The driver answered the C2C mode or the link count (a value, or NOT_SUPPORTED: no C2C). */
+    static boolean c2cRead(Gpu g) {
+        HostLink l = g.hostLink();
+        return l.c2cEnabled().isPresent() || l.c2cLinkCount().isPresent() || unsupported(l.c2cEnabled()) && unsupported(l.c2cLinkCount());
+    }
+
+    private static boolean unsupported(Reading<?> r) {
+        return r.missing() != null && r.missing().kind() == dev.fabricscope.model.Missing.Kind.UNSUPPORTED;
+    }
 
     /** A Grace CPU host (or Grace superchip GPUs: GH200, GB200, GB300): the GPUs hang off NVLink-C2C, not PCIe. */
     static boolean graceHost(MachineSnapshot s) {
@@ -718,6 +742,11 @@ public final class FabricLayout {
             b.subtitle = e.getValue() == null ? "CPU list unknown" : e.getValue().isEmpty() ? "no CPUs (memory only)" : "CPUs " + ellipsis(e.getValue(), 30);
             b.details.add(new Detail("NUMA node", String.valueOf(e.getKey())));
             b.details.add(new Detail("CPUs", e.getValue() == null ? "unknown (not in the host's NUMA list)" : e.getValue()));
+            HostInfo.NumaNode node = h == null ? null : h.numaNode(e.getKey());
+            if (node != null && !NodeText.notRead(node.memTotalBytes())) {
+                b.details.add(new Detail("Node memory", node.memTotalBytes().isPresent()
+                        ? SnapshotText.gib(node.memTotalBytes().value()) : node.memTotalBytes().display()));
+            }
             if (!model.isEmpty()) {
                 b.details.add(new Detail("CPU model", model));
             }

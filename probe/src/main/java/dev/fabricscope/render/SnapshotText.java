@@ -63,6 +63,10 @@ public final class SnapshotText {
         }
         sb.append('\n').append(nvlinkSummary(s, wide));
         sb.append('\n').append(memoryFabric(s, wide));
+        String hostLink = HostLinkText.table(s);
+        if (!hostLink.isEmpty()) {
+            sb.append('\n').append(hostLink);
+        }
         String signals = SignalText.table(s);
         if (!signals.isEmpty()) {
             sb.append('\n').append(signals);
@@ -150,6 +154,7 @@ public final class SnapshotText {
                 sb.append(" · ").append(h.numaNodes().value().size()).append(" NUMA node(s)");
             }
             sb.append('\n');
+            sb.append(HostLinkText.numaLine(s));
         }
         if (d != null) {
             sb.append("Driver:  ").append(d.driverVersion().shortDisplay()).append(" · CUDA ")
@@ -197,7 +202,7 @@ public final class SnapshotText {
         }
     }
 
-    static String gib(long bytes) {
+    public static String gib(long bytes) {
         return String.format(Locale.ROOT, "%.0f GiB", bytes / (1024.0 * 1024 * 1024));
     }
 

@@ -227,6 +227,7 @@ public final class ReportDiffer {
             add(c, g, "clique", val(p.cliqueId()), val(q.cliqueId()));
             add(c, g, "cluster UUID", val(p.clusterUuid()), val(q.clusterUuid()));
             signals(c, g, a.gpus().get(i).signals(), b.gpus().get(i).signals());
+            hostLink(c, g, a.gpus().get(i).hostLink(), b.gpus().get(i).hostLink());
         }
         if (!notRead(a.node().fabricManagerVersion()) && !notRead(b.node().fabricManagerVersion())) {
             add(c, "node", "fabric manager version", val(a.node().fabricManagerVersion()), val(b.node().fabricManagerVersion()));
@@ -270,6 +271,25 @@ public final class ReportDiffer {
         add(c, g, "fabric cliques (v4)", val(x.fabricCliques()), val(y.fabricCliques()));
         add(c, g, "link states", dev.fabricscope.render.SignalText.linkStates(x), dev.fabricscope.render.SignalText.linkStates(y));
         add(c, g, "effective BER", dev.fabricscope.render.SignalText.ber(x, false), dev.fabricscope.render.SignalText.ber(y, false));
+    }
+
+    /** NVLink-C2C and the GPU's own NUMA node (issue 27), where both sides read them. */
+    private void hostLink(Category c, String g, dev.fabricscope.model.HostLink x, dev.fabricscope.model.HostLink y) {
+        if (!x.read() || !y.read()) {
+            return;
+        }
+        add(c, g, "NVLink-C2C mode", dev.fabricscope.render.HostLinkText.mode(x), dev.fabricscope.render.HostLinkText.mode(y));
+        add(c, g, "C2C links", dev.fabricscope.render.HostLinkText.links(x), dev.fabricscope.render.HostLinkText.links(y));
+        add(c, g, "C2C speed per link", dev.fabricscope.render.HostLinkText.bandwidth(x), dev.fabricscope.render.HostLinkText.bandwidth(y));
+        add(c, g, "GPU's own NUMA node", val(x.memoryNumaNode()), val(y.memoryNumaNode()));
+    }
+
+    /** The NUMA nodes holding memory and no CPU, with their sizes: {@code 2 (185 GiB), 10 (185 GiB)}. */
+    private static String memoryNodes(HostInfo h) {
+        List<HostInfo.NumaNode> nodes = h.cpuLessMemoryNodes();
+        return nodes.isEmpty() ? "none" : nodes.stream().map(n -> n.id() + (n.memTotalBytes().isPresent()
+                ? " (" + dev.fabricscope.render.SnapshotText.gib(n.memTotalBytes().value()) + ")" : ""))
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     private static boolean notRead(Reading<?> r) {
@@ -381,6 +401,9 @@ public final class ReportDiffer {
         add(c, "host", "logical CPUs", val(x.logicalCpus()), val(y.logicalCpus()));
         add(c, "host", "NUMA nodes", x.numaNodes().map(l -> l.stream().map(nn -> nn.id() + ":" + nn.cpus()).toList()).shortDisplay(),
                 y.numaNodes().map(l -> l.stream().map(nn -> nn.id() + ":" + nn.cpus()).toList()).shortDisplay());
+        if (!notRead(x.nodesWithMemory()) && !notRead(y.nodesWithMemory())) {
+            add(c, "host", "NUMA nodes with memory and no CPU", memoryNodes(x), memoryNodes(y));
+        }
         for (String k : union(a.snapshot().environment().keySet(), b.snapshot().environment().keySet())) {
             add(c, "environment", k, a.snapshot().environment().get(k), b.snapshot().environment().get(k));
         }

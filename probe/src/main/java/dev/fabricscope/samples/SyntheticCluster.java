@@ -30,7 +30,7 @@ public final class SyntheticCluster {
     /** {@code s} as another host: its hostname, and GPU UUIDs whose last four hex digits are the node index. */
     public static MachineSnapshot node(MachineSnapshot s, String hostname, int nodeIndex) {
         HostInfo h = s.host();
-        HostInfo host = new HostInfo(Reading.of(hostname), h.os(), h.kernel(), h.architecture(), h.cpuModel(), h.logicalCpus(), h.numaNodes());
+        HostInfo host = h.withHostname(Reading.of(hostname));
         MachineSnapshot renamed = new MachineSnapshot(s.schemaVersion(), s.probe(), host, s.driver(), s.gpus(), s.nvSwitches(),
                 s.pairs(), s.environment(), s.findings(), s.node(), s.pythonStack());
         return mapGpus(renamed, g -> withUuid(g, g.uuid().map(u -> u.substring(0, u.length() - 4)
@@ -53,9 +53,7 @@ public final class SyntheticCluster {
     /** {@code s} with each GPU's fabric info replaced by {@code f(gpu index, fabric info)}. */
     public static MachineSnapshot mapFabric(MachineSnapshot s, java.util.function.BiFunction<Integer, FabricInfo, FabricInfo> f) {
         int[] i = {0};
-        return mapGpus(s, g -> new Gpu(g.pci(), g.uuid(), g.nvmlIndex(), g.cudaOrdinal(), g.name(), g.serial(), g.architecture(),
-                g.computeCapability(), g.smCount(), g.memoryTotalBytes(), g.numaNode(), g.cpuAffinity(), g.migMode(),
-                g.virtualizationMode(), g.persistenceMode(), g.cuda(), g.nvLinkCount(), g.nvLinks(), f.apply(i[0]++, g.fabric()), g.health()));
+        return mapGpus(s, g -> g.withFabric(f.apply(i[0]++, g.fabric())));
     }
 
     public static void write(Path dir, MachineSnapshot s, String file) throws IOException {
@@ -69,8 +67,6 @@ public final class SyntheticCluster {
     }
 
     private static Gpu withUuid(Gpu g, Reading<String> uuid) {
-        return new Gpu(g.pci(), uuid, g.nvmlIndex(), g.cudaOrdinal(), g.name(), g.serial(), g.architecture(), g.computeCapability(),
-                g.smCount(), g.memoryTotalBytes(), g.numaNode(), g.cpuAffinity(), g.migMode(), g.virtualizationMode(),
-                g.persistenceMode(), g.cuda(), g.nvLinkCount(), g.nvLinks(), g.fabric());
+        return g.withUuid(uuid);
     }
 }

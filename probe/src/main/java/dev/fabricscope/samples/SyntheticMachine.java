@@ -7,6 +7,7 @@ import dev.fabricscope.model.FabricInfo;
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.GpuPair;
 import dev.fabricscope.model.HostInfo;
+import dev.fabricscope.model.HostLink;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.Missing;
 import dev.fabricscope.model.NcclInfo;
@@ -58,6 +59,7 @@ public final class SyntheticMachine {
     private GpuModel model;
     private final List<Slot> slots = new ArrayList<>();
     private List<PciAddress> switchPcis;
+    private HostLink hostLink;
     private int[] switchOfLink;
     private int hiddenSwitchLinks;
     private final List<int[]> bridges = new ArrayList<>();
@@ -194,6 +196,29 @@ public final class SyntheticMachine {
         this.host = new HostInfo(Reading.of(hostname), Reading.of(os), Reading.of(kernel), Reading.of(architecture),
                 cpuModel != null ? Reading.of(cpuModel) : Reading.missing(Missing.notApplicable("/proc/cpuinfo names no CPU model")),
                 Reading.of(cpus), Reading.of(List.copyOf(nodes)));
+        return this;
+    }
+
+    /**
+     * The kernel's node masks and every node's size ({@code has_cpu}, {@code has_memory}, {@code has_normal_memory},
+     * {@code nodeN/meminfo}), for hosts whose NUMA layout is part of what the sample shows (Grace).
+     */
+    public SyntheticMachine nodeFacts(Reading<String> hasCpu, Reading<String> hasMemory, Reading<String> hasNormalMemory,
+                                      Reading<Long> nodeSize) {
+        require(host != null, "host(...) before nodeFacts(...)");
+        List<HostInfo.NumaNode> nodes = host.numaNodes().value().stream()
+                .map(n -> new HostInfo.NumaNode(n.id(), n.cpus(), nodeSize)).toList();
+        host = new HostInfo(host.hostname(), host.os(), host.kernel(), host.architecture(), host.cpuModel(), host.logicalCpus(),
+                Reading.of(nodes), hasCpu, hasMemory, hasNormalMemory);
+        return this;
+    }
+
+    /**
+     * Every GPU reaches its CPU over NVLink-C2C (Grace superchips: the datasheets say so); the C2C link count and
+     * each GPU's own NUMA node as given (a spec rarely states them: {@link #notInSpec()}).
+     */
+    public SyntheticMachine c2c(Reading<Integer> linkCount, Reading<Integer> ownNumaNode) {
+        this.hostLink = new HostLink(Reading.of(true), linkCount, List.of(), ownNumaNode);
         return this;
     }
 
@@ -471,7 +496,7 @@ public final class SyntheticMachine {
                 Reading.of(serial), Reading.of(model.architecture()), Reading.of(model.computeCapability()),
                 model.smCount(), model.memoryBytes() > 0 ? Reading.of(model.memoryBytes()) : notInSpec(),
                 Reading.of(s.hostNumaNode()), Reading.of(s.cpuAffinity()), mig, Reading.of("None"), Reading.of(true), cuda,
-                Reading.of(links.size()), links, fabric);
+                Reading.of(links.size()), links, fabric, null, null, hostLink);
     }
 
     private FabricInfo fabric() {

@@ -48,8 +48,10 @@ final class SyntheticSamples {
                         + " 8× ConnectX-7 400 Gb/s one per GPU (DGX H100 User Guide, H100 datasheet, Hopper whitepaper); UUIDs and serials are fake", SyntheticSamples::dgxH100),
                 sample("hgx-b200", "SYNTHETIC: NVIDIA HGX B200 board as in DGX B200, 8× B200, 2 NVSwitch chips, 18 NVLink5 links"
                         + " per GPU, 8× ConnectX-7 400 Gb/s (DGX B200 User Guide and datasheet, Blackwell whitepaper); NVSwitch PCI ids are placeholders, UUIDs and serials fake", SyntheticSamples::hgxB200),
-                sample("gb200-nvl72-tray", "SYNTHETIC: one GB200 NVL72 compute tray, 2 Grace + 4 B200, 18 NVLink5 links per GPU"
-                        + " to switch trays, 4× ConnectX-7, MNNVL clique (GB200 NVL72 datasheet, Blackwell whitepaper); cluster UUID, GPU UUIDs and serials are fake", SyntheticSamples::gb200Tray),
+                sample("gb200-nvl72-tray", "SYNTHETIC: one GB200 NVL72 compute tray, 2 Grace (Neoverse V2) + 4 B200, GPUs on"
+                        + " NVLink-C2C to their Grace, 32 CPU-less GPU NUMA nodes, 18 NVLink5 links per GPU to switch trays,"
+                        + " 4× ConnectX-7, MNNVL clique (GB200 NVL72 datasheet, Blackwell whitepaper, Grace CPU datasheet);"
+                        + " cluster UUID, GPU UUIDs and serials are fake", SyntheticSamples::gb200Tray),
                 sample("dgx-a100", "SYNTHETIC: NVIDIA DGX A100, 8× A100-SXM4-80GB, 6 NVSwitches, 12 NVLink3 links per GPU"
                         + " (DGX A100 User Guide, A100 datasheet, Ampere whitepaper); UUIDs and serials are fake", SyntheticSamples::dgxA100),
                 sample("h100-nvl-pairs", "SYNTHETIC: 4× H100 NVL, NVLink bridges joining GPU0-1 and GPU2-3 (12 links),"
@@ -112,6 +114,12 @@ final class SyntheticSamples {
      * The SM count and the PCIe common ancestor are not published. NICs: 4x ConnectX-7 400 Gb/s per compute tray,
      * one per GPU (GB200 NVL72 reference architecture), on the Grace PCIe root complexes (addresses illustrative);
      * services: IMEX runs on compute trays, the fabric manager on the NVLink switch trays, not here.
+     * Grace host facts: the CPU as the probe names it from /proc/cpuinfo's MIDR (implementer 0x41, part 0xd4f:
+     * Neoverse V2, the Grace CPU datasheet's core); CPUs on nodes 0-1 only (has_cpu), GPUs 0-1 near node 0 and 2-3 near
+     * node 1 as a GB200 tray's public layout shows (ishandhanani/srt-slurm#164; GH200's 1 + 8 per GPU CPU-less nodes:
+     * bytedance/xpu-perf#129, NVIDIA/mlperf-common#16). Which CPU-less node holds each GPU's HBM, the nodes' sizes and
+     * the has_memory mask are in no public output: not in public spec. NVLink-C2C joins each B200 to its Grace
+     * (GB200 NVL72 datasheet: 900 GB/s NVLink-C2C); the C2C link count is not published.
      */
     private static SyntheticMachine gb200Tray() {
         List<String> numa = new ArrayList<>(List.of("0-71", "72-143"));
@@ -119,7 +127,10 @@ final class SyntheticSamples {
             numa.add("");
         }
         return SyntheticMachine.tagged(0x0003)
-                .host("gb200-tray-sample", OS, KERNEL_GRACE, "aarch64", null, numa)
+                .host("gb200-tray-sample", OS, KERNEL_GRACE, "aarch64", "Arm Neoverse-V2 (NVIDIA Grace)", numa)
+                .nodeFacts(dev.fabricscope.model.Reading.of("0-1"), SyntheticMachine.notInSpec(), SyntheticMachine.notInSpec(),
+                        SyntheticMachine.notInSpec())
+                .c2c(SyntheticMachine.notInSpec(), SyntheticMachine.notInSpec())
                 .driver(DRIVER, CUDA).systemNccl(NCCL).env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
                 .imexChannels("/dev/nvidia-caps-imex-channels/channel0")
                 .gpuModel(GpuModel.of("NVIDIA GB200", "Blackwell", "10.0").memoryMiB(189471).mig(true)

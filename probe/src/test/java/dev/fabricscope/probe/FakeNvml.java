@@ -60,6 +60,18 @@ final class FakeNvml implements NvmlLibrary {
         int[][] cliques = {};
         /** Return code NVML itself gives for nvmlDeviceGetNvLinkInfo (e.g. 13, FUNCTION_NOT_FOUND); 0 answers. */
         int nvLinkInfoRc = 0;
+        // host link (issue 27), nvml.h 13.3.29: nvmlC2cModeInfo_v1_t {isC2cEnabled}, fields 170-172
+        /** isC2cEnabled; null answers NOT_SUPPORTED (a GPU without C2C). */
+        Integer c2cEnabled;
+        /** NVML_FI_DEV_C2C_LINK_COUNT; null answers NOT_SUPPORTED. */
+        Integer c2cLinks;
+        /** NVML_FI_DEV_C2C_LINK_GET_STATUS of every link, and NVML_FI_DEV_C2C_LINK_GET_MAX_BW (MB/s) of every active one. */
+        int c2cStatus = 1;
+        int c2cMaxBwMBps;
+        /** nvmlDeviceGetNumaNodeId; null answers NOT_SUPPORTED (x86: the GPU is not a NUMA node). */
+        Integer ownNumaNode;
+        /** Bytes the last nvmlDeviceGetC2cModeInfoV call was given. */
+        long c2cBufferSize = -1;
 
         Dev(String pci) {
             this.pci = pci;
@@ -153,7 +165,13 @@ final class FakeNvml implements NvmlLibrary {
         return SUCCESS;
     }
 
-    @Override public int nvmlDeviceGetNumaNodeId(Pointer d, IntByReference n) { need("nvmlDeviceGetNumaNodeId"); return NOT_SUPPORTED; }
+    @Override
+    public int nvmlDeviceGetNumaNodeId(Pointer d, IntByReference n) {
+        need("nvmlDeviceGetNumaNodeId");
+        if (dev(d).ownNumaNode == null) return NOT_SUPPORTED;
+        n.setValue(dev(d).ownNumaNode);
+        return SUCCESS;
+    }
 
     @Override
     public int nvmlDeviceGetCpuAffinity(Pointer d, int size, long[] set) {
@@ -220,6 +238,10 @@ final class FakeNvml implements NvmlLibrary {
             int field = values.getInt(base);
             int scope = values.getInt(base + 4);
             Integer signal = field == 165 ? dev(d).linkStates.get(scope) : field == 220 ? dev(d).effectiveBer.get(scope) : null;
+            Dev x = dev(d);
+            if (x.c2cLinks != null && (field == 170 || (field == 171 || field == 172) && scope < x.c2cLinks)) {
+                signal = field == 170 ? x.c2cLinks : field == 171 ? x.c2cStatus : x.c2cStatus == 1 ? x.c2cMaxBwMBps : 0;
+            }
             if (field == 91 && dev(d).linkCountField) {
                 values.setInt(base + 24, 1);
                 values.setInt(base + 28, SUCCESS);
@@ -419,6 +441,15 @@ final class FakeNvml implements NvmlLibrary {
             }
             m.setInt(1608, fw.length);
         }
+        return SUCCESS;
+    }
+
+    @Override
+    public int nvmlDeviceGetC2cModeInfoV(Pointer d, Memory m) {
+        need("nvmlDeviceGetC2cModeInfoV");
+        dev(d).c2cBufferSize = m.size();
+        if (dev(d).c2cEnabled == null) return NOT_SUPPORTED;
+        m.setInt(0, dev(d).c2cEnabled); // isC2cEnabled u32 @0, the whole struct
         return SUCCESS;
     }
 

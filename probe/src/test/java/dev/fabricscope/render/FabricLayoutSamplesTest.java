@@ -99,5 +99,31 @@ class FabricLayoutSamplesTest {
         assertEquals(List.of("C2C", "C2C", "C2C", "C2C"), g.edges(EdgeKind.PCIE).stream().filter(e -> e.id().startsWith("host:"))
                 .map(Edge::label).toList());
         assertEquals(List.of("", ""), graph("rtx-pro-6000-2x").edges(EdgeKind.PCIE).stream().map(Edge::label).toList());
+        Edge first = g.edges(EdgeKind.PCIE).stream().filter(e -> e.id().startsWith("host:")).findFirst().orElseThrow();
+        assertTrue(first.details().stream().anyMatch(d -> d.key().equals("NVLink-C2C") && d.value().startsWith("mode enabled")),
+                first.details().toString());
+        assertFalse(first.details().toString().contains("inferred"), "the sample's C2C is a reading, not an inference");
+    }
+
+    /** The C2C readings decide where the driver gave them: a Grace host whose GPU says NOT_SUPPORTED hangs off PCIe. */
+    @Test
+    void c2cReadingsOutweighTheGraceName() {
+        MachineSnapshot s = Samples.find("gb200-nvl72-tray").orElseThrow().snapshot().get();
+        dev.fabricscope.model.Missing ns = dev.fabricscope.model.Missing.unsupported("nvmlDeviceGetC2cModeInfoV", "NVML_ERROR_NOT_SUPPORTED", 3);
+        dev.fabricscope.model.HostLink none = new dev.fabricscope.model.HostLink(dev.fabricscope.model.Reading.missing(ns),
+                dev.fabricscope.model.Reading.missing(dev.fabricscope.model.Missing.unsupported(
+                        "nvmlDeviceGetFieldValues(NVML_FI_DEV_C2C_LINK_COUNT)", "NVML_ERROR_NOT_SUPPORTED", 3)),
+                List.of(), dev.fabricscope.model.Reading.missing(ns));
+        MachineSnapshot pcie = new MachineSnapshot(s.schemaVersion(), s.probe(), s.host(), s.driver(),
+                s.gpus().stream().map(x -> x.withHostLink(none)).toList(), s.nvSwitches(), s.pairs(), s.environment(), s.findings(),
+                s.node(), s.pythonStack());
+        assertEquals(List.of("", "", "", ""), FabricLayout.layout(pcie).edges(EdgeKind.PCIE).stream()
+                .filter(e -> e.id().startsWith("host:") && !e.id().startsWith("host:switch")).map(Edge::label).toList());
+        // a snapshot from before the readings: the Grace name still implies C2C, and the details say it is inferred
+        MachineSnapshot old = new MachineSnapshot(s.schemaVersion(), s.probe(), s.host(), s.driver(),
+                s.gpus().stream().map(x -> x.withHostLink(dev.fabricscope.model.HostLink.notRead())).toList(), s.nvSwitches(),
+                s.pairs(), s.environment(), s.findings(), s.node(), s.pythonStack());
+        Edge e = FabricLayout.layout(old).edges(EdgeKind.PCIE).stream().filter(x -> x.label().equals("C2C")).findFirst().orElseThrow();
+        assertTrue(e.details().toString().contains("inferred from the Grace CPU"), e.details().toString());
     }
 }

@@ -114,6 +114,21 @@ class ReportDiffTest {
         assertTrue(tree.at("/changes/0/before").isTextual());
     }
 
+    /** One Grace tray whose GPU2 lost C2C (its driver says disabled, one link counted): the diff names both. */
+    @Test
+    void aC2cChangeIsADifference() throws Exception {
+        Report a = ReportFixtures.report("gb200-nvl72-tray");
+        ObjectNode t = Json.mapper().valueToTree(a);
+        ObjectNode link = (ObjectNode) t.at("/snapshot/gpus/2/hostLink");
+        ((ObjectNode) link.get("c2cEnabled")).put("value", false);
+        link.set("c2cLinkCount", Json.mapper().createObjectNode().put("value", 1));
+        ReportDiff d = ReportDiffer.compare(a, "before", ReportIO.parse(Json.write(t), "after"), "after");
+        List<String> what = d.changes().stream().map(ch -> ch.subject() + " " + ch.item() + ": " + ch.before() + " → " + ch.after()).toList();
+        assertTrue(what.contains("GPU2 NVLink-C2C mode: enabled → disabled"), what.toString());
+        assertTrue(what.contains("GPU2 C2C links: ? → 1"), what.toString());
+        assertEquals(2, what.size(), what.toString());
+    }
+
     @Test
     void snapshotsCompareAsBareReports() {
         var d = ReportDiffer.compare(ReportFixtures.sample("dgx-h100"), "a", ReportFixtures.sample("dgx-h100"), "b");

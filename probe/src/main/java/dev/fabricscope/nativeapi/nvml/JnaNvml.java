@@ -450,6 +450,16 @@ public final class JnaNvml implements NvmlCalls {
         return onDevice(device, d -> intOut(v -> lib.nvmlDeviceGetMaxPcieLinkWidth(d, v)));
     }
 
+    /** Bytes handed to {@code nvmlDeviceGetC2cModeInfoV}: its 4-byte struct, with room to spare should a driver grow it. */
+    static final int C2C_MODE_BUFFER = 16;
+
+    @Override
+    public NativeAnswer<Integer> nvmlDeviceGetC2cModeInfoV(int device) {
+        // isC2cEnabled u32 @0 (sizeof 4 by gcc on nvml.h 13.3.29: bench/nvml-c2c.c); the rest stays zero, unread
+        Memory m = zeroed(C2C_MODE_BUFFER);
+        return onDevice(device, d -> call(() -> lib.nvmlDeviceGetC2cModeInfoV(d, m), () -> m.getInt(0)));
+    }
+
     private static Memory zeroed(long size) {
         Memory m = new Memory(size);
         m.clear();

@@ -487,6 +487,12 @@ public final class Nvml implements AutoCloseable {
         });
     }
 
+    /** {@code nvmlDeviceGetC2cModeInfoV}: whether NVLink-C2C to the host CPU is enabled (Grace superchips). */
+    public Reading<Boolean> c2cMode(NvmlDevice d) {
+        return read("nvmlDeviceGetC2cModeInfoV", () -> calls.nvmlDeviceGetC2cModeInfoV(d.index()),
+                v -> NativeReads.flag(v, "isC2cEnabled"));
+    }
+
     /** {@code nvmlDeviceGetNvlinkBwMode}: the reduced-bandwidth mode and whether it is the best. */
     public Reading<dev.fabricscope.model.NvLinkSignals.BwMode> nvLinkBwMode(NvmlDevice d) {
         return read("nvmlDeviceGetNvlinkBwMode", () -> calls.nvmlDeviceGetNvlinkBwMode(d.index()),

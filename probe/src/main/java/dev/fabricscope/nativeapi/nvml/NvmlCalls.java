@@ -151,6 +151,14 @@ public interface NvmlCalls {
      */
     NativeAnswer<FabricV4> nvmlDeviceGetGpuFabricInfo_v4(int device);
 
+    // --- the GPU's link to its host CPU (issue 27) ---
+
+    /**
+     * {@code nvmlC2cModeInfo_v1_t} of nvml.h 12.6.77 and 13.3.29: one {@code unsigned int isC2cEnabled} (4 bytes; the
+     * header defines {@code nvmlC2cModeInfo_v1} but the struct has no version member, so none is passed). Raw value.
+     */
+    NativeAnswer<Integer> nvmlDeviceGetC2cModeInfoV(int device);
+
     /** @param modes the first {@code total} entries of {@code bwModes[23]} */
     record BwModes(List<Integer> modes, int total) {
     }

@@ -126,6 +126,15 @@ public final class NvmlCodes {
     /** {@code NVML_FI_DEV_GET_GPU_RECOVERY_ACTION} (nvml.h, R560+). */
     public static final int FI_GET_GPU_RECOVERY_ACTION = 230;
 
+    /**
+     * {@code NVML_FI_DEV_C2C_LINK_COUNT} (links present), {@code _C2C_LINK_GET_STATUS} (0 INACTIVE, 1 ACTIVE) and
+     * {@code _C2C_LINK_GET_MAX_BW} (MB/s for active links): the same ids in nvml.h 12.6.77 (NVIDIA/go-nvml 7ec3ff8,
+     * lines 2043-2045) and 13.3.29 (8b8585b, lines 2686-2688); status and speed asked per link (scope = link index).
+     */
+    public static final int FI_C2C_LINK_COUNT = 170;
+    public static final int FI_C2C_LINK_GET_STATUS = 171;
+    public static final int FI_C2C_LINK_GET_MAX_BW = 172;
+
     /** {@code NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER} and {@code _SYMBOL_BER}: packed BER, scope = link (nvml.h 13.3.29). */
     public static final int FI_NVLINK_EFFECTIVE_BER = 220;
     public static final int FI_NVLINK_SYMBOL_BER = 222;

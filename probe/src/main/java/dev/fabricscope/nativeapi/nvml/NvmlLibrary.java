@@ -123,4 +123,7 @@ public interface NvmlLibrary extends Library {
 
     /** {@code nvmlGpuFabricInfo_v4_t} (NVML 615; absent from R580 drivers). */
     int nvmlDeviceGetGpuFabricInfo_v4(Pointer device, Memory info);
+
+    /** {@code nvmlC2cModeInfo_v1_t}: {@code unsigned int isC2cEnabled}, no version member. */
+    int nvmlDeviceGetC2cModeInfoV(Pointer device, Memory info);
 }
