@@ -166,6 +166,40 @@ class VllmRulesTest {
         ok(node("9.0", 8).tp(8).verdict("vllm", k), null);
     }
 
+    /**
+     * vllm-project/vllm@0052812d1f0655bd4b646b5dbda8b3427697fae3 vllm/compilation/passes/fusion/allreduce_rms_fusion.py
+     * lines 105-128 (FI_ALLREDUCE_FUSION_MAX_SIZE_MB) and 133-154 (_FI_ALLREDUCE_ONE_SHOT_MAX_SIZES_MB): every cell of
+     * the data table is the verdict's limit; trtllm names the one-shot bound, mnnvl leaves it to FlashInfer (165-169).
+     */
+    @Test
+    void sizeTablesAreTheVerdictsNumbers() {
+        dev.fabricscope.advisor.vllm.VllmSizeTable t = dev.fabricscope.advisor.vllm.VllmSizeTable.FUSION;
+        int cells = 0;
+        for (int cap : t.capabilities()) {
+            String sm = cap / 10 + "." + cap % 10;
+            for (int ws : t.worldSizes(cap)) {
+                What w = node(sm, 16).tp(ws);
+                String mb = t.mb(cap, ws).map(x -> x == Math.rint(x) ? Long.toString(x.longValue()) : x.toString()).orElseThrow();
+                assertEquals(mb + " MB (table)", w.verdict("vllm", "fi_allreduce_fusion_max_size_mb").value(), "SM " + sm + " TP " + ws);
+                cells++;
+            }
+        }
+        assertEquals(14, cells, "FI_ALLREDUCE_FUSION_MAX_SIZE_MB has 14 cells at 0052812d");
+        assertEquals(0.5, t.mb(90, 8).orElseThrow());
+        assertTrue(t.mb(90, 16).isEmpty());
+        Verdict trtllm = node("9.0", 8).tp(8).env(BACKEND, "trtllm").flag(FUSE, "true").verdict("vllm", FUSE);
+        whyMentions(trtllm, "trtllm runs one-shot up to 0.5 MB per call, two-shot above (_FI_ALLREDUCE_ONE_SHOT_MAX_SIZES_MB)");
+        Verdict b200 = node("10.0", 8).tp(4).env(BACKEND, "trtllm").flag(FUSE, "true").verdict("vllm", FUSE);
+        whyMentions(b200, "one-shot up to 4 MB per call");
+        Verdict mnnvl = node("10.0", 8).tp(4).env(BACKEND, "mnnvl").flag(FUSE, "true").verdict("vllm", FUSE);
+        whyMentions(mnnvl, "FlashInfer picks one-shot or two-shot itself");
+        // FI_MNNVL_ALLREDUCE_MAX_SIZE_MB: in no stored upstream copy; the standalone verdict says so instead of inventing rows
+        assertTrue(!dev.fabricscope.advisor.vllm.VllmSizeTable.MNNVL.rowsRead());
+        Verdict standalone = node("10.0", 8).tp(8).env("VLLM_ALLREDUCE_USE_FLASHINFER", "1").verdict("vllm", "VLLM_ALLREDUCE_USE_FLASHINFER");
+        whyMentions(standalone, "at most 1 MB (FI_ALLREDUCE_FUSION_MAX_SIZE_MB)");
+        whyMentions(standalone, "FI_MNNVL_ALLREDUCE_MAX_SIZE_MB; no stored vllm-project/vllm copy holds its rows");
+    }
+
     @ParameterizedTest(name = "SM {0} TP {1} multicast {2} → {3}")
     @CsvSource({
             "9.0,  4, true,  symm_mem (multimem)",

@@ -14,8 +14,6 @@ final class VllmSources {
     static final SourceRef PARALLEL_OLD = new SourceRef(REPO, null, "vllm/config/parallel.py", "_validate_parallel_config (older copies)");
     static final SourceRef PASS = new SourceRef(REPO, "0052812d1f0655bd4b646b5dbda8b3427697fae3",
             "vllm/compilation/passes/fusion/allreduce_rms_fusion.py", "AllReduceFusionPass.__init__");
-    static final SourceRef TABLE = new SourceRef(REPO, "0052812d1f0655bd4b646b5dbda8b3427697fae3",
-            "vllm/compilation/passes/fusion/allreduce_rms_fusion.py", "FI_ALLREDUCE_FUSION_MAX_SIZE_MB");
     static final SourceRef DEFAULT = new SourceRef(REPO, "000fc94b754f66aeb60ef5acf1ea2e94cdc65164", "vllm/config/vllm.py",
             "enable_allreduce_rms_fusion");
     static final SourceRef ENVS = new SourceRef(REPO, null, "vllm/envs.py", "VLLM_FLASHINFER_ALLREDUCE_BACKEND");
