@@ -511,4 +511,22 @@ class SglangRulesTest {
         assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
         assertTrue(v.why().startsWith("Not modelled: " + env), v.why());
     }
+
+    /**
+     * SGLANG_TORCH_SYMM_MEM_ALLREDUCE_MAX_BYTES: read by get_torch_symm_mem_all_reduce_max_size in one stored copy of
+     * all_reduce_utils.py without a commit; the pinned copies do not read it. The verdict cites where the communicator
+     * takes the entry it replaces: sgl-project/sglang@0cd72ba41d483ac6c1ea96f056b2bcbfb4365121
+     * python/sglang/srt/distributed/device_communicators/torch_symm_mem.py:92-94. Accepted as a real knob, not
+     * modelled: unknown with that pinned source, never exit 2.
+     */
+    @Test
+    void torchSymmMemMaxBytesIsAcceptedAndNotModelled() {
+        String env = "SGLANG_TORCH_SYMM_MEM_ALLREDUCE_MAX_BYTES";
+        Verdict v = machine(What.HGX_H100).tp(8).flag("enable-torch-symm-mem", "true").env(env, "33554432").verdict("sglang", env);
+        assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
+        assertTrue(v.why().startsWith("Not modelled: " + env), v.why());
+        assertEquals("0cd72ba41d483ac6c1ea96f056b2bcbfb4365121", v.source().commit());
+        assertEquals("python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", v.source().path());
+        assertEquals("92-94", v.source().line());
+    }
 }

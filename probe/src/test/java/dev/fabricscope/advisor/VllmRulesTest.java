@@ -311,4 +311,21 @@ class VllmRulesTest {
         Verdict two = node("9.0", 8).tp(8).nodes(2).flag("prefill-context-parallel-size", "2").verdict("vllm", "--prefill-context-parallel-size");
         assertEquals(Outcome.UNKNOWN, two.outcome(), two::toString);
     }
+
+    /**
+     * vllm-project/vllm@5fab4e3999b7cdac148a6b4f5056164fef8daa0e vllm/model_executor/layers/attention/mla_dcp_qrep.py:10-11:
+     * dcp_q_replicate_enabled() returns envs.VLLM_DCP_Q_REPLICATE. The env and the ParallelConfig field spelling
+     * (dcp_q_replicate / --dcp-q-replicate) are accepted as real knobs, not modelled: unknown, never exit 2.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"flag, dcp_q_replicate, --dcp-q-replicate", "flag, dcp-q-replicate, --dcp-q-replicate", "env, VLLM_DCP_Q_REPLICATE, VLLM_DCP_Q_REPLICATE"})
+    void dcpQueryReplicationIsAcceptedAndNotModelled(String kind, String name, String shown) {
+        What w = node("10.0", 8).tp(8).dcp(8).model("DeepseekV3ForCausalLM");
+        w = "flag".equals(kind) ? w.flag(name, "true") : w.env(name, "1");
+        Verdict v = w.verdict("vllm", shown);
+        assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
+        assertTrue(v.why().startsWith("Not modelled: " + shown), v.why());
+        assertEquals("vllm/model_executor/layers/attention/mla_dcp_qrep.py", v.source().path());
+        assertEquals("5fab4e3999b7cdac148a6b4f5056164fef8daa0e", v.source().commit());
+    }
 }

@@ -93,7 +93,10 @@ final class SglangKnobs {
             known(KnobSpec.env(FW, "SGLANG_FORCE_CUSTOM_ALL_REDUCE_V2_PULL_SIZE_KB", KnobSpec.Type.INT, "unset",
                     "CustomAllReduceV2 pull workspace size in KiB"), SglangSources.ENVIRON_CAR_V2),
             known(KnobSpec.env(FW, "SGLANG_FORCE_CUSTOM_ALL_REDUCE_V2_PUSH_SIZE_KB", KnobSpec.Type.INT, "unset",
-                    "CustomAllReduceV2 push workspace size in KiB"), SglangSources.ENVIRON_CAR_V2));
+                    "CustomAllReduceV2 push workspace size in KiB"), SglangSources.ENVIRON_CAR_V2),
+            known(KnobSpec.env(FW, "SGLANG_TORCH_SYMM_MEM_ALLREDUCE_MAX_BYTES", KnobSpec.Type.INT, "unset",
+                    "bytes > 0 replacing TorchSymmMemCommunicator's size-table entry; read in a stored copy of all_reduce_utils.py "
+                            + "without a commit, not in the pinned copies"), SglangSources.TSM_MAX_SIZES));
 
     private static KnobSpec known(KnobSpec k, SourceRef source) {
         KnobSpec spec = k.scope(KnobSpec.Scope.KNOWN);

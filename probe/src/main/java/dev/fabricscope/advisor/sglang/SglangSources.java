@@ -71,6 +71,14 @@ public final class SglangSources {
             "python/sglang/srt/arg_groups/fields/parallel.py", "Parallel fields (attn_cp_size … enable_layernorm_sp)");
     static final SourceRef BOUNDARY_REDUCTION = new SourceRef(REPO, "0fbe7e46218ce8b728c72095f1332c3b98e6de19",
             "python/sglang/srt/arg_groups/boundary_reduction.py", "resolve_boundary_reduction");
+    /**
+     * Where TorchSymmMemCommunicator takes its size-table entry (self.max_size), the value
+     * SGLANG_TORCH_SYMM_MEM_ALLREDUCE_MAX_BYTES replaces. The reader of the variable (get_torch_symm_mem_all_reduce_max_size
+     * in all_reduce_utils.py: a value > 0 replaces the entry) is in one stored copy whose commit the index does not give;
+     * the pinned copies (this file at 0cd72ba4, all_reduce_utils.py at 25b38cc2) do not read it.
+     */
+    static final SourceRef TSM_MAX_SIZES = new SourceRef(REPO, "0cd72ba41d483ac6c1ea96f056b2bcbfb4365121",
+            "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "92-94");
     static final SourceRef TSM = new SourceRef(REPO, "0cd72ba41d483ac6c1ea96f056b2bcbfb4365121",
             "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "TorchSymmMemCommunicator.__init__");
     static final SourceRef TSM_CALLERS = new SourceRef(REPO, null, "python/sglang/srt/distributed/",
