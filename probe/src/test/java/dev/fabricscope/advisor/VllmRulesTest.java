@@ -328,4 +328,29 @@ class VllmRulesTest {
         assertEquals("vllm/model_executor/layers/attention/mla_dcp_qrep.py", v.source().path());
         assertEquals("5fab4e3999b7cdac148a6b4f5056164fef8daa0e", v.source().commit());
     }
+
+    /**
+     * vllm-project/vllm@fcf933f40ae09692023b9f6d10b3d9b06a499f41
+     * vllm/distributed/device_communicators/flashinfer_pcie_ipc_all_reduce.py: lines 60-85 warn and fall back (no
+     * PcieIpcAllReduceWorkspace, not CUDA, world size outside (2, 4, 8) at line 29, ranks on several nodes); otherwise
+     * setup() builds FlashInfer's workspace at warm-up.
+     */
+    @Test
+    void flashInferPcieIpcAllReduce() {
+        String k = "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC";
+        Verdict v = machine(What.PCIE_SM120).tp(4).env(k, "1").verdict("vllm", k);
+        ok(v, "flashinfer_pcie_ipc");
+        assertEquals("fcf933f40ae09692023b9f6d10b3d9b06a499f41", v.source().commit());
+        Verdict three = machine(What.PCIE_SM120).tp(3).env(k, "1").verdict("vllm", k);
+        fallback(three, null, "FlashInfer PCIe IPC all-reduce does not support world_size=3; supported sizes are (2, 4, 8).");
+        assertEquals("72-79", three.source().line());
+        fallback(machine(What.PCIE_SM120).tp(8).nodes(2).env(k, "1").verdict("vllm", k), null,
+                "FlashInfer PCIe IPC all-reduce requires every rank in the TP group to be on one node.");
+        fallback(machine(What.PCIE_SM120).assume("flashinfer=false").tp(2).env(k, "1").verdict("vllm", k), null,
+                "FlashInfer PCIe IPC all-reduce was requested but this FlashInfer build does not provide PcieIpcAllReduceWorkspace; "
+                        + "falling back to another all-reduce backend.");
+        Verdict noPeer = machine(What.PCIE_SM120).assume("p2p=false").tp(2).env(k, "1").verdict("vllm", k);
+        assertEquals(Outcome.UNKNOWN, noPeer.outcome(), noPeer::toString);
+        ok(machine(What.PCIE_SM120).tp(4).verdict("vllm", k), null);
+    }
 }

@@ -85,6 +85,15 @@ public final class SglangSources {
             "callers of TorchSymmMemCommunicator (most copies; the calling file was not recorded)");
 
     // ---- when
+    /** PcieIpcCommunicator (FlashInfer's PCIe IPC all-reduce under SGLANG_ENABLE_PCIE_IPC_ALLREDUCE). */
+    static final String PCIE_IPC_COMMIT = "83d4b476d11e60a8c7e95c6df835445ae68b28ed";
+    static final String PCIE_IPC_PATH = "python/sglang/srt/distributed/device_communicators/pcie_ipc_ar.py";
+    static final SourceRef PCIE_IPC_WORLD = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "92-97");
+    static final SourceRef PCIE_IPC_CUDA = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "101-102");
+    static final SourceRef PCIE_IPC_NO_FI = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "106-111");
+    static final SourceRef PCIE_IPC_ENABLED = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "120-125");
+    static final SourceRef PCIE_IPC_BUILD = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "146-161");
+
     static final String WHEN_ARGS = "argument parsing (server start, before model loading)";
     static final String WHEN_RESOLVE = "argument resolution (server start, before model loading)";
     static final String WHEN_WARMUP = "model-runner warm-up (after weight loading, before CUDA-graph capture)";

@@ -19,6 +19,8 @@ final class VllmKnobs {
             "-O level (O0/O1: fusion pass off; O2 default, O3: on where supported)", "0", "1", "2", "3", "O0", "O1", "O2", "O3");
     static final KnobSpec USE_FLASHINFER = KnobSpec.env(FW, "VLLM_ALLREDUCE_USE_FLASHINFER", KnobSpec.Type.BOOL, "0",
             "standalone FlashInfer all-reduce for non-fused sites");
+    static final KnobSpec USE_FLASHINFER_PCIE_IPC = KnobSpec.env(FW, "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC", KnobSpec.Type.BOOL, "0",
+            "FlashInfer's PCIe IPC all-reduce for single-node TP 2/4/8 (opt-in)");
     static final KnobSpec USE_SYMM_MEM = KnobSpec.env(FW, "VLLM_ALLREDUCE_USE_SYMM_MEM", KnobSpec.Type.BOOL, "1",
             "torch symmetric-memory all-reduce");
     static final KnobSpec DISABLE_CUSTOM_AR = KnobSpec.flag(FW, "disable-custom-all-reduce", KnobSpec.Type.BOOL, "false",
@@ -66,7 +68,7 @@ final class VllmKnobs {
             KnobSpec.env(FW, "VLLM_ROCM_USE_AITER_CUSTOM_AR", KnobSpec.Type.BOOL, "1", "ROCm: AITER custom all-reduce"))
             .stream().map(k -> k.scope(KnobSpec.Scope.ROCM_ONLY)).toList();
 
-    static final List<KnobSpec> ALL = Stream.of(List.of(BACKEND, FUSE, MAX_SIZE, OPT_LEVEL, USE_FLASHINFER, USE_SYMM_MEM,
+    static final List<KnobSpec> ALL = Stream.of(List.of(BACKEND, FUSE, MAX_SIZE, OPT_LEVEL, USE_FLASHINFER, USE_FLASHINFER_PCIE_IPC, USE_SYMM_MEM,
             DISABLE_CUSTOM_AR, SKIP_P2P, BATCH_INVARIANT, DCP_SIZE, PCP_SIZE, DCP_BACKEND, V2_RUNNER, COMPILATION_CONFIG, PP_SIZE), KNOWN, ROCM_ONLY)
             .flatMap(List::stream).toList();
 

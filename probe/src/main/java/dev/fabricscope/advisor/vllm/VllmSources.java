@@ -39,6 +39,16 @@ final class VllmSources {
     static final SourceRef ARGS = new SourceRef(REPO, null, "vllm/engine/arg_utils.py", "EngineArgs (flags as listed by the audit)");
     static final SourceRef DISPATCH = new SourceRef(REPO, null, "vllm/distributed/device_communicators/cuda_communicator.py", "all_reduce");
 
+    /** The PCIe IPC wrapper (vllm PR #53576): FlashInferPcieIpcAllReduce.__init__ checks, then setup() at kernel warm-up. */
+    static final String PCIE_IPC_COMMIT = "fcf933f40ae09692023b9f6d10b3d9b06a499f41";
+    static final String PCIE_IPC_PATH = "vllm/distributed/device_communicators/flashinfer_pcie_ipc_all_reduce.py";
+    static final SourceRef PCIE_IPC_SIZES = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "29");
+    static final SourceRef PCIE_IPC_NO_FI = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "60-66");
+    static final SourceRef PCIE_IPC_CUDA = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "67-71");
+    static final SourceRef PCIE_IPC_WORLD = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "72-79");
+    static final SourceRef PCIE_IPC_NODE = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "80-85");
+    static final SourceRef PCIE_IPC_ENABLED = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "87-89");
+
     static final String WHEN_PASS = "engine start (torch.compile pass setup: AllReduceFusionPass init)";
     static final String WHEN_CONFIG = "engine config validation (start-up, before model loading)";
     static final String WHEN_COMM = "distributed init (communicator creation)";
