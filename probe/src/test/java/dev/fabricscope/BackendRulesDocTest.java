@@ -117,6 +117,18 @@ class BackendRulesDocTest {
         assertEquals(FlashInferWorldSizes.markdown(), table, "regenerate §3.2's table from FlashInferWorldSizes.markdown()");
     }
 
+    /** vLLM's FlashInfer size tables of §2.3 are VllmSizeTable's rows (allreduce_rms_fusion.py@0052812d:105-154). */
+    @Test
+    void vllmSizeTablesAreTheRulesTables() throws IOException {
+        String doc = Files.readString(DOC);
+        String begin = "<!-- vllm-size-tables:begin -->\n";
+        int start = doc.indexOf(begin);
+        int end = doc.indexOf("<!-- vllm-size-tables:end -->");
+        assertTrue(start >= 0 && end > start, "docs/backend-rules.md §2.3 holds vLLM's size tables between their markers");
+        assertEquals(dev.fabricscope.advisor.vllm.VllmSizeTable.markdown(), doc.substring(start + begin.length(), end),
+                "regenerate §2.3's tables from VllmSizeTable.markdown()");
+    }
+
     // ---- citations
 
     static List<String> citedSections(String text) {

@@ -11,6 +11,7 @@ import dev.fabricscope.advisor.inventory.UpstreamInventory;
 import dev.fabricscope.advisor.rule.DeploymentResolver;
 import dev.fabricscope.advisor.rule.Eval;
 import dev.fabricscope.advisor.rule.FrameworkRules;
+import dev.fabricscope.advisor.rule.Pedigree;
 import dev.fabricscope.advisor.rule.RuleVersion;
 import dev.fabricscope.advisor.rule.Versions;
 import dev.fabricscope.model.MachineSnapshot;
@@ -129,15 +130,16 @@ public final class Advisor {
         return new DeploymentResolver.Resolved(r.facts(), withNote, r.checks());
     }
 
-    /** Framework → the version installed in the frameworks' Python environment, where it was read. */
-    private static Map<String, String> installedFrameworks(MachineSnapshot s) {
-        Map<String, String> out = new LinkedHashMap<>();
+    /** Framework → the release (and, for a git source install, the commit) in the frameworks' Python environment, where read. */
+    private static Map<String, VersionChoice.Installed> installedFrameworks(MachineSnapshot s) {
+        Map<String, VersionChoice.Installed> out = new LinkedHashMap<>();
         if (s == null || s.pythonStack() == null) {
             return out;
         }
         s.pythonStack().frameworkEnvironment().ifPresent(env -> {
             for (FrameworkRules rules : FrameworkRegistry.all()) {
-                rules.pythonDistribution().flatMap(env::version).ifPresent(v -> out.put(rules.name(), v));
+                rules.pythonDistribution().flatMap(env::pkg).ifPresent(p -> out.put(rules.name(), new VersionChoice.Installed(p.version(),
+                        p.commit() != null && Pedigree.isCommitPrefix(p.commit()) ? p.commit() : null)));
             }
         });
         return out;

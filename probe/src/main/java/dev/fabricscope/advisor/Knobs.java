@@ -94,6 +94,8 @@ public final class Knobs {
             // SGLang's long spellings (fields/parallel.py@00ac7105 aliases)
             case "attention-context-parallel-size" -> "attn-cp-size";
             case "moe-data-parallel-size" -> "moe-dp-size";
+            // vLLM's ParallelConfig field name for --dcp-q-replicate
+            case "dcp_q_replicate" -> "dcp-q-replicate";
             default -> name;
         };
     }

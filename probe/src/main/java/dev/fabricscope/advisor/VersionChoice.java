@@ -80,12 +80,31 @@ final class VersionChoice {
     }
 
     /**
+     * A framework as the stack probe read it.
+     *
+     * @param version the distribution's release ({@code METADATA Version:})
+     * @param commit  the git commit of a source install ({@code direct_url.json}), or null
+     */
+    record Installed(String version, String commit) {
+
+        Installed(String version) {
+            this(version, null);
+        }
+
+        /** {@code 0.5.6}, or {@code 0.5.6 (source install at abcdef12, direct_url.json)}. */
+        String display() {
+            return version + (commit == null ? "" : " (source install at " + commit.substring(0, Math.min(8, commit.length())) + ", direct_url.json)");
+        }
+    }
+
+    /**
      * The rule sets for the installed releases where the release is known to carry a behaviour (each framework's
-     * {@link FrameworkRules#versionForMachine}), else as given; for an installed Python framework no release→commit
-     * mapping is recorded, so its newest rules stay and {@code notes} says so. Frameworks in {@code requested}
+     * {@link FrameworkRules#versionForMachine}), else as given. An installed framework picks the set whose range
+     * covers its release or, for a source install, the set read at its commit ({@code direct_url.json}); one outside
+     * every set keeps the newest rules and {@code notes} says so. Frameworks in {@code requested}
      * ({@code --framework-version}) are left as requested.
      */
-    static Versions forInstalled(Versions chosen, Map<String, String> requested, MachineFacts facts, Map<String, String> installed,
+    static Versions forInstalled(Versions chosen, Map<String, String> requested, MachineFacts facts, Map<String, Installed> installed,
                                  List<String> notes) {
         Versions v = chosen;
         Map<String, String> req = requested == null ? Map.of() : requested;
@@ -96,26 +115,37 @@ final class VersionChoice {
         }
         for (FrameworkRules rules : FrameworkRegistry.all()) {
             String fw = rules.name();
-            String version = installed.get(fw);
-            if (version == null || req.containsKey(fw)) {
+            Installed inst = installed.get(fw);
+            if (inst == null || req.containsKey(fw)) {
                 continue;
             }
-            Optional<RuleVersion> match = matching(rules, version);
+            Optional<RuleVersion> byCommit = inst.commit() == null ? Optional.empty() : matching(rules, inst.commit());
+            Optional<RuleVersion> match = byCommit.isPresent() ? byCommit : matching(rules, inst.version());
             if (match.isPresent()) {
                 v = v.with(match.get());
-                notes.add(fw + " " + version + " installed (read): rules " + match.get().id() + " (releases "
-                        + match.get().pedigree().rangeText() + ")");
+                notes.add(fw + " " + inst.display() + " installed (read): rules " + match.get().id() + (byCommit.isPresent()
+                        ? " (read at that commit)" : " (releases " + match.get().pedigree().rangeText() + ")"));
+            } else if (inst.commit() != null) {
+                notes.add(fw + " " + inst.display() + " installed (read): outside every modelled rule set, whose commits are "
+                        + String.join("; ", rules.versions().stream().map(x -> x.id() + " " + commits(x.pedigree())).toList())
+                        + "; newest rules used");
             } else if (rules.versions().stream().anyMatch(x -> x.pedigree().hasRange())) {
-                notes.add(fw + " " + version + " installed (read): " + outside(rules, version) + " every modelled rule set ("
+                notes.add(fw + " " + inst.display() + " installed (read): " + outside(rules, inst.version()) + " every modelled rule set ("
                         + String.join(", ", rules.versions().stream().filter(x -> x.pedigree().hasRange())
                         .map(x -> x.id() + " " + x.pedigree().rangeText()).toList()) + "); newest rules used");
             } else {
-                notes.add(fw + " " + version + " installed (read): which rule set that release matches is not recorded "
+                notes.add(fw + " " + inst.display() + " installed (read): which rule set that release matches is not recorded "
                         + "(the rules cite commits of the stored index, not releases), so the newest rules are used; "
                         + "--framework-version " + fw + "=… chooses others");
             }
         }
         return v;
+    }
+
+    /** A set's commits, 8 digits each, space-separated. */
+    private static String commits(Pedigree p) {
+        List<String> c = p.files().stream().map(Pedigree.File::commit).filter(x -> x != null).map(x -> x.substring(0, 8)).distinct().toList();
+        return c.isEmpty() ? "(none recorded)" : String.join(" ", c);
     }
 
     /** The set covering an installed release, or the set one of whose commits the installed commit starts with. */

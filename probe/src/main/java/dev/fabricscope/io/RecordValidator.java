@@ -21,7 +21,7 @@ public final class RecordValidator {
             "Missing.call", "Missing.code", "Missing.codeValue", "Missing.detail", "Missing.raw", "NvLink.speedMbps",
             "NvLink.errors", "Gpu.health", "MachineSnapshot.node",
             "ProbeInfo.toolVersion", "ProbeInfo.probedAt", "ProbeInfo.durationMs", "ProbeInfo.description",
-            "DriverInfo.message", "Finding.subject", "MachineSnapshot.pythonStack",
+            "DriverInfo.message", "Finding.subject", "MachineSnapshot.pythonStack", "PythonPackage.commit",
             "Verdict.value", "Verdict.resolved", "Verdict.errorClass", "Verdict.message", "Verdict.when",
             "Verdict.why", "Verdict.fix", "Verdict.source", "Verdict.version",
             "SourceRef.commit", "SourceRef.line", "Recommendation.summary",

@@ -35,8 +35,21 @@ public record PythonEnvironment(String prefix, Kind kind, Reading<String> interp
      * @param name     the project name as {@code METADATA} spells it ({@code flashinfer-python})
      * @param version  its {@code Version:} header
      * @param metadata the file the version was read from
+     * @param commit   for a source install from git, the {@code vcs_info.commit_id} of its {@code direct_url.json}
+     *                 (PEP 610); null when the file is absent, unreadable or names no git commit
      */
-    public record PythonPackage(String name, String version, String metadata) {
+    public record PythonPackage(String name, String version, String metadata,
+                                @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                                String commit) {
+
+        public PythonPackage(String name, String version, String metadata) {
+            this(name, version, metadata, null);
+        }
+    }
+
+    /** The git commit a source install of {@code name} was built from ({@code direct_url.json}), if read. */
+    public Optional<String> commit(String name) {
+        return pkg(name).map(PythonPackage::commit);
     }
 
     /**

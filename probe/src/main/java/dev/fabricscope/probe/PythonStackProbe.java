@@ -406,7 +406,7 @@ public final class PythonStackProbe {
             }
         }
         if (name != null && version != null && !name.isEmpty() && !version.isEmpty() && sane(name) && sane(version)) {
-            return new PythonPackage(name, version, file);
+            return new PythonPackage(name, version, file, entry.endsWith(".dist-info") ? directUrlCommit(site + "/" + entry) : null);
         }
         // METADATA unreadable: the folder name carries the version too (name-version.dist-info)
         String stem = entry.substring(0, entry.lastIndexOf('.'));
@@ -417,6 +417,27 @@ public final class PythonStackProbe {
         }
         String why = a.fault() != null ? NativeReads.faultText(a) : a.rc() != 0 ? FileHost.errnoName(a.rc()) : "no Name/Version header";
         return new PythonPackage(stem.substring(0, dash), v, site + "/" + entry + " (folder name; METADATA: " + why + ")");
+    }
+
+    /** A git commit id as {@code vcs_info.commit_id} holds it (full or abbreviated hex). */
+    private static final java.util.regex.Pattern COMMIT = java.util.regex.Pattern.compile("[0-9a-f]{7,64}");
+
+    /**
+     * {@code vcs_info.commit_id} of a distribution's {@code direct_url.json} (PEP 610), where pip recorded a git source
+     * install; null for a wheel from an index (no file), a local directory ({@code dir_info}), or anything unreadable.
+     */
+    private String directUrlCommit(String distInfo) {
+        NativeAnswer<List<String>> a = host.readLines(distInfo + "/direct_url.json");
+        if (!a.succeeded() || a.value() == null) {
+            return null;
+        }
+        try {
+            com.fasterxml.jackson.databind.JsonNode vcs = dev.fabricscope.json.Json.mapper().readTree(String.join("\n", a.value())).path("vcs_info");
+            String commit = vcs.path("commit_id").asText("").toLowerCase(java.util.Locale.ROOT);
+            return "git".equals(vcs.path("vcs").asText()) && COMMIT.matcher(commit).matches() ? commit : null;
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static boolean sane(String s) {

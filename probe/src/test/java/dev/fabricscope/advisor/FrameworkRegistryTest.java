@@ -156,6 +156,12 @@ class FrameworkRegistryTest {
             out.add(copy(base).flag("flashinfer-allreduce-fusion-backend", "cute-dsl"));
         }
         out.add(What.machine(What.HGX_H100).version("sglang", "middle").tp(16).nodes(2));
+        // FlashInfer's PCIe IPC all-reduce under both frameworks, and NCCL's IMEX check
+        for (What pcie : List.of(What.machine(What.PCIE_SM120).tp(3), What.machine(What.PCIE_SM120).tp(8).nodes(2),
+                What.machine(What.PCIE_SM120).assume("flashinfer=false").tp(2))) {
+            out.add(pcie.env("VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC", "1").env("SGLANG_ENABLE_PCIE_IPC_ALLREDUCE", "1"));
+        }
+        out.add(What.machine(What.GB200_NVL).assume("imex-channel=false").tp(8).nodes(2));
         return out;
     }
 

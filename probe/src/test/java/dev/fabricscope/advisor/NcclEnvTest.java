@@ -33,7 +33,7 @@ class NcclEnvTest {
         assertEquals(Outcome.OK, v.outcome(), v::toString);
         assertEquals("MNNVL off", v.resolved());
         Verdict tray = nccl(machine(What.GB200_NVL).tp(8).nodes(2).env("NCCL_MNNVL_ENABLE", "1"), "NCCL_MNNVL_ENABLE");
-        assertEquals(Outcome.UNKNOWN, tray.outcome(), tray::toString);
+        assertEquals(Outcome.UNKNOWN, tray.outcome(), "IMEX channels not read: unknown, not ok; " + tray);
         assertTrue(tray.why().contains("Check the IMEX channel configuration (/dev/nvidia-caps-imex-channels)"), tray::toString);
         Verdict off = nccl(machine(What.GB200_NVL).tp(8).nodes(2).env("NCCL_MNNVL_ENABLE", "0"), "NCCL_MNNVL_ENABLE");
         assertEquals(Outcome.FALLBACK, off.outcome(), off::toString);
@@ -46,5 +46,53 @@ class NcclEnvTest {
         assertEquals(Outcome.FALLBACK, v.outcome(), v::toString);
         assertEquals("SHM / network", v.resolved());
         assertEquals("251", v.source().line());
+    }
+
+    /**
+     * NVIDIA/nccl@5067397c2676d5aed50042fc39e5c8ee96eb0027 src/mnnvl.cc:74 — on an MNNVL clique the FABRIC allocation
+     * fails without an IMEX channel: WARN "MNNVL (cliqueSize %d) is available but not working on this system. Check the
+     * IMEX channel configuration (/dev/nvidia-caps-imex-channels)…" and ncclSystemError. init.cc:1072 runs the check
+     * with NCCL_MNNVL_ENABLE unset (2) once the TP group spans nodes, so the default deployment fails too.
+     */
+    @Test
+    void noImexChannelOnAnMnnvlCliqueFailsInit() {
+        What tray = machine(What.GB200_NVL).assume("imex-channel=false").tp(8).nodes(2);
+        Verdict v = nccl(tray, "NCCL_MNNVL_ENABLE");
+        assertEquals(Outcome.ERROR, v.outcome(), v::toString);
+        assertEquals("ncclSystemError", v.errorClass());
+        assertEquals("MNNVL (cliqueSize 8) is available but not working on this system. Check the IMEX channel configuration "
+                + "(/dev/nvidia-caps-imex-channels). Set NCCL_MNNVL_ENABLE=0 to ignore this issue.", v.message());
+        assertEquals("src/mnnvl.cc", v.source().path());
+        assertEquals("74", v.source().line());
+        assertEquals("5067397c2676d5aed50042fc39e5c8ee96eb0027", v.source().commit());
+        // =1 runs the check on one node too (init.cc:1072); the clique is the 4 GPUs of the tray
+        Verdict one = nccl(machine(What.GB200_NVL).assume("imex-channel=false").tp(4).env("NCCL_MNNVL_ENABLE", "1"), "NCCL_MNNVL_ENABLE");
+        assertEquals(Outcome.ERROR, one.outcome(), one::toString);
+        assertTrue(one.message().startsWith("MNNVL (cliqueSize 4)"), one::toString);
+        // silent skips before the allocation: one node with 2, cuMem off (mnnvl.cc:16), P2P level 0 (init.cc:1072), TP 1
+        What oneNode = machine(What.GB200_NVL).assume("imex-channel=false").tp(4);
+        assertTrue(oneNode.advise().verdict("nccl", "NCCL_MNNVL_ENABLE").isEmpty(), "one node, unset: the check does not run");
+        assertEquals(Outcome.OK, nccl(machine(What.GB200_NVL).assume("imex-channel=false").tp(8).nodes(2)
+                .env("NCCL_CUMEM_ENABLE", "0").env("NCCL_MNNVL_ENABLE", "2"), "NCCL_MNNVL_ENABLE").outcome());
+        assertEquals(Outcome.OK, nccl(machine(What.GB200_NVL).assume("imex-channel=false").tp(8).nodes(2)
+                .env("NCCL_P2P_DISABLE", "1").env("NCCL_MNNVL_ENABLE", "2"), "NCCL_MNNVL_ENABLE").outcome());
+        // no FABRIC handle support: mnnvl.cc:26 returns success before IMEX
+        Verdict noHandles = nccl(machine(What.GB200_NVL).assume("imex-channel=false", "fabric-handles=false", "mnnvl-fabric=false")
+                .tp(8).nodes(2).env("NCCL_MNNVL_ENABLE", "2"), "NCCL_MNNVL_ENABLE");
+        assertEquals(Outcome.OK, noHandles.outcome(), noHandles::toString);
+        assertEquals("26", noHandles.source().line());
+    }
+
+    /** mnnvl.cc:79-86: with a channel the allocation works and the export/import through the IMEX daemon decides; the sample has channel0. */
+    @Test
+    void imexChannelOnTheTrayIsReadFromTheSnapshot() {
+        dev.fabricscope.model.MachineSnapshot s = dev.fabricscope.samples.Samples.find("gb200-nvl72-tray").orElseThrow().snapshot().get();
+        What w = What.snapshot(s).tp(8).nodes(2);
+        Verdict v = nccl(w, "NCCL_MNNVL_ENABLE");
+        assertEquals(Outcome.OK, v.outcome(), v::toString);
+        assertEquals("MNNVL", v.resolved());
+        assertEquals("86", v.source().line());
+        assertTrue(v.why().contains("Check the IMEX configuration (nvidia-imex-ctl -N)"), v::toString);
+        assertEquals("probed", w.advise().machine().provenance().get("imex-channel").split(":")[0]);
     }
 }

@@ -77,6 +77,11 @@ class RuleSetSelectionTest {
     }
 
     private MachineSnapshot withFlashInfer(String version) throws Exception {
+        return withStack(version, null);
+    }
+
+    /** The stack with an SGLang source install at {@code sglangCommit} (direct_url.json, PEP 610), or a wheel when null. */
+    private MachineSnapshot withStack(String version, String sglangCommit) throws Exception {
         Path root = Files.createTempDirectory(this.root, "stack");
         PythonEnvFixture.install(root);
         Files.createDirectories(root.resolve("opt/fi/.venv"));
@@ -85,6 +90,10 @@ class RuleSetSelectionTest {
         for (String[] p : new String[][] {{"sglang", "0.4.1"}, {"flashinfer_python", version}, {"torch", "2.9.1"}}) {
             Files.createDirectories(sp.resolve(p[0] + "-" + p[1] + ".dist-info"));
             Files.writeString(sp.resolve(p[0] + "-" + p[1] + ".dist-info/METADATA"), "Name: " + p[0].replace('_', '-') + "\nVersion: " + p[1] + "\n");
+        }
+        if (sglangCommit != null) {
+            Files.writeString(sp.resolve("sglang-0.4.1.dist-info/direct_url.json"), "{\"url\": \"https://github.com/sgl-project/sglang\", "
+                    + "\"vcs_info\": {\"vcs\": \"git\", \"commit_id\": \"" + sglangCommit + "\"}, \"subdirectory\": \"python\"}");
         }
         Files.createDirectories(sp.resolve("torch"));
         Files.writeString(sp.resolve("torch/version.py"), "__version__ = '2.9.1+cu128'\ncuda = '12.8'\n");
@@ -102,6 +111,24 @@ class RuleSetSelectionTest {
         AdviceResult asked = Advisor.advise(withFlashInfer("0.6.12"), Deployment.defaults().withTp(1),
                 Options.defaults().withVersion("flashinfer", "0.6.17"));
         assertEquals("newest", asked.versions().get("flashinfer"), "--framework-version wins over the installed release");
+    }
+
+    /** A source install's commit (direct_url.json) picks the set read at it; sglang@01d795f8 is exec_.py of the newest set. */
+    @Test
+    void aSourceInstallsCommitPicksItsSet() throws Exception {
+        AdviceResult r = Advisor.advise(withStack("0.6.12", "01d795f8aa711691052ae277055a67f23a123b0b"), Deployment.defaults().withTp(1),
+                Options.defaults().withVersion("sglang", "older"));
+        assertEquals("older", r.versions().get("sglang"), "--framework-version still wins");
+        AdviceResult fromCommit = Advisor.advise(withStack("0.6.12", "01d795f8aa711691052ae277055a67f23a123b0b"),
+                Deployment.defaults().withTp(1), Options.defaults());
+        assertEquals("newest", fromCommit.versions().get("sglang"));
+        assertTrue(fromCommit.ruleNotes().contains("sglang 0.4.1 (source install at 01d795f8, direct_url.json) installed (read): rules newest "
+                + "(read at that commit)"), fromCommit.ruleNotes().toString());
+        AdviceResult elsewhere = Advisor.advise(withStack("0.6.12", "1234567890abcdef1234567890abcdef12345678"),
+                Deployment.defaults().withTp(1), Options.defaults());
+        assertTrue(elsewhere.ruleNotes().stream().anyMatch(n -> n.startsWith("sglang 0.4.1 (source install at 12345678, direct_url.json) "
+                + "installed (read): outside every modelled rule set, whose commits are newest ") && n.contains("; middle ")
+                && n.endsWith("; newest rules used")), elsewhere.ruleNotes().toString());
     }
 
     @Test

@@ -511,4 +511,47 @@ class SglangRulesTest {
         assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
         assertTrue(v.why().startsWith("Not modelled: " + env), v.why());
     }
+
+    /**
+     * SGLANG_TORCH_SYMM_MEM_ALLREDUCE_MAX_BYTES: read by get_torch_symm_mem_all_reduce_max_size in one stored copy of
+     * all_reduce_utils.py without a commit; the pinned copies do not read it. The verdict cites where the communicator
+     * takes the entry it replaces: sgl-project/sglang@0cd72ba41d483ac6c1ea96f056b2bcbfb4365121
+     * python/sglang/srt/distributed/device_communicators/torch_symm_mem.py:92-94. Accepted as a real knob, not
+     * modelled: unknown with that pinned source, never exit 2.
+     */
+    @Test
+    void torchSymmMemMaxBytesIsAcceptedAndNotModelled() {
+        String env = "SGLANG_TORCH_SYMM_MEM_ALLREDUCE_MAX_BYTES";
+        Verdict v = machine(What.HGX_H100).tp(8).flag("enable-torch-symm-mem", "true").env(env, "33554432").verdict("sglang", env);
+        assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
+        assertTrue(v.why().startsWith("Not modelled: " + env), v.why());
+        assertEquals("0cd72ba41d483ac6c1ea96f056b2bcbfb4365121", v.source().commit());
+        assertEquals("python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", v.source().path());
+        assertEquals("92-94", v.source().line());
+    }
+
+    /**
+     * sgl-project/sglang@83d4b476d11e60a8c7e95c6df835445ae68b28ed
+     * python/sglang/srt/distributed/device_communicators/pcie_ipc_ar.py: world sizes (2, 4, 8) at line 65, skipped
+     * at 92-97 (debug log), the import warning at 106-111, the caught workspace failure at 146-161.
+     */
+    @Test
+    void flashInferPcieIpcCommunicator() {
+        String env = "SGLANG_ENABLE_PCIE_IPC_ALLREDUCE";
+        Verdict v = machine(What.PCIE_SM120).tp(4).env(env, "1").verdict("sglang", env);
+        assertEquals(Outcome.OK, v.outcome(), v::toString);
+        assertEquals("flashinfer_pcie_ipc", v.resolved());
+        assertEquals("83d4b476d11e60a8c7e95c6df835445ae68b28ed", v.source().commit());
+        Verdict six = machine(What.PCIE_SM120).assume("gpus-per-node=8").tp(6).env(env, "1").verdict("sglang", env);
+        assertEquals(Outcome.FALLBACK, six.outcome(), six::toString);
+        assertEquals("FlashInfer PCIe-IPC all-reduce skipped: unsupported world size 6", six.message());
+        Verdict noFi = machine(What.PCIE_SM120).assume("flashinfer=false").tp(2).env(env, "1").verdict("sglang", env);
+        assertEquals("SGLANG_ENABLE_PCIE_IPC_ALLREDUCE is set but this FlashInfer build has no pcie_ipc_comm; falling back to NCCL all-reduce.",
+                noFi.message());
+        Verdict nodes = machine(What.PCIE_SM120).tp(8).nodes(2).env(env, "1").verdict("sglang", env);
+        assertEquals(Outcome.FALLBACK, nodes.outcome(), "the workspace failure is caught: " + nodes);
+        assertEquals("nccl", nodes.resolved());
+        Verdict noPeer = machine(What.PCIE_SM120).assume("p2p=false").tp(2).env(env, "1").verdict("sglang", env);
+        assertEquals(Outcome.UNKNOWN, noPeer.outcome(), noPeer::toString);
+    }
 }

@@ -166,6 +166,40 @@ class VllmRulesTest {
         ok(node("9.0", 8).tp(8).verdict("vllm", k), null);
     }
 
+    /**
+     * vllm-project/vllm@0052812d1f0655bd4b646b5dbda8b3427697fae3 vllm/compilation/passes/fusion/allreduce_rms_fusion.py
+     * lines 105-128 (FI_ALLREDUCE_FUSION_MAX_SIZE_MB) and 133-154 (_FI_ALLREDUCE_ONE_SHOT_MAX_SIZES_MB): every cell of
+     * the data table is the verdict's limit; trtllm names the one-shot bound, mnnvl leaves it to FlashInfer (165-169).
+     */
+    @Test
+    void sizeTablesAreTheVerdictsNumbers() {
+        dev.fabricscope.advisor.vllm.VllmSizeTable t = dev.fabricscope.advisor.vllm.VllmSizeTable.FUSION;
+        int cells = 0;
+        for (int cap : t.capabilities()) {
+            String sm = cap / 10 + "." + cap % 10;
+            for (int ws : t.worldSizes(cap)) {
+                What w = node(sm, 16).tp(ws);
+                String mb = t.mb(cap, ws).map(x -> x == Math.rint(x) ? Long.toString(x.longValue()) : x.toString()).orElseThrow();
+                assertEquals(mb + " MB (table)", w.verdict("vllm", "fi_allreduce_fusion_max_size_mb").value(), "SM " + sm + " TP " + ws);
+                cells++;
+            }
+        }
+        assertEquals(14, cells, "FI_ALLREDUCE_FUSION_MAX_SIZE_MB has 14 cells at 0052812d");
+        assertEquals(0.5, t.mb(90, 8).orElseThrow());
+        assertTrue(t.mb(90, 16).isEmpty());
+        Verdict trtllm = node("9.0", 8).tp(8).env(BACKEND, "trtllm").flag(FUSE, "true").verdict("vllm", FUSE);
+        whyMentions(trtllm, "trtllm runs one-shot up to 0.5 MB per call, two-shot above (_FI_ALLREDUCE_ONE_SHOT_MAX_SIZES_MB)");
+        Verdict b200 = node("10.0", 8).tp(4).env(BACKEND, "trtllm").flag(FUSE, "true").verdict("vllm", FUSE);
+        whyMentions(b200, "one-shot up to 4 MB per call");
+        Verdict mnnvl = node("10.0", 8).tp(4).env(BACKEND, "mnnvl").flag(FUSE, "true").verdict("vllm", FUSE);
+        whyMentions(mnnvl, "FlashInfer picks one-shot or two-shot itself");
+        // FI_MNNVL_ALLREDUCE_MAX_SIZE_MB: in no stored upstream copy; the standalone verdict says so instead of inventing rows
+        assertTrue(!dev.fabricscope.advisor.vllm.VllmSizeTable.MNNVL.rowsRead());
+        Verdict standalone = node("10.0", 8).tp(8).env("VLLM_ALLREDUCE_USE_FLASHINFER", "1").verdict("vllm", "VLLM_ALLREDUCE_USE_FLASHINFER");
+        whyMentions(standalone, "at most 1 MB (FI_ALLREDUCE_FUSION_MAX_SIZE_MB)");
+        whyMentions(standalone, "FI_MNNVL_ALLREDUCE_MAX_SIZE_MB; no stored vllm-project/vllm copy holds its rows");
+    }
+
     @ParameterizedTest(name = "SM {0} TP {1} multicast {2} → {3}")
     @CsvSource({
             "9.0,  4, true,  symm_mem (multimem)",
@@ -276,5 +310,47 @@ class VllmRulesTest {
         // the user said the deployment spans two nodes: vLLM with --nnodes 2 takes the multiprocessing path
         Verdict two = node("9.0", 8).tp(8).nodes(2).flag("prefill-context-parallel-size", "2").verdict("vllm", "--prefill-context-parallel-size");
         assertEquals(Outcome.UNKNOWN, two.outcome(), two::toString);
+    }
+
+    /**
+     * vllm-project/vllm@5fab4e3999b7cdac148a6b4f5056164fef8daa0e vllm/model_executor/layers/attention/mla_dcp_qrep.py:10-11:
+     * dcp_q_replicate_enabled() returns envs.VLLM_DCP_Q_REPLICATE. The env and the ParallelConfig field spelling
+     * (dcp_q_replicate / --dcp-q-replicate) are accepted as real knobs, not modelled: unknown, never exit 2.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"flag, dcp_q_replicate, --dcp-q-replicate", "flag, dcp-q-replicate, --dcp-q-replicate", "env, VLLM_DCP_Q_REPLICATE, VLLM_DCP_Q_REPLICATE"})
+    void dcpQueryReplicationIsAcceptedAndNotModelled(String kind, String name, String shown) {
+        What w = node("10.0", 8).tp(8).dcp(8).model("DeepseekV3ForCausalLM");
+        w = "flag".equals(kind) ? w.flag(name, "true") : w.env(name, "1");
+        Verdict v = w.verdict("vllm", shown);
+        assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
+        assertTrue(v.why().startsWith("Not modelled: " + shown), v.why());
+        assertEquals("vllm/model_executor/layers/attention/mla_dcp_qrep.py", v.source().path());
+        assertEquals("5fab4e3999b7cdac148a6b4f5056164fef8daa0e", v.source().commit());
+    }
+
+    /**
+     * vllm-project/vllm@fcf933f40ae09692023b9f6d10b3d9b06a499f41
+     * vllm/distributed/device_communicators/flashinfer_pcie_ipc_all_reduce.py: lines 60-85 warn and fall back (no
+     * PcieIpcAllReduceWorkspace, not CUDA, world size outside (2, 4, 8) at line 29, ranks on several nodes); otherwise
+     * setup() builds FlashInfer's workspace at warm-up.
+     */
+    @Test
+    void flashInferPcieIpcAllReduce() {
+        String k = "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC";
+        Verdict v = machine(What.PCIE_SM120).tp(4).env(k, "1").verdict("vllm", k);
+        ok(v, "flashinfer_pcie_ipc");
+        assertEquals("fcf933f40ae09692023b9f6d10b3d9b06a499f41", v.source().commit());
+        Verdict three = machine(What.PCIE_SM120).tp(3).env(k, "1").verdict("vllm", k);
+        fallback(three, null, "FlashInfer PCIe IPC all-reduce does not support world_size=3; supported sizes are (2, 4, 8).");
+        assertEquals("72-79", three.source().line());
+        fallback(machine(What.PCIE_SM120).tp(8).nodes(2).env(k, "1").verdict("vllm", k), null,
+                "FlashInfer PCIe IPC all-reduce requires every rank in the TP group to be on one node.");
+        fallback(machine(What.PCIE_SM120).assume("flashinfer=false").tp(2).env(k, "1").verdict("vllm", k), null,
+                "FlashInfer PCIe IPC all-reduce was requested but this FlashInfer build does not provide PcieIpcAllReduceWorkspace; "
+                        + "falling back to another all-reduce backend.");
+        Verdict noPeer = machine(What.PCIE_SM120).assume("p2p=false").tp(2).env(k, "1").verdict("vllm", k);
+        assertEquals(Outcome.UNKNOWN, noPeer.outcome(), noPeer::toString);
+        ok(machine(What.PCIE_SM120).tp(4).verdict("vllm", k), null);
     }
 }

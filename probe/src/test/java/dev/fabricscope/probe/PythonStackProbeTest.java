@@ -134,4 +134,29 @@ class PythonStackProbeTest {
         PythonEnvironment gone = PythonEnvFixture.read(root, List.of()).environments().get(0);
         assertTrue(gone.torch().missing().describe().contains("ENOENT"), gone.torch().missing().describe());
     }
+
+    /**
+     * PEP 610: a git source install's dist-info holds direct_url.json with vcs_info.commit_id; a local directory
+     * (dir_info) or a wheel from an index names no commit, and an unreadable file is no commit either.
+     */
+    @Test
+    void aSourceInstallsCommitIsReadFromDirectUrlJson() throws Exception {
+        PythonEnvFixture.install(root);
+        Path site = root.resolve(PythonEnvFixture.SITE.substring(1));
+        String[][] dists = {{"sglang", "0.5.6", "{\"url\": \"https://github.com/sgl-project/sglang\", \"vcs_info\": {\"vcs\": \"git\", "
+                + "\"commit_id\": \"01D795F8AA711691052AE277055A67F23A123B0B\", \"requested_revision\": \"main\"}, \"subdirectory\": \"python\"}"},
+                {"vllm", "0.11.0", "{\"url\": \"file:///src/vllm\", \"dir_info\": {\"editable\": true}}"},
+                {"flashinfer_python", "0.6.17", "{not json"}};
+        for (String[] d : dists) {
+            Path info = Files.createDirectories(site.resolve(d[0] + "-" + d[1] + ".dist-info"));
+            Files.writeString(info.resolve("METADATA"), "Name: " + d[0].replace('_', '-') + "\nVersion: " + d[1] + "\n");
+            Files.writeString(info.resolve("direct_url.json"), d[2]);
+        }
+        PythonEnvironment venv = PythonEnvFixture.read(root, List.of()).environments().get(0);
+        assertEquals("01d795f8aa711691052ae277055a67f23a123b0b", venv.commit("sglang").orElse(null));
+        assertEquals(null, venv.commit("vllm").orElse(null), "an editable local directory names no commit");
+        assertEquals(null, venv.commit("flashinfer-python").orElse(null), "unreadable JSON is no commit");
+        assertEquals("0.6.17", venv.version("flashinfer-python").orElseThrow());
+        assertEquals(null, venv.commit("torch").orElse(null), "a wheel from an index has no direct_url.json");
+    }
 }

@@ -24,7 +24,8 @@ public enum FactKey {
     HOST_ARCH("host-arch", Type.CHOICE, "x86_64 or aarch64", "x86_64", "aarch64"),
     FLASHINFER("flashinfer", Type.BOOL, "FlashInfer with its comm module is installed"),
     NCCL_VERSION("nccl-version", Type.VERSION, "the NCCL the framework loads, e.g. 2.28.9"),
-    FABRIC_READY("fabric-ready", Type.BOOL, "no GPU reports its NVLink fabric (Fabric Manager) as not started or in progress");
+    FABRIC_READY("fabric-ready", Type.BOOL, "no GPU reports its NVLink fabric (Fabric Manager) as not started or in progress"),
+    IMEX_CHANNEL("imex-channel", Type.BOOL, "an IMEX channel device exists under /dev/nvidia-caps-imex-channels (FABRIC-handle memory needs one)");
 
     enum Type { BOOL, COUNT, VERSION, CHOICE }
 

@@ -27,7 +27,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
                            Fact<Boolean> multicast, Fact<Boolean> fabricHandles, Fact<Boolean> mnnvlFabric,
                            Fact<Boolean> nvswitch, Fact<Boolean> allNvlink, Fact<Boolean> nvlinkBridge, Fact<Boolean> p2p, Fact<String> torchCuda,
                            Fact<Boolean> confidentialCompute, Fact<String> hostArch, Fact<Boolean> flashinfer,
-                           Fact<String> ncclVersion, Fact<Boolean> fabricReady, String gpuLabel, String gpuName,
+                           Fact<String> ncclVersion, Fact<Boolean> fabricReady, Fact<Boolean> imexChannel, String gpuLabel, String gpuName,
                            String origin) {
 
     /** Facts of {@code snapshot} (null: none) with {@code assume} (keys as {@link FactKey#key}) applied on top. */
@@ -43,7 +43,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
                 cast(f.get(FactKey.MNNVL_FABRIC)), cast(f.get(FactKey.NVSWITCH)), cast(f.get(FactKey.ALL_NVLINK)),
                 cast(f.get(FactKey.NVLINK_BRIDGE)), cast(f.get(FactKey.P2P)), cast(f.get(FactKey.TORCH_CUDA)), cast(f.get(FactKey.CONFIDENTIAL_COMPUTE)),
                 cast(f.get(FactKey.HOST_ARCH)), cast(f.get(FactKey.FLASHINFER)), cast(f.get(FactKey.NCCL_VERSION)),
-                cast(f.get(FactKey.FABRIC_READY)), p.gpuLabel, p.gpuName,
+                cast(f.get(FactKey.FABRIC_READY)), cast(f.get(FactKey.IMEX_CHANNEL)), p.gpuLabel, p.gpuName,
                 snapshot == null ? "--assume only" : p.origin);
     }
 
@@ -154,6 +154,8 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
         if (ready == null || ready.value() == null) {
             f.put(FactKey.FABRIC_READY, Fact.unknown(true, (ready != null ? ready.detail() : "not read") + "; taken as ready"));
         }
+        // no working value: a rule that needs the IMEX state says unknown
+        f.putIfAbsent(FactKey.IMEX_CHANNEL, Fact.unknown(null, "IMEX channels not read"));
     }
 
     /** Why the rules cannot run (no platform, or CUDA without a compute capability), or null. */
@@ -169,7 +171,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
 
     public MachineFacts withGpusPerNode(Fact<Integer> g) {
         return new MachineFacts(platform, sm, g, nodes, multicast, fabricHandles, mnnvlFabric, nvswitch, allNvlink, nvlinkBridge, p2p,
-                torchCuda, confidentialCompute, hostArch, flashinfer, ncclVersion, fabricReady, gpuLabel, gpuName, origin);
+                torchCuda, confidentialCompute, hostArch, flashinfer, ncclVersion, fabricReady, imexChannel, gpuLabel, gpuName, origin);
     }
 
     /** The fact for a key. */
@@ -192,6 +194,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
             case FLASHINFER -> flashinfer;
             case NCCL_VERSION -> ncclVersion;
             case FABRIC_READY -> fabricReady;
+            case IMEX_CHANNEL -> imexChannel;
         };
     }
 
@@ -320,6 +323,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
                 f.put(FactKey.NCCL_VERSION, Fact.unknown(null, "no NCCL library found on the host"));
             }
             stackFacts(s, f);
+            f.put(FactKey.IMEX_CHANNEL, imexChannel(s));
             if (!driver || gpus.isEmpty()) {
                 String why = !driver ? "no NVIDIA driver in the snapshot" + (s.driver() != null && s.driver().message() != null ? " (" + s.driver().message() + ")" : "")
                         : "the driver reports no GPU";
@@ -341,6 +345,19 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
             f.put(FactKey.ALL_NVLINK, pairs(s, gpus, MachineFacts::nvlinkConnected, "NVLink-connected"));
             f.put(FactKey.P2P, pairs(s, gpus, p -> p.cudaCanAccessPeer().value(), "peer-accessible (cuDeviceCanAccessPeer)"));
             return new Probed(f, label, name, origin);
+        }
+
+        /** The channel devices HostProbe listed under /dev/nvidia-caps-imex-channels; unread stays unknown. */
+        private static Fact<Boolean> imexChannel(MachineSnapshot s) {
+            if (s.driver() == null || s.driver().imexChannels() == null || !s.driver().imexChannels().isPresent()) {
+                String why = s.driver() == null || s.driver().imexChannels() == null ? "not in the snapshot"
+                        : s.driver().imexChannels().missing().describe();
+                return Fact.unknown(null, "IMEX channels under " + IMEX_DIR + " not read (" + why + ")");
+            }
+            List<String> channels = s.driver().imexChannels().value();
+            return channels.isEmpty() ? Fact.probed(false, "no channel device under " + IMEX_DIR)
+                    : Fact.probed(true, channels.size() + " channel device(s) under " + IMEX_DIR + " ("
+                    + visible(String.join(", ", channels.stream().map(c -> c.substring(c.lastIndexOf('/') + 1)).toList())) + ")");
         }
 
         private static void smFact(Map<FactKey, Fact<?>> f, List<Gpu> gpus, String label) {
@@ -478,6 +495,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
 
     /** A version the rules can compare: dot-separated numbers of at most 9 digits, up to four parts. */
     static final java.util.regex.Pattern READABLE_VERSION = java.util.regex.Pattern.compile("\\d{1,9}(\\.\\d{1,9}){0,3}");
+    static final String IMEX_DIR = "/dev/nvidia-caps-imex-channels";
     public static final String NCCL_UNREADABLE = "NCCL version unreadable";
 
     /** {@code NCCL version unreadable ('2.x')}, the raw value cut and with control characters shown as escapes. */

@@ -59,19 +59,15 @@ final class FlashInferVerdicts {
                             + " is none of them (checked on every rank before any allocation).")
                     .fix("a TP of " + row.sizesPhrase().replace(" and ", " or ") + " for this all-reduce, or NCCL's").build();
         }
-        if (e.tpSpansNodes()) {
-            return v.outcome(dev.fabricscope.advisor.api.Outcome.ERROR).source(FlashInferSources.CUDA_IPC)
-                    .why(e.span() + " with the " + e.tpPhrase() + " group across them, and the workspace shares cudaIpcGetMemHandle buffers "
-                            + "(create_shared_buffer), which only open on the same host (FlashInfer's error text for this case was not read).")
-                    .fix("keep the TP group within one host for this all-reduce, or use NCCL's").build();
+        Partial p = FlashInferWorkspace.pcieIpc(e);
+        v.apply(p);
+        if (p.outcome() == dev.fabricscope.advisor.api.Outcome.ERROR) {
+            v.fix("keep the TP group within one host for this all-reduce, or use NCCL's");
+        } else if (p.outcome() == dev.fabricscope.advisor.api.Outcome.OK) {
+            v.why(p.why() + " Callers: vLLM's VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC=1 and SGLang's SGLANG_ENABLE_PCIE_IPC_ALLREDUCE=1 "
+                    + "(their verdicts).");
         }
-        if (!e.p2p()) {
-            return v.outcome(dev.fabricscope.advisor.api.Outcome.UNKNOWN).source(FlashInferSources.CUDA_IPC)
-                    .why("Not every GPU pair reports peer access, and whether cudaIpcOpenMemHandle then succeeds for the IPC buffers was not read.").build();
-        }
-        return v.ok().resolved("pcie_ipc").why(e.gpus() + ", " + e.tpPhrase() + " on one host with peer access: world size in the table, "
-                + "no architecture restriction on its JIT module (jit/comm.py gen_pcie_ipc_comm_module), CUDA IPC buffers within the host. "
-                + "Which SGLang or vLLM release calls it was not read.").build();
+        return v.build();
     }
 
     private static Verdict workspaceVerdict(Eval e) {

@@ -159,6 +159,27 @@ public final class FlashInferWorkspace {
     }
 
     /**
+     * What {@code PcieIpcAllReduceWorkspace} does for a TP group whose world size a caller has already checked against
+     * {@link FlashInferWorldSizes#PCIE_IPC}: CUDA IPC buffers ({@code create_shared_buffer}) open on one host only, and
+     * without peer access whether {@code cudaIpcOpenMemHandle} succeeds was not read.
+     */
+    public static Partial pcieIpc(Eval e) {
+        String when = FlashInferSources.WHEN_PCIE_IPC;
+        if (e.tpSpansNodes()) {
+            return new Partial(Outcome.ERROR, null, null, null, when, e.span() + " with the " + e.tpPhrase() + " group across them, and the "
+                    + "workspace shares cudaIpcGetMemHandle buffers (create_shared_buffer), which only open on the same host (FlashInfer's "
+                    + "error text for this case was not read).", FlashInferSources.CUDA_IPC);
+        }
+        if (!e.p2p()) {
+            return new Partial(Outcome.UNKNOWN, null, null, null, when, "Not every GPU pair reports peer access, and whether "
+                    + "cudaIpcOpenMemHandle then succeeds for the IPC buffers was not read.", FlashInferSources.CUDA_IPC);
+        }
+        return Partial.ok("pcie_ipc", when, e.gpus() + ", " + e.tpPhrase() + " on one host with peer access: world size in the table, "
+                + "no architecture restriction on its JIT module (jit/comm.py gen_pcie_ipc_comm_module), CUDA IPC buffers within the host.",
+                FlashInferWorldSizes.PCIE_IPC.source());
+    }
+
+    /**
      * The fusion kernels' world-size table ({@link FlashInferWorldSizes}) for the backend that was created; null when
      * the world size is one the kernels are compiled for.
      */

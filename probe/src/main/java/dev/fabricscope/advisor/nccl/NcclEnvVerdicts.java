@@ -4,6 +4,7 @@ import dev.fabricscope.advisor.api.KnobSpec;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.Slots;
 import dev.fabricscope.advisor.rule.VerdictBuilder;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,16 +21,83 @@ final class NcclEnvVerdicts {
     static List<Verdict> evaluate(Eval e) {
         List<Verdict> out = new ArrayList<>();
         for (KnobSpec k : List.of(NcclKnobs.CUMEM_ENABLE, NcclKnobs.MNNVL_ENABLE, NcclKnobs.P2P_DISABLE)) {
-            if (e.isSet(k)) {
+            if (e.isSet(k) || k == NcclKnobs.MNNVL_ENABLE && reachesImex(e)) {
                 out.add(verdict(e, k));
             }
         }
         return out;
     }
 
+    /** init.cc:1072 runs ncclMnnvlCheck: several nodes, MNNVL not 0 and P2P not disabled; or NCCL_MNNVL_ENABLE=1. */
+    private static boolean checkRuns(Eval e) {
+        String mnnvl = e.value(NcclKnobs.MNNVL_ENABLE);
+        return e.tpSpansNodes() && !"0".equals(mnnvl) && !"1".equals(e.value(NcclKnobs.P2P_DISABLE)) || "1".equals(mnnvl);
+    }
+
+    /** The check gets past its silent returns (mnnvl.cc:16-60) to the FABRIC allocation through IMEX (mnnvl.cc:70). */
+    private static boolean reachesImex(Eval e) {
+        return e.cuda() && e.tp() > 1 && checkRuns(e) && !"0".equals(e.value(NcclKnobs.CUMEM_ENABLE)) && clique(e);
+    }
+
     /** NCCL would find an MNNVL clique: FABRIC handles, every GPU's fabric COMPLETED with a non-zero cluster UUID (mnnvl.cc:26-45). */
     private static boolean clique(Eval e) {
         return e.cuda() && e.fabricHandles() && e.mnnvlFabric() && e.fabricReady();
+    }
+
+    /**
+     * NCCL_MNNVL_ENABLE (set, or unset where the check reaches IMEX): the gate of init.cc:1072, the silent returns of
+     * mnnvl.cc:16-60, then the FABRIC allocation (mnnvl.cc:74) that needs an IMEX channel and the export/import
+     * (mnnvl.cc:86) that needs the IMEX daemon; either failure is ncclSystemError and init fails.
+     */
+    private static Verdict mnnvl(Eval e, VerdictBuilder v, String value) {
+        v.source(NcclSources.MNNVL_GATE);
+        String shown = value == null ? "the default 2" : value;
+        boolean mnnvlUsed = clique(e) && e.tpSpansNodes();
+        if ("0".equals(value)) {
+            return mnnvlUsed ? v.fallback().resolved("MNNVL off").why("NCCL skips ncclMnnvlCheck (init.cc:1072), so the " + e.tpPhrase()
+                            + " group across " + e.nodes() + " nodes of one NVLink domain uses the network transport between nodes.")
+                    .fix("unset NCCL_MNNVL_ENABLE (2: auto)").build()
+                    : v.ok().resolved("MNNVL off").why("MNNVL would not be used here anyway (" + (clique(e) ? "one node" : "no MNNVL clique") + ").").build();
+        }
+        if (!checkRuns(e)) {
+            return v.ok().resolved("not checked").why(e.tpSpansNodes()
+                    ? "NCCL_P2P_DISABLE=1 sets the P2P level to 0, so with " + shown + " NCCL skips ncclMnnvlCheck (init.cc:1072)."
+                    : "One node: with 2 NCCL checks MNNVL only for several nodes (init.cc:1072).").build();
+        }
+        if ("0".equals(e.value(NcclKnobs.CUMEM_ENABLE))) {
+            return v.ok().resolved("MNNVL off").source(NcclSources.MNNVL_CHECK).why("NCCL_CUMEM_ENABLE=0: ncclMnnvlCheck returns at once "
+                    + "(mnnvl.cc:16), MNNVL stays off.").build();
+        }
+        if (!clique(e)) {
+            return v.ok().resolved("MNNVL off").source(noCliqueSource(e)).why("With " + shown + " NCCL runs ncclMnnvlCheck"
+                    + ("1".equals(value) ? " even on one node" : " across nodes") + ", which returns success without MNNVL when a GPU lacks "
+                    + "FABRIC handles (mnnvl.cc:26), its fabric state is not COMPLETED (mnnvl.cc:29) or its cluster UUID is zero "
+                    + "(mnnvl.cc:45): no clique here.").build();
+        }
+        Boolean channel = e.imexChannel();
+        String clique = Integer.toString(e.tp());
+        String reached = Slots.fill("The {span} TP {tp} group is one MNNVL clique, so ncclMnnvlCheck allocates FABRIC-handle memory "
+                + "(mnnvl.cc:70), which CUDA creates only through an IMEX channel", "span", e.tpSpansNodes() ? e.nodes() + "-node" : "one-node",
+                "tp", e.tp());
+        if (Boolean.FALSE.equals(channel)) {
+            return v.error("ncclSystemError").source(NcclSources.MNNVL_IMEX_CHANNEL).message(NcclMessage.IMEX_CHANNEL, clique)
+                    .why(reached + "; this node has no channel device under /dev/nvidia-caps-imex-channels, so the allocation fails "
+                            + "and communicator init stops (mnnvl.cc:74-77).")
+                    .fix("give every node an IMEX channel device under /dev/nvidia-caps-imex-channels, or NCCL_MNNVL_ENABLE=0 to run "
+                            + "without multi-node NVLink").build();
+        }
+        if (channel == null) {
+            return v.outcome(Outcome.UNKNOWN).source(NcclSources.MNNVL_IMEX_CHANNEL).why(reached + "; whether this node has one was "
+                    + "not read. Without one NCCL stops with '" + NcclMessage.IMEX_CHANNEL.format(clique) + "' (mnnvl.cc:74).").build();
+        }
+        return v.ok().resolved("MNNVL").source(NcclSources.MNNVL_IMEX_EXPORT).why(reached + "; this node has one. NCCL then exports and "
+                + "imports the handle through the IMEX daemon; should that fail it stops with '" + NcclMessage.IMEX_CONFIG.format(clique)
+                + "' (mnnvl.cc:86).").build();
+    }
+
+    /** The first of mnnvl.cc's silent returns that this machine takes. */
+    private static dev.fabricscope.advisor.api.SourceRef noCliqueSource(Eval e) {
+        return !e.fabricHandles() ? NcclSources.MNNVL_FABRIC_ATTR : !e.fabricReady() ? NcclSources.MNNVL_FABRIC_STATE : NcclSources.MNNVL_ZERO_UUID;
     }
 
     private static Verdict verdict(Eval e, KnobSpec k) {
@@ -53,24 +121,7 @@ final class NcclEnvVerdicts {
                     : "cuMem allocations (NCCL's default where the driver supports them).").build();
         }
         if (k == NcclKnobs.MNNVL_ENABLE) {
-            v.source(NcclSources.MNNVL_GATE);
-            if ("0".equals(value)) {
-                return mnnvlUsed ? v.fallback().resolved("MNNVL off").why("NCCL skips ncclMnnvlCheck (init.cc:1072), so the " + e.tpPhrase()
-                                + " group across " + e.nodes() + " nodes of one NVLink domain uses the network transport between nodes.")
-                        .fix("unset NCCL_MNNVL_ENABLE (2: auto)").build()
-                        : v.ok().resolved("MNNVL off").why("MNNVL would not be used here anyway (" + (clique(e) ? "one node" : "no MNNVL clique") + ").").build();
-            }
-            if (!clique(e)) {
-                return v.ok().resolved("MNNVL off").source(NcclSources.MNNVL_CHECK).why("With " + value + " NCCL runs ncclMnnvlCheck"
-                        + ("1".equals(value) ? " even on one node" : " across nodes") + ", which returns success without MNNVL when a GPU lacks "
-                        + "FABRIC handles, its fabric state is not COMPLETED or its cluster UUID is zero (mnnvl.cc:26-45): no clique here.").build();
-            }
-            if (!e.tpSpansNodes() && !"1".equals(value)) {
-                return v.ok().resolved("not checked").why("One node: with 2 NCCL checks MNNVL only for several nodes (init.cc:1072).").build();
-            }
-            return v.outcome(Outcome.UNKNOWN).source(NcclSources.MNNVL_CHECK).why("These GPUs form an MNNVL clique, so NCCL allocates and exports a "
-                    + "FABRIC handle through IMEX; without an IMEX channel it stops with '" + NcclMessage.IMEX_CHANNEL.format("N") + "' (mnnvl.cc:74). "
-                    + "Whether an IMEX channel exists is not among the advisor's facts.").build();
+            return mnnvl(e, v, value);
         }
         v.source(NcclSources.P2P_LEVEL);
         if (!"1".equals(value)) {

@@ -11,7 +11,9 @@ public enum NcclMessage implements UpstreamMessage {
     /** CUCHECKGOTO's WARN (src/include/cudawrap.h:53) for cuMulticastGetGranularity; init returns ncclUnhandledCudaError. */
     CUDA_FAILURE("Cuda failure %s '%s'", NcclSources.NVLS_ALLOC),
     IMEX_CHANNEL("MNNVL (cliqueSize %s) is available but not working on this system. Check the IMEX channel configuration "
-            + "(/dev/nvidia-caps-imex-channels). Set NCCL_MNNVL_ENABLE=0 to ignore this issue.", NcclSources.MNNVL_CHECK),
+            + "(/dev/nvidia-caps-imex-channels). Set NCCL_MNNVL_ENABLE=0 to ignore this issue.", NcclSources.MNNVL_IMEX_CHANNEL),
+    IMEX_CONFIG("MNNVL (cliqueSize %s) is available but not working on this system. Check the IMEX configuration "
+            + "(nvidia-imex-ctl -N). Set NCCL_MNNVL_ENABLE=0 to ignore this issue.", NcclSources.MNNVL_IMEX_EXPORT),
     TORCH_RENDEZVOUS("RuntimeError: CUDA driver error: invalid argument", NcclSources.RENDEZVOUS_REPORT);
 
     private final String text;

@@ -35,6 +35,18 @@ final class NcclSources {
     static final SourceRef NVLS_ALLOC = new SourceRef(REPO, C2307, "src/transport/nvls.cc", "325");
 
     static final SourceRef MNNVL_CHECK = new SourceRef(REPO, C2307, "src/mnnvl.cc", "14-100");
+    /** ncclMnnvlCheck returns success (MNNVL off) without CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED. */
+    static final SourceRef MNNVL_FABRIC_ATTR = new SourceRef(REPO, C2307, "src/mnnvl.cc", "26");
+    /** … when some rank's fabric state is not COMPLETED. */
+    static final SourceRef MNNVL_FABRIC_STATE = new SourceRef(REPO, C2307, "src/mnnvl.cc", "29");
+    /** … when some rank's cluster UUID is zero. */
+    static final SourceRef MNNVL_ZERO_UUID = new SourceRef(REPO, C2307, "src/mnnvl.cc", "45");
+    /** … when no second rank shares the clique or the NVL domain. */
+    static final SourceRef MNNVL_ONE_RANK = new SourceRef(REPO, C2307, "src/mnnvl.cc", "60");
+    /** ncclCuMemAlloc(CU_MEM_HANDLE_TYPE_FABRIC) failed: WARN and ncclSystemError (the IMEX channel message). */
+    static final SourceRef MNNVL_IMEX_CHANNEL = new SourceRef(REPO, C2307, "src/mnnvl.cc", "74");
+    /** Exporting or importing the FABRIC handle failed: WARN and ncclSystemError (the IMEX configuration message). */
+    static final SourceRef MNNVL_IMEX_EXPORT = new SourceRef(REPO, C2307, "src/mnnvl.cc", "86");
     static final SourceRef MNNVL_GATE = new SourceRef(REPO, C2307, "src/init.cc", "1072");
     static final SourceRef P2P_LEVEL = new SourceRef(REPO, C2307, "src/graph/paths.cc", "251");
 

@@ -258,6 +258,12 @@ public final class Eval {
         return f.value() == null && f.origin() == Fact.Origin.UNKNOWN && f.detail().startsWith(MachineFacts.NCCL_UNREADABLE);
     }
 
+    /** An IMEX channel device exists; null when it was not read (no working value: a rule says unknown). */
+    public Boolean imexChannel() {
+        use(FactKey.IMEX_CHANNEL.key);
+        return facts.imexChannel().value();
+    }
+
     public boolean fabricReady() {
         use(FactKey.FABRIC_READY.key);
         return facts.fabricReady().value();

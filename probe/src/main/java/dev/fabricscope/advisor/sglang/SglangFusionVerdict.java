@@ -248,8 +248,11 @@ final class SglangFusionVerdict {
     private static Verdict cutedsl(Eval e, VerdictBuilder v) {
         boolean blackwell = e.cuda() && e.major() == 10;
         return v.outcome(Outcome.UNKNOWN).when(WHEN_WARMUP).source(SglangSources.EXEC_COMM)
-                .why("The parser accepts cutedsl (help: 'Blackwell-only bf16 MNNVL CuTe DSL backend'), but how SGLang resolves and sets it up was not read, "
-                        + "so no verdict is given. " + (blackwell ? e.gpus() + ", which is Blackwell." : e.gpus() + ", not Blackwell (SM10x): expect it to fail or "
+                .why("The parser accepts cutedsl (help: 'Blackwell-only bf16 MNNVL CuTe DSL backend'). Read so far: FlashInfer's "
+                        + "create_allreduce_fusion_workspace (fb28d724 allreduce.py:359) takes trtllm, mnnvl or auto only, its MNNVL CuTe DSL "
+                        + "workspace being a class of its own, and SGLang's workspace module (flashinfer_mnnvl_cutedsl.py@98e2dd2f) raises "
+                        + "RuntimeError without CUDA or FlashInfer >= 0.6.16's comm module. Where SGLang selects that workspace for this "
+                        + "backend, and whether its errors are caught, is in no pinned copy, so no verdict is given. " + (blackwell ? e.gpus() + ", which is Blackwell." : e.gpus() + ", not Blackwell (SM10x): expect it to fail or "
                         + "fall back here."))
                 .fix(bestFusionBackend(e.with(FUSION_BACKEND, null)) != null ? "--flashinfer-allreduce-fusion-backend=" + bestFusionBackend(e.with(FUSION_BACKEND, null))
                         + " (modelled and verified against upstream)" : null).build();

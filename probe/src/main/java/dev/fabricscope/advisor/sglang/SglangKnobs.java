@@ -93,7 +93,10 @@ final class SglangKnobs {
             known(KnobSpec.env(FW, "SGLANG_FORCE_CUSTOM_ALL_REDUCE_V2_PULL_SIZE_KB", KnobSpec.Type.INT, "unset",
                     "CustomAllReduceV2 pull workspace size in KiB"), SglangSources.ENVIRON_CAR_V2),
             known(KnobSpec.env(FW, "SGLANG_FORCE_CUSTOM_ALL_REDUCE_V2_PUSH_SIZE_KB", KnobSpec.Type.INT, "unset",
-                    "CustomAllReduceV2 push workspace size in KiB"), SglangSources.ENVIRON_CAR_V2));
+                    "CustomAllReduceV2 push workspace size in KiB"), SglangSources.ENVIRON_CAR_V2),
+            known(KnobSpec.env(FW, "SGLANG_TORCH_SYMM_MEM_ALLREDUCE_MAX_BYTES", KnobSpec.Type.INT, "unset",
+                    "bytes > 0 replacing TorchSymmMemCommunicator's size-table entry; read in a stored copy of all_reduce_utils.py "
+                            + "without a commit, not in the pinned copies"), SglangSources.TSM_MAX_SIZES));
 
     private static KnobSpec known(KnobSpec k, SourceRef source) {
         KnobSpec spec = k.scope(KnobSpec.Scope.KNOWN);
@@ -110,13 +113,15 @@ final class SglangKnobs {
             KnobSpec.env(FW, "SGLANG_USE_AITER_AR", KnobSpec.Type.BOOL, "unset", "ROCm: AITER custom all-reduce"),
             KnobSpec.env(FW, "SGLANG_USE_1STAGE_ALLREDUCE", KnobSpec.Type.BOOL, "unset", "ROCm: one-stage all-reduce"))
             .stream().map(k -> k.scope(KnobSpec.Scope.ROCM_ONLY)).toList();
+    static final KnobSpec PCIE_IPC_ENV = KnobSpec.env(FW, "SGLANG_ENABLE_PCIE_IPC_ALLREDUCE", KnobSpec.Type.BOOL, "unset",
+            "FlashInfer's PCIe IPC all-reduce (PcieIpcCommunicator) for TP 2/4/8");
     static final KnobSpec POSIX_FD_ENV = KnobSpec.env(FW, "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT", KnobSpec.Type.BOOL, "unset",
             "force POSIX-FD handle exchange for FlashInfer (GB200 transport workaround)").only("older");
 
 
     static final List<KnobSpec> ALL = Stream.of(List.of(FUSION_BACKEND, FUSION_DEPRECATED, ENFORCE_DISABLE,
                     DETERMINISTIC, DP_ATTENTION, MOE_A2A, CUTEDSL_ENV, PURE_ALLREDUCE, ALLREDUCE_ONLY, DCP_SIZE, DCP_BACKEND, DCP_REPLICATE_Q,
-                    DISABLE_CUSTOM_AR, CAR_V2_ENV, ENABLE_PREFILL_CP, CP_STRATEGY, ATTN_CP_SIZE, P2P_CHECK, SKIP_P2P_ENV, TORCH_SYMM_MEM, NCCL_NVLS, SYMM_MEM, NVLS_ENV, CUMEM_ENV, POSIX_FD_ENV),
+                    DISABLE_CUSTOM_AR, CAR_V2_ENV, ENABLE_PREFILL_CP, CP_STRATEGY, ATTN_CP_SIZE, P2P_CHECK, SKIP_P2P_ENV, TORCH_SYMM_MEM, PCIE_IPC_ENV, NCCL_NVLS, SYMM_MEM, NVLS_ENV, CUMEM_ENV, POSIX_FD_ENV),
             KNOWN, ROCM_ONLY).flatMap(List::stream).toList();
 
     private SglangKnobs() {

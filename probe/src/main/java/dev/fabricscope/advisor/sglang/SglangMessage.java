@@ -5,6 +5,10 @@ import dev.fabricscope.advisor.rule.UpstreamMessage;
 
 /** What SGLang (and argparse for it) prints, verbatim, with where each text was read (backend-rules.md §1). */
 public enum SglangMessage implements UpstreamMessage {
+    PCIE_IPC_NO_FLASHINFER("SGLANG_ENABLE_PCIE_IPC_ALLREDUCE is set but this FlashInfer build has no pcie_ipc_comm; falling back to NCCL "
+            + "all-reduce.", SglangSources.PCIE_IPC_NO_FI),
+    PCIE_IPC_WORLD("FlashInfer PCIe-IPC all-reduce skipped: unsupported world size %d", SglangSources.PCIE_IPC_WORLD),
+    PCIE_IPC_BUILD_FAILED("FlashInfer PCIe-IPC workspace (max_numel=%s) failed: %s; reductions stay on NCCL", SglangSources.PCIE_IPC_BUILD),
     DEPRECATED("--enable-flashinfer-allreduce-fusion is deprecated. Please use --flashinfer-allreduce-fusion-backend=auto instead.",
             SglangSources.DEPRECATED),
     AUTO_ENABLE("Auto-enabling FlashInfer AllReduce Fusion on SM90/SM10X for %s",

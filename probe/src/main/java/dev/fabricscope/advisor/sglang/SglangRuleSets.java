@@ -9,12 +9,15 @@ import java.util.Map;
 
 /**
  * What each SGLang rule set was read from. Its releases are not known: the mirror is larger than fetch brings, and the
- * stored index holds one python/sglang/version.py (0.5.3rc2 at 0175ceec), at none of the commits the rules cite.
+ * stored index holds python/sglang/version.py only at fd1216ca ({@code 0.5.6.post2}; an earlier session saw 0.5.3rc2 at
+ * 0175ceec) and python/pyproject.toml only at aad731e7 ({@code 0.1.12}), at none of the commits the rules cite, which
+ * read_file refuses for those paths. A source install names its commit instead ({@code direct_url.json}).
  */
 final class SglangRuleSets {
 
     static final String NO_RELEASE = "no release read: the rules cite commits of the stored index, which gives no dates "
-            + "and no tags, and its only version.py is at another commit; name a commit (prefix) instead";
+            + "and no tags, and its version.py (fd1216ca: 0.5.6.post2) is at none of the rules' commits; name a commit (prefix), "
+            + "or install from git: direct_url.json's commit then picks the set";
 
     private static final List<SourceRef> COMMON = List.of(SglangSources.SEED_ARGS, SglangSources.AUTO, SglangSources.TSM,
             CustomAllReduceSources.SGLANG_CAR);

@@ -73,12 +73,29 @@ public final class SglangSources {
             "python/sglang/srt/arg_groups/fields/parallel.py", "Parallel fields (attn_cp_size … enable_layernorm_sp)");
     static final SourceRef BOUNDARY_REDUCTION = new SourceRef(REPO, "0fbe7e46218ce8b728c72095f1332c3b98e6de19",
             "python/sglang/srt/arg_groups/boundary_reduction.py", "resolve_boundary_reduction");
+    /**
+     * Where TorchSymmMemCommunicator takes its size-table entry (self.max_size), the value
+     * SGLANG_TORCH_SYMM_MEM_ALLREDUCE_MAX_BYTES replaces. The reader of the variable (get_torch_symm_mem_all_reduce_max_size
+     * in all_reduce_utils.py: a value > 0 replaces the entry) is in one stored copy whose commit the index does not give;
+     * the pinned copies (this file at 0cd72ba4, all_reduce_utils.py at 25b38cc2) do not read it.
+     */
+    static final SourceRef TSM_MAX_SIZES = new SourceRef(REPO, "0cd72ba41d483ac6c1ea96f056b2bcbfb4365121",
+            "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "92-94");
     static final SourceRef TSM = new SourceRef(REPO, "0cd72ba41d483ac6c1ea96f056b2bcbfb4365121",
             "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "TorchSymmMemCommunicator.__init__");
     static final SourceRef TSM_CALLERS = new SourceRef(REPO, null, "python/sglang/srt/distributed/",
             "callers of TorchSymmMemCommunicator (most copies; the calling file was not recorded)");
 
     // ---- when
+    /** PcieIpcCommunicator (FlashInfer's PCIe IPC all-reduce under SGLANG_ENABLE_PCIE_IPC_ALLREDUCE). */
+    static final String PCIE_IPC_COMMIT = "83d4b476d11e60a8c7e95c6df835445ae68b28ed";
+    static final String PCIE_IPC_PATH = "python/sglang/srt/distributed/device_communicators/pcie_ipc_ar.py";
+    static final SourceRef PCIE_IPC_WORLD = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "92-97");
+    static final SourceRef PCIE_IPC_CUDA = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "101-102");
+    static final SourceRef PCIE_IPC_NO_FI = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "106-111");
+    static final SourceRef PCIE_IPC_ENABLED = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "120-125");
+    static final SourceRef PCIE_IPC_BUILD = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "146-161");
+
     static final String WHEN_ARGS = "argument parsing (server start, before model loading)";
     static final String WHEN_RESOLVE = "argument resolution (server start, before model loading)";
     static final String WHEN_WARMUP = "model-runner warm-up (after weight loading, before CUDA-graph capture)";

@@ -34,6 +34,7 @@ final class SglangVerdicts {
         out.add(SglangCustomAllReduceRules.p2pCheckVerdict(e));
         out.add(SglangCustomAllReduceRules.skipP2pVerdict(e));
         out.add(SglangTorchSymmMemRules.torchSymmMemVerdict(e));
+        out.add(SglangPcieIpcRules.verdict(e));
         out.add(SglangNcclEnvRules.ncclNvlsFlagVerdict(e, SglangKnobs.NCCL_NVLS));
         out.add(SglangNcclEnvRules.ncclNvlsFlagVerdict(e, SglangKnobs.SYMM_MEM));
         out.add(SglangNcclEnvRules.nvlsEnvVerdict(e));

@@ -6,6 +6,7 @@ import dev.fabricscope.advisor.customallreduce.CustomAllReduce;
 import dev.fabricscope.advisor.customallreduce.CustomAllReduceMessage;
 import dev.fabricscope.advisor.nccl.NcclKnobs;
 import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.Slots;
 import dev.fabricscope.advisor.rule.VerdictBuilder;
 import static dev.fabricscope.advisor.vllm.VllmKnobs.BATCH_INVARIANT;
 import static dev.fabricscope.advisor.vllm.VllmKnobs.DISABLE_CUSTOM_AR;
@@ -47,15 +48,22 @@ final class VllmCommunicatorRules {
         if (!e.cuda()) {
             return v.fallback().message(VllmMessage.FIAR_CUDA).why("The platform is " + e.platformName() + ".").fix("drop VLLM_ALLREDUCE_USE_FLASHINFER").build();
         }
-        Map<Integer, Double> row = VllmFusionPass.FI_MAX_SIZE_MB.get(e.capTimes10());
-        if (row == null || !row.containsKey(e.tp())) {
+        VllmSizeTable table = VllmSizeTable.FUSION;
+        java.util.Optional<Double> mb = table.mb(e.capTimes10(), e.tp());
+        if (mb.isEmpty()) {
             return v.fallback().message(VllmMessage.FIAR_WORLD.format(e.tp()))
-                    .why((row == null ? e.gpus() + ": no size-table entry for this capability" : e.gpus() + ": no size-table entry for world size " + e.tp())
+                    .why((table.worldSizes(e.capTimes10()) == null ? e.gpus() + ": no " + table.name() + " entry for this capability"
+                            : e.gpus() + ": no " + table.name() + " entry for world size " + e.tp())
                             + " (the message names the world size even when the capability is the reason; the size table of the fusion pass is assumed).")
                     .fix("drop VLLM_ALLREDUCE_USE_FLASHINFER").build();
         }
         return v.ok().resolved("flashinfer").source(VllmSources.DISPATCH)
-                .why("Tried before custom all-reduce for TP all-reduces: each call needs a contiguous 2-D CUDA tensor within the workspace's token limit, else the next backend runs.").build();
+                .why(Slots.fill("Tried before custom all-reduce for TP all-reduces: each call needs a contiguous 2-D CUDA tensor of at most "
+                        + "{mb} MB ({table}), else the next backend runs. {mnnvl}", "mb", VllmSizeTable.fmt(mb.get()), "table", table.name(),
+                        "mnnvl", Slots.fill("With the mnnvl backend newer vLLM copies tune that budget per (capability, world size, nodes) in "
+                                + "{tuned}; no stored vllm-project/vllm copy holds its rows ({where} has none), so the {table} value is what "
+                                + "the advisor knows.", "tuned", VllmSizeTable.MNNVL.name(), "where", VllmSizeTable.MNNVL.source(),
+                                "table", table.name()))).build();
     }
 
     // ---- custom all-reduce (§2.7) and symmetric memory (§2.8)

@@ -24,13 +24,6 @@ import java.util.TreeSet;
  */
 final class VllmFusionPass {
 
-    /** {@code FI_ALLREDUCE_FUSION_MAX_SIZE_MB}: capability × 10 → world size → MB. */
-    static final Map<Integer, Map<Integer, Double>> FI_MAX_SIZE_MB = Map.of(
-            90, Map.of(2, 64.0, 4, 2.0, 8, 0.5),
-            100, Map.of(2, 64.0, 4, 32.0, 8, 1.0, 16, 64.0),
-            103, Map.of(2, 64.0, 4, 64.0, 8, 4.0, 16, 64.0),
-            107, Map.of(2, 64.0, 4, 64.0, 8, 2.0));
-
     private VllmFusionPass() {
     }
 
@@ -90,8 +83,7 @@ final class VllmFusionPass {
         if (allowed != null && !allowed.contains(e.tp())) {
             return null;
         }
-        Map<Integer, Double> row = FI_MAX_SIZE_MB.get(e.capTimes10());
-        return row == null ? null : row.get(e.tp());
+        return VllmSizeTable.FUSION.mb(e.capTimes10(), e.tp()).orElse(null);
     }
 
     /** What the pass ends up doing when on: fused with a backend, disabled with a warning, or a start-up error. */
@@ -106,13 +98,15 @@ final class VllmFusionPass {
         Double mb = maxSizeMb(e);
         if (mb == null) {
             List<Integer> allowed = version(e).passWorldSizes();
-            Map<Integer, Double> row = FI_MAX_SIZE_MB.get(e.capTimes10());
-            String why = row == null ? e.gpus() + ": the size table has no entry for capability " + e.capTimes10() + " (only 9.0, 10.0, 10.3, 10.7)"
-                    : allowed != null && !allowed.contains(e.tp()) && row.containsKey(e.tp())
+            VllmSizeTable t = VllmSizeTable.FUSION;
+            TreeSet<Integer> sizes = t.worldSizes(e.capTimes10());
+            String why = sizes == null ? e.gpus() + ": " + t.name() + " has no entry for capability " + e.capTimes10() + " (only "
+                    + t.capabilities().stream().map(c -> c / 10 + "." + c % 10).collect(java.util.stream.Collectors.joining(", ")) + ")"
+                    : allowed != null && !allowed.contains(e.tp()) && sizes.contains(e.tp())
                     ? "This vLLM version's PassConfig accepts world sizes 2, 4, 8 only (newer ones add 16 on SM100/SM103), and the world size is " + e.tp()
-                    : e.gpus() + ": the size table for capability " + e.capTimes10() + " has world sizes " + new java.util.TreeSet<>(row.keySet()) + ", not " + e.tp();
+                    : e.gpus() + ": " + t.name() + " for capability " + e.capTimes10() + " has world sizes " + sizes + ", not " + e.tp();
             return new Partial(Outcome.FALLBACK, null, null, VllmMessage.PASS_WORLD.format(e.tp()), WHEN_PASS, why
-                    + "; the pass disables itself and the unfused all-reduce + RMSNorm run.", VllmSources.TABLE);
+                    + "; the pass disables itself and the unfused all-reduce + RMSNorm run.", VllmSizeTable.FUSION.source());
         }
         Partial ws = workspaceResult(e);
         if (ws.failed() || ws.resolved() == null) {
@@ -124,13 +118,23 @@ final class VllmFusionPass {
                     "fi_allreduce_fusion_max_size_mb admits world size " + e.tp() + ". " + ranks.why(), ranks.source());
         }
         String limit = " Fused for compile ranges up to " + fmt(mb) + " MB / (hidden × element size) tokens"
-                + (e.tokens() != null ? ", capped at max_num_batched_tokens (" + e.tokens() + ")" : "") + ".";
+                + (e.tokens() != null ? ", capped at max_num_batched_tokens (" + e.tokens() + ")" : "") + "." + oneShot(e, ws.resolved());
         return new Partial(ws.outcome(), ws.resolved(), ws.errorClass(), ws.message(), ws.when(), ws.why() + limit, ws.source());
     }
 
     /** {@code 64} / {@code 0.5}: MB as the size table writes them. */
     static String fmt(double mb) {
-        return mb == Math.rint(mb) ? Long.toString((long) mb) : Double.toString(mb);
+        return VllmSizeTable.fmt(mb);
+    }
+
+    /** How the fused call picks one-shot vs two-shot (_select_flashinfer_allreduce_use_oneshot, from the one-shot table). */
+    static String oneShot(Eval e, String backend) {
+        VllmSizeTable t = VllmSizeTable.ONE_SHOT;
+        if ("mnnvl".equals(backend)) {
+            return " With mnnvl FlashInfer picks one-shot or two-shot itself (vLLM passes use_oneshot=None).";
+        }
+        return t.mb(e.capTimes10(), e.tp()).map(mb -> " trtllm runs one-shot up to " + fmt(mb) + " MB per call, two-shot above ("
+                + t.name() + ").").orElse(" " + t.name() + " has no entry here, so every call runs one-shot.");
     }
 
     /**

@@ -85,7 +85,7 @@ final class VllmFusionVerdicts {
     }
 
     static Verdict maxSizeVerdict(Eval e) {
-        VerdictBuilder v = e.on(MAX_SIZE, VllmVersion.class).source(VllmSources.TABLE).when(WHEN_PASS);
+        VerdictBuilder v = e.on(MAX_SIZE, VllmVersion.class).source(VllmSizeTable.FUSION.source()).when(WHEN_PASS);
         Double mb = VllmFusionPass.maxSizeMb(e);
         if (v.userSet()) {
             return v.ok().why("Overrides the size table: " + VllmFusionPass.fmt(mb) + " MB for " + e.tpPhrase()

@@ -19,6 +19,8 @@ final class VllmKnobs {
             "-O level (O0/O1: fusion pass off; O2 default, O3: on where supported)", "0", "1", "2", "3", "O0", "O1", "O2", "O3");
     static final KnobSpec USE_FLASHINFER = KnobSpec.env(FW, "VLLM_ALLREDUCE_USE_FLASHINFER", KnobSpec.Type.BOOL, "0",
             "standalone FlashInfer all-reduce for non-fused sites");
+    static final KnobSpec USE_FLASHINFER_PCIE_IPC = KnobSpec.env(FW, "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC", KnobSpec.Type.BOOL, "0",
+            "FlashInfer's PCIe IPC all-reduce for single-node TP 2/4/8 (opt-in)");
     static final KnobSpec USE_SYMM_MEM = KnobSpec.env(FW, "VLLM_ALLREDUCE_USE_SYMM_MEM", KnobSpec.Type.BOOL, "1",
             "torch symmetric-memory all-reduce");
     static final KnobSpec DISABLE_CUSTOM_AR = KnobSpec.flag(FW, "disable-custom-all-reduce", KnobSpec.Type.BOOL, "false",
@@ -46,14 +48,27 @@ final class VllmKnobs {
             DP_SIZE,
             KnobSpec.flag(FW, "dcp-kv-cache-interleave-size", KnobSpec.Type.INT, "1", "DCP KV-cache interleave size"),
             KnobSpec.flag(FW, "cp-kv-cache-interleave-size", KnobSpec.Type.INT, "1", "context-parallel KV-cache interleave size"),
-            KnobSpec.env(FW, "VLLM_USE_NCCL_SYMM_MEM", KnobSpec.Type.BOOL, "0", "NCCL symmetric-memory all-reduce"))
+            KnobSpec.env(FW, "VLLM_USE_NCCL_SYMM_MEM", KnobSpec.Type.BOOL, "0", "NCCL symmetric-memory all-reduce"),
+            KnobSpec.env(FW, "VLLM_DCP_Q_REPLICATE", KnobSpec.Type.BOOL, "0",
+                    "MLA DCP query replication: the query projection replicated per DCP group, no decode query all-gather"),
+            KnobSpec.flag(FW, "dcp-q-replicate", KnobSpec.Type.BOOL, "unset",
+                    "ParallelConfig.dcp_q_replicate of newer copies (the pinned mla_dcp_qrep.py reads VLLM_DCP_Q_REPLICATE only)"))
             .stream().map(k -> k.scope(KnobSpec.Scope.KNOWN)).toList();
+
+    /** Where the DCP query-replication switch was read: dcp_q_replicate_enabled() returns envs.VLLM_DCP_Q_REPLICATE. */
+    static final dev.fabricscope.advisor.api.SourceRef DCP_Q_REPLICATE = new dev.fabricscope.advisor.api.SourceRef(VllmSources.REPO,
+            "5fab4e3999b7cdac148a6b4f5056164fef8daa0e", "vllm/model_executor/layers/attention/mla_dcp_qrep.py", "10-11");
+
+    /** Where a {@link KnobSpec.Scope#KNOWN} knob was read, when not the engine arguments. */
+    static dev.fabricscope.advisor.api.SourceRef knownSource(KnobSpec k) {
+        return k.name().equals("VLLM_DCP_Q_REPLICATE") || k.name().equals("dcp-q-replicate") ? DCP_Q_REPLICATE : null;
+    }
     static final List<KnobSpec> ROCM_ONLY = List.of(
             KnobSpec.env(FW, "VLLM_ROCM_USE_AITER", KnobSpec.Type.BOOL, "0", "ROCm: AITER kernels"),
             KnobSpec.env(FW, "VLLM_ROCM_USE_AITER_CUSTOM_AR", KnobSpec.Type.BOOL, "1", "ROCm: AITER custom all-reduce"))
             .stream().map(k -> k.scope(KnobSpec.Scope.ROCM_ONLY)).toList();
 
-    static final List<KnobSpec> ALL = Stream.of(List.of(BACKEND, FUSE, MAX_SIZE, OPT_LEVEL, USE_FLASHINFER, USE_SYMM_MEM,
+    static final List<KnobSpec> ALL = Stream.of(List.of(BACKEND, FUSE, MAX_SIZE, OPT_LEVEL, USE_FLASHINFER, USE_FLASHINFER_PCIE_IPC, USE_SYMM_MEM,
             DISABLE_CUSTOM_AR, SKIP_P2P, BATCH_INVARIANT, DCP_SIZE, PCP_SIZE, DCP_BACKEND, V2_RUNNER, COMPILATION_CONFIG, PP_SIZE), KNOWN, ROCM_ONLY)
             .flatMap(List::stream).toList();
 

@@ -13,7 +13,8 @@ import java.util.Map;
 final class VllmRuleSets {
 
     static final String NO_RELEASE = "no release read: the rules cite commits of the stored index, which gives no dates "
-            + "and no tags (vLLM's version comes from its git tags); name a commit (prefix) instead";
+            + "and no tags (vLLM's version comes from its git tags); name a commit (prefix), or install from git: "
+            + "direct_url.json's commit then picks the set";
 
     private static final List<SourceRef> COMMON = List.of(VllmSources.PASS, VllmSources.DEFAULT, VllmSources.PARALLEL,
             VllmSources.MODEL_DCP, VllmSources.CAR, VllmSources.SYMM, VllmSources.FIAR, VllmSources.ENVS);

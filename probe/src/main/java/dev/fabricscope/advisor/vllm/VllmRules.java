@@ -57,6 +57,12 @@ public final class VllmRules implements FrameworkRules {
     }
 
     @Override
+    public SourceRef knownKnobSource(Eval e, KnobSpec k) {
+        SourceRef own = VllmKnobs.knownSource(k);
+        return own != null ? own : knownKnobsSource(e);
+    }
+
+    @Override
     public SourceRef rocmKnobsSource(Eval e) {
         return VllmSources.ENVS;
     }

@@ -14,8 +14,6 @@ final class VllmSources {
     static final SourceRef PARALLEL_OLD = new SourceRef(REPO, null, "vllm/config/parallel.py", "_validate_parallel_config (older copies)");
     static final SourceRef PASS = new SourceRef(REPO, "0052812d1f0655bd4b646b5dbda8b3427697fae3",
             "vllm/compilation/passes/fusion/allreduce_rms_fusion.py", "AllReduceFusionPass.__init__");
-    static final SourceRef TABLE = new SourceRef(REPO, "0052812d1f0655bd4b646b5dbda8b3427697fae3",
-            "vllm/compilation/passes/fusion/allreduce_rms_fusion.py", "FI_ALLREDUCE_FUSION_MAX_SIZE_MB");
     static final SourceRef DEFAULT = new SourceRef(REPO, "000fc94b754f66aeb60ef5acf1ea2e94cdc65164", "vllm/config/vllm.py",
             "enable_allreduce_rms_fusion");
     static final SourceRef ENVS = new SourceRef(REPO, null, "vllm/envs.py", "VLLM_FLASHINFER_ALLREDUCE_BACKEND");
@@ -40,6 +38,16 @@ final class VllmSources {
             "vllm/distributed/device_communicators/symm_mem.py", "SymmMemCommunicator.__init__");
     static final SourceRef ARGS = new SourceRef(REPO, null, "vllm/engine/arg_utils.py", "EngineArgs (flags as listed by the audit)");
     static final SourceRef DISPATCH = new SourceRef(REPO, null, "vllm/distributed/device_communicators/cuda_communicator.py", "all_reduce");
+
+    /** The PCIe IPC wrapper (vllm PR #53576): FlashInferPcieIpcAllReduce.__init__ checks, then setup() at kernel warm-up. */
+    static final String PCIE_IPC_COMMIT = "fcf933f40ae09692023b9f6d10b3d9b06a499f41";
+    static final String PCIE_IPC_PATH = "vllm/distributed/device_communicators/flashinfer_pcie_ipc_all_reduce.py";
+    static final SourceRef PCIE_IPC_SIZES = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "29");
+    static final SourceRef PCIE_IPC_NO_FI = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "60-66");
+    static final SourceRef PCIE_IPC_CUDA = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "67-71");
+    static final SourceRef PCIE_IPC_WORLD = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "72-79");
+    static final SourceRef PCIE_IPC_NODE = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "80-85");
+    static final SourceRef PCIE_IPC_ENABLED = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "87-89");
 
     static final String WHEN_PASS = "engine start (torch.compile pass setup: AllReduceFusionPass init)";
     static final String WHEN_CONFIG = "engine config validation (start-up, before model loading)";

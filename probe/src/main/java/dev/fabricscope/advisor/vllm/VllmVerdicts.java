@@ -17,6 +17,7 @@ final class VllmVerdicts {
                 VllmFusionVerdicts.maxSizeVerdict(e),
                 VllmFusionVerdicts.optLevelVerdict(e),
                 VllmCommunicatorRules.standaloneVerdict(e),
+                VllmPcieIpcRules.verdict(e),
                 VllmCommunicatorRules.customAllReduceVerdict(e),
                 VllmCommunicatorRules.symmMemVerdict(e),
                 VllmCommunicatorRules.skipP2pVerdict(e),

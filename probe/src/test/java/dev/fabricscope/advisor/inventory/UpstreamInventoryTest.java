@@ -106,14 +106,17 @@ class UpstreamInventoryTest {
 
     @Test
     void theImexCheckCouldApplyAcrossMnnvlTrays() throws Exception {
-        assertTrue(applicable("gb200-nvl72-tray", Deployment.defaults().withTp(8).withNodes(2), "nccl").contains("nccl.mnnvl.74"));
-        assertTrue(applicable("gb200-nvl72-tray", Deployment.defaults().withTp(8).withNodes(2), "vllm").contains("nccl.mnnvl.86"));
+        MachineFacts f = facts("gb200-nvl72-tray");
+        assertTrue(couldApply(f, Deployment.defaults().withTp(8).withNodes(2), "nccl").contains("nccl.mnnvl.74"));
+        assertTrue(couldApply(f, Deployment.defaults().withTp(8).withNodes(2), "vllm").contains("nccl.mnnvl.86"));
         // one tray: NCCL runs its MNNVL check only when told to (init.cc:1072)
-        assertFalse(applicable("gb200-nvl72-tray", Deployment.defaults().withTp(4).withNodes(1), "nccl").contains("nccl.mnnvl.74"));
-        assertTrue(applicable("gb200-nvl72-tray", Deployment.defaults().withTp(4).withNodes(1).withEnv("NCCL_MNNVL_ENABLE", "1"), "nccl")
+        assertFalse(couldApply(f, Deployment.defaults().withTp(4).withNodes(1), "nccl").contains("nccl.mnnvl.74"));
+        assertTrue(couldApply(f, Deployment.defaults().withTp(4).withNodes(1).withEnv("NCCL_MNNVL_ENABLE", "1"), "nccl")
                 .contains("nccl.mnnvl.74"));
-        assertFalse(applicable("gb200-nvl72-tray", Deployment.defaults().withTp(8).withNodes(2).withEnv("NCCL_MNNVL_ENABLE", "0"), "nccl")
+        assertFalse(couldApply(f, Deployment.defaults().withTp(8).withNodes(2).withEnv("NCCL_MNNVL_ENABLE", "0"), "nccl")
                 .contains("nccl.mnnvl.74"));
+        assertFalse(applicable("gb200-nvl72-tray", Deployment.defaults().withTp(8).withNodes(2), "nccl").contains("nccl.mnnvl.74"),
+                "modelled now (NcclSources.MNNVL_IMEX_CHANNEL, from the imex-channel fact)");
     }
 
     @Test
@@ -165,12 +168,12 @@ class UpstreamInventoryTest {
 
     @Test
     void theVerdictTextNamesReasonConditionAndMessage() {
-        InventoryEntry imex = UpstreamInventory.bundled().entries().stream().filter(e -> e.id().equals("nccl.mnnvl.74")).findFirst().orElseThrow();
-        String why = imex.notModelledWhy();
-        assertTrue(why.startsWith("not modelled: NCCL's IMEX check"), why);
-        assertTrue(why.contains("Upstream raise in ncclMnnvlCheck when ncclCuMemAlloc(CU_MEM_HANDLE_TYPE_FABRIC) != ncclSuccess"), why);
-        assertTrue(why.contains("\"MNNVL (cliqueSize %d) is available but not working on this system."), why);
-        assertEquals("NVIDIA/nccl@5067397c2676d5aed50042fc39e5c8ee96eb0027:src/mnnvl.cc:74", imex.source().toString());
+        InventoryEntry multiRank = UpstreamInventory.bundled().entries().stream().filter(e -> e.id().equals("nccl.init.1057")).findFirst().orElseThrow();
+        String why = multiRank.notModelledWhy();
+        assertTrue(why.startsWith("not modelled: not a deployment branch"), why);
+        assertTrue(why.contains("Upstream raise in initTransportsRank when !ncclParamMultiRankGpuEnable() && two ranks share hostHash and busId"), why);
+        assertTrue(why.contains("\"Multiple Ranks are using the same GPU/Partition."), why);
+        assertEquals("NVIDIA/nccl@5067397c2676d5aed50042fc39e5c8ee96eb0027:src/init.cc:1057", multiRank.source().toString());
         InventoryEntry modelled = UpstreamInventory.bundled().entries().stream().filter(InventoryEntry::modelled).findFirst().orElseThrow();
         assertThrows(IllegalStateException.class, modelled::notModelledWhy);
     }
