@@ -1,0 +1,80 @@
+package dev.fabricscope.report;
+
+import dev.fabricscope.check.CheckResult;
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.render.CheckSections;
+import dev.fabricscope.render.Fit;
+import dev.fabricscope.render.TextTable;
+import dev.fabricscope.text.Escape;
+import java.util.List;
+
+/**
+ * The live checks a report holds, with when and on which machine they ran: what {@code show}, the app's Checks and
+ * Matrices tabs (read-only) show of a report. The report's own JSON stays the record; this only reads it.
+ *
+ * @param madeAt  when the report (and so its checks, which {@code report --with-checks} runs) was made, ISO-8601
+ * @param machine the machine, e.g. {@code vm (2× NVIDIA H200)}
+ * @param entries the checks that ran, in the order run (never empty)
+ */
+public record RecordedChecks(String madeAt, String machine, List<ReportChecks.Entry> entries) {
+
+    public RecordedChecks {
+        entries = List.copyOf(entries);
+    }
+
+    /** The checks of {@code r}, or null when it holds none (not asked for, skipped, a bare snapshot). */
+    public static RecordedChecks of(Report r) {
+        if (r == null || r.checks().results().isEmpty()) {
+            return null;
+        }
+        return new RecordedChecks(r.createdAt(), machine(r.snapshot()), r.checks().results());
+    }
+
+    static String machine(MachineSnapshot s) {
+        String host = s.host() == null ? "unknown host" : s.host().hostname().orElse("unknown host");
+        var models = new java.util.LinkedHashMap<String, Integer>();
+        s.gpus().forEach(g -> models.merge(g.name().orElse("GPU"), 1, Integer::sum));
+        StringBuilder gpus = new StringBuilder();
+        models.forEach((name, n) -> gpus.append(gpus.length() == 0 ? "" : ", ").append(n).append("× ").append(name));
+        return host + (gpus.length() == 0 ? "" : " (" + gpus + ")");
+    }
+
+    /** "made 2026-12-01T02:20:48.897Z on vm (2× NVIDIA H200)". */
+    public String provenance() {
+        return "made " + (madeAt == null ? "at an unknown time" : madeAt) + " on " + machine;
+    }
+
+    /** The result of the check named {@code check} read as its record, or null when absent or unreadable. */
+    public CheckResult result(String check) {
+        return entries.stream().filter(e -> check.equals(e.check())).findFirst().map(ReportChecks.Entry::typed).orElse(null);
+    }
+
+    /**
+     * As {@code show} prints them: a heading with date and machine, one line per check, then each check's tables
+     * ({@link CheckSections}), within {@code width} columns (cells cut at a word; {@code Integer.MAX_VALUE}: whole).
+     */
+    public String text(int width) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(Fit.wrap("Live checks (recorded in the report, " + Escape.visible(provenance(), false) + "):", width));
+        TextTable t = new TextTable("Check", "Status", "Summary");
+        for (ReportChecks.Entry e : entries) {
+            t.row(e.check(), e.status(), width == Integer.MAX_VALUE ? e.summary() : Fit.atWord(oneLine(e.summary()), width - 30));
+        }
+        t.render().lines().forEach(l -> sb.append("  ").append(l).append('\n'));
+        for (ReportChecks.Entry e : entries) {
+            CheckResult r = e.typed();
+            sb.append('\n');
+            if (r == null) {
+                sb.append(Fit.wrap(Escape.visible(e.check() + ": the result cannot be shown: " + e.unreadable()
+                        + " (the JSON report keeps it as recorded)", false), width));
+                continue;
+            }
+            sb.append(CheckSections.text(CheckSections.of(dev.fabricscope.text.LongValues.cut(r)), width));
+        }
+        return sb.toString();
+    }
+
+    private static String oneLine(String s) {
+        return s == null ? "" : dev.fabricscope.io.SnapshotIO.oneLineSafe(s);
+    }
+}
