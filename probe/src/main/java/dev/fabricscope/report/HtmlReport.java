@@ -252,7 +252,7 @@ public final class HtmlReport {
             return;
         }
         h.append("<section>\n<h2>Findings</h2>\n<table>\n<thead><tr><th>Severity</th><th>Code</th><th>About</th><th>Finding</th></tr></thead>\n");
-        for (Finding x : s.findings()) {
+        for (Finding x : dev.fabricscope.render.FindingFolds.of(s)) {
             String cls = switch (x.severity()) {
                 case ERROR -> "error";
                 case WARNING -> "fallback";

@@ -14,6 +14,7 @@ import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.NvSwitch;
 import dev.fabricscope.render.CheckSections;
+import dev.fabricscope.render.FindingFolds;
 import dev.fabricscope.render.SnapshotText;
 import dev.fabricscope.render.TextTable;
 import dev.fabricscope.text.Escape;
@@ -184,7 +185,7 @@ public final class MarkdownReport {
                 sb.append("- … ").append(worst.size() - 5).append(" more below\n");
             }
         }
-        List<Finding> serious = s.findings().stream().filter(x -> x.severity() != Finding.Severity.INFO).toList();
+        List<Finding> serious = FindingFolds.of(s).stream().filter(x -> x.severity() != Finding.Severity.INFO).toList();
         if (!serious.isEmpty()) {
             sb.append("\n**Findings**\n\n");
             for (Finding x : serious.subList(0, Math.min(5, serious.size()))) {
@@ -306,7 +307,7 @@ public final class MarkdownReport {
             return new Block("findings", 2, "", List.of(), "");
         }
         List<String> rows = new ArrayList<>();
-        for (Finding x : s.findings()) {
+        for (Finding x : FindingFolds.of(s)) {
             rows.add("| " + md(x.severity().name(), 10) + " | " + md(x.code(), 60) + " | " + md(x.subject(), 60) + " | "
                     + md(x.message(), 600) + " |\n");
         }
