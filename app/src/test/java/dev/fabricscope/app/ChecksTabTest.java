@@ -79,7 +79,7 @@ class ChecksTabTest {
         for (String kind : new String[] {"preflight", "p2p", "allreduce"}) {
             assertTrue(robot.lookup("#run-" + kind).queryButton().isDisabled(), kind + " cannot be run on a report");
         }
-        String made = "made 2026-12-01T02:20:48.897Z on vm (2× NVIDIA H200)";
+        String made = "made 2026-12-01 02:20:48 UTC on vm (2× NVIDIA H200)";
         assertEquals("Read-only: the checks this report recorded (" + made + "). New checks run on this machine's GPUs: use "
                 + "File ▸ Probe this machine.", robot.lookup("#checksDisabledReason").queryAs(Label.class).getText());
         for (ChecksViewModel.Kind k : ChecksViewModel.Kind.values()) {

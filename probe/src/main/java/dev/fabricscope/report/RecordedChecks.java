@@ -39,9 +39,18 @@ public record RecordedChecks(String madeAt, String machine, List<ReportChecks.En
         return host + (gpus.length() == 0 ? "" : " (" + gpus + ")");
     }
 
-    /** "made 2026-12-01T02:20:48.897Z on vm (2× NVIDIA H200)". */
+    private static final java.time.format.DateTimeFormatter WHEN = java.time.format.DateTimeFormatter
+            .ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(java.time.ZoneOffset.UTC);
+
+    /** "made 2026-12-01 02:20:48 UTC on vm (2× NVIDIA H200)" (a time that does not parse is given as written). */
     public String provenance() {
-        return "made " + (madeAt == null ? "at an unknown time" : madeAt) + " on " + machine;
+        String when;
+        try {
+            when = madeAt == null ? "at an unknown time" : WHEN.format(java.time.Instant.parse(madeAt));
+        } catch (java.time.format.DateTimeParseException e) {
+            when = madeAt;
+        }
+        return "made " + when + " on " + machine;
     }
 
     /** The result of the check named {@code check} read as its record, or null when absent or unreadable. */

@@ -133,8 +133,9 @@ public final class ChecksViewModel {
                 }
             });
         }
-        status.set("Checks recorded in the report, " + rec.provenance() + (unreadable.isEmpty() ? ""
-                : "; not shown: " + String.join("; ", unreadable)));
+        if (!unreadable.isEmpty()) {
+            status.set("Not shown (the JSON report keeps them as recorded): " + String.join("; ", unreadable));
+        }
     }
 
     public ObjectProperty<LoadedMachine> machineProperty() { return machine; }
