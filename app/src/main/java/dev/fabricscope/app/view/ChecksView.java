@@ -41,6 +41,8 @@ public final class ChecksView extends ScrollPane {
         Label status = new Label();
         SafeText.bind(status.textProperty(), vm.statusProperty());
         status.getStyleClass().add("text-muted");
+        status.visibleProperty().bind(vm.statusProperty().isNotEmpty());
+        status.managedProperty().bind(status.visibleProperty());
         VBox body = new VBox(14, reason, status);
         body.setPadding(new Insets(18, 22, 22, 22));
         for (ChecksViewModel.Kind k : ChecksViewModel.Kind.values()) {

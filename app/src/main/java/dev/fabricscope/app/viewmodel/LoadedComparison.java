@@ -47,11 +47,14 @@ public record LoadedComparison(Path left, Path right, ReportDiff diff) {
         return out;
     }
 
-    /** "identical in everything compared", "N differences, most important first" or, folded, "… in M rows, …". */
+    /**
+     * "identical in everything compared", "N differences, most important first" or, when the same change on several
+     * GPUs or links is one row, "N differences in M rows, most important first".
+     */
     public String summary() {
         int n = diff.changes().size();
         int rows = DiffText.fold(diff.changes()).size();
         return n == 0 ? "identical in everything compared" : n + (n == 1 ? " difference" : " differences")
-                + (rows < n ? " in " + rows + " rows (the same on several GPUs or links folded)" : "") + ", most important first";
+                + (rows < n ? " in " + rows + " rows" : "") + ", most important first";
     }
 }
