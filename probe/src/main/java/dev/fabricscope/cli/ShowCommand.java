@@ -28,7 +28,7 @@ public final class ShowCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the snapshot as JSON.")
     boolean json;
 
-    @Option(names = {"--wide", "--all"}, description = "One row per GPU, the UUID column and the full P2P matrix, however wide (default: fits 120 columns).")
+    @Option(names = {"--wide", "--all"}, description = "One row per GPU, the UUID column, the full P2P matrix and a report's checks as 'check' prints them, however wide (default: fits 120 columns).")
     boolean wide;
 
     @Override

@@ -3,6 +3,7 @@ package dev.fabricscope.report;
 import dev.fabricscope.check.CheckResult;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.render.CheckSections;
+import dev.fabricscope.render.CheckText;
 import dev.fabricscope.render.Fit;
 import dev.fabricscope.render.TextTable;
 import dev.fabricscope.text.Escape;
@@ -60,7 +61,8 @@ public record RecordedChecks(String madeAt, String machine, List<ReportChecks.En
 
     /**
      * As {@code show} prints them: a heading with date and machine, one line per check, then each check's tables
-     * ({@link CheckSections}), within {@code width} columns (cells cut at a word; {@code Integer.MAX_VALUE}: whole).
+     * ({@link CheckSections}) within {@code width} columns (cells cut at a word); {@code Integer.MAX_VALUE}
+     * ({@code show --wide}): each check as {@code fabricscope check NAME} prints it ({@link CheckText}), however wide.
      */
     public String text(int width) {
         StringBuilder sb = new StringBuilder();
@@ -78,7 +80,9 @@ public record RecordedChecks(String madeAt, String machine, List<ReportChecks.En
                         + " (the JSON report keeps it as recorded)", false), width));
                 continue;
             }
-            sb.append(CheckSections.text(CheckSections.of(dev.fabricscope.text.LongValues.cut(r)), width));
+            // at full width the check command's own text (nccl-tests' layout, in-place and CUDA-event timings included)
+            sb.append(width == Integer.MAX_VALUE ? CheckText.render(r)
+                    : CheckSections.text(CheckSections.of(dev.fabricscope.text.LongValues.cut(r)), width));
         }
         return sb.toString();
     }

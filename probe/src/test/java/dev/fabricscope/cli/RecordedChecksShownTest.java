@@ -76,7 +76,11 @@ class RecordedChecksShownTest {
             assertTrue(line.codePointCount(0, line.length()) <= 120, "over 120 columns: " + line);
         }
         String wide = CliTest.run("show", "--snapshot", NVSWITCH.toString(), "--wide").out();
-        assertTrue(wide.contains("numDevices=2, size=35651584, handleTypes=CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, RECOMMENDED"), wide);
+        assertTrue(wide.contains("   4. cuMulticastGetGranularity(numDevices=2, size=35651584, handleTypes=CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, "
+                + "RECOMMENDED) → CUDA_SUCCESS (0) = 536870912  [query only]"), wide);
+        // --wide: each check as 'fabricscope check NAME' prints it, nccl-tests' layout with in-place and CUDA events
+        assertTrue(wide.contains("#\n# nccl, plain launches\n"), wide);
+        assertTrue(wide.contains("# Out of bounds values : 0 OK"), wide);
     }
 
     @Test
