@@ -84,6 +84,20 @@ class RecordedChecksShownTest {
     }
 
     @Test
+    void everyCapturedReportsChecksFit120Columns() {
+        for (Path p : CAPTURED) {
+            CliTest.Run run = CliTest.run("show", "--snapshot", p.toString());
+            assertEquals(0, run.code(), run.err());
+            String checks = run.out().substring(run.out().indexOf("Live checks (recorded in the report, made "));
+            assertTrue(checks.contains("Preflight steps") && checks.contains("Device-local") && checks.contains("All-reduce bf16: "
+                    + "bus bandwidth, GB/s:"), p + ":\n" + checks);
+            for (String line : checks.split("\n")) {
+                assertTrue(line.codePointCount(0, line.length()) <= 120, p + ": over 120 columns: " + line);
+            }
+        }
+    }
+
+    @Test
     void showOfASampleOrAReportWithoutChecksPrintsNoCheckSection() throws Exception {
         assertFalse(CliTest.run("show", "--sample", "dgx-h100").out().contains("Live checks"));
         Path noChecks = tmp.resolve("no-checks.json");
