@@ -68,6 +68,41 @@ class ChecksTabTest {
         assertTrue(robot.lookup(".matrices .matrix-cell").queryAllAs(Label.class).stream().anyMatch(l -> l.getText().equals("390")));
     }
 
+    /** Issue 26: the real 2×H200 NVSwitch report's checks (preflight, P2P, all-reduce PASSED) open read-only. */
+    @Test
+    void aReportsChecksOpenReadOnlyWithTheirDateAndMachine(FxRobot robot) {
+        java.nio.file.Path report = java.nio.file.Path.of("../probe/src/test/resources/captured/h200-nvswitch-2gpu-2026-12-01/report.json");
+        robot.interact(() -> app.vm.openFile(report));
+        app.awaitIdle();
+        robot.interact(() -> app.view.tabs().getSelectionModel().select(4));
+        WaitForAsyncUtils.waitForFxEvents();
+        for (String kind : new String[] {"preflight", "p2p", "allreduce"}) {
+            assertTrue(robot.lookup("#run-" + kind).queryButton().isDisabled(), kind + " cannot be run on a report");
+        }
+        String made = "made 2026-12-01 02:20:48 UTC on vm (2× NVIDIA H200)";
+        assertEquals("Read-only: the checks this report recorded (" + made + "). New checks run on this machine's GPUs: use "
+                + "File ▸ Probe this machine.", robot.lookup("#checksDisabledReason").queryAs(Label.class).getText());
+        for (ChecksViewModel.Kind k : ChecksViewModel.Kind.values()) {
+            ChecksViewModel.Result r = app.checks.resultProperty(k).get();
+            assertEquals("PASSED", r.status(), k.name());
+            assertEquals(made, r.recorded());
+            assertNull(r.reportEntry(), "an export keeps the report's own record");
+        }
+        assertEquals(312, app.checks.resultProperty(ChecksViewModel.Kind.ALLREDUCE).get().rows().size());
+        assertEquals(3, robot.lookup(".check-recorded").queryAll().size(), "each card says where its result was recorded");
+        assertTrue(robot.lookup(".checks-view .heatmap").tryQuery().isPresent());
+        robot.interact(() -> app.view.tabs().getSelectionModel().select(2));
+        WaitForAsyncUtils.waitForFxEvents();
+        assertTrue(robot.lookup(".matrices .matrix-cell").queryAllAs(Label.class).stream().anyMatch(l -> l.getText().equals("395")),
+                "the recorded GPU0 → GPU1 copy, 394.8 GB/s, in the Matrices tab");
+        assertTrue(robot.lookup(".matrices .details-key").queryAllAs(Label.class).stream()
+                .anyMatch(l -> l.getText().endsWith("recorded in the report, " + made)));
+        // another machine replaces them
+        robot.interact(() -> app.vm.openSample("dgx-h100"));
+        app.awaitIdle();
+        assertNull(app.checks.resultProperty(ChecksViewModel.Kind.P2P).get());
+    }
+
     @Test
     void checksAreDisabledForASample(FxRobot robot) {
         robot.interact(() -> app.vm.openSample("dgx-h100"));

@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class AllReduceCheck {
 
-    public static final String NAME = "allreduce";
+    public static final String NAME = AllReduceResult.CHECK;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(300);
     static final byte POISON = (byte) 0xff;
     public static final List<String> IMPLS = List.of("nccl", "oneshot", "twoshot");

@@ -24,6 +24,9 @@ import java.util.List;
 public record AllReduceResult(String check, CheckStatus status, String summary, Params params, Impl nccl, Impl oneShot,
                               Impl twoShot, List<Row> rows, List<String> notes, MemoryAudit memory) implements CheckResult {
 
+    /** The check's name, as {@code fabricscope check NAME} and a report's entries name it. */
+    public static final String CHECK = "allreduce";
+
     public AllReduceResult {
         rows = rows == null ? List.of() : List.copyOf(rows);
         notes = notes == null ? List.of() : List.copyOf(notes);

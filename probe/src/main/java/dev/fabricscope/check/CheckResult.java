@@ -13,4 +13,17 @@ public interface CheckResult {
 
     /** The same result with another memory audit (the parent's readings around the worker process added). */
     CheckResult withMemory(MemoryAudit memory);
+
+    /** The result record of the check named {@code check} ({@code preflight}, {@code p2p}, {@code allreduce}), or null. */
+    static Class<? extends CheckResult> typeOf(String check) {
+        if (check == null) {
+            return null;
+        }
+        return switch (check) {
+            case PreflightResult.CHECK -> PreflightResult.class;
+            case P2pResult.CHECK -> P2pResult.class;
+            case AllReduceResult.CHECK -> AllReduceResult.class;
+            default -> null;
+        };
+    }
 }

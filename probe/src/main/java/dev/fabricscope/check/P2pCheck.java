@@ -25,7 +25,7 @@ import java.util.Optional;
  */
 public final class P2pCheck {
 
-    public static final String NAME = "p2p";
+    public static final String NAME = P2pResult.CHECK;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(180);
     static final int WARMUP = 2;
     static final int LATENCY_STRIDE = 256;

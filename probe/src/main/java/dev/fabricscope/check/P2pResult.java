@@ -20,6 +20,9 @@ import java.util.List;
 public record P2pResult(String check, CheckStatus status, String summary, Params params, List<Local> local,
                         List<Pair> pairs, List<String> notes, MemoryAudit memory) implements CheckResult {
 
+    /** The check's name, as {@code fabricscope check NAME} and a report's entries name it. */
+    public static final String CHECK = "p2p";
+
     @Override
     public P2pResult withMemory(MemoryAudit m) {
         return new P2pResult(check, status, summary, params, local, pairs, notes, m);

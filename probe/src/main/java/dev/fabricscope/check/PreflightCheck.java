@@ -34,7 +34,7 @@ import java.util.Map;
  */
 public final class PreflightCheck {
 
-    public static final String NAME = "preflight";
+    public static final String NAME = PreflightResult.CHECK;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
     static final String PROBE_FAILED = "FlashInfer workspace preflight probe failed (%s). Skipping allreduce fusion.";

@@ -23,6 +23,9 @@ public record PreflightResult(String check, CheckStatus status, String summary, 
                               String vote, List<String> frameworkLog, String conclusion, List<String> notes,
                               MemoryAudit memory) implements CheckResult {
 
+    /** The check's name, as {@code fabricscope check NAME} and a report's entries name it. */
+    public static final String CHECK = "preflight";
+
     @Override
     public PreflightResult withMemory(MemoryAudit m) {
         return new PreflightResult(check, status, summary, params, gpus, vote, frameworkLog, conclusion, notes, m);

@@ -30,6 +30,11 @@ public final class SnapshotSource {
         return snapshot != null || sample != null;
     }
 
+    /** The live checks recorded in the chosen report file, or null (a sample, a bare snapshot, a trace, none ran). */
+    public dev.fabricscope.report.RecordedChecks recordedChecks() {
+        return snapshot == null ? null : OpenSnapshot.recordedChecks(snapshot);
+    }
+
     /** Loads the chosen machine; when none was chosen, {@code liveProbe}'s machine, or a usage error when that is null. */
     public MachineSnapshot load(java.util.function.Supplier<MachineSnapshot> liveProbe) throws SourceException {
         if (snapshot != null && sample != null) {

@@ -12,9 +12,6 @@ import dev.fabricscope.check.WorkspaceSizing;
 import dev.fabricscope.io.SnapshotIO;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.function.Function;
 
 /** Plain-text rendering of check results (the CLI's default output), {@code check node}'s included. */
 public final class CheckText {
@@ -159,70 +156,23 @@ public final class CheckText {
             sb.append(String.format(Locale.ROOT, " — cuMemcpyAsync %d MiB × %d, pointer chase %d hops", p.bufferBytes() >> 20,
                     p.repetitions(), p.latencyHops()));
         }
-        sb.append("\n\nDevice-local (GB/s = 1e9 B/s):\n");
-        TextTable t = new TextTable("GPU", "Name", "copy GB/s", "read+write GB/s", "peak GB/s", "% of peak", "latency ns");
-        for (P2pResult.Local l : r.local()) {
-            t.row("GPU" + l.gpu(), l.name(), num(l.copyGBps()), num(l.readWriteGBps()), num(l.theoreticalGBps()),
-                    l.readWriteGBps() != null && l.theoreticalGBps() != null
-                            ? String.format(Locale.ROOT, "%.0f%%", 100 * l.readWriteGBps() / l.theoreticalGBps()) : "-",
-                    num(l.latencyNs()));
-        }
-        sb.append(t.render());
-        for (P2pResult.Local l : r.local()) {
-            if (l.theoreticalSource() != null) {
-                sb.append("  GPU").append(l.gpu()).append(" peak: ").append(l.theoreticalSource()).append('\n');
+        CheckSections.Section local = CheckSections.local(r, List.of());
+        sb.append("\n\n").append(local.title()).append(":\n").append(local.table());
+        local.after().forEach(l -> sb.append("  ").append(l).append('\n'));
+        if (r.local().size() > 1) {
+            sb.append('\n');
+            for (CheckSections.Section m : CheckSections.matrices(r)) {
+                sb.append(m.title()).append(":\n").append(m.table()).append('\n');
+                m.after().forEach(l -> sb.append("  ").append(l).append('\n'));
             }
-        }
-        int n = r.local().size();
-        if (n > 1) {
-            sb.append('\n').append(matrix("Peer access (cuDeviceCanAccessPeer, row = source)", r, n,
-                    pr -> pr.access() ? "yes" : "no"));
-            sb.append(matrix("Unidirectional copy GB/s (row = source, written to column)", r, n, pr -> num(pr.uniGBps())));
-            sb.append(matrix("Bidirectional copy GB/s (both directions at once, summed)", r, n, pr -> num(pr.bidiGBps())));
-            sb.append(matrix("Latency ns (row's SM reading column's memory)", r, n, pr -> num(pr.latencyNs())));
-            sb.append(matrix("Theoretical GB/s per direction (from the snapshot)", r, n, pr -> num(pr.theoreticalUniGBps())));
-            Map<String, String> sources = new TreeMap<>();
-            for (P2pResult.Pair pr : r.pairs()) {
-                sources.put("GPU" + pr.src() + "→GPU" + pr.dst(), pr.theoreticalSource()
-                        + (pr.note() == null ? "" : "; " + pr.note()));
-            }
-            sources.forEach((k, v) -> sb.append("  ").append(k).append(": ").append(v).append('\n'));
         }
         sb.append('\n');
         footer(sb, r, r.notes());
         return sb.toString();
     }
 
-    private static String matrix(String title, P2pResult r, int n, Function<P2pResult.Pair, String> cell) {
-        String[] header = new String[n + 1];
-        header[0] = "";
-        for (int j = 0; j < n; j++) {
-            header[j + 1] = "GPU" + j;
-        }
-        TextTable t = new TextTable(header);
-        for (int i = 0; i < n; i++) {
-            Object[] row = new Object[n + 1];
-            row[0] = "GPU" + i;
-            for (int j = 0; j < n; j++) {
-                if (i == j) {
-                    row[j + 1] = "X";
-                    continue;
-                }
-                final int src = i;
-                final int dst = j;
-                row[j + 1] = r.pairs().stream().filter(pr -> pr.src() == src && pr.dst() == dst).findFirst()
-                        .map(cell).orElse("-");
-            }
-            t.row(row);
-        }
-        return title + ":\n" + t.render() + "\n";
-    }
-
     static String num(Double v) {
-        if (v == null) {
-            return "-";
-        }
-        return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);
+        return CheckSections.num(v);
     }
 
     // --- all-reduce ------------------------------------------------------------------------------------------

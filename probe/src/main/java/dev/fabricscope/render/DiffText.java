@@ -91,8 +91,11 @@ public final class DiffText {
         return line.length() <= Fit.WIDTH ? line : line.substring(0, Fit.WIDTH - 1) + "…";
     }
 
-    /** Folds identical changes of consecutive links, then of GPUs and GPU pairs, keeping first-seen order. */
-    static List<Change> fold(List<Change> changes) {
+    /**
+     * Folds identical changes of consecutive links, then of GPUs and GPU pairs, keeping first-seen order: what
+     * {@code diff} prints and the app's Compare page lists.
+     */
+    public static List<Change> fold(List<Change> changes) {
         return foldSubjects(foldLinks(changes));
     }
 

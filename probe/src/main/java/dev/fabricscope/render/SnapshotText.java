@@ -110,7 +110,7 @@ public final class SnapshotText {
             s.gpus().forEach(g -> mc.add(yn(g.cuda().multicast())));
             sb.append(" · multicast ").append(String.join("/", mc));
         }
-        List<Finding> worst = s.findings().stream().sorted(java.util.Comparator.comparing(Finding::severity)).toList();
+        List<Finding> worst = FindingFolds.fold(s, s.findings().stream().sorted(java.util.Comparator.comparing(Finding::severity)).toList());
         if (worst.isEmpty()) {
             sb.append(" — no findings");
         } else {
@@ -444,7 +444,7 @@ public final class SnapshotText {
             return;
         }
         sb.append("\nFindings (worst first):\n");
-        for (Finding f : s.findings().stream().sorted(java.util.Comparator.comparing(Finding::severity)).toList()) {
+        for (Finding f : FindingFolds.fold(s, s.findings().stream().sorted(java.util.Comparator.comparing(Finding::severity)).toList())) {
             sb.append("  ").append(f.severity()).append(": ").append(f.subject() == null ? "" : f.subject() + ": ")
                     .append(f.message()).append('\n');
         }

@@ -3,7 +3,9 @@ package dev.fabricscope.report;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.check.CheckResult;
 import dev.fabricscope.json.Json;
+import dev.fabricscope.render.CheckSections;
 import dev.fabricscope.model.Finding;
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.GpuPair;
@@ -68,7 +70,6 @@ public final class HtmlReport {
         fabricVerdicts();
         adviceInputs();
         verdictDetails();
-        checkDetails();
         environment();
         pythonStack();
         unreadable();
@@ -231,7 +232,11 @@ public final class HtmlReport {
             h.append("<tr class=\"").append(statusClass(x.status())).append("\"><td>").append(e(x.check())).append("</td><td class=\"outcome\">")
                     .append(e(x.status())).append("</td><td>").append(e(x.summary())).append("</td></tr>\n");
         }
-        h.append("</table>\n</section>\n");
+        h.append("</table>\n");
+        RecordedChecks recorded = RecordedChecks.of(r);
+        h.append("<p>").append(e("Run when this report was " + recorded.provenance() + ".")).append("</p>\n");
+        checkTables();
+        h.append("</section>\n");
     }
 
     static String statusClass(String status) {
@@ -247,7 +252,7 @@ public final class HtmlReport {
             return;
         }
         h.append("<section>\n<h2>Findings</h2>\n<table>\n<thead><tr><th>Severity</th><th>Code</th><th>About</th><th>Finding</th></tr></thead>\n");
-        for (Finding x : s.findings()) {
+        for (Finding x : dev.fabricscope.render.FindingFolds.of(s)) {
             String cls = switch (x.severity()) {
                 case ERROR -> "error";
                 case WARNING -> "fallback";
@@ -448,17 +453,45 @@ public final class HtmlReport {
         }
     }
 
-    private void checkDetails() {
-        List<ReportChecks.Entry> withResult = r.checks().results().stream().filter(x -> x.result() != null).toList();
-        if (withResult.isEmpty()) {
-            return;
+    /** Each check's tables ({@link CheckSections}: the preflight's steps, the P2P matrices, the all-reduce by size). */
+    private void checkTables() {
+        for (ReportChecks.Entry x : r.checks().results()) {
+            h.append("<details open>\n<summary>").append(e(x.check() + " — " + x.status() + ": " + x.summary())).append("</summary>\n");
+            CheckResult typed = x.typed();
+            if (typed == null) {
+                h.append("<p>").append(e("The result cannot be shown as tables: " + x.unreadable() + "; as recorded:")).append("</p>\n");
+                if (x.result() != null) {
+                    h.append("<pre>").append(Escape.html(Escape.cut(Json.write(x.result()), 50_000))).append("</pre>\n");
+                }
+            }
+            for (CheckSections.Section sec : typed == null ? List.<CheckSections.Section>of() : CheckSections.of(typed)) {
+                h.append("<h4>").append(e(sec.title())).append("</h4>\n");
+                paragraphs(sec.lines());
+                if (!sec.head().isEmpty()) {
+                    h.append("<table class=\"check\">\n<thead><tr>");
+                    sec.head().forEach(c -> h.append("<th>").append(e(c)).append("</th>"));
+                    h.append("</tr></thead>\n");
+                    rows = 0;
+                    for (List<String> row : sec.rows()) {
+                        row(null, row.toArray(String[]::new));
+                    }
+                    if (rows > MAX_ROWS) {
+                        h.append("<tr class=\"unknown\"><td colspan=\"").append(Math.max(1, columns)).append("\">… ").append(rows - MAX_ROWS)
+                                .append(" more rows not shown (the JSON report has them all)</td></tr>\n");
+                    }
+                    rows = 0;
+                    h.append("</table>\n");
+                }
+                paragraphs(sec.after());
+            }
+            h.append("</details>\n");
         }
-        openDetails("Check results in full");
-        for (ReportChecks.Entry x : withResult) {
-            h.append("<h4>").append(e(x.check())).append("</h4>\n<pre>").append(Escape.html(Escape.cut(Json.write(x.result()), 50_000)))
-                    .append("</pre>\n");
+    }
+
+    private void paragraphs(List<String> lines) {
+        for (String l : lines) {
+            h.append("<p class=\"check-note\">").append(e(l)).append("</p>\n");
         }
-        closeDetails(false);
     }
 
     private void environment() {

@@ -5,6 +5,7 @@ import static dev.fabricscope.text.Escape.md;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.check.CheckResult;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.Finding;
 import dev.fabricscope.model.Gpu;
@@ -12,6 +13,8 @@ import dev.fabricscope.model.GpuPair;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.NvSwitch;
+import dev.fabricscope.render.CheckSections;
+import dev.fabricscope.render.FindingFolds;
 import dev.fabricscope.render.SnapshotText;
 import dev.fabricscope.render.TextTable;
 import dev.fabricscope.text.Escape;
@@ -77,6 +80,7 @@ public final class MarkdownReport {
         blocks.add(verdicts());
         blocks.add(recommendations());
         blocks.add(checks());
+        blocks.addAll(checkTables());
         blocks.add(findings());
         blocks.add(new Block("details heading", 3, "\n### Details\n", List.of(), ""));
         blocks.add(okVerdicts());
@@ -87,7 +91,6 @@ public final class MarkdownReport {
         blocks.add(fabricVerdicts());
         blocks.add(adviceInputs());
         blocks.add(verdictDetails());
-        blocks.add(checkDetails());
         blocks.add(environment());
         blocks.add(pythonStack());
         blocks.add(unreadable());
@@ -182,7 +185,7 @@ public final class MarkdownReport {
                 sb.append("- … ").append(worst.size() - 5).append(" more below\n");
             }
         }
-        List<Finding> serious = s.findings().stream().filter(x -> x.severity() != Finding.Severity.INFO).toList();
+        List<Finding> serious = FindingFolds.of(s).stream().filter(x -> x.severity() != Finding.Severity.INFO).toList();
         if (!serious.isEmpty()) {
             sb.append("\n**Findings**\n\n");
             for (Finding x : serious.subList(0, Math.min(5, serious.size()))) {
@@ -295,7 +298,8 @@ public final class MarkdownReport {
         for (ReportChecks.Entry e : c.results()) {
             rows.add("| " + md(e.check(), 40) + " | " + md(e.status(), 20) + " | " + md(e.summary(), 400) + " |\n");
         }
-        return new Block("checks table", 1, "\n### Live checks\n\n| Check | Status | Summary |\n|---|---|---|\n", rows, "");
+        return new Block("checks table", 1, "\n### Live checks\n\n| Check | Status | Summary |\n|---|---|---|\n", rows,
+                "\n" + md("Run when this report was " + RecordedChecks.of(r).provenance() + ".", PARAGRAPH) + "\n");
     }
 
     private Block findings() {
@@ -303,7 +307,7 @@ public final class MarkdownReport {
             return new Block("findings", 2, "", List.of(), "");
         }
         List<String> rows = new ArrayList<>();
-        for (Finding x : s.findings()) {
+        for (Finding x : FindingFolds.of(s)) {
             rows.add("| " + md(x.severity().name(), 10) + " | " + md(x.code(), 60) + " | " + md(x.subject(), 60) + " | "
                     + md(x.message(), 600) + " |\n");
         }
@@ -451,14 +455,35 @@ public final class MarkdownReport {
         }
     }
 
-    private Block checkDetails() {
-        List<String> rows = new ArrayList<>();
+    /**
+     * One block per check: its tables ({@link CheckSections}: the preflight's steps, the P2P matrices, the all-reduce by
+     * size), each section a row the budget may cut; a result this version cannot read is given as recorded.
+     */
+    private List<Block> checkTables() {
+        List<Block> out = new ArrayList<>();
         for (ReportChecks.Entry e : r.checks().results()) {
-            if (e.result() != null) {
-                rows.add("\n" + md(e.check(), 40) + ":\n\n" + Escape.mdFence(Escape.cut(Json.write(e.result()), 20_000), "json"));
+            String head = "\n<details><summary>Live check " + md(e.check(), 40) + " — " + md(e.status(), 20) + " (tables)</summary>\n\n";
+            List<String> rows = new ArrayList<>();
+            CheckResult typed = e.typed();
+            if (typed == null) {
+                rows.add(md("The result cannot be shown as tables: " + e.unreadable() + "; as recorded:", PARAGRAPH) + "\n\n"
+                        + (e.result() == null ? "" : Escape.mdFence(Escape.cut(Json.write(e.result()), 20_000), "json")));
             }
+            for (CheckSections.Section sec : typed == null ? List.<CheckSections.Section>of() : CheckSections.of(typed)) {
+                StringBuilder sb = new StringBuilder("\n**").append(md(sec.title(), CELL)).append("**\n\n");
+                sec.lines().forEach(l -> sb.append(md(l, PARAGRAPH)).append("  \n"));
+                if (!sec.head().isEmpty()) {
+                    sb.append('\n').append(cells(sec.head().toArray(String[]::new)));
+                    sb.append("|---".repeat(sec.head().size())).append("|\n");
+                    sec.rows().forEach(row -> sb.append(cells(row.toArray(String[]::new))));
+                    sb.append('\n');
+                }
+                sec.after().forEach(l -> sb.append(md(l, PARAGRAPH)).append("  \n"));
+                rows.add(sb.toString());
+            }
+            out.add(new Block(e.check() + " tables", 9, head, rows, "\n</details>\n"));
         }
-        return details("check details", 9, "Check results in full", "", rows);
+        return out;
     }
 
     private Block environment() {

@@ -1,7 +1,11 @@
 package dev.fabricscope.report;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fabricscope.check.CheckResult;
+import dev.fabricscope.json.Json;
 import java.util.List;
 
 /**
@@ -36,5 +40,41 @@ public record ReportChecks(boolean requested, String skipped, List<Entry> result
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Entry(String check, String status, String summary, JsonNode result) {
+
+        /**
+         * The result read as its check's own record ({@link CheckResult#typeOf}): what every view renders. Null when
+         * {@link #unreadable()} says why (no result, a check this version does not know, JSON that is not that record).
+         */
+        @JsonIgnore
+        public CheckResult typed() {
+            return read().result();
+        }
+
+        /** Why {@link #typed()} is null, or null when it is not. */
+        @JsonIgnore
+        public String unreadable() {
+            return read().why();
+        }
+
+        private Read read() {
+            if (result == null) {
+                return new Read(null, "no result recorded");
+            }
+            Class<? extends CheckResult> type = CheckResult.typeOf(check);
+            if (type == null) {
+                return new Read(null, "a check this version does not know ('" + check + "')");
+            }
+            try {
+                return new Read(Json.mapper().treeToValue(result, type), null);
+            } catch (JsonProcessingException e) {
+                return new Read(null, "the result does not read as a " + check + " result: "
+                        + e.getOriginalMessage().lines().findFirst().orElse(""));
+            } catch (IllegalArgumentException e) {
+                return new Read(null, "the result does not read as a " + check + " result: " + e.getMessage());
+            }
+        }
+
+        private record Read(CheckResult result, String why) {
+        }
     }
 }

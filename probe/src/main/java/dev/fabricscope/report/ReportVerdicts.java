@@ -1,6 +1,6 @@
 package dev.fabricscope.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.fabricscope.check.P2pResult;
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.NvLinkSignals;
@@ -40,16 +40,16 @@ public final class ReportVerdicts {
         }
         Map<Integer, FabricVerdict.Measured> out = new HashMap<>();
         for (ReportChecks.Entry e : r.checks().results()) {
-            if (!"p2p".equals(e.check()) || e.result() == null) {
+            if (!(e.typed() instanceof P2pResult p2p)) {
                 continue;
             }
-            for (JsonNode p : e.result().path("pairs")) {
-                Integer src = byOrdinal.get(p.path("src").asInt(-1));
-                Integer dst = byOrdinal.get(p.path("dst").asInt(-1));
-                if (src == null || dst == null || !p.path("uniGBps").isNumber()) {
+            for (P2pResult.Pair p : p2p.pairs()) {
+                Integer src = byOrdinal.get(p.src());
+                Integer dst = byOrdinal.get(p.dst());
+                if (src == null || dst == null || p.uniGBps() == null) {
                     continue;
                 }
-                double gbps = p.path("uniGBps").asDouble();
+                double gbps = p.uniGBps();
                 FabricVerdict.Measured best = out.get(src);
                 if (best == null || gbps > best.uniGBps()) {
                     out.put(src, new FabricVerdict.Measured(gbps, "GPU" + src + " → GPU" + dst));

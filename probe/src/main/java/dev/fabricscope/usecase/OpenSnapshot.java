@@ -5,7 +5,9 @@ import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.nativeapi.trace.NativeTrace;
 import dev.fabricscope.nativeapi.trace.TraceIO;
 import dev.fabricscope.probe.TraceReplay;
+import dev.fabricscope.report.RecordedChecks;
 import dev.fabricscope.report.Report;
+import dev.fabricscope.report.ReportIO;
 import dev.fabricscope.topology.SnapshotAnalyzer;
 import java.nio.file.Path;
 
@@ -28,6 +30,18 @@ public final class OpenSnapshot {
      */
     public static MachineSnapshot read(Path file) throws SnapshotIO.ReadException {
         return judged(SnapshotIO.read(file, TRACES));
+    }
+
+    /**
+     * The live checks recorded in the report {@code file} holds, with their date and machine; null for a bare
+     * snapshot, a trace, a report without checks or a file that does not read (its machine's own reading says why).
+     */
+    public static RecordedChecks recordedChecks(Path file) {
+        try {
+            return RecordedChecks.of(ReportIO.read(file));
+        } catch (SnapshotIO.ReadException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** {@code s} with the findings this version makes of its readings in place of the stored ones. */

@@ -134,12 +134,7 @@ public final class RunCheck {
 
     @SuppressWarnings("unchecked")
     private static Class<CheckResult> type(Kind kind) {
-        Class<?> c = switch (kind) {
-            case PREFLIGHT -> PreflightResult.class;
-            case P2P -> P2pResult.class;
-            case ALLREDUCE -> AllReduceResult.class;
-        };
-        return (Class<CheckResult>) c;
+        return (Class<CheckResult>) CheckResult.typeOf(kind.check);
     }
 
     /** A result of the check's own type for a check that did not run or gave none. */

@@ -21,7 +21,7 @@ import javafx.scene.layout.VBox;
 /**
  * The Checks tab: one card per check (preflight, P2P, all-reduce) with Run, progress and Cancel; results as a
  * table and, where the check gives series, a chart (x on a log₂ axis). Disabled, with the reason, when the machine
- * on screen has no GPU to test.
+ * on screen has no GPU to test; a report's own checks are shown read-only, with their date and machine.
  */
 public final class ChecksView extends ScrollPane {
 
@@ -41,6 +41,8 @@ public final class ChecksView extends ScrollPane {
         Label status = new Label();
         SafeText.bind(status.textProperty(), vm.statusProperty());
         status.getStyleClass().add("text-muted");
+        status.visibleProperty().bind(vm.statusProperty().isNotEmpty());
+        status.managedProperty().bind(status.visibleProperty());
         VBox body = new VBox(14, reason, status);
         body.setPadding(new Insets(18, 22, 22, 22));
         for (ChecksViewModel.Kind k : ChecksViewModel.Kind.values()) {
@@ -79,6 +81,7 @@ public final class ChecksView extends ScrollPane {
         controls.setAlignment(Pos.CENTER_LEFT);
         VBox results = new VBox(8);
         vm.resultProperty(kind).addListener((o, was, r) -> showResult(results, r));
+        showResult(results, vm.resultProperty(kind).get()); // a report's own checks are there before the tab is first shown
         VBox card = new VBox(8, title, desc, controls, results);
         card.getStyleClass().add("fact-card");
         card.setPadding(new Insets(12, 14, 12, 14));
@@ -94,6 +97,12 @@ public final class ChecksView extends ScrollPane {
         summary.setWrapText(true);
         summary.getStyleClass().add(r.passed() ? "success" : "danger");
         box.getChildren().add(summary);
+        if (r.recorded() != null) {
+            Label where = new Label("Recorded in the report, " + r.recorded() + " (read-only)");
+            where.getStyleClass().addAll("text-muted", "check-recorded");
+            where.setWrapText(true);
+            box.getChildren().add(where);
+        }
         for (String note : r.notes()) {
             Label l = new Label(note);
             l.setWrapText(true);
@@ -170,14 +179,7 @@ public final class ChecksView extends ScrollPane {
 
     /** 8, 64K, 1M, 256M: message sizes as nccl-tests' flags write them. */
     static String bytes(double b) {
-        long v = Math.round(b);
-        String[] units = {"", "K", "M", "G"};
-        int u = 0;
-        while (u < 3 && v >= 1024 && v % 1024 == 0) {
-            v /= 1024;
-            u++;
-        }
-        return v + units[u];
+        return dev.fabricscope.render.CheckSections.size(b);
     }
 
     /** A GPU × GPU grid coloured by the measured figure relative to the largest one; tooltips give the nominal figure. */

@@ -80,7 +80,7 @@ public final class ComparePage extends BorderPane {
             c.setCellValueFactory(f -> new SimpleObjectProperty<>(f.getValue().getValue()));
             c.setSortable(false);
         }
-        what.setCellFactory(c -> new WhatCell());
+        what.setCellFactory(c -> new WhatCell(what));
         left.setCellFactory(c -> new ValueCell(true, left));
         right.setCellFactory(c -> new ValueCell(false, right));
         table.getColumns().setAll(List.of(what, left, right));
@@ -201,11 +201,23 @@ public final class ComparePage extends BorderPane {
 
     /** A kind of difference (bold, with its count), or what one difference is about. */
     private static final class WhatCell extends TreeTableCell<Row, Row> {
+        /** A difference's subject and item, wrapped onto more lines rather than cut (a long knob name, GPU0–3, GPU5). */
+        private final javafx.scene.text.Text wrapped = new javafx.scene.text.Text();
+
+        WhatCell(TreeTableColumn<Row, Row> column) {
+            wrapped.wrappingWidthProperty().bind(javafx.beans.binding.Bindings.createDoubleBinding(
+                    () -> Math.max(20, column.getWidth() - 34), column.widthProperty()));
+            wrapped.fillProperty().bind(textFillProperty());
+            wrapped.fontProperty().bind(fontProperty());
+        }
+
         @Override
         protected void updateItem(Row r, boolean empty) {
             super.updateItem(r, empty);
             getStyleClass().remove("diff-category");
             setTooltip(null);
+            setGraphic(null);
+            setContentDisplay(javafx.scene.control.ContentDisplay.TEXT_ONLY);
             if (empty || r == null) {
                 setText(null);
                 return;
@@ -215,7 +227,10 @@ public final class ComparePage extends BorderPane {
                 getStyleClass().add("diff-category");
             } else {
                 String text = r.item().subject() + " · " + r.item().item();
-                setText(text);
+                setText(null);
+                wrapped.setText(text);
+                setGraphic(wrapped);
+                setContentDisplay(javafx.scene.control.ContentDisplay.GRAPHIC_ONLY);
                 setTooltip(new Tooltip(text));
             }
         }

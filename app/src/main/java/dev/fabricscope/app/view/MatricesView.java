@@ -54,7 +54,7 @@ public final class MatricesView extends ScrollPane {
         show(null);
     }
 
-    /** The P2P check's measured bandwidth, once it has run on this machine; null hides it. */
+    /** The P2P check's measured bandwidth, once it has run on this machine or as the report on screen recorded it; null hides it. */
     public ObjectProperty<dev.fabricscope.app.viewmodel.ChecksViewModel.Heatmap> measuredProperty() {
         return measured;
     }
@@ -93,7 +93,9 @@ public final class MatricesView extends ScrollPane {
         if (measured.get() != null) {
             body.getChildren().add(ChecksView.heatmap(measured.get()));
         } else {
-            Label hint = new Label("Run the P2P check in the Checks tab (live machine only) to see measured bandwidth here.");
+            Label hint = new Label(m.recorded() != null
+                    ? "This report recorded no P2P check: run it in the Checks tab on the live machine to see measured bandwidth here."
+                    : "Run the P2P check in the Checks tab (live machine only) to see measured bandwidth here.");
             hint.getStyleClass().add("text-muted");
             body.getChildren().add(hint);
         }

@@ -3,6 +3,7 @@ package dev.fabricscope.app.view;
 import dev.fabricscope.app.viewmodel.LoadedMachine;
 import dev.fabricscope.model.DriverInfo;
 import dev.fabricscope.model.Finding;
+import dev.fabricscope.render.FindingFolds;
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.HostInfo;
 import dev.fabricscope.model.MachineSnapshot;
@@ -104,7 +105,8 @@ public final class OverviewView extends ScrollPane {
         description.setText(desc);
         // on a live machine without a driver the banner above says so once; the findings do not repeat it
         boolean bannerSaysIt = m.source() == LoadedMachine.Source.LIVE && s.driver() != null && !s.driver().driverPresent();
-        List<Finding> shown = s.findings().stream().filter(f -> !(bannerSaysIt && DRIVER_FINDINGS.contains(f.code()))).toList();
+        // the same finding on several GPUs is one row about all of them (GPU0–7), as show and the reports fold it
+        List<Finding> shown = FindingFolds.of(s).stream().filter(f -> !(bannerSaysIt && DRIVER_FINDINGS.contains(f.code()))).toList();
         if (shown.isEmpty()) {
             Label none = new Label(shown.size() < s.findings().size() ? "Nothing else to report (the driver is named above)."
                     : "Nothing to report: no warnings for this machine.");

@@ -36,6 +36,18 @@ final class CheckTables {
         };
     }
 
+    /**
+     * A result read from the report on screen, as the tab shows it read-only: no entry of its own (an export keeps the
+     * report's record), and the heatmap titled with where it was measured.
+     */
+    static Result recorded(Kind kind, CheckResult r, String provenance) {
+        Result x = of(kind, r);
+        Heatmap h = x.heatmap() == null ? null : new Heatmap(x.heatmap().title() + " — recorded in the report, " + provenance,
+                x.heatmap().unit(), x.heatmap().labels(), x.heatmap().values(), x.heatmap().reference());
+        return new Result(x.kind(), x.status(), x.passed(), x.summary(), x.columns(), x.rows(), x.notes(), x.charts(), h, null,
+                provenance);
+    }
+
     /** The result as {@code report --with-checks} records it, so exported reports carry the checks run here. */
     private static dev.fabricscope.report.ReportChecks.Entry entry(CheckResult r) {
         return RunCheck.entry(r);
@@ -155,12 +167,7 @@ final class CheckTables {
     }
 
     static String label(String impl) {
-        return switch (impl) {
-            case "nccl" -> "NCCL";
-            case "oneshot" -> "one-shot";
-            case "twoshot" -> "two-shot";
-            default -> impl;
-        };
+        return dev.fabricscope.render.CheckSections.label(impl);
     }
 
     private static List<Series> series(Map<String, List<double[]>> m) {

@@ -2,6 +2,7 @@ package dev.fabricscope.app.viewmodel;
 
 import dev.fabricscope.check.CheckControl;
 import dev.fabricscope.check.CheckResult;
+import dev.fabricscope.report.RecordedChecks;
 import dev.fabricscope.report.ReportChecks;
 import dev.fabricscope.usecase.RunCheck;
 import java.util.EnumMap;
@@ -70,10 +71,17 @@ public final class ChecksViewModel {
      *
      * @param status the check's own status word (PASSED, FAILED, SKIPPED, …)
      * @param passed true when nothing failed
-     * @param reportEntry the check's own result as a report records it ({@code report --with-checks}), or null
+     * @param reportEntry the check's own result as a report records it ({@code report --with-checks}), or null (also
+     *                    for a result read from the report on screen: an export takes the report's own record)
+     * @param recorded    where a result read from a report was recorded ("made … on …"), or null for one run here
      */
     public record Result(Kind kind, String status, boolean passed, String summary, List<String> columns, List<List<String>> rows,
-                         List<String> notes, List<Chart> charts, Heatmap heatmap, ReportChecks.Entry reportEntry) {
+                         List<String> notes, List<Chart> charts, Heatmap heatmap, ReportChecks.Entry reportEntry, String recorded) {
+        public Result(Kind kind, String status, boolean passed, String summary, List<String> columns, List<List<String>> rows,
+                      List<String> notes, List<Chart> charts, Heatmap heatmap, ReportChecks.Entry reportEntry) {
+            this(kind, status, passed, summary, columns, rows, notes, charts, heatmap, reportEntry, null);
+        }
+
         public Result {
             columns = List.copyOf(columns);
             rows = rows.stream().map(List::copyOf).toList();
@@ -101,7 +109,33 @@ public final class ChecksViewModel {
             results.put(k, new ReadOnlyObjectWrapper<>());
         }
         disabledReason.bind(Bindings.createStringBinding(() -> reason(machine.get()), machine));
-        machine.addListener((o, was, now) -> results.values().forEach(r -> r.set(null)));
+        machine.addListener((o, was, now) -> {
+            results.values().forEach(r -> r.set(null));
+            status.set("");
+            showRecorded(now);
+        });
+    }
+
+    /** The checks a report holds, read-only: each as the tab shows a check run here, with the report's date and machine. */
+    private void showRecorded(LoadedMachine m) {
+        RecordedChecks rec = m == null ? null : m.recorded();
+        if (rec == null) {
+            return;
+        }
+        List<String> unreadable = new java.util.ArrayList<>();
+        for (Kind k : Kind.values()) {
+            rec.entries().stream().filter(e -> k.check.check.equals(e.check())).findFirst().ifPresent(e -> {
+                CheckResult r = e.typed();
+                if (r == null) {
+                    unreadable.add(e.check() + ": " + e.unreadable());
+                } else {
+                    results.get(k).set(CheckTables.recorded(k, r, rec.provenance()));
+                }
+            });
+        }
+        if (!unreadable.isEmpty()) {
+            status.set("Not shown (the JSON report keeps them as recorded): " + String.join("; ", unreadable));
+        }
     }
 
     public ObjectProperty<LoadedMachine> machineProperty() { return machine; }
@@ -122,6 +156,10 @@ public final class ChecksViewModel {
     private static String reason(LoadedMachine m) {
         if (m == null) {
             return "No machine loaded yet.";
+        }
+        if (m.source() != LoadedMachine.Source.LIVE && m.recorded() != null) {
+            return "Read-only: the checks this report recorded (" + m.recorded().provenance() + "). New checks run on this "
+                    + "machine's GPUs: use File ▸ Probe this machine.";
         }
         if (m.source() != LoadedMachine.Source.LIVE) {
             return "Checks run on this machine's GPUs, not on a report or sample: use File ▸ Probe this machine.";

@@ -1,6 +1,7 @@
 package dev.fabricscope.app.viewmodel;
 
 import dev.fabricscope.diff.ReportDiff;
+import dev.fabricscope.render.DiffText;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,19 +34,27 @@ public record LoadedComparison(Path left, Path right, ReportDiff diff) {
         return new Side(s.name(), s.machine(), s.taken(), (a ? left : right).toString());
     }
 
-    /** The differences by kind, most important kind first. */
+    /**
+     * The differences by kind, most important kind first; the same change on several GPUs or consecutive links is one
+     * item ({@code GPU0–7}, {@code links 0–17}), as {@code diff} folds it ({@link DiffText#fold}).
+     */
     public List<Group> groups() {
         List<Group> out = new ArrayList<>();
         for (Map.Entry<ReportDiff.Category, List<ReportDiff.Change>> e : diff.byCategory().entrySet()) {
-            out.add(new Group(e.getKey().name(), e.getKey().title(), e.getValue().stream()
+            out.add(new Group(e.getKey().name(), e.getKey().title(), DiffText.fold(e.getValue()).stream()
                     .map(c -> new Item(c.subject(), c.item(), c.before(), c.after(), ChangeMeaning.of(c))).toList()));
         }
         return out;
     }
 
-    /** "identical in everything compared" or "N differences, most important first". */
+    /**
+     * "identical in everything compared", "N differences, most important first" or, when the same change on several
+     * GPUs or links is one row, "N differences in M rows, most important first".
+     */
     public String summary() {
         int n = diff.changes().size();
-        return n == 0 ? "identical in everything compared" : n + (n == 1 ? " difference" : " differences") + ", most important first";
+        int rows = DiffText.fold(diff.changes()).size();
+        return n == 0 ? "identical in everything compared" : n + (n == 1 ? " difference" : " differences")
+                + (rows < n ? " in " + rows + " rows" : "") + ", most important first";
     }
 }

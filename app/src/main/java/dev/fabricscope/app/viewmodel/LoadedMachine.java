@@ -3,6 +3,8 @@ package dev.fabricscope.app.viewmodel;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.ProbeInfo;
 import dev.fabricscope.render.FabricGraph;
+import dev.fabricscope.report.RecordedChecks;
+import dev.fabricscope.usecase.OpenSnapshot;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -15,12 +17,22 @@ import java.time.format.DateTimeParseException;
  * @param file   the report or snapshot file, or null
  * @param sample the sample's name, or null
  * @param trace  the native-call trace the live probe recorded (trace JSON, unredacted), or null
+ * @param recorded the live checks the report file holds, with their date and machine (shown read-only), or null
  */
 public record LoadedMachine(MachineSnapshot snapshot, Source source, Path file, String sample, FabricGraph graph,
-                            String trace) {
+                            String trace, RecordedChecks recorded) {
 
     public LoadedMachine(MachineSnapshot snapshot, Source source, Path file, String sample, FabricGraph graph) {
-        this(snapshot, source, file, sample, graph, null);
+        this(snapshot, source, file, sample, graph, null, null);
+    }
+
+    public LoadedMachine(MachineSnapshot snapshot, Source source, Path file, String sample, FabricGraph graph, String trace) {
+        this(snapshot, source, file, sample, graph, trace, null);
+    }
+
+    /** A machine opened from {@code file}, with the live checks the file records (when it is a report holding some). */
+    public static LoadedMachine fromFile(MachineSnapshot snapshot, Path file, FabricGraph graph) {
+        return new LoadedMachine(snapshot, Source.FILE, file, null, graph, null, OpenSnapshot.recordedChecks(file));
     }
 
     public enum Source { LIVE, FILE, SAMPLE }

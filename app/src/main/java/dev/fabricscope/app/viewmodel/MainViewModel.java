@@ -310,7 +310,7 @@ public final class MainViewModel {
         return start("Opening node " + name + "…", r -> {
             // the cluster view holds summaries; the node's file is read now, and judged from its data as File → Open does
             MachineSnapshot s = OpenSnapshot.judged(n.readSnapshot(OpenSnapshot.TRACES));
-            return new LoadedMachine(s, LoadedMachine.Source.FILE, Path.of(n.file()), null, FabricLayout.layout(s));
+            return LoadedMachine.fromFile(s, Path.of(n.file()), FabricLayout.layout(s));
         }, m -> {
             showMachine(m);
             clusterNode.set(name);
@@ -397,7 +397,7 @@ public final class MainViewModel {
     public Job<LoadedMachine> openFile(Path file) {
         return start("Opening " + file.getFileName() + "…", () -> {
             MachineSnapshot s = OpenSnapshot.read(file);
-            return new LoadedMachine(s, LoadedMachine.Source.FILE, file, null, FabricLayout.layout(s));
+            return LoadedMachine.fromFile(s, file, FabricLayout.layout(s));
         }, m -> {
             recentFiles.setAll(prefs.addRecent(file));
             return "Opened " + file;

@@ -16,6 +16,7 @@ import javafx.stage.Stage;
 /**
  * {@code --screenshots DIR --sample a,b,c} (a name ending in {@code .json} is opened as a file): the live start (no-driver banner on a machine without a driver), then
  * every tab for each sample, with the first GPU selected in the Fabric tab, written as {@code DIR/<name>-<tab>.png}
+ * (and, for a report holding an all-reduce check, the Checks tab scrolled to it: {@code <name>-checks-allreduce.png})
  * from the real window's scene; then the Fabric tab of the first sample in the other theme.
  * {@code --screenshots DIR --cluster FOLDER}: the cluster page ({@code cluster-<folder>-domains.png}), with its most
  * important difference highlighted ({@code -difference}), the fabric view of that difference's first outlier node
@@ -99,6 +100,15 @@ final class Screenshots {
                     }
                 });
                 s.then(6, () -> shot(dir.resolve(shotName(name) + "-" + TABS[tab] + ".png")));
+                if (tab == 4) {
+                    // a report's own all-reduce: its card at the bottom of the tab, with the charts
+                    s.then(1, () -> view.checksView().setVvalue(1.0));
+                    s.then(6, () -> {
+                        if (vms.checks().resultProperty(dev.fabricscope.app.viewmodel.ChecksViewModel.Kind.ALLREDUCE).get() != null) {
+                            shot(dir.resolve(shotName(name) + "-checks-allreduce.png"));
+                        }
+                    });
+                }
             }
         }
         if (opt.snapshot() != null) {

@@ -51,6 +51,28 @@ class ChecksViewModelTest {
         assertNull(vm.disabledReasonProperty().get());
     }
 
+    /** Issue 26: a report's checks are shown read-only; one that does not read as its record is named, the others shown. */
+    @Test
+    void aReportsChecksAreShownReadOnlyAndAnUnreadableOneIsNamed(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path report = java.nio.file.Path.of("../probe/src/test/resources/captured/h200-nvswitch-2gpu-2026-12-01/report.json");
+        var tree = (com.fasterxml.jackson.databind.node.ObjectNode) dev.fabricscope.json.Json.mapper()
+                .readTree(java.nio.file.Files.readString(report));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("checks").get("results").get(1).get("result")).put("pairs", 7);
+        java.nio.file.Path bad = java.nio.file.Files.writeString(dir.resolve("bad.json"), dev.fabricscope.json.Json.write(tree));
+        ChecksViewModel vm = new ChecksViewModel(fake.runs, new ManualTasks());
+        MachineSnapshot s = dev.fabricscope.usecase.OpenSnapshot.read(bad);
+        vm.machineProperty().set(LoadedMachine.fromFile(s, bad, null));
+        assertTrue(vm.disabledReasonProperty().get().startsWith("Read-only: the checks this report recorded (made 2026-12-01 "
+                + "02:20:48 UTC on vm (2× NVIDIA H200))"), vm.disabledReasonProperty().get());
+        assertNull(vm.run(ChecksViewModel.Kind.P2P), "a report's checks are not run again");
+        assertNull(vm.resultProperty(ChecksViewModel.Kind.P2P).get());
+        assertEquals("PASSED", vm.resultProperty(ChecksViewModel.Kind.ALLREDUCE).get().status());
+        assertEquals("PASSED", vm.resultProperty(ChecksViewModel.Kind.PREFLIGHT).get().status());
+        assertTrue(vm.statusProperty().get().startsWith("Not shown (the JSON report keeps them as recorded): p2p: the result "
+                + "does not read as a p2p result"), vm.statusProperty().get());
+    }
+
     @Test
     void aPassingCheckGivesItsResult() {
         ManualTasks tasks = new ManualTasks();
