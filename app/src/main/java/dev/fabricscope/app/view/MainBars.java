@@ -94,7 +94,7 @@ final class MainBars {
     static HBox clusterBar(MainViewModel vm, ClusterViewModel cluster) {
         Button back = new Button("← Back to cluster");
         back.setId("backToCluster");
-        back.setTooltip(new Tooltip("Back to the cluster's NVLink domains (Ctrl+6)"));
+        back.setTooltip(new Tooltip("Back to the cluster's NVLink domains (Ctrl+7)"));
         back.setOnAction(e -> vm.showCluster());
         Label where = new Label();
         where.setId("clusterNodeLabel");
