@@ -181,7 +181,7 @@ public final class ClusterText {
             if (first.hasMajority() && first.outliers().size() <= 3) {
                 String value = first.byValue().entrySet().stream().filter(e -> !e.getKey().equals(first.majority()))
                         .map(Map.Entry::getKey).findFirst().orElse("");
-                sb.append(String.join(", ", first.outliers())).append(first.byValue().size() == 2 ? " on " + value : "")
+                sb.append(String.join(", ", first.outliers())).append(first.byValue().size() == 2 ? (first.outliers().size() == 1 ? " is " : " are ") + value : "")
                         .append(" (others ").append(first.majority()).append(")");
             } else if (first.hasMajority()) {
                 sb.append(first.outliers().size()).append(" nodes differ from ").append(first.majority());

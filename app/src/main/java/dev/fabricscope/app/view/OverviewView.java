@@ -90,7 +90,8 @@ public final class OverviewView extends ScrollPane {
         source.setText(switch (m.source()) {
             case LIVE -> "Live machine " + m.host() + " — probed " + m.probedAt()
                     + (p != null && p.durationMs() != null ? " in " + p.durationMs() + " ms" : "");
-            case FILE -> "Report from " + m.host() + " at " + m.probedAt();
+            case FILE -> m.replayed() ? "Trace of " + m.host() + " recorded at " + m.probedAt() + ", replayed"
+                    : "Report from " + m.host() + " at " + m.probedAt();
             case SAMPLE -> "Sample " + m.sample() + (p != null && p.origin() == ProbeInfo.Origin.SYNTHETIC ? " — SYNTHETIC" : " — captured");
         });
         String desc = m.source() == LoadedMachine.Source.FILE ? m.file().toString() : "";
