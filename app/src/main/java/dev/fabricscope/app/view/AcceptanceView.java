@@ -41,6 +41,7 @@ public final class AcceptanceView extends VBox {
         summary.getStyleClass().add("title-4");
         summary.setWrapText(true);
         table.setId("acceptance-table");
+        table.setPlaceholder(new Label(""));
         table.getColumns().add(column("Result", Row::result, 70));
         table.getColumns().add(column("Expectation", Row::expectation, 220));
         table.getColumns().add(column("Expected", Row::expected, 240));

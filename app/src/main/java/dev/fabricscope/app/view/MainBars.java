@@ -96,8 +96,11 @@ final class MainBars {
         back.setId("backToCluster");
         back.setTooltip(new Tooltip("Back to the cluster's NVLink domains (Ctrl+7)"));
         back.setOnAction(e -> vm.showCluster());
+        back.setMinWidth(Region.USE_PREF_SIZE); // the way back is never cut to "…"; the node line gives way first
         Label where = new Label();
         where.setId("clusterNodeLabel");
+        where.setMinWidth(0);
+        HBox.setHgrow(where, Priority.ALWAYS);
         SafeText.bind(where.textProperty(), cluster.nodeLineProperty());
         where.getStyleClass().add("cluster-bar-text");
         HBox bar = new HBox(10, back, where);

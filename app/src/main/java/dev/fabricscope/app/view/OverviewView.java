@@ -58,6 +58,10 @@ public final class OverviewView extends ScrollPane {
         body.setPadding(new Insets(18, 22, 22, 22));
         VBox.setVgrow(gpus, Priority.ALWAYS);
         setContent(body);
+        // no "No content in table" while the machine is on its way: the table shows once there is one
+        gpus.setPlaceholder(new Label(""));
+        gpus.visibleProperty().bind(machine.isNotNull());
+        gpus.managedProperty().bind(gpus.visibleProperty());
         machine.addListener((o, was, now) -> show(now));
         show(null);
     }
@@ -271,7 +275,32 @@ public final class OverviewView extends ScrollPane {
             String[] r = rows.get(i);
             cells[i] = new String[] {r[0], (r[1].isEmpty() ? "" : r[1] + "\n") + r[2] + (r[3].isEmpty() ? "" : "\nNCCL loaded: " + r[3])};
         }
-        return card("Python stack", cells);
+        return stackedCard("Python stack", cells);
+    }
+
+    /**
+     * A card whose keys are long (an environment's path): each key on a line of its own above its value, both as wide
+     * as the card, instead of a key column that leaves the values a sliver.
+     */
+    private static VBox stackedCard(String title, String[][] rows) {
+        Label t = new Label(title);
+        t.getStyleClass().add("card-title");
+        VBox box = new VBox(8, t);
+        for (String[] r : rows) {
+            Label k = new Label(r[0]);
+            k.getStyleClass().add("details-key");
+            k.setWrapText(true);
+            k.setMinHeight(Region.USE_PREF_SIZE);
+            Label v = new Label(r[1]);
+            v.setWrapText(true);
+            v.setMinHeight(Region.USE_PREF_SIZE);
+            box.getChildren().add(new VBox(2, k, v));
+        }
+        box.getStyleClass().add("fact-card");
+        box.setPadding(new Insets(12, 14, 12, 14));
+        box.setPrefWidth(400);
+        box.setId("pythonStackCard");
+        return box;
     }
 
     private void buildTable() {

@@ -293,7 +293,7 @@ public final class MainViewModel {
             page.set(Page.CLUSTER);
         }, c -> {
             recentFiles.setAll(prefs.addRecent(dir));
-            return "Opened cluster " + dir + " in " + (System.nanoTime() - started) / 1_000_000 + " ms: " + c.summary();
+            return "Opened cluster " + c.name() + " in " + (System.nanoTime() - started) / 1_000_000 + " ms: " + c.summary();
         });
     }
 
@@ -314,7 +314,7 @@ public final class MainViewModel {
         }, m -> {
             showMachine(m);
             clusterNode.set(name);
-        }, m -> "Opened node " + name + " of cluster " + c.name() + " (" + n.file() + ")", m -> onShown.run());
+        }, m -> "Opened node " + name + " of cluster " + c.name(), m -> onShown.run());
     }
 
     /**
@@ -411,7 +411,8 @@ public final class MainViewModel {
                     "unknown sample '" + name + "'; valid: " + String.join(", ", Samples.names())));
             MachineSnapshot s = sample.snapshot().get();
             return new LoadedMachine(s, LoadedMachine.Source.SAMPLE, null, name, FabricLayout.layout(s));
-        }, m -> "Opened sample " + name + " — " + Samples.find(name).map(Samples.Sample::description).orElse(""));
+        }, m -> "Opened sample " + name + (m.snapshot().probe() != null && m.snapshot().probe().origin() == dev.fabricscope.model.ProbeInfo.Origin.SYNTHETIC
+                ? " (synthetic)" : " (captured)")); // short: the status bar's one line; the Overview says what it is
     }
 
     /** Cancels the load in flight (also one not yet started), keeping what is shown. */
