@@ -47,6 +47,7 @@ public final class AcceptanceView extends VBox {
         table.getColumns().add(column("Expected", Row::expected, 240));
         table.getColumns().add(column("Measured", Row::measured, 420));
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY);
+        TableHeaders.keepWhole(table);
         VBox.setVgrow(table, Priority.ALWAYS);
         HBox top = new HBox(8, new Label("Expected profile:"), reference);
         top.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
@@ -68,6 +69,8 @@ public final class AcceptanceView extends VBox {
                 super.updateItem(item, empty);
                 getStyleClass().removeAll("danger", "success", "text-muted");
                 setText(empty ? null : item);
+                // a long value (a GPU model, "no uncorrected errors, no remap failure") wraps, not cut with "…"
+                setWrapText(true);
                 if (!empty && title.equals("Result")) {
                     getStyleClass().add(item.equals("FAIL") ? "danger" : item.equals("PASS") ? "success" : "text-muted");
                 }

@@ -214,6 +214,8 @@ public final class AdvisorView extends BorderPane {
         table.getColumns().add(col("Resolved", v -> v.resolved() == null ? "—" : v.resolved(), 100));
         table.getColumns().add(col("When", v -> v.when() == null ? "" : v.when(), 140));
         WrappingCells.apply(table);
+        TableHeaders.keepWhole(table);
+        outcome.setMinWidth(112); // the badge "▲ fallback" whole
     }
 
     /** One paragraph: the machine facts the rules saw, what was derived for the deployment, the rule versions. */

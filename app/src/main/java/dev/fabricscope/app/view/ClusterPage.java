@@ -193,6 +193,13 @@ public final class ClusterPage extends BorderPane {
         advise.setId("adviseCluster");
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
+        outliers.setMinWidth(Region.USE_PREF_SIZE);
+        advise.setMinWidth(Region.USE_PREF_SIZE);
+        // a narrow window puts the count on a line of its own rather than cutting it or the buttons
+        listed.setWrapText(true);
+        listed.setMinHeight(Region.USE_PREF_SIZE);
+        listed.setMinWidth(0);
+        HBox.setHgrow(listed, Priority.SOMETIMES);
         HBox bar = new HBox(8, filter, outliers, listed, spacer, advise);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setPadding(new Insets(6, 0, 0, 0));

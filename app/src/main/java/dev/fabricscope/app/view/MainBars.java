@@ -100,6 +100,8 @@ final class MainBars {
         Label where = new Label();
         where.setId("clusterNodeLabel");
         where.setMinWidth(0);
+        where.setWrapText(true); // "differs from most nodes in …" can be long: whole, on two lines if need be
+        where.setMinHeight(Region.USE_PREF_SIZE);
         HBox.setHgrow(where, Priority.ALWAYS);
         SafeText.bind(where.textProperty(), cluster.nodeLineProperty());
         where.getStyleClass().add("cluster-bar-text");

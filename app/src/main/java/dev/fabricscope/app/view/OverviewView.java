@@ -319,6 +319,7 @@ public final class OverviewView extends ScrollPane {
         gpus.getColumns().add(column("Fabric", g -> g.fabric().state().isPresent() ? stateWords(g.fabric().state().value()) : g.fabric().state().shortDisplay(), 110));
         gpus.getColumns().add(column("NVLinks", g -> shortLinks(g), 150));
         WrappingCells.apply(gpus);
+        TableHeaders.keepWhole(gpus);
         gpus.setRowFactory(t -> {
             TableRow<Gpu> row = new TableRow<>();
             row.setOnMouseEntered(e -> {

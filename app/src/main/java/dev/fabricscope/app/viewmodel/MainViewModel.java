@@ -113,12 +113,17 @@ public final class MainViewModel {
         source.bind(Bindings.createStringBinding(this::makeSource, machine, page, cluster, comparison));
     }
 
+    private static String name(Path p) {
+        return p.getFileName() == null ? p.toString() : p.getFileName().toString();
+    }
+
     private String makeSource() {
         if (page.get() == Page.CLUSTER && cluster.get() != null) {
-            return "cluster " + cluster.get().dir();
+            return "cluster " + cluster.get().name(); // the whole path is the page's own title
         }
         if (page.get() == Page.COMPARE && comparison.get() != null) {
-            return "comparing " + comparison.get().left() + " with " + comparison.get().right();
+            // file names: the page's cards give each side's whole path
+            return "comparing " + name(comparison.get().left()) + " with " + name(comparison.get().right());
         }
         return machine.get() == null ? "" : machine.get().subject();
     }
@@ -293,7 +298,7 @@ public final class MainViewModel {
             page.set(Page.CLUSTER);
         }, c -> {
             recentFiles.setAll(prefs.addRecent(dir));
-            return "Opened cluster " + c.name() + " in " + (System.nanoTime() - started) / 1_000_000 + " ms: " + c.summary();
+            return "Opened cluster " + c.name() + " in " + (System.nanoTime() - started) / 1_000_000 + " ms"; // the page says what it holds
         });
     }
 

@@ -222,7 +222,7 @@ class MainViewModelTest {
         assertEquals(a, c.left());
         assertFalse(c.diff().identical());
         assertTrue(vm.statusProperty().get().startsWith("Compared a.json with b.json: "), vm.statusProperty().get());
-        assertEquals("comparing " + a + " with " + b, vm.sourceProperty().get());
+        assertEquals("comparing a.json with b.json", vm.sourceProperty().get()); // the status bar: names; the page: whole paths
         // as the page shows it: the two cards, every difference once under its kind, the count
         assertEquals(new LoadedComparison.Side("a.json", c.diff().left().machine(), c.diff().left().taken(), a.toString()), c.side(true));
         assertEquals(b.toString(), c.side(false).path());
