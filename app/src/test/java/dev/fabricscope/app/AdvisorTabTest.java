@@ -98,7 +98,7 @@ class AdvisorTabTest {
     }
 
     @Test
-    void knobNamesWrapAfterASeparatorNeverInsideAWord(FxRobot robot) {
+    void knobNamesAndCallsWrapAfterASeparatorNeverInsideAWord(FxRobot robot) {
         openOnAdvisorTab(robot, "dgx-h100");
         robot.interact(() -> {
             var table = robot.lookup("#verdictTable").queryTableView();
@@ -107,7 +107,7 @@ class AdvisorTabTest {
         WaitForAsyncUtils.waitForFxEvents();
         List<javafx.scene.text.Text> texts = new java.util.ArrayList<>();
         for (javafx.scene.control.TableCell<?, ?> c : robot.lookup("#verdictTable .table-cell").queryAllAs(javafx.scene.control.TableCell.class)) {
-            if (c.getTableColumn() != null && "Knob".equals(c.getTableColumn().getText())) {
+            if (c.getTableColumn() != null && java.util.Set.of("Knob", "Value", "Resolved", "When").contains(c.getTableColumn().getText())) {
                 texts.addAll(c.lookupAll(".wrapping-cell-text").stream().map(n -> (javafx.scene.text.Text) n).toList());
             }
         }
@@ -123,7 +123,7 @@ class AdvisorTabTest {
                 if (s.charAt(i) == '\n' || s.charAt(i - 1) == '\n') {
                     continue;
                 }
-                if (lineStartsAt(t, i) && "-_./=(: ".indexOf(s.charAt(i - 1)) < 0) {
+                if (lineStartsAt(t, i) && "-_./=(: ".indexOf(s.charAt(i - 1)) < 0 && s.charAt(i) != '(') {
                     broken.add(s.substring(0, i) + "|" + s.substring(i));
                 }
             }

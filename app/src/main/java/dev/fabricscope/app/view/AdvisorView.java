@@ -210,9 +210,11 @@ public final class AdvisorView extends BorderPane {
         TableColumn<VerdictRow, String> knob = col("Knob", VerdictRow::knob, 260);
         knob.setCellFactory(WrappingCells::nameCell);
         table.getColumns().add(knob);
-        table.getColumns().add(col("Value", VerdictRow::value, 130));
-        table.getColumns().add(col("Resolved", v -> v.resolved() == null ? "—" : v.resolved(), 100));
-        table.getColumns().add(col("When", v -> v.when() == null ? "" : v.when(), 140));
+        for (TableColumn<VerdictRow, String> c : List.of(col("Value", VerdictRow::value, 130),
+                col("Resolved", v -> v.resolved() == null ? "—" : v.resolved(), 100), col("When", v -> v.when() == null ? "" : v.when(), 140))) {
+            c.setCellFactory(WrappingCells::nameCell); // "(_set_envs_and_config)" breaks after a separator too
+            table.getColumns().add(c);
+        }
         WrappingCells.apply(table);
         TableHeaders.keepWhole(table);
         outcome.setMinWidth(112); // the badge "▲ fallback" whole

@@ -29,7 +29,7 @@ public final class WrappingCells {
     /**
      * A cell for names ({@code --enforce-disable-flashinfer-allreduce-fusion}, {@code SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2}):
      * too long for the column, a name continues on the next line after a {@code -}, {@code _}, {@code .}, {@code /},
-     * {@code =}, {@code :} or {@code (}, never in the middle of a word.
+     * {@code =}, {@code :} or a space, or before a {@code (}, never in the middle of a word ({@code _set_envs_and_config} too).
      */
     public static <S> TableCell<S, String> nameCell(TableColumn<S, String> column) {
         TableCell<S, String> cell = new TableCell<>();
@@ -53,7 +53,7 @@ public final class WrappingCells {
         }
         StringBuilder out = new StringBuilder();
         String line = "";
-        for (String piece : name.split("(?<=[-_./=(:])(?=[^-_./=(:])")) {
+        for (String piece : name.split("(?<=[-_./=(: ])(?=[^-_./=(: ])|(?<=[^ ])(?=\\()")) {
             if (!line.isEmpty() && width.applyAsDouble(line + piece) > room) {
                 out.append(line).append('\n');
                 line = piece;
