@@ -13,7 +13,7 @@ nvidia-smi -q > $OUT/smi-q.txt; nvidia-smi -q -x > $OUT/smi-q.xml
 nvidia-smi topo -m > $OUT/topo-m.txt; nvidia-smi topo -p2p rwnap > $OUT/topo-p2p.txt
 { echo "== trace"; FABRICSCOPE_TRACE=1 $FAST -jar $JAR probe --json 2>&1 >/dev/null;
   FABRICSCOPE_TRACE=1 $FAST -jar $JAR probe --json 2>&1 >/dev/null;
-  echo "== gpu tests"; sh bench/device-gpu-tests.sh 2>&1 | tail -25; } >> $OUT/misc.txt
+  echo "== gpu tests"; bash .device-gputest/run.sh 2>&1 | tail -25; } >> $OUT/misc.txt
 $FAST -XX:ArchiveClassesAtExit=/tmp/fs/app.jsa -jar $JAR probe --json > /dev/null 2>&1
 { echo "== plain JVM"; sh bench/probe-bench.sh "$BASE -jar $JAR" 7;
   echo "== C1 + SerialGC + AppCDS"; sh bench/probe-bench.sh "$FAST -XX:SharedArchiveFile=/tmp/fs/app.jsa -jar $JAR" 7 | head -1;

@@ -85,7 +85,7 @@ public class FabricscopeApp extends Application {
         // the first frame is a light placeholder; the full window replaces it one pulse later
         double w = opt.size() != null ? opt.size()[0] : prefs.width(1320);
         double h = opt.size() != null ? opt.size()[1] : prefs.height(860);
-        Scene scene = new Scene(placeholder(), w, h);
+        Scene scene = new Scene(placeholder(opt), w, h);
         trace("scene");
         Theme.apply(scene, dark);
         trace("theme");
@@ -154,11 +154,25 @@ public class FabricscopeApp extends Application {
     static volatile long firstFrameMillis;
     static volatile long uiReadyMillis;
 
+    /** What the first frame says is coming: what the options open (not "Probing this machine…" when a sample is). */
+    static String opening(AppOptions opt) {
+        if (opt.sample() != null) {
+            return "Opening sample " + opt.sample() + "…";
+        } else if (opt.snapshot() != null) {
+            return "Opening " + (opt.snapshot().getFileName() == null ? opt.snapshot() : opt.snapshot().getFileName()) + "…";
+        } else if (opt.cluster() != null) {
+            return "Opening cluster " + (opt.cluster().getFileName() == null ? opt.cluster() : opt.cluster().getFileName()) + "…";
+        } else if (opt.compare() != null) {
+            return "Comparing two reports…";
+        }
+        return opt.noProbe() ? "" : "Probing this machine…";
+    }
+
     /** What the first frame shows while the window is being built. */
-    private static javafx.scene.Parent placeholder() {
+    private static javafx.scene.Parent placeholder(AppOptions opt) {
         javafx.scene.control.Label name = new javafx.scene.control.Label("Fabricscope");
         name.getStyleClass().add("title-2");
-        javafx.scene.control.Label what = new javafx.scene.control.Label("Probing this machine…");
+        javafx.scene.control.Label what = new javafx.scene.control.Label(opening(opt));
         what.getStyleClass().add("text-muted");
         javafx.scene.layout.VBox box = new javafx.scene.layout.VBox(8, name, what);
         box.setAlignment(javafx.geometry.Pos.CENTER);

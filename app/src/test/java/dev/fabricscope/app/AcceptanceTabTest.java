@@ -45,4 +45,21 @@ class AcceptanceTabTest {
         assertEquals("FAIL", model.result());
         assertEquals("NVIDIA B200", model.expected());
     }
+    @Test
+    void theViewMenuOpensItWithCtrl6(FxRobot robot) {
+        robot.interact(() -> app.vm.openSample("h200-vm"));
+        app.awaitIdle();
+        javafx.scene.control.MenuBar bar = robot.lookup(".menu-bar").queryAs(javafx.scene.control.MenuBar.class);
+        javafx.scene.control.Menu view = bar.getMenus().stream().filter(m -> m.getText().replace("_", "").equals("View")).findFirst().orElseThrow();
+        java.util.Map<String, String> keys = new java.util.LinkedHashMap<>();
+        view.getItems().stream().filter(i -> i.getAccelerator() != null && i.getText() != null)
+                .forEach(i -> keys.put(i.getText().replace("_", ""), i.getAccelerator().getName()));
+        assertEquals("Ctrl+6", keys.get("Acceptance"), keys.toString());
+        assertEquals("Ctrl+7", keys.get("Cluster"), keys.toString());
+        assertEquals("Ctrl+8", keys.get("Comparison"), keys.toString());
+        robot.press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.DIGIT6)
+                .release(javafx.scene.input.KeyCode.DIGIT6, javafx.scene.input.KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals("tab-acceptance", app.view.tabs().getSelectionModel().getSelectedItem().getId());
+    }
 }

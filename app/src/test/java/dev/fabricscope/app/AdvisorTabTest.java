@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.app.viewmodel.AdvisorViewModel;
+import java.util.List;
 import java.util.Optional;
 import javafx.scene.control.Label;
 import javafx.stage.Stage;
@@ -77,5 +78,73 @@ class AdvisorTabTest {
         assertFalse(facts.contains("=null"), facts);
         assertTrue(facts.contains("torch-cuda=unknown"), facts);
         assertEquals("all GPUs", robot.lookup("#advisorTp").queryAs(javafx.scene.control.Spinner.class).getEditor().getText());
+    }
+    @Test
+    void anImpossibleDeploymentClearsTheVerdictsAndSaysWhyInTheAppsWords(FxRobot robot) {
+        openOnAdvisorTab(robot, "h200-vm");
+        assertFalse(app.advisor.recommendations().isEmpty());
+        robot.interact(() -> app.advisor.tpProperty().set(3));
+        AppHarness.await(() -> app.advisor.verdicts().isEmpty() && app.advisor.statusProperty().get().startsWith("Impossible deployment"));
+        String status = app.advisor.statusProperty().get();
+        assertTrue(status.startsWith("Impossible deployment: TP 3 needs 3 GPUs, but 1 node × 1 GPU have 1"), status);
+        assertTrue(status.contains("set Nodes to 3") && status.contains("a smaller TP") && status.contains("the what-if gpus-per-node=3"), status);
+        assertFalse(status.contains("--"), "no CLI option in the app's words: " + status);
+        assertTrue(app.advisor.recommendations().isEmpty(), "no 'Defaults are fine' for a deployment that cannot run");
+        assertEquals(null, app.advisor.adviceProperty().get());
+        Label shown = robot.lookup("#advisorStatus").queryAs(Label.class);
+        assertTrue(shown.isWrapText(), "the reason is shown whole");
+        robot.interact(() -> app.advisor.tpProperty().set(1));
+        AppHarness.await(() -> !app.advisor.verdicts().isEmpty() && !app.advisor.recommendations().isEmpty());
+    }
+
+    @Test
+    void knobNamesAndCallsWrapAfterASeparatorNeverInsideAWord(FxRobot robot) {
+        openOnAdvisorTab(robot, "dgx-h100");
+        robot.interact(() -> {
+            var table = robot.lookup("#verdictTable").queryTableView();
+            ((javafx.scene.control.TableColumn<?, ?>) table.getColumns().get(2)).setPrefWidth(120);
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        List<javafx.scene.text.Text> texts = new java.util.ArrayList<>();
+        for (javafx.scene.control.TableCell<?, ?> c : robot.lookup("#verdictTable .table-cell").queryAllAs(javafx.scene.control.TableCell.class)) {
+            if (c.getTableColumn() != null && java.util.Set.of("Knob", "Value", "Resolved", "When").contains(c.getTableColumn().getText())) {
+                texts.addAll(c.lookupAll(".wrapping-cell-text").stream().map(n -> (javafx.scene.text.Text) n).toList());
+            }
+        }
+        int names = 0;
+        List<String> broken = new java.util.ArrayList<>();
+        for (javafx.scene.text.Text t : texts) {
+            String s = t.getText();
+            if (s == null || s.isEmpty()) {
+                continue;
+            }
+            names++;
+            for (int i = 1; i < s.length(); i++) {
+                if (s.charAt(i) == '\n' || s.charAt(i - 1) == '\n') {
+                    continue;
+                }
+                if (lineStartsAt(t, i) && "-_./=(: ".indexOf(s.charAt(i - 1)) < 0 && s.charAt(i) != '(') {
+                    broken.add(s.substring(0, i) + "|" + s.substring(i));
+                }
+            }
+        }
+        assertTrue(names >= 3, "knob names seen: " + names);
+        assertEquals(List.of(), broken, "lines starting inside a word");
+        assertTrue(texts.stream().anyMatch(t -> t.getText() != null && t.getText().startsWith("--") && t.getText().contains("-\n")),
+                "a name too long for 120 px continues after a hyphen");
+    }
+
+    /** Whether character {@code i} of {@code t} begins a new visual line (its caret sits lower than the one before). */
+    private static boolean lineStartsAt(javafx.scene.text.Text t, int i) {
+        return caretY(t, i) > caretY(t, i - 1) + 1;
+    }
+
+    private static double caretY(javafx.scene.text.Text t, int i) {
+        for (javafx.scene.shape.PathElement e : t.caretShape(i, true)) {
+            if (e instanceof javafx.scene.shape.MoveTo m) {
+                return m.getY();
+            }
+        }
+        return 0;
     }
 }

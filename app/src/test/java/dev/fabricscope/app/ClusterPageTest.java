@@ -154,12 +154,12 @@ class ClusterPageTest {
         assertTrue(tile(robot, node).getStyleClass().contains("node-current"), "the node opened last is marked");
         assertTrue(robot.lookup("#backToCluster").tryQuery().isEmpty(), "the machine tabs and their bar are off screen");
 
-        // another node; then Ctrl+6 returns to the cluster too
+        // another node; then Ctrl+7 returns to the cluster too
         robot.clickOn("#node-" + ClusterFolders.h100(2));
         AppHarness.await(() -> !app.vm.isBusy() && ClusterFolders.h100(2).equals(app.vm.getClusterNode()));
         assertEquals(8, app.view.fabricView().graph().nodes(FabricGraph.NodeKind.GPU).size());
-        robot.press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.DIGIT6).release(
-                javafx.scene.input.KeyCode.DIGIT6, javafx.scene.input.KeyCode.CONTROL);
+        robot.press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.DIGIT7).release(
+                javafx.scene.input.KeyCode.DIGIT7, javafx.scene.input.KeyCode.CONTROL);
         AppHarness.await(() -> app.vm.getPage() == MainViewModel.Page.CLUSTER);
 
         // a sample opened meanwhile is not a node of the cluster: no bar, but the cluster stays one shortcut away

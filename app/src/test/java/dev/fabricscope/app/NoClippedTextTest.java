@@ -21,14 +21,16 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 /**
- * No text in the main views is cut short with an ellipsis, at the default window size (1320×860) and at 1280×800:
- * every tab of every bundled sample, the cluster page and the compare page. The check reads what JavaFX actually
- * drew: a {@link Labeled}'s skin puts the shortened string into its {@link Text} child.
+ * No text in the window is cut short with an ellipsis, at the default window size (1320×860) and at 1024×700: every
+ * tab of every bundled sample, the cluster page (with a node opened from it: its bar and "← Back to cluster") and the
+ * compare page — the whole scene each time, so buttons, tab headers and the status bar too. The check reads what
+ * JavaFX actually drew: a {@link Labeled}'s skin puts the shortened string into its {@link Text} child.
  */
 @ExtendWith(ApplicationExtension.class)
 class NoClippedTextTest {
 
-    private static final double[][] SIZES = {{1320, 860}, {1280, 800}};
+    /** The small size first: a pane that keeps its width when the window grows (the cluster page's side) is tested narrow. */
+    private static final double[][] SIZES = {{1024, 700}, {1320, 860}};
 
     private AppHarness app;
     private Stage stage;
@@ -49,7 +51,7 @@ class NoClippedTextTest {
             for (MainViewModel.SampleChoice s : samples) {
                 robot.interact(() -> app.vm.openSample(s.name()));
                 app.awaitIdle();
-                for (int tab = 0; tab < 5; tab++) {
+                for (int tab = 0; tab < app.view.tabs().getTabs().size(); tab++) {
                     int t = tab;
                     robot.interact(() -> app.view.tabs().getSelectionModel().select(t));
                     if (t == 3) {
@@ -57,7 +59,7 @@ class NoClippedTextTest {
                     }
                     settle(robot);
                     String where = s.name() + " · " + app.view.tabs().getTabs().get(t).getText() + " at " + (int) size[0] + "×" + (int) size[1];
-                    robot.interact(() -> clipped.addAll(clippedIn(app.view.tabs().getSelectionModel().getSelectedItem().getContent(), where)));
+                    robot.interact(() -> clipped.addAll(clippedIn(stage.getScene().getRoot(), where)));
                 }
             }
         }
@@ -82,7 +84,7 @@ class NoClippedTextTest {
                 robot.interact(() -> app.vm.openCluster(cluster));
                 AppHarness.await(() -> !app.vm.isBusy() && app.vm.getCluster() != null && app.vm.pageProperty().get() == MainViewModel.Page.CLUSTER);
                 settle(robot);
-                robot.interact(() -> clipped.addAll(clippedIn(app.view.clusterPage(), "cluster " + cluster.getFileName() + at)));
+                robot.interact(() -> clipped.addAll(clippedIn(stage.getScene().getRoot(), "cluster " + cluster.getFileName() + at)));
                 robot.interact(() -> {
                     var list = app.view.clusterPage().differences();
                     if (!list.getItems().isEmpty()) {
@@ -90,12 +92,19 @@ class NoClippedTextTest {
                     }
                 });
                 settle(robot);
-                robot.interact(() -> clipped.addAll(clippedIn(app.view.clusterPage(), "cluster " + cluster.getFileName() + ", first difference" + at)));
+                robot.interact(() -> clipped.addAll(clippedIn(stage.getScene().getRoot(), "cluster " + cluster.getFileName() + ", first difference" + at)));
+                String node = app.vm.getCluster().view().nodes().stream().filter(dev.fabricscope.cluster.ClusterNode::ok).findFirst()
+                        .orElseThrow().name();
+                robot.interact(() -> app.vm.openClusterNode(node, () -> { }));
+                AppHarness.await(() -> !app.vm.isBusy() && node.equals(app.vm.getClusterNode()));
+                settle(robot);
+                assertTrue(robot.lookup("#backToCluster").tryQuery().isPresent(), "the cluster bar shows");
+                robot.interact(() -> clipped.addAll(clippedIn(stage.getScene().getRoot(), "node " + node + " of " + cluster.getFileName() + at)));
             }
             robot.interact(() -> app.vm.compare(before, after));
             AppHarness.await(() -> !app.vm.isBusy() && app.vm.getComparison() != null);
             settle(robot);
-            robot.interact(() -> clipped.addAll(clippedIn(app.view.comparePage(), "compare" + at)));
+            robot.interact(() -> clipped.addAll(clippedIn(stage.getScene().getRoot(), "compare" + at)));
         }
         assertTrue(clipped.isEmpty(), clipped.size() + " clipped texts:\n" + String.join("\n", clipped));
     }

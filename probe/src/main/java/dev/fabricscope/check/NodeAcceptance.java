@@ -11,6 +11,7 @@ import dev.fabricscope.model.Reading;
 import dev.fabricscope.topology.NicPlacement;
 import dev.fabricscope.topology.NvLinkCounters;
 import dev.fabricscope.topology.PcieTopology;
+import dev.fabricscope.text.Ranges;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -100,13 +101,13 @@ public final class NodeAcceptance {
         if (p.gpuModel() != null && gpus.isEmpty()) {
             out.add(new Expectation("GPU model", p.gpuModel(), noGpu, Outcome.FAIL));
         } else if (p.gpuModel() != null) {
-            List<String> other = new ArrayList<>();
+            java.util.Map<Integer, String> other = new java.util.TreeMap<>();
             for (int i = 0; i < gpus.size(); i++) {
                 if (!p.gpuModel().equals(gpus.get(i).name().orElse("?"))) {
-                    other.add("GPU" + i + " " + gpus.get(i).name().shortDisplay());
+                    other.put(i, gpus.get(i).name().shortDisplay());
                 }
             }
-            out.add(new Expectation("GPU model", p.gpuModel(), other.isEmpty() ? p.gpuModel() + " ×" + gpus.size() : String.join(", ", other),
+            out.add(new Expectation("GPU model", p.gpuModel(), other.isEmpty() ? p.gpuModel() + " ×" + gpus.size() : Ranges.byValue("GPU", other),
                     other.isEmpty() ? Outcome.PASS : Outcome.FAIL));
         }
         out.add(links(p, gpus, noGpu));
@@ -154,18 +155,18 @@ public final class NodeAcceptance {
         if (gpus.isEmpty()) {
             return new Expectation(name, expected + " on all GPUs", noGpu, Outcome.FAIL);
         }
-        List<String> bad = new ArrayList<>();
+        java.util.Map<Integer, String> bad = new java.util.TreeMap<>();
         boolean unknown = false;
         for (int i = 0; i < gpus.size(); i++) {
             Reading<String> r = f.apply(gpus.get(i));
             if (!r.isPresent()) {
                 unknown = true;
             } else if (!expected.equals(r.value())) {
-                bad.add("GPU" + i + " " + r.value());
+                bad.put(i, r.value());
             }
         }
         if (!bad.isEmpty()) {
-            return new Expectation(name, expected, String.join(", ", bad), Outcome.FAIL);
+            return new Expectation(name, expected, Ranges.byValue("GPU", bad), Outcome.FAIL);
         }
         return new Expectation(name, expected, unknown ? "unknown on some GPUs" : expected + " on all GPUs", unknown ? Outcome.SKIP : Outcome.PASS);
     }
@@ -176,32 +177,33 @@ public final class NodeAcceptance {
             return new Expectation("NVLinks active", p.activeLinks().isEmpty() ? "per GPU" : p.activeLinks().toString(), noGpu,
                     Outcome.FAIL);
         }
-        List<String> bad = new ArrayList<>();
+        java.util.Map<Integer, String> byGpu = new java.util.TreeMap<>();
         Set<Integer> expectedCounts = new TreeSet<>(p.activeLinks());
         for (int i = 0; i < Math.max(gpus.size(), p.activeLinks().size()); i++) {
             int want = i < p.activeLinks().size() ? p.activeLinks().get(i) : 0;
             if (i >= gpus.size()) {
-                bad.add("GPU" + i + " absent");
+                byGpu.put(i, "absent");
                 continue;
             }
             Gpu g = gpus.get(i);
             int have = g.activeLinks().size();
             if (have != want) {
                 List<Integer> down = g.nvLinks().stream().filter(l -> !Boolean.TRUE.equals(l.active().value())).map(NvLink::index).toList();
-                bad.add("GPU" + i + " " + have + "/" + want + (down.isEmpty() ? "" : " (link " + down.stream().map(String::valueOf)
+                byGpu.put(i, have + "/" + want + (down.isEmpty() ? "" : " (link " + down.stream().map(String::valueOf)
                         .collect(Collectors.joining(",")) + " inactive)"));
             }
         }
+        String bad = Ranges.byValue("GPU", byGpu);
         String expected = expectedCounts.size() == 1 ? expectedCounts.iterator().next() + " per GPU" : p.activeLinks().toString();
         // a link whose state the driver did not give is not an inactive link: "0 active" would then pass vacuously
         String unreadable = gpus.stream().flatMap(g -> g.nvLinks().stream()).map(NvLink::active).filter(r -> !r.isPresent())
                 .findFirst().map(r -> "link state not readable (" + r.shortDisplay() + ")").orElse(null);
         if (unreadable != null) {
             boolean linksExpected = p.activeLinks().stream().anyMatch(n -> n > 0);
-            return new Expectation("NVLinks active", expected, bad.isEmpty() ? unreadable : unreadable + "; " + String.join(", ", bad),
+            return new Expectation("NVLinks active", expected, bad.isEmpty() ? unreadable : unreadable + "; " + bad,
                     linksExpected ? Outcome.FAIL : Outcome.SKIP);
         }
-        return new Expectation("NVLinks active", expected, bad.isEmpty() ? expected.replace("per GPU", "on every GPU") : String.join(", ", bad),
+        return new Expectation("NVLinks active", expected, bad.isEmpty() ? expected.replace("per GPU", "on every GPU") : bad,
                 bad.isEmpty() ? Outcome.PASS : Outcome.FAIL);
     }
 
@@ -365,15 +367,30 @@ public final class NodeAcceptance {
         return new Expectation("NCCL busbw", expected, measured, best >= p.minBusbwFraction() * theory ? Outcome.PASS : Outcome.FAIL);
     }
 
-    /** {@code FAIL: 2 of 15 expectations failed (NVLinks active, RDMA NICs); 3 skipped} — the summary line. */
+    /**
+     * {@code FAIL: 2 of 15 expectations failed (NVLinks active, RDMA NICs); 3 skipped} — the summary line, within 120
+     * columns: failed names that do not fit become {@code and 3 more}.
+     */
     public static String summary(List<Expectation> e) {
         List<String> failed = e.stream().filter(x -> x.outcome() == Outcome.FAIL).map(Expectation::name).toList();
         long passed = e.stream().filter(x -> x.outcome() == Outcome.PASS).count();
         long skipped = e.stream().filter(x -> x.outcome() == Outcome.SKIP).count();
-        return failed.isEmpty() ? "PASS: " + passed + " of " + e.size() + " expectations met" + (skipped > 0 ? ", " + skipped + " skipped" : "")
-                : "FAIL: " + failed.size() + " of " + e.size() + " expectations failed (" + String.join(", ", failed) + ")"
-                + (skipped > 0 ? "; " + skipped + " skipped" : "");
+        if (failed.isEmpty()) {
+            return "PASS: " + passed + " of " + e.size() + " expectations met" + (skipped > 0 ? ", " + skipped + " skipped" : "");
+        }
+        String head = "FAIL: " + failed.size() + " of " + e.size() + " expectations failed (";
+        String tail = ")" + (skipped > 0 ? "; " + skipped + " skipped" : "");
+        for (int shown = failed.size(); ; shown--) {
+            String names = String.join(", ", failed.subList(0, shown)) + (shown < failed.size() ? (shown > 0 ? ", " : "") + "and "
+                    + (failed.size() - shown) + " more" : "");
+            if (shown == 0 || head.length() + names.length() + tail.length() <= SUMMARY_WIDTH) {
+                return head + names + tail;
+            }
+        }
     }
+
+    /** The terminal width the summary line fits. */
+    private static final int SUMMARY_WIDTH = 120;
 
     public static boolean passed(List<Expectation> e) {
         return e.stream().noneMatch(x -> x.outcome() == Outcome.FAIL);

@@ -120,7 +120,12 @@ public final class AdviseCommand implements Callable<Integer> {
         if (json) {
             out.print(RecordJson.write(r.jsonTree()));
         } else {
-            out.print((r.cluster() != null ? "Cluster: " + r.cluster() + "\n" : "") + AdviceText.render(r.advice(), all));
+            String text = AdviceText.render(r.advice(), all);
+            if (r.cluster() != null) { // the answer first, then which nodes it is about
+                int nl = text.indexOf('\n') + 1;
+                text = text.substring(0, nl) + Fit.wrap("Cluster: " + r.cluster(), Fit.WIDTH) + text.substring(nl);
+            }
+            out.print(text);
         }
         out.flush();
         return ExitCodes.OK;
@@ -154,7 +159,7 @@ public final class AdviseCommand implements Callable<Integer> {
             String values = k.type() == KnobSpec.Type.CHOICE ? String.join("|", k.choices()) : k.type().name().toLowerCase();
             t.row(k.framework() + (k.onlyVersion() != null ? " (" + k.onlyVersion() + ")" : ""), how, k.display(), k.defaultValue(), values);
         }
-        sb.append(t.render()).append("\nAssume keys (--assume KEY=VALUE):\n");
+        sb.append(t.render(Fit.WIDTH)).append("\nAssume keys (--assume KEY=VALUE):\n");
         for (FactKey k : FactKey.values()) {
             sb.append("  ").append(k.key).append(": ").append(k.description).append('\n');
         }

@@ -26,9 +26,26 @@ public final class BuildDocs {
         Files.writeString(target.resolve("man/fabricscope.1"), manPage(cl), StandardCharsets.UTF_8);
     }
 
-    /** The completion script; bash sources it, and so does zsh (it turns on bashcompinit itself). */
+    /**
+     * The completion script; bash sources it, and so does zsh (it turns on bashcompinit itself). picocli names each
+     * option's candidate array after its parameter label, so two options labelled {@code NAME} in one command
+     * ({@code --sample}, {@code --framework}) would share one array and complete each other's values: each array is
+     * renamed after its option.
+     */
     static String completion(CommandLine cl) {
-        return AutoComplete.bash("fabricscope", cl);
+        String script = AutoComplete.bash("fabricscope", cl);
+        script = ARRAY.matcher(script).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(
+                "local " + arrayName(m.group(3)) + "=(" + m.group(2) + ") # " + m.group(3) + " values"));
+        return USE.matcher(script).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(m.group(1) + arrayName(m.group(2))));
+    }
+
+    private static final java.util.regex.Pattern ARRAY = java.util.regex.Pattern.compile(
+            "local (\\w+)_option_args=\\((.*)\\) # (--[\\w-]+) values");
+    private static final java.util.regex.Pattern USE = java.util.regex.Pattern.compile(
+            "('(--[\\w-]+)'(?:\\|'[^']*')*\\)\n\\s+local IFS=\\$'\\\\n'\n\\s+COMPREPLY=\\( \\$\\( compReplyArray \"\\$\\{)\\w+_option_args");
+
+    private static String arrayName(String option) {
+        return option.replaceFirst("^-+", "").replace('-', '_') + "_option_args";
     }
 
     /** A roff man page: the name, the synopsis, every command's help as {@code --help} prints it, the exit status. */

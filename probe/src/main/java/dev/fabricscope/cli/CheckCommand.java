@@ -156,8 +156,9 @@ public final class CheckCommand implements Runnable {
                 }
             }
             // The answer first (the same status line ends the text), then the details, fitted to 120 columns.
-            String text = r.status() + ": " + r.summary() + "\n\n" + CheckText.render(r);
-            out.print(common.json ? json : common.wide ? text : dev.fabricscope.render.Fit.wrap(text, dev.fabricscope.render.Fit.WIDTH));
+            String head = r.status() + ": " + r.summary() + "\n\n";
+            out.print(common.json ? json : common.wide ? head + CheckText.render(r, true)
+                    : dev.fabricscope.render.Fit.wrap(head, dev.fabricscope.render.Fit.WIDTH) + CheckText.render(r, false));
             out.flush();
             return unwritten ? ExitCodes.CANNOT_WRITE : ExitCodes.of(r.status());
         }

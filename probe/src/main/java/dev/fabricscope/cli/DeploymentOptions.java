@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 /** The planned deployment and how to advise, shared by {@code advise} and {@code report}. */
 public final class DeploymentOptions {
 
-    @Option(names = "--framework", paramLabel = "NAME", description = "sglang, vllm, flashinfer or nccl; repeat for several (default: all).")
+    @Option(names = "--framework", paramLabel = "NAME", completionCandidates = Completions.Frameworks.class, description = "sglang, vllm, flashinfer or nccl; repeat for several (default: all).")
     List<String> frameworks = new ArrayList<>();
 
     @Option(names = "--tp", paramLabel = "N", description = "Tensor-parallel size (default: every GPU of the nodes).")
@@ -29,14 +29,14 @@ public final class DeploymentOptions {
     @Option(names = "--tokens", paramLabel = "N", description = "Tokens per batch (forward pass).")
     Integer tokens;
 
-    @Option(names = "--flag", paramLabel = "NAME=VALUE", description = "A framework flag without its dashes, a config key or a library argument, "
+    @Option(names = "--flag", paramLabel = "NAME=VALUE", completionCandidates = Completions.Flags.class, description = "A framework flag without its dashes, a config key or a library argument, "
             + "e.g. flashinfer-allreduce-fusion-backend=trtllm, fuse_allreduce_rms=true.")
     List<String> flags = new ArrayList<>();
 
-    @Option(names = "--env", paramLabel = "NAME=VALUE", description = "An environment variable, e.g. VLLM_FLASHINFER_ALLREDUCE_BACKEND=mnnvl.")
+    @Option(names = "--env", paramLabel = "NAME=VALUE", completionCandidates = Completions.Envs.class, description = "An environment variable, e.g. VLLM_FLASHINFER_ALLREDUCE_BACKEND=mnnvl.")
     List<String> env = new ArrayList<>();
 
-    @Option(names = "--assume", paramLabel = "KEY=VALUE", description = "What-if on a machine fact, e.g. sm=10.0, platform=rocm, multicast=false.")
+    @Option(names = "--assume", paramLabel = "KEY=VALUE", completionCandidates = Completions.AssumeKeys.class, description = "What-if on a machine fact, e.g. sm=10.0, platform=rocm, multicast=false.")
     List<String> assume = new ArrayList<>();
 
     @Option(names = "--framework-version", paramLabel = "NAME=VERSION", description = "Rule set: its id, a release it covers or a commit prefix, e.g. vllm=older, nccl=2.20.5 (default: newest; --list-knobs lists them).")

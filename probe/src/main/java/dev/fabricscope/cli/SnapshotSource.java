@@ -13,7 +13,7 @@ public final class SnapshotSource {
     @Option(names = "--snapshot", paramLabel = "FILE", description = "A saved snapshot or report (JSON).")
     Path snapshot;
 
-    @Option(names = "--sample", paramLabel = "NAME", description = "A bundled sample (see 'fabricscope samples').")
+    @Option(names = "--sample", paramLabel = "NAME", completionCandidates = Completions.Samples.class, description = "A bundled sample (see 'fabricscope samples').")
     String sample;
 
     /** Signals a problem already explained to the user, with the exit code to return. */

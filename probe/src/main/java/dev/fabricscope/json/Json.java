@@ -30,10 +30,43 @@ public final class Json {
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .serializationInclusion(JsonInclude.Include.NON_NULL)
+                .addModule(compactMissingReadings())
                 .build();
         m.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
                 .maxNestingDepth(64).maxStringLength(1_000_000).maxNumberLength(100).build());
         return m;
+    }
+
+    /**
+     * A missing reading on one line, {@code { "missing" : { "kind" : "UNSUPPORTED", "call" : "…", … } }}, as
+     * {@link RecordJson} writes it: the same document, so every reader (old ones too) reads it as before.
+     */
+    private static com.fasterxml.jackson.databind.Module compactMissingReadings() {
+        com.fasterxml.jackson.databind.module.SimpleModule module = new com.fasterxml.jackson.databind.module.SimpleModule("compact-missing");
+        module.setSerializerModifier(new com.fasterxml.jackson.databind.ser.BeanSerializerModifier() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public com.fasterxml.jackson.databind.JsonSerializer<?> modifySerializer(com.fasterxml.jackson.databind.SerializationConfig config,
+                    com.fasterxml.jackson.databind.BeanDescription bean, com.fasterxml.jackson.databind.JsonSerializer<?> serializer) {
+                if (bean.getBeanClass() != dev.fabricscope.model.Reading.class) {
+                    return serializer;
+                }
+                var fallback = (com.fasterxml.jackson.databind.JsonSerializer<Object>) serializer;
+                return new com.fasterxml.jackson.databind.ser.std.StdSerializer<dev.fabricscope.model.Reading<?>>(
+                        (Class<dev.fabricscope.model.Reading<?>>) (Class<?>) dev.fabricscope.model.Reading.class) {
+                    @Override
+                    public void serialize(dev.fabricscope.model.Reading<?> r, com.fasterxml.jackson.core.JsonGenerator gen,
+                            com.fasterxml.jackson.databind.SerializerProvider provider) throws java.io.IOException {
+                        if (r.missing() != null && gen.getPrettyPrinter() != null) {
+                            gen.writeRawValue(RecordJson.inline(r));
+                        } else {
+                            fallback.serialize(r, gen, provider);
+                        }
+                    }
+                };
+            }
+        });
+        return module;
     }
 
     public static String write(Object value) {

@@ -12,6 +12,7 @@ import dev.fabricscope.check.WorkspaceSizing;
 import dev.fabricscope.io.SnapshotIO;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /** Plain-text rendering of check results (the CLI's default output), {@code check node}'s included. */
 public final class CheckText {
@@ -19,7 +20,24 @@ public final class CheckText {
     private CheckText() {
     }
 
+    /** A check's result as the terminal shows it with {@code --wide}: nccl-tests' whole table for an all-reduce. */
     public static String render(CheckResult r) {
+        return render(r, true);
+    }
+
+    /**
+     * A check's result; without {@code wide}, within {@link Fit#WIDTH} columns: the all-reduce table leaves out
+     * nccl-tests' redop and root columns (always sum, -1: said in its title) and the CUDA-event times, and long lines
+     * are wrapped.
+     */
+    public static String render(CheckResult r, boolean wide) {
+        if (!wide) {
+            return Fit.wrap(render(r, x -> allReduce(x, false)), Fit.WIDTH);
+        }
+        return render(r, x -> allReduce(x, true));
+    }
+
+    private static String render(CheckResult r, Function<AllReduceResult, String> allReduce) {
         r = dev.fabricscope.text.LongValues.cut(r);
         if (r instanceof PreflightResult p) {
             return preflight(p);
@@ -28,7 +46,7 @@ public final class CheckText {
             return p2p(p);
         }
         if (r instanceof AllReduceResult a) {
-            return allReduce(a);
+            return allReduce.apply(a);
         }
         throw new IllegalArgumentException("unknown result " + r.getClass());
     }
@@ -177,7 +195,7 @@ public final class CheckText {
 
     // --- all-reduce ------------------------------------------------------------------------------------------
 
-    static String allReduce(AllReduceResult r) {
+    static String allReduce(AllReduceResult r, boolean wide) {
         StringBuilder sb = new StringBuilder();
         AllReduceResult.Params p = r.params();
         if (p != null) {
@@ -193,7 +211,8 @@ public final class CheckText {
                 List<AllReduceResult.Row> rows = r.rows().stream()
                         .filter(x -> x.impl().equals(impl.name()) && x.modeName().equals(mode)).toList();
                 if (!rows.isEmpty()) {
-                    table(sb, impl.name() + ", " + (mode.equals("graph") ? "CUDA-graph replay (as nccl-tests -G)" : "plain launches"), rows);
+                    table(sb, impl.name() + ", " + (mode.equals("graph") ? "CUDA-graph replay (as nccl-tests -G)" : "plain launches")
+                            + (wide ? "" : "; redop sum, root -1; CUDA-event times: --wide"), rows, wide);
                 }
             }
         }
@@ -202,27 +221,33 @@ public final class CheckText {
         return sb.toString();
     }
 
-    /** nccl-tests' table (size, count, type, redop, root, then time/algbw/busbw/#wrong out of place and in place). */
-    static void table(StringBuilder sb, String title, List<AllReduceResult.Row> rows) {
+    /**
+     * nccl-tests' table (size, count, type, redop, root, then time/algbw/busbw/#wrong out of place and in place, then
+     * the CUDA-event times); without {@code wide}, no redop, root or event columns.
+     */
+    static void table(StringBuilder sb, String title, List<AllReduceResult.Row> rows, boolean wide) {
         boolean inPlace = rows.stream().anyMatch(x -> x.inPlaceTimeUs() != null);
-        boolean events = rows.stream().anyMatch(x -> x.eventTimeUs() != null);
+        boolean events = wide && rows.stream().anyMatch(x -> x.eventTimeUs() != null);
         String col = "  %9s  %7s  %7s  %6s";
+        String lead = wide ? "# %10s  %12s  %8s  %6s  %4s" : "# %10s  %12s  %8s%s%s";
         sb.append("#\n# ").append(title).append('\n');
         // column titles centred over the two 37-character groups, as nccl-tests does
-        sb.append(("#" + " ".repeat(61) + String.format(Locale.ROOT, "%-39s", "out-of-place")
+        sb.append(("#" + " ".repeat(wide ? 61 : 47) + String.format(Locale.ROOT, "%-39s", "out-of-place")
                 + (inPlace ? String.format(Locale.ROOT, "%-37s", "in-place") : "")
                 + (events ? "CUDA events" : "")).stripTrailing()).append('\n');
         String ev = events ? "  %9s  %9s" : "";
-        sb.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %4s" + col + (inPlace ? col : "") + ev + "%n", "size",
-                "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong",
-                "out", "in"));
-        sb.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %4s" + col + (inPlace ? col : "") + ev + "%n", "(B)",
+        sb.append(String.format(Locale.ROOT, lead + col + (inPlace ? col : "") + ev + "%n", "size",
+                "count", "type", wide ? "redop" : "", wide ? "root" : "", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw",
+                "#wrong", "out", "in"));
+        sb.append(String.format(Locale.ROOT, lead + col + (inPlace ? col : "") + ev + "%n", "(B)",
                 "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)"));
         double busSum = 0;
         int busN = 0;
         for (AllReduceResult.Row x : rows) {
-            sb.append(String.format(Locale.ROOT, "  %10d  %12d  %8s  %6s  %4d  %9.2f  %7.2f  %7.2f  %6d", x.bytes(), x.count(),
-                    AllReduceMath.DType.parse(x.dtype()).ncclTestsName, "sum", -1, x.timeUs(), x.algbw(), x.busbw(), x.wrong()));
+            String type = AllReduceMath.DType.parse(x.dtype()).ncclTestsName;
+            sb.append(wide ? String.format(Locale.ROOT, "  %10d  %12d  %8s  %6s  %4d", x.bytes(), x.count(), type, "sum", -1)
+                    : String.format(Locale.ROOT, "  %10d  %12d  %8s", x.bytes(), x.count(), type));
+            sb.append(String.format(Locale.ROOT, "  %9.2f  %7.2f  %7.2f  %6d", x.timeUs(), x.algbw(), x.busbw(), x.wrong()));
             busSum += x.busbw();
             busN++;
             if (inPlace) {

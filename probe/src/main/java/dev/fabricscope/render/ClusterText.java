@@ -93,7 +93,7 @@ public final class ClusterText {
                     .forEach((perNode, ds) -> t.row("(" + ds.size() + " domains)", "single node each", ds.size(), perNode * ds.size(),
                             perNode + " GPUs each: " + names(ds.stream().flatMap(d -> d.nodes().stream()).toList(), 4)));
         }
-        sb.append(indent(t.render()));
+        sb.append(indent(t.render(Fit.WIDTH - 2)));
         if (v.domains().stream().anyMatch(d -> d.clusterUuid() != null)) {
             sb.append("  (an MNNVL domain is named as GPU Feature Discovery labels its nodes: ").append(NvlinkDomain.GFD_CLIQUE_LABEL)
                     .append("=<ClusterUUID>.<CliqueId>)\n");
@@ -181,7 +181,7 @@ public final class ClusterText {
             if (first.hasMajority() && first.outliers().size() <= 3) {
                 String value = first.byValue().entrySet().stream().filter(e -> !e.getKey().equals(first.majority()))
                         .map(Map.Entry::getKey).findFirst().orElse("");
-                sb.append(String.join(", ", first.outliers())).append(first.byValue().size() == 2 ? " on " + value : "")
+                sb.append(String.join(", ", first.outliers())).append(first.byValue().size() == 2 ? (first.outliers().size() == 1 ? " is " : " are ") + value : "")
                         .append(" (others ").append(first.majority()).append(")");
             } else if (first.hasMajority()) {
                 sb.append(first.outliers().size()).append(" nodes differ from ").append(first.majority());
@@ -203,7 +203,7 @@ public final class ClusterText {
                 .append(r.scheduler()).append(" into ").append(dir).append(" in ").append(r.durationMs()).append(" ms\n");
         TextTable t = new TextTable("Node", "Status", "Reason");
         r.nodes().forEach(n -> t.row(n.node(), n.status(), n.reason() == null ? "" : n.reason()));
-        sb.append(indent(t.render()));
+        sb.append(indent(t.render(Fit.WIDTH - 2)));
         List<String> failed = r.nodes().stream().filter(n -> !n.status().equals("ok") && !n.status().equals("no-driver"))
                 .map(CollectResult.NodeOutcome::node).collect(Collectors.toList());
         if (!failed.isEmpty()) {

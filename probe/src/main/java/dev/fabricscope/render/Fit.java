@@ -1,9 +1,5 @@
 package dev.fabricscope.render;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.TreeSet;
-
 /** Keeps terminal text within {@link #WIDTH} columns: wraps prose, folds numbered items into ranges. */
 public final class Fit {
 
@@ -80,29 +76,8 @@ public final class Fit {
         return text.lines().mapToInt(String::length).max().orElse(0);
     }
 
-    /** {@code [0,1,2,3,5]} with prefix GPU → {@code GPU0–3, GPU5}. */
+    /** {@code [0,1,2,3,5]} with prefix GPU → {@code GPU0–3, GPU5} ({@link dev.fabricscope.text.Ranges#of}). */
     public static String ranges(String prefix, java.util.Collection<Integer> numbers) {
-        List<String> parts = new ArrayList<>();
-        Integer start = null;
-        Integer prev = null;
-        for (int n : new TreeSet<>(numbers)) {
-            if (prev != null && n == prev + 1) {
-                prev = n;
-                continue;
-            }
-            if (start != null) {
-                parts.add(span(prefix, start, prev));
-            }
-            start = n;
-            prev = n;
-        }
-        if (start != null) {
-            parts.add(span(prefix, start, prev));
-        }
-        return String.join(", ", parts);
-    }
-
-    private static String span(String prefix, int a, int b) {
-        return a == b ? prefix + a : prefix + a + (b == a + 1 ? ", " + prefix + b : "–" + b);
+        return dev.fabricscope.text.Ranges.of(prefix, numbers);
     }
 }

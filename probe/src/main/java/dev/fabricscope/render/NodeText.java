@@ -161,12 +161,16 @@ public final class NodeText {
         return c.reasons().isEmpty() ? line : line + " — " + String.join("; ", c.reasons());
     }
 
+    /** What the GPU health table's short headers stand for. */
+    static final String HEALTH_LEGEND = "(Vol, Agg c/u: ECC errors corrected/uncorrected since the driver loaded, in the GPU's life;"
+            + " Retired s/d: pages\n retired after single/double-bit errors; Power: the power limit; Persist: persistence mode)\n";
+
     public static String health(MachineSnapshot s) {
         if (s.gpus().stream().allMatch(g -> notRead(g.health().eccEnabled()))) {
             return "";
         }
-        TextTable t = new TextTable("GPU", "ECC", "Volatile corr/unc", "Aggregate corr/unc", "Remapped rows", "Retired pages",
-                "Clocks events", "Power limit", "PCIe", "Recovery", "Persistence");
+        TextTable t = new TextTable("GPU", "ECC", "Vol c/u", "Agg c/u", "Remapped rows", "Retired s/d", "Clocks events", "Power",
+                "PCIe", "Recovery", "Persist");
         for (int i = 0; i < s.gpus().size(); i++) {
             Gpu g = s.gpus().get(i);
             GpuHealth h = g.health();
@@ -183,7 +187,7 @@ public final class NodeText {
                             ? " (max " + h.pcieLinkMax().value() + ")" : ""),
                     h.recoveryAction().shortDisplay(), SnapshotText.yn(g.persistenceMode()));
         }
-        return "GPU health:\n" + t.render();
+        return "GPU health:\n" + t.render() + HEALTH_LEGEND;
     }
 
     public static String remapped(Reading<GpuHealth.RemappedRows> r) {

@@ -57,7 +57,7 @@ public final class SnapshotText {
         }
         findings(sb, s);
         sb.append('\n').append(gpuTable(s, wide));
-        sb.append('\n').append(topologyMatrix(s)).append(TOPOLOGY_LEGEND);
+        sb.append('\n').append(topologyMatrix(s, wide)).append(TOPOLOGY_LEGEND);
         if (s.gpus().size() > 1) {
             sb.append('\n').append(wide ? p2pMatrix(s) : p2pFitted(s));
         }
@@ -208,7 +208,57 @@ public final class SnapshotText {
 
     /** The {@code nvidia-smi topo -m} matrix, plus CPU and NUMA affinity columns. */
     public static String topologyMatrix(MachineSnapshot s) {
-        return "Topology (as nvidia-smi topo -m):\n" + topologyTable(s, (text, max) -> text).render() + nicLegend(s);
+        return topologyMatrix(s, true);
+    }
+
+    /**
+     * As {@link #topologyMatrix(MachineSnapshot)}; without {@code wide}, a matrix too wide for {@link Fit#WIDTH} with the
+     * affinity columns leaves them out (the GPU table has them), and one still too wide shows the GPU rows and the NIC
+     * rows as two matrices.
+     */
+    public static String topologyMatrix(MachineSnapshot s, boolean wide) {
+        String title = "Topology (as nvidia-smi topo -m):\n";
+        String full = topologyTable(s, (text, max) -> text).render();
+        if (wide || Fit.widest(full) <= Fit.WIDTH) {
+            return title + full + nicLegend(s);
+        }
+        String note = "(CPU and NUMA affinity: the GPU table above; nvidia-smi's layout: --wide)\n";
+        String bare = topologyTable(s, (text, max) -> text, false).render();
+        if (Fit.widest(bare) <= Fit.WIDTH) {
+            return title + bare + note + nicLegend(s);
+        }
+        int g = s.gpus().size();
+        String gpuRows = topologyTable(s, (text, max) -> text, false).part(g + 1, g + 1).render();
+        return title + gpuRows + "\n" + nicMatrix(s) + note + nicLegend(s);
+    }
+
+    /** NICs against GPUs and NICs: the lower rows of {@code nvidia-smi topo -m}, on their own. */
+    private static String nicMatrix(MachineSnapshot s) {
+        List<Gpu> gpus = s.gpus();
+        List<dev.fabricscope.model.Nic> nics = s.node().rdmaNics();
+        String[] header = new String[gpus.size() + nics.size() + 1];
+        header[0] = "";
+        for (int i = 0; i < gpus.size(); i++) {
+            header[i + 1] = "GPU" + i;
+        }
+        for (int k = 0; k < nics.size(); k++) {
+            header[gpus.size() + k + 1] = "NIC" + k;
+        }
+        TextTable t = new TextTable(header);
+        for (int k = 0; k < nics.size(); k++) {
+            Object[] row = new Object[header.length];
+            row[0] = "NIC" + k;
+            for (int i = 0; i < gpus.size(); i++) {
+                row[i + 1] = dev.fabricscope.topology.PcieTopology.gpuToNic(s, gpus.get(i), nics.get(k)).shortDisplay();
+            }
+            for (int m = 0; m < nics.size(); m++) {
+                row[gpus.size() + m + 1] = k == m ? "X" : dev.fabricscope.topology.PcieTopology.letter(
+                        dev.fabricscope.topology.PcieTopology.nicPlace(nics.get(k)),
+                        dev.fabricscope.topology.PcieTopology.nicPlace(nics.get(m))).shortDisplay();
+            }
+            t.row(row);
+        }
+        return t.render();
     }
 
     /** {@code NIC Legend:} as nvidia-smi prints it under the matrix; empty without RDMA NICs. */
@@ -229,6 +279,11 @@ public final class SnapshotText {
      * escape untrusted text there).
      */
     public static TextTable topologyTable(MachineSnapshot s, java.util.function.BiFunction<String, Integer, String> cell) {
+        return topologyTable(s, cell, true);
+    }
+
+    /** As {@link #topologyTable(MachineSnapshot, java.util.function.BiFunction)}, the affinity columns optional. */
+    static TextTable topologyTable(MachineSnapshot s, java.util.function.BiFunction<String, Integer, String> cell, boolean affinity) {
         List<Gpu> gpus = s.gpus();
         List<dev.fabricscope.model.Nic> nics = s.node().rdmaNics();
         int g = gpus.size();
@@ -272,7 +327,7 @@ public final class SnapshotText {
             row[g + n + 2] = "";
             t.row(row);
         }
-        return t;
+        return affinity ? t : t.withoutLastColumns(2);
     }
 
     /** NVML P2P status per pair as {@code nvidia-smi topo -p2p rwnap}: read/write/nvlink/atomics/prop. */
@@ -319,7 +374,8 @@ public final class SnapshotText {
         if (byStatus.size() == 1) {
             String v = byStatus.keySet().iterator().next();
             int n = byStatus.get(v).size();
-            return title + ":\n  all " + n + (n == 1 ? " pair " : " pairs ") + (v.equals("OK/OK/OK/OK/OK") ? "OK" : v) + "\n";
+            String status = v.equals("OK/OK/OK/OK/OK") ? "OK" : v;
+            return title + ":\n  " + (n == 1 ? "the one pair, " + byStatus.get(v).get(0) + ": " : "all " + n + " pairs ") + status + "\n";
         }
         if (Fit.widest(matrix) <= Fit.WIDTH) {
             return matrix;
@@ -403,7 +459,10 @@ public final class SnapshotText {
         return memoryFabric(s, true);
     }
 
-    /** Memory sharing and fabric per GPU; without {@code wide}, identical GPUs share one row ({@code GPU0–7}). */
+    /**
+     * Memory sharing and fabric per GPU; without {@code wide}, identical GPUs share one row ({@code GPU0–7}) and the
+     * cluster UUIDs (36 characters) follow the table, folded by value, so that it fits {@link Fit#WIDTH}.
+     */
     public static String memoryFabric(MachineSnapshot s, boolean wide) {
         TextTable t = new TextTable("GPU", "VMM", "POSIX-FD", "Fabric handles", "Multicast", "RDMA", "Fabric state", "Clique", "Cluster UUID", "Health");
         List<Object[]> rows = new java.util.ArrayList<>();
@@ -422,10 +481,16 @@ public final class SnapshotText {
                 rows.add(row);
             }
         }
-        if (!wide) {
-            foldedRows(t, rows);
+        if (wide) {
+            return "Memory sharing and fabric:\n" + t.render();
         }
-        return "Memory sharing and fabric:\n" + t.render();
+        foldedRows(t, rows);
+        java.util.Map<Integer, String> uuids = new java.util.TreeMap<>();
+        for (int i = 0; i < s.gpus().size(); i++) {
+            uuids.put(i, s.gpus().get(i).fabric().clusterUuid().shortDisplay());
+        }
+        return "Memory sharing and fabric:\n" + t.withoutColumn(8).render()
+                + (uuids.isEmpty() ? "" : "Cluster UUID: " + dev.fabricscope.text.Ranges.byValue("GPU", uuids) + "\n");
     }
 
     public static String yn(Reading<Boolean> r) {

@@ -202,7 +202,8 @@ public final class ReportFacts {
         }
         int total = n * (n - 1) / 2;
         List<String> parts = new ArrayList<>();
-        counts.forEach((k, c) -> parts.add((c == total ? "all " + c + " pairs" : c + " of " + total + " pairs") + ": " + k));
+        counts.forEach((k, c) -> parts.add((total == 1 ? "the one pair" : c == total ? "all " + c + " pairs"
+                : c + " of " + total + " pairs") + ": " + k));
         return String.join("; ", parts);
     }
 

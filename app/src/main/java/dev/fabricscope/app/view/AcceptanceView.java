@@ -41,11 +41,13 @@ public final class AcceptanceView extends VBox {
         summary.getStyleClass().add("title-4");
         summary.setWrapText(true);
         table.setId("acceptance-table");
+        table.setPlaceholder(new Label(""));
         table.getColumns().add(column("Result", Row::result, 70));
         table.getColumns().add(column("Expectation", Row::expectation, 220));
         table.getColumns().add(column("Expected", Row::expected, 240));
         table.getColumns().add(column("Measured", Row::measured, 420));
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY);
+        TableHeaders.keepWhole(table);
         VBox.setVgrow(table, Priority.ALWAYS);
         HBox top = new HBox(8, new Label("Expected profile:"), reference);
         top.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
@@ -67,6 +69,8 @@ public final class AcceptanceView extends VBox {
                 super.updateItem(item, empty);
                 getStyleClass().removeAll("danger", "success", "text-muted");
                 setText(empty ? null : item);
+                // a long value (a GPU model, "no uncorrected errors, no remap failure") wraps, not cut with "…"
+                setWrapText(true);
                 if (!empty && title.equals("Result")) {
                     getStyleClass().add(item.equals("FAIL") ? "danger" : item.equals("PASS") ? "success" : "text-muted");
                 }

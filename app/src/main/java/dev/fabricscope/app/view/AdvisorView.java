@@ -55,6 +55,9 @@ public final class AdvisorView extends BorderPane {
         Label status = new Label();
         SafeText.bind(status.textProperty(), vm.statusProperty());
         status.getStyleClass().add("text-muted");
+        status.setId("advisorStatus");
+        status.setWrapText(true); // a refusal says what to change in a sentence or two: whole, not cut
+        status.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         Label facts = new Label();
         facts.setId("advisorFacts");
         facts.setWrapText(true);
@@ -204,11 +207,17 @@ public final class AdvisorView extends BorderPane {
         });
         table.getColumns().add(outcome);
         table.getColumns().add(col("Framework", VerdictRow::framework, 80));
-        table.getColumns().add(col("Knob", VerdictRow::knob, 260));
-        table.getColumns().add(col("Value", VerdictRow::value, 130));
-        table.getColumns().add(col("Resolved", v -> v.resolved() == null ? "—" : v.resolved(), 100));
-        table.getColumns().add(col("When", v -> v.when() == null ? "" : v.when(), 140));
+        TableColumn<VerdictRow, String> knob = col("Knob", VerdictRow::knob, 260);
+        knob.setCellFactory(WrappingCells::nameCell);
+        table.getColumns().add(knob);
+        for (TableColumn<VerdictRow, String> c : List.of(col("Value", VerdictRow::value, 130),
+                col("Resolved", v -> v.resolved() == null ? "—" : v.resolved(), 100), col("When", v -> v.when() == null ? "" : v.when(), 140))) {
+            c.setCellFactory(WrappingCells::nameCell); // "(_set_envs_and_config)" breaks after a separator too
+            table.getColumns().add(c);
+        }
         WrappingCells.apply(table);
+        TableHeaders.keepWhole(table);
+        outcome.setMinWidth(112); // the badge "▲ fallback" whole
     }
 
     /** One paragraph: the machine facts the rules saw, what was derived for the deployment, the rule versions. */

@@ -119,13 +119,19 @@ public final class ClusterPage extends BorderPane {
             scrollTo(vm.firstHighlighted());
         });
         differencesTitle.getStyleClass().addAll("title-4", "section-title");
+        differencesTitle.setWrapText(true); // "Problems (1) and differences (3)" whole in a narrow side pane
+        differencesTitle.setMinHeight(Region.USE_PREF_SIZE);
+        differencesTitle.setMinWidth(0);
+        HBox.setHgrow(differencesTitle, Priority.ALWAYS);
         Hyperlink clear = new Hyperlink("Clear highlight");
         clear.setId("clearHighlight");
+        clear.setMinWidth(Region.USE_PREF_SIZE);
         clear.visibleProperty().bind(vm.highlightedProperty().isNotNull());
         clear.setOnAction(e -> vm.highlightedProperty().set(null));
         Label diffHint = new Label("Problems first, then differences. Select one to highlight.");
         diffHint.getStyleClass().add("text-muted");
         diffHint.setWrapText(true);
+        diffHint.setMinHeight(Region.USE_PREF_SIZE);
         HBox diffTitleRow = new HBox(8, differencesTitle, clear);
         diffTitleRow.setAlignment(Pos.BASELINE_LEFT);
         VBox diffBox = new VBox(4, diffTitleRow, diffHint, differences);
@@ -193,6 +199,13 @@ public final class ClusterPage extends BorderPane {
         advise.setId("adviseCluster");
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
+        outliers.setMinWidth(Region.USE_PREF_SIZE);
+        advise.setMinWidth(Region.USE_PREF_SIZE);
+        // a narrow window puts the count on a line of its own rather than cutting it or the buttons
+        listed.setWrapText(true);
+        listed.setMinHeight(Region.USE_PREF_SIZE);
+        listed.setMinWidth(0);
+        HBox.setHgrow(listed, Priority.SOMETIMES);
         HBox bar = new HBox(8, filter, outliers, listed, spacer, advise);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setPadding(new Insets(6, 0, 0, 0));
@@ -347,6 +360,12 @@ public final class ClusterPage extends BorderPane {
             top.setAlignment(Pos.CENTER_LEFT);
             headerBox = new VBox(2, top, groupDetail);
             headerBox.getStyleClass().add("domain-header");
+            // the domain's label and counts wrap within the list's width instead of running off to its right
+            groupDetail.setWrapText(true);
+            groupDetail.setMinHeight(Region.USE_PREF_SIZE);
+            headerBox.setMinWidth(0);
+            headerBox.prefWidthProperty().bind(widthProperty().subtract(24));
+            headerBox.maxWidthProperty().bind(widthProperty().subtract(24));
             tileBox.getStyleClass().add("tile-row");
         }
 

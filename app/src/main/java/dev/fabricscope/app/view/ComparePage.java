@@ -74,6 +74,7 @@ public final class ComparePage extends BorderPane {
         setTop(header);
 
         what.setPrefWidth(340);
+        what.setMinWidth(300); // a category's title with its count, whole ("Multicast, memory sharing and fabric (8)")
         left.setPrefWidth(380);
         right.setPrefWidth(380);
         for (TreeTableColumn<Row, Row> c : List.of(what, left, right)) {
@@ -195,6 +196,10 @@ public final class ComparePage extends BorderPane {
             Label taken = new Label((side.taken() == null ? "probe time unknown" : "probed " + side.taken()) + " · " + side.path());
             taken.getStyleClass().add("text-muted");
             taken.setTooltip(new Tooltip(side.path()));
+            taken.setWrapText(true); // a long path wraps in its card, whole
+            taken.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+            machine.setWrapText(true);
+            machine.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
             card.getChildren().addAll(machine, taken);
         }
     }
@@ -225,6 +230,7 @@ public final class ComparePage extends BorderPane {
             if (r.item() == null) {
                 setText(r.group().title() + " (" + r.group().items().size() + ")");
                 getStyleClass().add("diff-category");
+                setTooltip(new Tooltip(getText()));
             } else {
                 String text = r.item().subject() + " · " + r.item().item();
                 setText(null);

@@ -94,10 +94,15 @@ final class MainBars {
     static HBox clusterBar(MainViewModel vm, ClusterViewModel cluster) {
         Button back = new Button("← Back to cluster");
         back.setId("backToCluster");
-        back.setTooltip(new Tooltip("Back to the cluster's NVLink domains (Ctrl+6)"));
+        back.setTooltip(new Tooltip("Back to the cluster's NVLink domains (Ctrl+7)"));
         back.setOnAction(e -> vm.showCluster());
+        back.setMinWidth(Region.USE_PREF_SIZE); // the way back is never cut to "…"; the node line gives way first
         Label where = new Label();
         where.setId("clusterNodeLabel");
+        where.setMinWidth(0);
+        where.setWrapText(true); // "differs from most nodes in …" can be long: whole, on two lines if need be
+        where.setMinHeight(Region.USE_PREF_SIZE);
+        HBox.setHgrow(where, Priority.ALWAYS);
         SafeText.bind(where.textProperty(), cluster.nodeLineProperty());
         where.getStyleClass().add("cluster-bar-text");
         HBox bar = new HBox(10, back, where);

@@ -91,15 +91,15 @@ final class MainMenu {
                 probe, cancel, new SeparatorMenuItem(), exportReport, saveJson, text, png, svg, trace, redactItem, new SeparatorMenuItem(), quit);
 
         Menu view = new Menu("_View");
-        String[] names = {"Overview", "Fabric", "Matrices", "Advisor", "Checks"};
+        String[] names = {"Overview", "Fabric", "Matrices", "Advisor", "Checks", "Acceptance"};
         for (int i = 0; i < names.length; i++) {
             MainViewModel.MachineTab tab = MainViewModel.MachineTab.values()[i];
             view.getItems().add(item(names[i], "Ctrl+" + (i + 1), () -> vm.showTab(tab)));
         }
-        MenuItem clusterItem = item("C_luster", "Ctrl+6", vm::showCluster);
+        MenuItem clusterItem = item("C_luster", "Ctrl+7", vm::showCluster);
         clusterItem.disableProperty().bind(vm.clusterProperty().isNull());
         view.getItems().add(clusterItem);
-        MenuItem comparisonItem = item("Co_mparison", "Ctrl+7", vm::showComparison);
+        MenuItem comparisonItem = item("Co_mparison", "Ctrl+8", vm::showComparison);
         comparisonItem.disableProperty().bind(vm.comparisonProperty().isNull());
         view.getItems().add(comparisonItem);
         view.getItems().add(new SeparatorMenuItem());
@@ -178,9 +178,9 @@ final class MainMenu {
                 Ctrl+Shift+T      Export as text
                 Ctrl+E            Export graph as PNG
                 Ctrl+Shift+E      Export graph as SVG
-                Ctrl+1 … Ctrl+5   Overview, Fabric, Matrices, Advisor, Checks
-                Ctrl+6            Cluster (back from a node to its cluster)
-                Ctrl+7            The last comparison of two reports
+                Ctrl+1 … Ctrl+6   Overview, Fabric, Matrices, Advisor, Checks, Acceptance
+                Ctrl+7            Cluster (back from a node to its cluster)
+                Ctrl+8            The last comparison of two reports
                 Ctrl+= / Ctrl+-   Zoom the graph in / out
                 Ctrl+0            Fit the graph
                 Ctrl+Shift+D      Dark theme

@@ -165,8 +165,9 @@ public final class MatricesView extends ScrollPane {
         };
     }
 
-    private static HBox legend() {
-        HBox h = new HBox(8);
+    /** The letters' legend; a narrow window flows it onto a second line rather than cutting its words. */
+    private static javafx.scene.layout.FlowPane legend() {
+        javafx.scene.layout.FlowPane h = new javafx.scene.layout.FlowPane(8, 4);
         h.setAlignment(Pos.CENTER_LEFT);
         h.getChildren().addAll(cell("NV#", "topo-nv", "NVLink"), small("NVLink"), cell("PIX", "topo-pix", "PCIe switch"),
                 small("PCIe switch (PIX/PXB)"), cell("NODE", "topo-node", "host bridge"), small("host bridge (PHB/NODE)"),

@@ -59,6 +59,10 @@ public final class OverviewView extends ScrollPane {
         body.setPadding(new Insets(18, 22, 22, 22));
         VBox.setVgrow(gpus, Priority.ALWAYS);
         setContent(body);
+        // no "No content in table" while the machine is on its way: the table shows once there is one
+        gpus.setPlaceholder(new Label(""));
+        gpus.visibleProperty().bind(machine.isNotNull());
+        gpus.managedProperty().bind(gpus.visibleProperty());
         machine.addListener((o, was, now) -> show(now));
         show(null);
     }
@@ -91,7 +95,8 @@ public final class OverviewView extends ScrollPane {
         source.setText(switch (m.source()) {
             case LIVE -> "Live machine " + m.host() + " — probed " + m.probedAt()
                     + (p != null && p.durationMs() != null ? " in " + p.durationMs() + " ms" : "");
-            case FILE -> "Report from " + m.host() + " at " + m.probedAt();
+            case FILE -> m.replayed() ? "Trace of " + m.host() + " recorded at " + m.probedAt() + ", replayed"
+                    : "Report from " + m.host() + " at " + m.probedAt();
             case SAMPLE -> "Sample " + m.sample() + (p != null && p.origin() == ProbeInfo.Origin.SYNTHETIC ? " — SYNTHETIC" : " — captured");
         });
         String desc = m.source() == LoadedMachine.Source.FILE ? m.file().toString() : "";
@@ -276,7 +281,32 @@ public final class OverviewView extends ScrollPane {
             String[] r = rows.get(i);
             cells[i] = new String[] {r[0], (r[1].isEmpty() ? "" : r[1] + "\n") + r[2] + (r[3].isEmpty() ? "" : "\nNCCL loaded: " + r[3])};
         }
-        return card("Python stack", cells);
+        return stackedCard("Python stack", cells);
+    }
+
+    /**
+     * A card whose keys are long (an environment's path): each key on a line of its own above its value, both as wide
+     * as the card, instead of a key column that leaves the values a sliver.
+     */
+    private static VBox stackedCard(String title, String[][] rows) {
+        Label t = new Label(title);
+        t.getStyleClass().add("card-title");
+        VBox box = new VBox(8, t);
+        for (String[] r : rows) {
+            Label k = new Label(r[0]);
+            k.getStyleClass().add("details-key");
+            k.setWrapText(true);
+            k.setMinHeight(Region.USE_PREF_SIZE);
+            Label v = new Label(r[1]);
+            v.setWrapText(true);
+            v.setMinHeight(Region.USE_PREF_SIZE);
+            box.getChildren().add(new VBox(2, k, v));
+        }
+        box.getStyleClass().add("fact-card");
+        box.setPadding(new Insets(12, 14, 12, 14));
+        box.setPrefWidth(400);
+        box.setId("pythonStackCard");
+        return box;
     }
 
     private void buildTable() {
@@ -295,6 +325,7 @@ public final class OverviewView extends ScrollPane {
         gpus.getColumns().add(column("Fabric", g -> g.fabric().state().isPresent() ? stateWords(g.fabric().state().value()) : g.fabric().state().shortDisplay(), 110));
         gpus.getColumns().add(column("NVLinks", g -> shortLinks(g), 150));
         WrappingCells.apply(gpus);
+        TableHeaders.keepWhole(gpus);
         gpus.setRowFactory(t -> {
             TableRow<Gpu> row = new TableRow<>();
             row.setOnMouseEntered(e -> {

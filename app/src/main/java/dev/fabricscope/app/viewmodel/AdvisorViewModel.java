@@ -1,6 +1,7 @@
 package dev.fabricscope.app.viewmodel;
 
 import dev.fabricscope.advisor.api.AdviceResult;
+import dev.fabricscope.advisor.api.ImpossibleDeploymentException;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
@@ -214,15 +215,16 @@ public final class AdvisorViewModel {
             recommendations.clear();
             return;
         }
+        if (running != null) {
+            running.cancel();
+            running = null;
+        }
         DeploymentRequest d;
         try {
             d = deployment();
         } catch (IllegalArgumentException e) {
-            status.set(e.getMessage());
+            refuse(e.getMessage());
             return;
-        }
-        if (running != null) {
-            running.cancel();
         }
         Job<Answer> job = new Job<>(tasks, p -> {
             AdviceResult r = advise.advise(Advise.Request.of(m.snapshot(), d)).advice();
@@ -249,10 +251,22 @@ public final class AdvisorViewModel {
         });
         job.onFailed(t -> {
             if (job == running) {
-                status.set(t instanceof UseCaseException ? t.getMessage() : "Advisor failed: " + t);
+                refuse(t.getCause() instanceof ImpossibleDeploymentException i ? "Impossible deployment: " + i.say(ImpossibleDeploymentException.Words.GUI) + "."
+                        : t instanceof UseCaseException ? t.getMessage() : "Advisor failed: " + t);
             }
         });
         job.start();
+    }
+
+    /**
+     * No verdicts for a deployment that cannot be advised (TP 3 on one GPU, a flag that is not NAME=VALUE): the last
+     * deployment's verdicts and recommendations go, so they are not read as this one's; {@code why} says what to change.
+     */
+    private void refuse(String why) {
+        verdicts.clear();
+        recommendations.clear();
+        advice.set(null);
+        status.set(why);
     }
 
     private static int rank(Outcome o) {

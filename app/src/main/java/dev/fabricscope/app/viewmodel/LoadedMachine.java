@@ -44,11 +44,11 @@ public record LoadedMachine(MachineSnapshot snapshot, Source source, Path file, 
         return "Fabricscope — " + subject();
     }
 
-    /** "live machine", "report from HOST at TIME" or "sample NAME (synthetic)". */
+    /** "live machine", "report from HOST at TIME", "trace of HOST recorded at TIME" or "sample NAME (synthetic)". */
     public String subject() {
         return switch (source) {
             case LIVE -> "live machine";
-            case FILE -> "report from " + host() + " at " + probedAt();
+            case FILE -> fileKind() + " " + host() + (replayed() ? " recorded at " : " at ") + probedAt();
             case SAMPLE -> "sample " + sample + (snapshot.probe() != null && snapshot.probe().origin() == ProbeInfo.Origin.SYNTHETIC
                     ? " (synthetic)" : " (captured from " + host() + " at " + probedAt() + ")");
         };
@@ -60,6 +60,16 @@ public record LoadedMachine(MachineSnapshot snapshot, Source source, Path file, 
      */
     public java.util.List<String[]> services() {
         return dev.fabricscope.render.NodeText.serviceRows(snapshot);
+    }
+
+    /** Whether the file was a native-call trace, replayed to make this snapshot. */
+    public boolean replayed() {
+        return snapshot.probe() != null && snapshot.probe().origin() == ProbeInfo.Origin.REPLAYED;
+    }
+
+    /** "trace of" for a replayed native-call trace, else "report from" (a report or a snapshot). */
+    public String fileKind() {
+        return replayed() ? "trace of" : "report from";
     }
 
     public String host() {

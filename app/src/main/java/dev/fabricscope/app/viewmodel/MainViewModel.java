@@ -113,12 +113,17 @@ public final class MainViewModel {
         source.bind(Bindings.createStringBinding(this::makeSource, machine, page, cluster, comparison));
     }
 
+    private static String name(Path p) {
+        return p.getFileName() == null ? p.toString() : p.getFileName().toString();
+    }
+
     private String makeSource() {
         if (page.get() == Page.CLUSTER && cluster.get() != null) {
-            return "cluster " + cluster.get().dir();
+            return "cluster " + cluster.get().name(); // the whole path is the page's own title
         }
         if (page.get() == Page.COMPARE && comparison.get() != null) {
-            return "comparing " + comparison.get().left() + " with " + comparison.get().right();
+            // file names: the page's cards give each side's whole path
+            return "comparing " + name(comparison.get().left()) + " with " + name(comparison.get().right());
         }
         return machine.get() == null ? "" : machine.get().subject();
     }
@@ -293,7 +298,7 @@ public final class MainViewModel {
             page.set(Page.CLUSTER);
         }, c -> {
             recentFiles.setAll(prefs.addRecent(dir));
-            return "Opened cluster " + dir + " in " + (System.nanoTime() - started) / 1_000_000 + " ms: " + c.summary();
+            return "Opened cluster " + c.name() + " in " + (System.nanoTime() - started) / 1_000_000 + " ms"; // the page says what it holds
         });
     }
 
@@ -314,7 +319,7 @@ public final class MainViewModel {
         }, m -> {
             showMachine(m);
             clusterNode.set(name);
-        }, m -> "Opened node " + name + " of cluster " + c.name() + " (" + n.file() + ")", m -> onShown.run());
+        }, m -> "Opened node " + name + " of cluster " + c.name(), m -> onShown.run());
     }
 
     /**
@@ -411,7 +416,8 @@ public final class MainViewModel {
                     "unknown sample '" + name + "'; valid: " + String.join(", ", Samples.names())));
             MachineSnapshot s = sample.snapshot().get();
             return new LoadedMachine(s, LoadedMachine.Source.SAMPLE, null, name, FabricLayout.layout(s));
-        }, m -> "Opened sample " + name + " — " + Samples.find(name).map(Samples.Sample::description).orElse(""));
+        }, m -> "Opened sample " + name + (m.snapshot().probe() != null && m.snapshot().probe().origin() == dev.fabricscope.model.ProbeInfo.Origin.SYNTHETIC
+                ? " (synthetic)" : " (captured)")); // short: the status bar's one line; the Overview says what it is
     }
 
     /** Cancels the load in flight (also one not yet started), keeping what is shown. */

@@ -94,7 +94,7 @@ public record AdviceResult(MachineFacts machine, EffectiveDeployment deployment,
             parts.add(na + " not applicable");
         }
         if (parts.isEmpty()) {
-            return "all " + verdicts.size() + " verdicts ok";
+            return verdicts.size() == 1 ? "the one verdict ok" : "all " + verdicts.size() + " verdicts ok";
         }
         String head = String.join(", ", parts);
         java.util.LinkedHashSet<String> drops = new java.util.LinkedHashSet<>();

@@ -78,7 +78,7 @@ final class NcclVerdicts {
                     + "the environment exports NCCL_NVLS_ENABLE=0, which turns NVLink SHARP off, and NVLink SHARP works here.");
         }
         if (p.outcome() == Outcome.OK && "NVLS".equals(p.resolved())) {
-            return new Recommendation(NcclKnobs.FW, List.of(), Map.of(), "Leave NCCL_NVLS_ENABLE unset (2): NVLink SHARP works here.");
+            return new Recommendation(NcclKnobs.FW, List.of(), Map.of(), "Leave NCCL_NVLS_ENABLE unset (NCCL then uses 2, auto): NVLink SHARP works here.");
         }
         String reason = NcclNvls.unsupported(e);
         return new Recommendation(NcclKnobs.FW, List.of(), Map.of(), "Nothing to set: " + (reason == null ? "NVLS not used" : reason) + ".");

@@ -198,14 +198,8 @@ public final class DeploymentResolver {
     }
 
     private static AdvisorInputException impossible(MachineFacts facts, Deployment d, Ranks r, int gpn, int nodes) {
-        String machine = nodes + (nodes == 1 ? " node" : " nodes") + " × " + gpn + " GPU" + (gpn == 1 ? "" : "s");
-        String where = facts.gpusPerNode().origin() == Fact.Origin.ASSUMED ? "--assume gpus-per-node=" + gpn
-                : "the " + (facts.origin() == null ? "machine" : facts.origin()) + " shows " + gpn + " GPU" + (gpn == 1 ? "" : "s") + " per node";
-        int nodesNeeded = (r.count() + gpn - 1) / gpn;
-        return new AdvisorInputException("impossible deployment: " + r.text() + " need" + (r.tpOnly() ? "s " : " ") + r.count() + " GPUs, but "
-                + machine + " have " + (gpn * nodes) + " (" + where + "); give --nodes " + nodesNeeded
-                + (d.nodes() == null ? " to span " + nodesNeeded + " such nodes" : "") + ", a smaller --tp, or --assume gpus-per-node=" + ((r.count() + nodes - 1) / nodes)
-                + " to ask about a larger machine like this one");
+        return new dev.fabricscope.advisor.api.ImpossibleDeploymentException(r.text(), r.tpOnly(), r.count(), nodes, gpn,
+                facts.origin(), facts.gpusPerNode().origin() == Fact.Origin.ASSUMED, d.nodes() != null);
     }
 
     /** Nodes given but not all used, and DCP sizes SGLang and vLLM refuse. */

@@ -147,7 +147,11 @@ public final class VerdictBuilder {
         List<String> notes = closeScope.get();
         String w = why == null ? "" : why.strip();
         if (!w.isEmpty()) {
-            w = Character.toUpperCase(w.charAt(0)) + w.substring(1);
+            // a sentence starts upper-case, a name does not change: "ag_rs (default) …" stays as the framework spells it
+            String first = w.split("[ ,:;(]", 2)[0];
+            if (first.chars().allMatch(Character::isLetter)) {
+                w = Character.toUpperCase(w.charAt(0)) + w.substring(1);
+            }
             w = w.replace(". the ", ". The ").replace(". the GPUs", ". The GPUs");
         }
         if (!notes.isEmpty()) {
