@@ -247,7 +247,9 @@ public final class AllReduceCheck {
                 notes.add("World size 1: one GPU, so NCCL's all-reduce is a local copy and the custom kernels read only "
                         + "their own buffer; busbw = algbw × 2(n−1)/n = 0 by the nccl-tests formula.");
             }
-            notes.add("Timing as nccl-tests: " + req.warmup() + " warm-up, then the host clock around " + req.iters()
+            notes.add("Timing as nccl-tests: before each sweep " + req.warmup() + " warm-up operations at every size "
+                    + "(nccl-tests' 'warm-up for all sizes') and the first size's whole timing once, untimed, so no size "
+                    + "pays a warm-up the others do not; then per size " + req.warmup() + " warm-up, the host clock around " + req.iters()
                     + " back-to-back operations and the wait for every stream, per operation (time); CUDA events on every "
                     + "stream around the same operations, slowest GPU (event); graph mode: the " + req.iters()
                     + " operations captured once per GPU, replayed " + req.graphLaunches() + "×, per operation. "
@@ -494,6 +496,34 @@ public final class AllReduceCheck {
             return new Timing(worst / 1e3 / ops, slowestEventUs(ops));
         }
 
+        /**
+         * Before a sweep, as nccl-tests before its own (common.cu, "Warm-up for all sizes"): {@code -w} operations at
+         * every size; then the first size's whole timing (plain or graph) once, untimed: the JVM compiles the launch
+         * path on use, so without it the first timed size would run slower code than every later one.
+         */
+        void warmUp(String impl, String mode, DType t,
+                    java.util.function.LongFunction<java.util.function.BiFunction<long[], long[], Prepared>> prepare) {
+            boolean first = true;
+            for (long bytes : sizes) {
+                long count = AllReduceMath.count(bytes, t);
+                if (count == 0) {
+                    continue;
+                }
+                ctx.checkpoint();
+                String what = impl + " " + mode + " " + t.flag + " " + bytes + " B (sweep warm-up)";
+                try (Prepared op = prepare.apply(count).apply(send, recv)) {
+                    for (int w = 0; w < req.warmup(); w++) {
+                        op.all();
+                    }
+                    awaitAll(op, what);
+                    if (first) {
+                        time(op, mode.equals("graph"), what);
+                        first = false;
+                    }
+                }
+            }
+        }
+
         /** Out of place and in place at one size, one row. */
         void measure(String impl, String mode, DType t, long bytes, long count, java.util.function.BiFunction<long[], long[], Prepared> prepare) {
             ctx.checkpoint();
@@ -567,6 +597,7 @@ public final class AllReduceCheck {
                     for (DType t : req.dtypes()) {
                         fill(t);
                         for (String mode : req.modes()) {
+                            warmUp("nccl", mode, t, count -> (from, to) -> new Op(t, count, from, to));
                             for (long bytes : sizes) {
                                 long count = AllReduceMath.count(bytes, t);
                                 if (count == 0) {
@@ -694,6 +725,7 @@ public final class AllReduceCheck {
                     }
                     fill(t);
                     for (String mode : req.modes()) {
+                        warmUp(name, mode, t, count -> (from, to) -> kernels.new Op(twoShot, t, count, from, to, streams));
                         for (long bytes : sizes) {
                             long count = AllReduceMath.count(bytes, t);
                             if (count == 0) {

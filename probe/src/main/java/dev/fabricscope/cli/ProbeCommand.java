@@ -111,6 +111,7 @@ public final class ProbeCommand implements Callable<Integer> {
                 spec.commandLine().getErr().println("fabricscope: " + notice);
             }
         } else {
+            OutputWarmUp.start(json || out != null, !json, wide);
             s = env.liveProbe().probe(env.argv(), ncclLib);
         }
         dev.fabricscope.Trace.mark("probe done");

@@ -50,12 +50,12 @@ public final class LiveProbe {
     private final List<String> commandLine;
     private final String ncclPath;
     private final Supplier<Map<String, String>> env;
-    private final Supplier<CompletableFuture<NvmlRead>> nvmlReader;
-    private final java.util.function.Function<CompletableFuture<NvmlRead>, CompletableFuture<CudaDriver.Result>> cudaOpener;
+    private final Supplier<NvmlReading> nvmlReader;
+    private final java.util.function.Function<NvmlReading, CompletableFuture<CudaDriver.Result>> cudaOpener;
     private final HostProbe hostProbe;
     private final NcclCalls nccl;
 
-    /** This machine, with NVML read and libcuda opened early by {@link NativePrefetch} when it ran. */
+    /** This machine, with NVML and libcuda opened and read early by {@link NativePrefetch} when it ran. */
     public LiveProbe(List<String> commandLine, String ncclPath) {
         this(commandLine, ncclPath, () -> EnvironmentFilter.filter(System.getenv()), NativePrefetch::takeNvml,
                 NativePrefetch::cuda, new HostProbe(), new JnaNccl(System.getenv()));
@@ -67,11 +67,10 @@ public final class LiveProbe {
     }
 
     private LiveProbe(List<String> commandLine, String ncclPath, HostProbe host, NativeBackends backends) {
-        // as on the machine (NativePrefetch): NVML read on a thread of its own, cuInit once that read is done
-        this(commandLine, ncclPath, host::environment,
-                () -> NativePrefetch.onThread("fabricscope-nvml-read", () -> readNvml(Nvml.open(backends.nvml()))),
-                nvmlRead -> NativePrefetch.onThread("fabricscope-cuda-init",
-                        () -> CudaDriver.open(backends.cuda(), () -> NativePrefetch.awaitQuietly(nvmlRead))),
+        // as on the machine (NativePrefetch): NVML read on a thread of its own, cuInit once NVML is open
+        this(commandLine, ncclPath, host::environment, () -> NativePrefetch.readNvml(() -> Nvml.open(backends.nvml())),
+                nvml -> NativePrefetch.onThread("fabricscope-cuda-init",
+                        () -> CudaDriver.open(backends.cuda(), () -> NativePrefetch.awaitQuietly(nvml.opened()))),
                 host, backends.nccl());
     }
 
@@ -79,13 +78,13 @@ public final class LiveProbe {
     public LiveProbe(List<String> commandLine, String ncclPath, Map<String, String> env, Supplier<Nvml.Result> nvmlOpener,
                      Supplier<CompletableFuture<CudaDriver.Result>> cudaOpener, HostProbe hostProbe) {
         this(commandLine, ncclPath, () -> EnvironmentFilter.filter(env),
-                () -> CompletableFuture.completedFuture(readNvml(nvmlOpener.get())), nvmlRead -> cudaOpener.get(), hostProbe,
+                () -> NvmlReading.done(readNvml(nvmlOpener.get())), nvml -> cudaOpener.get(), hostProbe,
                 new JnaNccl(env));
     }
 
     private LiveProbe(List<String> commandLine, String ncclPath, Supplier<Map<String, String>> env,
-                      Supplier<CompletableFuture<NvmlRead>> nvmlReader,
-                      java.util.function.Function<CompletableFuture<NvmlRead>, CompletableFuture<CudaDriver.Result>> cudaOpener,
+                      Supplier<NvmlReading> nvmlReader,
+                      java.util.function.Function<NvmlReading, CompletableFuture<CudaDriver.Result>> cudaOpener,
                       HostProbe hostProbe, NcclCalls nccl) {
         this.commandLine = commandLine;
         this.ncclPath = ncclPath;
@@ -97,12 +96,20 @@ public final class LiveProbe {
     }
 
     /**
-     * Everything the probe reads from NVML, read in one go and NVML shut down after: {@code cuInit} and NVML calls
-     * serialise inside the driver (docs/benchmarks.md, start-up round 2), so NVML is read before {@code cuInit} starts.
+     * Everything the probe reads from NVML, read in one go and NVML shut down after. {@code nvmlInit} waits for the
+     * whole of a running {@code cuInit} (docs/benchmarks.md, start-up round 2), so NVML is opened first and
+     * {@code cuInit} started once it is open; the reads then run beside {@code cuInit}.
      */
     record NvmlRead(Nvml.Result open, List<NvmlGpuRef> devices, Map<PciAddress, NvmlGpu> gpus,
                     Map<List<PciAddress>, NvmlPair> pairs, Reading<String> driverVersion, Reading<String> nvmlVersion,
                     Reading<String> cudaDriverVersion) {
+    }
+
+    /** NVML's read under way: {@code opened} completes when {@code nvmlInit} has returned, {@code read} when all is read. */
+    record NvmlReading(CompletableFuture<Void> opened, CompletableFuture<NvmlRead> read) {
+        static NvmlReading done(NvmlRead r) {
+            return new NvmlReading(CompletableFuture.completedFuture(null), CompletableFuture.completedFuture(r));
+        }
     }
 
     static NvmlRead readNvml(Nvml.Result open) {
@@ -126,7 +133,7 @@ public final class LiveProbe {
     public MachineSnapshot probe() {
         long t0 = System.nanoTime();
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        CompletableFuture<NvmlRead> nvmlRead = nvmlReader.get();
+        NvmlReading nvmlRead = nvmlReader.get();
         CompletableFuture<CudaDriver.Result> cudaInit = cudaOpener.apply(nvmlRead);
         CompletableFuture<NcclInfo> ncclInfo = CompletableFuture.supplyAsync(() -> NcclLocator.locate(nccl, ncclPath));
         // -Dfabricscope.pythonStack=off leaves the stack unread (docs/benchmarks.md times the probe with and without it)
@@ -135,7 +142,7 @@ public final class LiveProbe {
                 : CompletableFuture.supplyAsync(() -> hostProbe.pythonStack(PythonStackProbe.pythonArgs(commandLine)));
         HostInfo host = hostProbe.probe();
         dev.fabricscope.Trace.mark("host read");
-        NvmlRead nv = nvmlRead.join();
+        NvmlRead nv = nvmlRead.read().join();
         Nvml.Result nvmlOpen = nv.open();
         List<NvmlGpuRef> nvmlDevices = nv.devices();
         Map<PciAddress, NvmlGpu> nvmlGpus = nv.gpus();

@@ -12,17 +12,18 @@ import java.util.function.Supplier;
 
 /**
  * Starts the probe's native reads on background threads as soon as the CLI knows it will probe, so they overlap
- * the JVM's start and argument parsing: NVML is opened and read whole (then shut down) while libcuda loads, and
- * {@code cuInit} (the slowest step) starts once NVML's read is done. NVML calls made while {@code cuInit} runs wait
- * for it inside the driver (docs/benchmarks.md, start-up round 2), so the two run one after the other, each alone.
+ * the JVM's start and argument parsing: NVML is opened ({@code nvmlInit}, ~10 ms) while libcuda loads, then
+ * {@code cuInit} (the slowest step, ~185 ms, the driver's own cost) starts and NVML is read beside it. An
+ * {@code nvmlInit} made while {@code cuInit} runs waits for all of it, so NVML is opened first; NVML's reads may
+ * wait on the driver while {@code cuInit} runs, but their Java side (class loading, JNA's first calls) does not.
  */
 public final class NativePrefetch {
 
-    /** At most this long {@code cuInit} waits for NVML's read (a hung NVML must not hold CUDA back). */
+    /** At most this long {@code cuInit} waits for {@code nvmlInit} (a hung NVML must not hold CUDA back). */
     static final long NVML_WAIT_MS = 1_000;
 
     private static CompletableFuture<CudaDriver.Result> cuda;
-    private static CompletableFuture<LiveProbe.NvmlRead> nvml;
+    private static LiveProbe.NvmlReading nvml;
 
     private NativePrefetch() {
     }
@@ -31,23 +32,36 @@ public final class NativePrefetch {
         if (cuda != null || nvml != null) {
             return;
         }
+        LiveProbe.NvmlReading reading = readNvml(Nvml::open);
+        nvml = reading;
+        cuda = onThread("fabricscope-cuda-init", () -> {
+            CudaCalls calls = CallGuard.guard(CudaCalls.class, "cuda", new JnaCuda(), CallGuard.defaultTimeout());
+            CudaDriver.Result r = CudaDriver.open(calls, () -> {
+                Trace.mark("libcuda loaded");
+                // -Dfabricscope.nvmlBeforeCuInit=true: cuInit after NVML's whole read (docs/benchmarks.md compares)
+                awaitQuietly(Boolean.getBoolean("fabricscope.nvmlBeforeCuInit") ? reading.read() : reading.opened());
+            });
+            Trace.mark("cuInit returned");
+            return r;
+        });
+    }
+
+    /** NVML opened and read whole on a thread of its own, shut down after. */
+    static LiveProbe.NvmlReading readNvml(Supplier<Nvml.Result> opener) {
+        CompletableFuture<Void> opened = new CompletableFuture<>();
         CompletableFuture<LiveProbe.NvmlRead> read = onThread("fabricscope-nvml-read", () -> {
-            Nvml.Result open = Nvml.open();
+            Nvml.Result open;
+            try {
+                open = opener.get();
+            } finally {
+                opened.complete(null);
+            }
             Trace.mark("nvml opened");
             LiveProbe.NvmlRead r = LiveProbe.readNvml(open);
             Trace.mark("nvml read and shut down");
             return r;
         });
-        nvml = read;
-        cuda = onThread("fabricscope-cuda-init", () -> {
-            CudaCalls calls = CallGuard.guard(CudaCalls.class, "cuda", new JnaCuda(), CallGuard.defaultTimeout());
-            CudaDriver.Result r = CudaDriver.open(calls, () -> {
-                Trace.mark("libcuda loaded");
-                awaitQuietly(read);
-            });
-            Trace.mark("cuInit returned");
-            return r;
-        });
+        return new LiveProbe.NvmlReading(opened, read);
     }
 
     /** {@code s} on a daemon thread of its own (no fork-join pool: its one worker on a 2-core host could be busy). */
@@ -80,19 +94,19 @@ public final class NativePrefetch {
         }
     }
 
-    /** CUDA's open result: the prefetched one, else opened now, {@code cuInit} after {@code nvmlRead}. */
-    static synchronized CompletableFuture<CudaDriver.Result> cuda(CompletableFuture<?> nvmlRead) {
+    /** CUDA's open result: the prefetched one, else opened now, {@code cuInit} once {@code nvml} is open. */
+    static synchronized CompletableFuture<CudaDriver.Result> cuda(LiveProbe.NvmlReading nvml) {
         if (cuda != null) {
             return cuda;
         }
         CudaCalls calls = CallGuard.guard(CudaCalls.class, "cuda", new JnaCuda(), CallGuard.defaultTimeout());
-        return onThread("fabricscope-cuda-init", () -> CudaDriver.open(calls, () -> awaitQuietly(nvmlRead)));
+        return onThread("fabricscope-cuda-init", () -> CudaDriver.open(calls, () -> awaitQuietly(nvml.opened())));
     }
 
-    /** The prefetched NVML read, handed over once, else a new one (read now, on its own thread). */
-    static synchronized CompletableFuture<LiveProbe.NvmlRead> takeNvml() {
-        CompletableFuture<LiveProbe.NvmlRead> f = nvml;
+    /** The prefetched NVML read, handed over once, else a new one. */
+    static synchronized LiveProbe.NvmlReading takeNvml() {
+        LiveProbe.NvmlReading r = nvml;
         nvml = null;
-        return f != null ? f : onThread("fabricscope-nvml-read", () -> LiveProbe.readNvml(Nvml.open()));
+        return r != null ? r : readNvml(Nvml::open);
     }
 }
