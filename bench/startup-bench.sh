@@ -30,7 +30,7 @@ R=${OUT:-/tmp}/startup.txt
 ms() { s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 stats() { echo "$1: median $(median < $W/$1) ms (min $(sort -n $W/$1 | head -1), max $(sort -n $W/$1 | tail -1)); runs $(tr '\n' ' ' < $W/$1)"; }
-W=/tmp/startup.$$; mkdir -p $W/jnaboot
+W=/tmp/startup.$$; mkdir -p $W
 {
   echo "== $(date -u +%FT%TZ) $(hostname) runs=$RUNS"; nvidia-smi --query-gpu=name,driver_version,persistence_mode --format=csv,noheader
   grep MemTotal /proc/meminfo; nproc
@@ -41,9 +41,6 @@ W=/tmp/startup.$$; mkdir -p $W/jnaboot
   for f in "" "$OLDFLAGS"; do $RT $f -XX:+PrintFlagsFinal -version 2>/dev/null | grep -E ' UseCompressedOops | MaxHeapSize '; done
   $CLI --version
   B=; [ -f $D/before.jar ] && B=$D/before.jar
-  # JNA's native part extracted once (what a per-version cache would give), for the jar_jna_extracted column
-  python3 -c "import zipfile,sys; z=zipfile.ZipFile('$JAR'); open('$W/jnaboot/libjnidispatch.so','wb').write(z.read('com/sun/jna/linux-x86-64/libjnidispatch.so'))" 2>/dev/null \
-    || mkdir -p $W/jnaboot
   # one of each, not counted; their outputs are compared below
   $JAVA -jar $JAR probe --json > $W/new.json 2>$W/new.err; echo "java -jar probe: rc $?"
   $CLI probe --json > $W/cli.json 2>$W/cli.err; echo "installed probe: rc $? $(head -c 300 $W/cli.err)"
@@ -54,7 +51,7 @@ W=/tmp/startup.$$; mkdir -p $W/jnaboot
     ms $JAVA -jar $JAR probe --json >> $W/jar
     ms $JAVA -Dfabricscope.nvmlBeforeCuInit=true -jar $JAR probe --json >> $W/jar_nvml_whole_first
     ms $JAVA -Dfabricscope.warmUp=off -jar $JAR probe --json >> $W/jar_no_warm_up
-    ms $JAVA -Djna.boot.library.path=$W/jnaboot -Djna.nosys=true -jar $JAR probe --json >> $W/jar_jna_extracted
+    ms $JAVA -Dfabricscope.jnaCache=off -jar $JAR probe --json >> $W/jar_no_jna_cache
     [ -n "$B" ] && ms $JAVA $OLDFLAGS -cp $B dev.fabricscope.cli.Main probe --json >> $W/before_cli
     ms $CLI probe --json >> $W/cli
     ms python3 $D/probe_floor.py >> $W/floor
@@ -65,7 +62,7 @@ W=/tmp/startup.$$; mkdir -p $W/jnaboot
     [ -n "$B" ] && ms $JAVA $OLDFLAGS -cp $B dev.fabricscope.cli.Main show --sample h200-vm >> $W/before_show_cli
     ms $CLI show --sample h200-vm >> $W/show_cli
   done
-  for n in before_jar jar jar_nvml_whole_first jar_no_warm_up jar_jna_extracted before_cli cli floor smi before_version_jar \
+  for n in before_jar jar jar_nvml_whole_first jar_no_warm_up jar_no_jna_cache before_cli cli floor smi before_version_jar \
       version_jar version_cli before_show_cli show_cli; do
     [ -s $W/$n ] && stats $n
   done
@@ -74,11 +71,22 @@ W=/tmp/startup.$$; mkdir -p $W/jnaboot
     [ -s $W/$j.json ] && python3 -c "import json,sys,hashlib; d=json.load(open('$W/$j.json')); d.pop('probe',None); print('$j', hashlib.md5(json.dumps(d,sort_keys=True).encode()).hexdigest())"
   done
   echo "== phases, java -jar (FABRICSCOPE_TRACE=1, origin: the shell's clock just before the start), 3 runs"
-  for i in 1 2 3; do FABRICSCOPE_TRACE=1 FABRICSCOPE_TRACE_T0=$(date +%s%3N) $JAVA -jar $JAR probe --json 2>&1 >/dev/null | grep trace; echo --; done
+  for i in 1 2 3; do
+    t0=$(date +%s%3N); FABRICSCOPE_TRACE=1 FABRICSCOPE_TRACE_T0=$t0 $JAVA -jar $JAR probe --json 2>$W/tr >/dev/null
+    grep trace $W/tr; echo "process ended: $(( $(date +%s%3N) - t0 )) ms"; echo --
+  done
   echo "== phases, java -jar, -Dfabricscope.nvmlBeforeCuInit=true, 1 run"
   FABRICSCOPE_TRACE=1 FABRICSCOPE_TRACE_T0=$(date +%s%3N) $JAVA -Dfabricscope.nvmlBeforeCuInit=true -jar $JAR probe --json 2>&1 >/dev/null | grep trace
   echo "== phases, installed CLI, 3 runs"
-  for i in 1 2 3; do FABRICSCOPE_TRACE=1 FABRICSCOPE_TRACE_T0=$(date +%s%3N) $CLI probe --json 2>&1 >/dev/null | grep trace; echo --; done
+  for i in 1 2 3; do
+    t0=$(date +%s%3N); FABRICSCOPE_TRACE=1 FABRICSCOPE_TRACE_T0=$t0 $CLI probe --json 2>$W/tr >/dev/null
+    grep trace $W/tr; echo "process ended: $(( $(date +%s%3N) - t0 )) ms"; echo --
+  done
+  echo "== the floor's exit: python3 probe_floor.py, 3 runs (time to its last line, time to its end)"
+  for i in 1 2 3; do
+    t0=$(date +%s%N); python3 -c "exec(open('$D/probe_floor.py').read()); import time; print(int(time.time()*1000))" > $W/pf
+    e=$(date +%s%N); echo "last line $(( $(cat $W/pf) - t0 / 1000000 )) ms, ended $(( (e - t0) / 1000000 )) ms"
+  done
   echo "== python floor phases"
   python3 -c "
 import time; t=time.time(); import pynvml; a=time.time(); pynvml.nvmlInit(); b=time.time()

@@ -20,6 +20,17 @@ public final class Trace {
         return ProcessHandle.current().info().startInstant().orElse(Instant.now());
     }
 
+    static {
+        if (ON) { // what the JVM's exit costs after the last mark
+            Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
+                @Override
+                public void run() {
+                    mark("shutdown hooks start");
+                }
+            }, "fabricscope-trace-exit"));
+        }
+    }
+
     private Trace() {
     }
 
