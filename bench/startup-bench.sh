@@ -30,7 +30,7 @@ R=${OUT:-/tmp}/startup.txt
 ms() { s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 stats() { echo "$1: median $(median < $W/$1) ms (min $(sort -n $W/$1 | head -1), max $(sort -n $W/$1 | tail -1)); runs $(tr '\n' ' ' < $W/$1)"; }
-W=/tmp/startup.$$; mkdir -p $W
+W=/tmp/startup.$$; mkdir -p $W/jnaboot
 {
   echo "== $(date -u +%FT%TZ) $(hostname) runs=$RUNS"; nvidia-smi --query-gpu=name,driver_version,persistence_mode --format=csv,noheader
   grep MemTotal /proc/meminfo; nproc
@@ -41,6 +41,8 @@ W=/tmp/startup.$$; mkdir -p $W
   for f in "" "$OLDFLAGS"; do $RT $f -XX:+PrintFlagsFinal -version 2>/dev/null | grep -E ' UseCompressedOops | MaxHeapSize '; done
   $CLI --version
   B=; [ -f $D/before.jar ] && B=$D/before.jar
+  # JNA's native part extracted once beforehand (what a per-version cache would give): the jar_jna_extracted column
+  python3 -c "import zipfile; open('$W/jnaboot/libjnidispatch.so','wb').write(zipfile.ZipFile('$JAR').read('com/sun/jna/linux-x86-64/libjnidispatch.so'))"
   # one of each, not counted; their outputs are compared below
   $JAVA -jar $JAR probe --json > $W/new.json 2>$W/new.err; echo "java -jar probe: rc $?"
   $CLI probe --json > $W/cli.json 2>$W/cli.err; echo "installed probe: rc $? $(head -c 300 $W/cli.err)"
@@ -51,7 +53,7 @@ W=/tmp/startup.$$; mkdir -p $W
     ms $JAVA -jar $JAR probe --json >> $W/jar
     ms $JAVA -Dfabricscope.nvmlBeforeCuInit=true -jar $JAR probe --json >> $W/jar_nvml_whole_first
     ms $JAVA -Dfabricscope.warmUp=off -jar $JAR probe --json >> $W/jar_no_warm_up
-    ms $JAVA -Dfabricscope.jnaCache=off -jar $JAR probe --json >> $W/jar_no_jna_cache
+    ms $JAVA -Djna.boot.library.path=$W/jnaboot -Djna.nosys=true -jar $JAR probe --json >> $W/jar_jna_extracted
     [ -n "$B" ] && ms $JAVA $OLDFLAGS -cp $B dev.fabricscope.cli.Main probe --json >> $W/before_cli
     ms $CLI probe --json >> $W/cli
     ms python3 $D/probe_floor.py >> $W/floor
@@ -62,7 +64,7 @@ W=/tmp/startup.$$; mkdir -p $W
     [ -n "$B" ] && ms $JAVA $OLDFLAGS -cp $B dev.fabricscope.cli.Main show --sample h200-vm >> $W/before_show_cli
     ms $CLI show --sample h200-vm >> $W/show_cli
   done
-  for n in before_jar jar jar_nvml_whole_first jar_no_warm_up jar_no_jna_cache before_cli cli floor smi before_version_jar \
+  for n in before_jar jar jar_nvml_whole_first jar_no_warm_up jar_jna_extracted before_cli cli floor smi before_version_jar \
       version_jar version_cli before_show_cli show_cli; do
     [ -s $W/$n ] && stats $n
   done

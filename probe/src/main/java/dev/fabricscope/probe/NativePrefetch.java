@@ -2,7 +2,6 @@ package dev.fabricscope.probe;
 
 import dev.fabricscope.Trace;
 import dev.fabricscope.nativeapi.CallGuard;
-import dev.fabricscope.nativeapi.JnaNativeCache;
 import dev.fabricscope.nativeapi.cuda.CudaCalls;
 import dev.fabricscope.nativeapi.cuda.CudaDriver;
 import dev.fabricscope.nativeapi.cuda.JnaCuda;
@@ -33,7 +32,6 @@ public final class NativePrefetch {
         if (cuda != null || nvml != null) {
             return;
         }
-        JnaNativeCache.prepare();
         LiveProbe.NvmlReading reading = readNvml(Nvml::open);
         nvml = reading;
         cuda = onThread("fabricscope-cuda-init", () -> {
