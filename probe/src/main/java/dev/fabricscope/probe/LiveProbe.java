@@ -479,13 +479,14 @@ public final class LiveProbe {
         List<GpuPair> out = new ArrayList<>();
         Reading<String> noNvml = Reading.unavailable("NVML unavailable for this pair");
         NvmlPair none = new NvmlPair(noNvml, noNvml, noNvml, noNvml, noNvml, noNvml);
+        CudaDevice[] byGpu = gpus.stream().map(g -> cudaDevice(cudaDevices, g.pci())).toArray(CudaDevice[]::new);
         for (int i = 0; i < gpus.size(); i++) {
             for (int j = i + 1; j < gpus.size(); j++) {
                 Gpu a = gpus.get(i);
                 Gpu b = gpus.get(j);
                 NvmlPair n = nvmlPairs.getOrDefault(pairKey(a.pci(), b.pci()), none);
-                CudaDevice ca = cudaDevice(cudaDevices, a.pci());
-                CudaDevice cb = cudaDevice(cudaDevices, b.pci());
+                CudaDevice ca = byGpu[i];
+                CudaDevice cb = byGpu[j];
                 boolean cu = cuda != null && ca != null && cb != null;
                 Reading<Integer> nvLinks = Topology.nvLinksBetween(a, b);
                 Reading<Boolean> noCuda = Reading.unavailable("CUDA unavailable for this pair");
