@@ -32,15 +32,21 @@ public final class TraceReplayer {
         int given;
     }
 
-    private final Map<String, Answers> answers;
+    /** {@code "lib call"} → the arguments' text ({@link ArgsKey}) → the answers: small keys, small maps. */
+    private final Map<String, Map<String, Answers>> answers = new HashMap<>();
 
     public TraceReplayer(NativeTrace trace) {
-        answers = new HashMap<>(Math.max(16, trace.calls().size() * 4 / 3));
         for (TraceCall c : trace.calls()) {
             if (c != null && c.lib() != null && c.call() != null) {
-                answers.computeIfAbsent(c.key(), k -> new Answers()).calls.add(c);
+                answers.computeIfAbsent(c.lib() + " " + c.call(), k -> new HashMap<>())
+                        .computeIfAbsent(c.args() == null ? "[]" : ArgsKey.of(c.args()), k -> new Answers()).calls.add(c);
             }
         }
+    }
+
+    private Answers answers(String lib, String call, String argsJson) {
+        Map<String, Answers> byArgs = answers.get(lib + " " + call);
+        return byArgs == null ? null : byArgs.get(argsJson);
     }
 
     public <I> I proxy(Class<I> api, String lib) {
@@ -60,7 +66,7 @@ public final class TraceReplayer {
     private NativeAnswer<?> answer(String lib, Method m, Object[] args) {
         Object[] a = args == null ? new Object[0] : args;
         String argsJson = ArgsKey.of(a);
-        if (lib.equals(HOST) && !answers.containsKey(TraceCall.key(lib, m.getName(), argsJson))) {
+        if (lib.equals(HOST) && answers(lib, m.getName(), argsJson) == null) {
             NativeAnswer<?> legacy = fromWholeFiles(m.getName(), a);
             if (legacy != null) {
                 return legacy;
@@ -101,7 +107,7 @@ public final class TraceReplayer {
 
     private NativeAnswer<?> answer(String lib, String name, String argsJson, Type valueType) {
         ObjectMapper mapper = Json.mapper();
-        TraceCall c = next(TraceCall.key(lib, name, argsJson));
+        TraceCall c = next(answers(lib, name, argsJson));
         if (c == null) {
             return NativeAnswer.failed(NativeAnswer.Fault.NOT_RECORDED, "the trace holds no answer for " + name + argsJson);
         }
@@ -162,11 +168,10 @@ public final class TraceReplayer {
     }
 
     /**
-     * The next answer for {@code key}; once all were given, the last again. The map is only read after the
+     * The next of a key's answers; once all were given, the last again. The maps are only read after the
      * constructor, so the seams' threads (NVML, CUDA and the host are read concurrently) lock one key's answers only.
      */
-    private TraceCall next(String key) {
-        Answers a = answers.get(key);
+    private static TraceCall next(Answers a) {
         if (a == null) {
             return null;
         }
