@@ -19,3 +19,4 @@ if [ "$kind" = desktop ]; then
   done
 fi
 install -m 644 installers/linux/share-files.sh "$image/lib/share-files.sh"
+install -m 755 installers/linux/cds-archive.sh "$image/lib/cds-archive.sh"

@@ -30,6 +30,15 @@ while IFS= read -r line || [ -n "$line" ]; do
     java-options=*) set -- "$@" "$(expand "${line#java-options=}")" ;;
   esac
 done < "$app/$name.cfg" || { echo "$name: cannot read $app/$name.cfg" >&2; exit 1; }
+# the application class-data archive (lib/cds-archive.sh) when it was made for this very class path (Java 17 maps
+# it for no other); -Xlog:cds*=off: a stale archive is skipped without a warning on every start
+jsa=$app/$name.jsa
+if [ -n "${FABRICSCOPE_ARCHIVE_DUMP:-}" ]; then
+  set -- "$@" "-XX:ArchiveClassesAtExit=$jsa"
+  main=dev.fabricscope.cli.ArchiveTraining
+elif [ -r "$jsa.classpath" ] && read -r dumped < "$jsa.classpath" && [ "$dumped" = "$cp" ]; then
+  set -- "$@" "-XX:SharedArchiveFile=$jsa" "-Xlog:cds*=off"
+fi
 set -- "$@" "-Djpackage.app-path=$self" -cp "$cp" "$main"
 # the user's arguments (the first $n) go behind the java options and the main class
 while [ "$n" -gt 0 ]; do

@@ -25,6 +25,8 @@ JLINK_OPTS="--strip-java-debug-attributes --no-header-files --no-man-pages --com
 image() {   # image NAME ARGS_FILE MODULE_PATH
   rm -rf "$out/$1"; mkdir -p "$out"
   cp -a "$x86/$1" "$out/$1"
+  # the x86-64 image's class-data archive is made for its own class path and runtime (cds-archive.sh): not shipped
+  rm -f "$out/$1/lib/app/$1.jsa" "$out/$1/lib/app/$1.jsa.classpath"
   rm -rf "$out/$1/lib/runtime"
   # shellcheck disable=SC2086
   "$jlink" --module-path "$3" --add-modules "$(modules "$2")" $JLINK_OPTS --output "$out/$1/lib/runtime"
@@ -44,6 +46,7 @@ image fabricscope installers/app.args "$jmods:$dir/javafx-aarch64"
 sh installers/linux/aarch64/packages.sh "$dir" "$version"
 
 # portable archives: the command line image as it is, for nodes where packages may not be installed
-tar -C "$x86" -czf "$dir/fabricscope-cli-$version-linux-x86_64.tar.gz" fabricscope-cli
+# without the image's class-data archive: it holds the build's class path, so it would not load where the tarball is unpacked
+tar -C "$x86" -czf "$dir/fabricscope-cli-$version-linux-x86_64.tar.gz" --exclude='fabricscope-cli/lib/app/*.jsa*' fabricscope-cli
 tar -C "$out" -czf "$dir/fabricscope-cli-$version-linux-aarch64.tar.gz" fabricscope-cli
 for f in "$dir"/fabricscope-cli-"$version"-linux-*.tar.gz; do echo "installer-aarch64: $(basename "$f") $(du -m "$f" | cut -f1) MB"; done

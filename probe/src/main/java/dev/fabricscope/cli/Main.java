@@ -32,7 +32,25 @@ public final class Main implements Runnable {
         if (needsLiveProbe(args)) {
             dev.fabricscope.probe.NativePrefetch.start();
         }
+        if (isVersionOnly(args)) { // picocli's model is not needed to print the version (~0.1 s of class loading)
+            java.io.PrintWriter out = SafeTerminalWriter.wrap(new java.io.PrintWriter(System.out));
+            printVersion(out);
+            return out.checkError() ? ExitCodes.FAILURE : ExitCodes.OK;
+        }
         return commandLine(CliEnvironment.of(args), args.length > 0 ? args[0] : null).execute(args);
+    }
+
+    /** {@code fabricscope --version} (or {@code -V}) alone. */
+    static boolean isVersionOnly(String... args) {
+        return args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"));
+    }
+
+    /** What picocli's {@code --version} prints (CliVersionTest holds the two equal), without building its model. */
+    static void printVersion(java.io.PrintWriter out) {
+        for (String line : Version.describe()) {
+            out.println(line);
+        }
+        out.flush();
     }
 
     /** Live commands (no saved machine given): start loading the driver libraries while the arguments are parsed. */

@@ -112,6 +112,7 @@ public final class ProbeCommand implements Callable<Integer> {
                 spec.commandLine().getErr().print(Fit.wrap("fabricscope: " + notice, Fit.WIDTH, 2));
             }
         } else {
+            OutputWarmUp.start(json || out != null, !json, wide);
             s = env.liveProbe().probe(env.argv(), ncclLib);
         }
         dev.fabricscope.Trace.mark("probe done");

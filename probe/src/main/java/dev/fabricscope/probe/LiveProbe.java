@@ -50,12 +50,12 @@ public final class LiveProbe {
     private final List<String> commandLine;
     private final String ncclPath;
     private final Supplier<Map<String, String>> env;
-    private final Supplier<Nvml.Result> nvmlOpener;
-    private final Supplier<CompletableFuture<CudaDriver.Result>> cudaOpener;
+    private final Supplier<NvmlReading> nvmlReader;
+    private final java.util.function.Function<NvmlReading, CompletableFuture<CudaDriver.Result>> cudaOpener;
     private final HostProbe hostProbe;
     private final NcclCalls nccl;
 
-    /** This machine, with the native libraries opened early by {@link NativePrefetch} when it ran. */
+    /** This machine, with NVML and libcuda opened and read early by {@link NativePrefetch} when it ran. */
     public LiveProbe(List<String> commandLine, String ncclPath) {
         this(commandLine, ncclPath, () -> EnvironmentFilter.filter(System.getenv()), NativePrefetch::takeNvml,
                 NativePrefetch::cuda, new HostProbe(), new JnaNccl(System.getenv()));
@@ -67,31 +67,74 @@ public final class LiveProbe {
     }
 
     private LiveProbe(List<String> commandLine, String ncclPath, HostProbe host, NativeBackends backends) {
-        this(commandLine, ncclPath, host::environment, () -> Nvml.open(backends.nvml()),
-                () -> CompletableFuture.supplyAsync(() -> CudaDriver.open(backends.cuda())), host, backends.nccl());
+        // as on the machine (NativePrefetch): NVML read on a thread of its own, cuInit once NVML is open
+        this(commandLine, ncclPath, host::environment, () -> NativePrefetch.readNvml(() -> Nvml.open(backends.nvml())),
+                nvml -> NativePrefetch.onThread("fabricscope-cuda-init",
+                        () -> CudaDriver.open(backends.cuda(), () -> NativePrefetch.awaitQuietly(nvml.opened()))),
+                host, backends.nccl());
     }
 
     /** With injected native back-ends (tests drive the probe with fake NVML and CUDA libraries). */
     public LiveProbe(List<String> commandLine, String ncclPath, Map<String, String> env, Supplier<Nvml.Result> nvmlOpener,
                      Supplier<CompletableFuture<CudaDriver.Result>> cudaOpener, HostProbe hostProbe) {
-        this(commandLine, ncclPath, () -> EnvironmentFilter.filter(env), nvmlOpener, cudaOpener, hostProbe, new JnaNccl(env));
+        this(commandLine, ncclPath, () -> EnvironmentFilter.filter(env),
+                () -> NvmlReading.done(readNvml(nvmlOpener.get())), nvml -> cudaOpener.get(), hostProbe,
+                new JnaNccl(env));
     }
 
-    private LiveProbe(List<String> commandLine, String ncclPath, Supplier<Map<String, String>> env, Supplier<Nvml.Result> nvmlOpener,
-                      Supplier<CompletableFuture<CudaDriver.Result>> cudaOpener, HostProbe hostProbe, NcclCalls nccl) {
+    private LiveProbe(List<String> commandLine, String ncclPath, Supplier<Map<String, String>> env,
+                      Supplier<NvmlReading> nvmlReader,
+                      java.util.function.Function<NvmlReading, CompletableFuture<CudaDriver.Result>> cudaOpener,
+                      HostProbe hostProbe, NcclCalls nccl) {
         this.commandLine = commandLine;
         this.ncclPath = ncclPath;
         this.env = env;
-        this.nvmlOpener = nvmlOpener;
+        this.nvmlReader = nvmlReader;
         this.cudaOpener = cudaOpener;
         this.hostProbe = hostProbe;
         this.nccl = nccl;
     }
 
+    /**
+     * Everything the probe reads from NVML, read in one go and NVML shut down after. {@code nvmlInit} waits for the
+     * whole of a running {@code cuInit} (docs/benchmarks.md, start-up round 2), so NVML is opened first and
+     * {@code cuInit} started once it is open; the reads then run beside {@code cuInit}.
+     */
+    record NvmlRead(Nvml.Result open, List<NvmlGpuRef> devices, Map<PciAddress, NvmlGpu> gpus,
+                    Map<List<PciAddress>, NvmlPair> pairs, Reading<String> driverVersion, Reading<String> nvmlVersion,
+                    Reading<String> cudaDriverVersion) {
+    }
+
+    /** NVML's read under way: {@code opened} completes when {@code nvmlInit} has returned, {@code read} when all is read. */
+    record NvmlReading(CompletableFuture<Void> opened, CompletableFuture<NvmlRead> read) {
+        static NvmlReading done(NvmlRead r) {
+            return new NvmlReading(CompletableFuture.completedFuture(null), CompletableFuture.completedFuture(r));
+        }
+    }
+
+    static NvmlRead readNvml(Nvml.Result open) {
+        Nvml nvml = open.nvml();
+        if (nvml == null) {
+            return new NvmlRead(open, List.of(), Map.of(), Map.of(), null, null, null);
+        }
+        try {
+            List<NvmlGpuRef> devices = nvmlDevices(nvml);
+            Map<PciAddress, NvmlGpu> gpus = new HashMap<>();
+            for (NvmlGpuRef d : devices) {
+                gpus.put(d.pci, readNvmlGpu(nvml, d));
+            }
+            Map<List<PciAddress>, NvmlPair> pairs = readNvmlPairs(nvml, devices);
+            return new NvmlRead(open, devices, gpus, pairs, nvml.driverVersion(), nvml.nvmlVersion(), nvml.cudaDriverVersion());
+        } finally {
+            nvml.close();
+        }
+    }
+
     public MachineSnapshot probe() {
         long t0 = System.nanoTime();
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        CompletableFuture<CudaDriver.Result> cudaInit = cudaOpener.get();
+        NvmlReading nvmlRead = nvmlReader.get();
+        CompletableFuture<CudaDriver.Result> cudaInit = cudaOpener.apply(nvmlRead);
         CompletableFuture<NcclInfo> ncclInfo = CompletableFuture.supplyAsync(() -> NcclLocator.locate(nccl, ncclPath));
         // -Dfabricscope.pythonStack=off leaves the stack unread (docs/benchmarks.md times the probe with and without it)
         CompletableFuture<PythonStack> pythonStack = "off".equals(System.getProperty("fabricscope.pythonStack"))
@@ -99,56 +142,45 @@ public final class LiveProbe {
                 : CompletableFuture.supplyAsync(() -> hostProbe.pythonStack(PythonStackProbe.pythonArgs(commandLine)));
         HostInfo host = hostProbe.probe();
         dev.fabricscope.Trace.mark("host read");
-        Nvml.Result nvmlOpen = nvmlOpener.get();
-        Nvml nvml = nvmlOpen.nvml();
-        try {
-            // Everything NVML can tell is read while cuInit (the slowest step) is still running.
-            List<NvmlGpuRef> nvmlDevices = nvml == null ? List.of() : nvmlDevices(nvml);
-            Map<PciAddress, NvmlGpu> nvmlGpus = new HashMap<>();
-            for (NvmlGpuRef d : nvmlDevices) {
-                nvmlGpus.put(d.pci, readNvmlGpu(nvml, d));
-            }
-            Map<List<PciAddress>, NvmlPair> nvmlPairs = readNvmlPairs(nvml, nvmlDevices);
-            dev.fabricscope.Trace.mark("nvml read");
-            CudaDriver.Result cudaOpen = cudaInit.join();
-            dev.fabricscope.Trace.mark("cuda init joined");
-            CudaApi cuda = cudaOpen.driver();
-            Map<PciAddress, CudaDevice> cudaDevices = cuda == null ? Map.of() : cudaDevices(cuda);
-            DriverInfo driver = driverInfo(nvmlOpen, cudaOpen, ncclInfo.join(), hostProbe);
-            List<Gpu> gpus = new ArrayList<>();
-            for (NvmlGpuRef d : nvmlDevices) {
-                gpus.add(gpu(d.pci, nvmlGpus.get(d.pci), cuda, cudaDevice(cudaDevices, d.pci), nvmlOpen, cudaOpen));
-            }
-            for (Map.Entry<PciAddress, CudaDevice> e : cudaDevices.entrySet()) {
-                if (nvmlDevices.stream().noneMatch(d -> d.pci.sameDevice(e.getKey()))) {
-                    gpus.add(gpu(e.getKey(), null, cuda, e.getValue(), nvmlOpen, cudaOpen));
-                }
-            }
-            gpus.sort(Comparator.comparing(Gpu::pci));
-            List<GpuPair> pairs = pairs(nvmlPairs, cuda, cudaDevices, gpus);
-            dev.fabricscope.Trace.mark("cuda read");
-            PythonStack stack = pythonStack.join();
-            long ms = (System.nanoTime() - t0) / 1_000_000;
-            ProbeInfo info = new ProbeInfo(Version.get(), now.toString(), commandLine, ms, ProbeInfo.Origin.LIVE, null);
-            dev.fabricscope.model.NodeInfo node = hostProbe.node(gpus.stream().map(Gpu::pci).toList());
-            MachineSnapshot s = new MachineSnapshot(MachineSnapshot.SCHEMA_VERSION, info, host, driver, gpus,
-                    Topology.switches(gpus), pairs, env.get(), List.of(), node, stack);
-            return s.withFindings(SnapshotAnalyzer.findings(s));
-        } finally {
-            if (nvml != null) {
-                nvml.close();
+        NvmlRead nv = nvmlRead.read().join();
+        Nvml.Result nvmlOpen = nv.open();
+        List<NvmlGpuRef> nvmlDevices = nv.devices();
+        Map<PciAddress, NvmlGpu> nvmlGpus = nv.gpus();
+        dev.fabricscope.Trace.mark("nvml read");
+        CudaDriver.Result cudaOpen = cudaInit.join();
+        dev.fabricscope.Trace.mark("cuda init joined");
+        CudaApi cuda = cudaOpen.driver();
+        Map<PciAddress, CudaDevice> cudaDevices = cuda == null ? Map.of() : cudaDevices(cuda);
+        DriverInfo driver = driverInfo(nv, cudaOpen, ncclInfo.join(), hostProbe);
+        List<Gpu> gpus = new ArrayList<>();
+        for (NvmlGpuRef d : nvmlDevices) {
+            gpus.add(gpu(d.pci, nvmlGpus.get(d.pci), cuda, cudaDevice(cudaDevices, d.pci), nvmlOpen, cudaOpen));
+        }
+        for (Map.Entry<PciAddress, CudaDevice> e : cudaDevices.entrySet()) {
+            if (nvmlDevices.stream().noneMatch(d -> d.pci.sameDevice(e.getKey()))) {
+                gpus.add(gpu(e.getKey(), null, cuda, e.getValue(), nvmlOpen, cudaOpen));
             }
         }
+        gpus.sort(Comparator.comparing(Gpu::pci));
+        List<GpuPair> pairs = pairs(nv.pairs(), cuda, cudaDevices, gpus);
+        dev.fabricscope.Trace.mark("cuda read");
+        PythonStack stack = pythonStack.join();
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        ProbeInfo info = new ProbeInfo(Version.get(), now.toString(), commandLine, ms, ProbeInfo.Origin.LIVE, null);
+        dev.fabricscope.model.NodeInfo node = hostProbe.node(gpus.stream().map(Gpu::pci).toList());
+        MachineSnapshot s = new MachineSnapshot(MachineSnapshot.SCHEMA_VERSION, info, host, driver, gpus,
+                Topology.switches(gpus), pairs, env.get(), List.of(), node, stack);
+        return s.withFindings(SnapshotAnalyzer.findings(s));
     }
 
-    private record NvmlGpuRef(int index, NvmlDevice handle, PciAddress pci) {
+    record NvmlGpuRef(int index, NvmlDevice handle, PciAddress pci) {
     }
 
     private record CudaDevice(int ordinal) {
     }
 
     /** What NVML says about one GPU. */
-    private record NvmlGpu(int index, Reading<String> uuid, Reading<String> name, Reading<String> serial,
+    record NvmlGpu(int index, Reading<String> uuid, Reading<String> name, Reading<String> serial,
                            Reading<String> architecture, Reading<String> computeCapability, Reading<Long> memory,
                            Reading<Integer> numa, Reading<String> cpuAffinity, Reading<String> mig, Reading<String> virt,
                            Reading<Boolean> persistence, LinkScan links, FabricInfo fabric, GpuHealth health,
@@ -156,7 +188,7 @@ public final class LiveProbe {
     }
 
     /** What NVML says about one GPU pair. */
-    private record NvmlPair(Reading<String> pcie, Reading<String> read, Reading<String> write, Reading<String> nvlink,
+    record NvmlPair(Reading<String> pcie, Reading<String> read, Reading<String> write, Reading<String> nvlink,
                             Reading<String> atomics, Reading<String> prop) {
     }
 
@@ -238,7 +270,8 @@ public final class LiveProbe {
         return out;
     }
 
-    private DriverInfo driverInfo(Nvml.Result nvmlOpen, CudaDriver.Result cudaOpen, NcclInfo nccl, HostProbe host) {
+    private DriverInfo driverInfo(NvmlRead nv, CudaDriver.Result cudaOpen, NcclInfo nccl, HostProbe host) {
+        Nvml.Result nvmlOpen = nv.open();
         Nvml nvml = nvmlOpen.nvml();
         CudaApi cuda = cudaOpen.driver();
         DriverInfo.Status status;
@@ -258,9 +291,9 @@ public final class LiveProbe {
         Reading<String> nvmlMissing = Reading.unavailable(String.valueOf(nvmlOpen.failure()));
         Reading<String> cudaMissing = Reading.unavailable(String.valueOf(cudaOpen.failure()));
         return new DriverInfo(status, message,
-                nvml != null ? nvml.driverVersion() : nvmlMissing,
-                cuda != null ? cuda.driverVersion() : nvml != null ? nvml.cudaDriverVersion() : cudaMissing,
-                nvml != null ? nvml.nvmlVersion() : nvmlMissing,
+                nvml != null ? nv.driverVersion() : nvmlMissing,
+                cuda != null ? cuda.driverVersion() : nvml != null ? nv.cudaDriverVersion() : cudaMissing,
+                nvml != null ? nv.nvmlVersion() : nvmlMissing,
                 nccl, host.imexChannels(),
                 cuda != null ? cuda.deviceCount() : Reading.unavailable(String.valueOf(cudaOpen.failure())));
     }
@@ -447,13 +480,14 @@ public final class LiveProbe {
         List<GpuPair> out = new ArrayList<>();
         Reading<String> noNvml = Reading.unavailable("NVML unavailable for this pair");
         NvmlPair none = new NvmlPair(noNvml, noNvml, noNvml, noNvml, noNvml, noNvml);
+        CudaDevice[] byGpu = gpus.stream().map(g -> cudaDevice(cudaDevices, g.pci())).toArray(CudaDevice[]::new);
         for (int i = 0; i < gpus.size(); i++) {
             for (int j = i + 1; j < gpus.size(); j++) {
                 Gpu a = gpus.get(i);
                 Gpu b = gpus.get(j);
                 NvmlPair n = nvmlPairs.getOrDefault(pairKey(a.pci(), b.pci()), none);
-                CudaDevice ca = cudaDevice(cudaDevices, a.pci());
-                CudaDevice cb = cudaDevice(cudaDevices, b.pci());
+                CudaDevice ca = byGpu[i];
+                CudaDevice cb = byGpu[j];
                 boolean cu = cuda != null && ca != null && cb != null;
                 Reading<Integer> nvLinks = Topology.nvLinksBetween(a, b);
                 Reading<Boolean> noCuda = Reading.unavailable("CUDA unavailable for this pair");

@@ -1,69 +1,112 @@
 package dev.fabricscope.probe;
 
+import dev.fabricscope.Trace;
+import dev.fabricscope.nativeapi.CallGuard;
+import dev.fabricscope.nativeapi.cuda.CudaCalls;
 import dev.fabricscope.nativeapi.cuda.CudaDriver;
+import dev.fabricscope.nativeapi.cuda.JnaCuda;
 import dev.fabricscope.nativeapi.nvml.Nvml;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
- * Starts loading libcuda ({@code cuInit}, the slowest step of a probe) and NVML on background threads
- * as soon as the CLI knows it will probe, so they overlap argument parsing.
+ * Starts the probe's native reads on background threads as soon as the CLI knows it will probe, so they overlap
+ * the JVM's start and argument parsing: NVML is opened ({@code nvmlInit}, ~10 ms) while libcuda loads, then
+ * {@code cuInit} (the slowest step, ~185 ms, the driver's own cost) starts and NVML is read beside it. An
+ * {@code nvmlInit} made while {@code cuInit} runs waits for all of it, so NVML is opened first; NVML's reads may
+ * wait on the driver while {@code cuInit} runs, but their Java side (class loading, JNA's first calls) does not.
  */
 public final class NativePrefetch {
 
+    /** At most this long {@code cuInit} waits for {@code nvmlInit} (a hung NVML must not hold CUDA back). */
+    static final long NVML_WAIT_MS = 1_000;
+
     private static CompletableFuture<CudaDriver.Result> cuda;
-    private static CompletableFuture<Nvml.Result> nvml;
+    private static LiveProbe.NvmlReading nvml;
 
     private NativePrefetch() {
     }
 
     public static synchronized void start() {
-        // Plain daemon threads and anonymous classes: no fork-join pool or lambda bootstrap on the critical path.
-        if (cuda == null) {
-            cuda = new CompletableFuture<>();
-            daemon("fabricscope-cuda-init", new Runnable() {
-                @Override
-                public void run() {
-                    complete(cuda, CudaDriver::open);
-                }
-            });
+        if (cuda != null || nvml != null) {
+            return;
         }
-        if (nvml == null) {
-            nvml = new CompletableFuture<>();
-            daemon("fabricscope-nvml-init", new Runnable() {
-                @Override
-                public void run() {
-                    complete(nvml, Nvml::open);
-                }
+        LiveProbe.NvmlReading reading = readNvml(Nvml::open);
+        nvml = reading;
+        cuda = onThread("fabricscope-cuda-init", () -> {
+            CudaCalls calls = CallGuard.guard(CudaCalls.class, "cuda", new JnaCuda(), CallGuard.defaultTimeout());
+            CudaDriver.Result r = CudaDriver.open(calls, () -> {
+                Trace.mark("libcuda loaded");
+                // -Dfabricscope.nvmlBeforeCuInit=true: cuInit after NVML's whole read (docs/benchmarks.md compares)
+                awaitQuietly(Boolean.getBoolean("fabricscope.nvmlBeforeCuInit") ? reading.read() : reading.opened());
             });
-        }
+            Trace.mark("cuInit returned");
+            return r;
+        });
     }
 
-    private static void daemon(String name, Runnable r) {
-        Thread t = new Thread(r, name);
+    /** NVML opened and read whole on a thread of its own, shut down after. */
+    static LiveProbe.NvmlReading readNvml(Supplier<Nvml.Result> opener) {
+        CompletableFuture<Void> opened = new CompletableFuture<>();
+        CompletableFuture<LiveProbe.NvmlRead> read = onThread("fabricscope-nvml-read", () -> {
+            Nvml.Result open;
+            try {
+                open = opener.get();
+            } finally {
+                opened.complete(null);
+            }
+            Trace.mark("nvml opened");
+            LiveProbe.NvmlRead r = LiveProbe.readNvml(open);
+            Trace.mark("nvml read and shut down");
+            return r;
+        });
+        return new LiveProbe.NvmlReading(opened, read);
+    }
+
+    /** {@code s} on a daemon thread of its own (no fork-join pool: its one worker on a 2-core host could be busy). */
+    static <T> CompletableFuture<T> onThread(String name, Supplier<T> s) {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        // an anonymous class, not a lambda: no invokedynamic bootstrap on the critical path
+        Thread t = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                try {
+                    f.complete(s.get());
+                } catch (RuntimeException | Error e) {
+                    f.completeExceptionally(e);
+                }
+            }
+        }, name);
         t.setDaemon(true);
         t.start();
+        return f;
     }
 
-    private static <T> void complete(CompletableFuture<T> f, java.util.function.Supplier<T> s) {
+    /** Waits up to {@link #NVML_WAIT_MS} for {@code f}, whatever it ends with. */
+    static void awaitQuietly(CompletableFuture<?> f) {
         try {
-            f.complete(s.get());
-        } catch (RuntimeException | Error e) {
-            f.completeExceptionally(e);
+            f.get(NVML_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // cuInit goes ahead; the NVML side reports its own failure
         }
     }
 
-    /** CUDA's open result (cached for the JVM's life by {@link CudaDriver#open()}). */
-    static synchronized CompletableFuture<CudaDriver.Result> cuda() {
-        return cuda != null ? cuda : CompletableFuture.supplyAsync(CudaDriver::open);
+    /** CUDA's open result: the prefetched one, else opened now, {@code cuInit} once {@code nvml} is open. */
+    static synchronized CompletableFuture<CudaDriver.Result> cuda(LiveProbe.NvmlReading nvml) {
+        if (cuda != null) {
+            return cuda;
+        }
+        CudaCalls calls = CallGuard.guard(CudaCalls.class, "cuda", new JnaCuda(), CallGuard.defaultTimeout());
+        return onThread("fabricscope-cuda-init", () -> CudaDriver.open(calls, () -> awaitQuietly(nvml.opened())));
     }
 
-    /** A prefetched NVML session, handed over once (the caller closes it), else a new one. */
-    static Nvml.Result takeNvml() {
-        CompletableFuture<Nvml.Result> f;
-        synchronized (NativePrefetch.class) {
-            f = nvml;
-            nvml = null;
-        }
-        return f != null ? f.join() : Nvml.open();
+    /** The prefetched NVML read, handed over once, else a new one. */
+    static synchronized LiveProbe.NvmlReading takeNvml() {
+        LiveProbe.NvmlReading r = nvml;
+        nvml = null;
+        return r != null ? r : readNvml(Nvml::open);
     }
 }

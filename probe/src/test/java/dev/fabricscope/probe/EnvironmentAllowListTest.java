@@ -32,6 +32,7 @@ class EnvironmentAllowListTest {
     /** Read by Fabricscope for itself, never a fact of the machine and never through the host seam. */
     private static final Map<String, String> OWN_SETTINGS = Map.of(
             "FABRICSCOPE_TRACE", "start-up timings on stderr (dev.fabricscope.Trace)",
+            "FABRICSCOPE_TRACE_T0", "the exact origin of those timings (dev.fabricscope.Trace)",
             "FABRICSCOPE_SRUN", "the srun cluster collect runs (ClusterCommand)",
             "FABRICSCOPE_PDSH", "the pdsh cluster collect runs (ClusterCommand)",
             "XDG_CACHE_HOME", "the desktop app's cache folder (app UserDirs)");

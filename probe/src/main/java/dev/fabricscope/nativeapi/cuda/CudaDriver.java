@@ -44,10 +44,16 @@ public final class CudaDriver implements CudaApi {
 
     /** Loads the library and calls {@code cuInit(0)} through the seam. */
     public static Result open(CudaCalls calls) {
+        return open(calls, () -> { });
+    }
+
+    /** Loads the library, runs {@code beforeInit} (the probe waits there for NVML's read), then calls {@code cuInit(0)}. */
+    public static Result open(CudaCalls calls, Runnable beforeInit) {
         NativeAnswer<String> loaded = calls.load();
         if (loaded.fault() != null) {
             return new Result(null, false, "libcuda.so.1 not loadable: " + loaded.detail(), null);
         }
+        beforeInit.run();
         NativeAnswer<Void> init = calls.cuInit(0);
         if (init.fault() != null) {
             return new Result(null, true, "cuInit: " + NativeReads.faultText(init), null);

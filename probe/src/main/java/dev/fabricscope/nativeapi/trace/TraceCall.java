@@ -23,7 +23,7 @@ public record TraceCall(int seq, String lib, String call, JsonNode args, Integer
 
     /** Replay key: library, call and arguments. */
     public String key() {
-        return key(lib, call, args == null ? "[]" : args.toString());
+        return key(lib, call, args == null ? "[]" : ArgsKey.of(args));
     }
 
     static String key(String lib, String call, String argsJson) {

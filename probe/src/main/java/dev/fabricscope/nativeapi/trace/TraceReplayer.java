@@ -1,6 +1,7 @@
 package dev.fabricscope.nativeapi.trace;
 
 import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.nativeapi.NativeAnswer;
@@ -9,8 +10,6 @@ import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Proxy;
 import java.lang.reflect.Type;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,15 +26,27 @@ import java.util.Map;
  */
 public final class TraceReplayer {
 
-    private final Map<String, Deque<TraceCall>> answers = new HashMap<>();
-    private final Map<String, TraceCall> lastAnswer = new HashMap<>();
+    /** The answers recorded for one key, in order, and how many were given. */
+    private static final class Answers {
+        final List<TraceCall> calls = new java.util.ArrayList<>(1);
+        int given;
+    }
+
+    /** {@code "lib call"} → the arguments' text ({@link ArgsKey}) → the answers: small keys, small maps. */
+    private final Map<String, Map<String, Answers>> answers = new HashMap<>();
 
     public TraceReplayer(NativeTrace trace) {
         for (TraceCall c : trace.calls()) {
             if (c != null && c.lib() != null && c.call() != null) {
-                answers.computeIfAbsent(c.key(), k -> new ArrayDeque<>()).add(c);
+                answers.computeIfAbsent(c.lib() + " " + c.call(), k -> new HashMap<>())
+                        .computeIfAbsent(c.args() == null ? "[]" : ArgsKey.of(c.args()), k -> new Answers()).calls.add(c);
             }
         }
+    }
+
+    private Answers answers(String lib, String call, String argsJson) {
+        Map<String, Answers> byArgs = answers.get(lib + " " + call);
+        return byArgs == null ? null : byArgs.get(argsJson);
     }
 
     public <I> I proxy(Class<I> api, String lib) {
@@ -54,8 +65,8 @@ public final class TraceReplayer {
 
     private NativeAnswer<?> answer(String lib, Method m, Object[] args) {
         Object[] a = args == null ? new Object[0] : args;
-        String argsJson = Json.mapper().valueToTree(a).toString();
-        if (lib.equals(HOST) && !answers.containsKey(TraceCall.key(lib, m.getName(), argsJson))) {
+        String argsJson = ArgsKey.of(a);
+        if (lib.equals(HOST) && answers(lib, m.getName(), argsJson) == null) {
             NativeAnswer<?> legacy = fromWholeFiles(m.getName(), a);
             if (legacy != null) {
                 return legacy;
@@ -96,7 +107,7 @@ public final class TraceReplayer {
 
     private NativeAnswer<?> answer(String lib, String name, String argsJson, Type valueType) {
         ObjectMapper mapper = Json.mapper();
-        TraceCall c = next(TraceCall.key(lib, name, argsJson));
+        TraceCall c = next(answers(lib, name, argsJson));
         if (c == null) {
             return NativeAnswer.failed(NativeAnswer.Fault.NOT_RECORDED, "the trace holds no answer for " + name + argsJson);
         }
@@ -109,6 +120,10 @@ public final class TraceReplayer {
         if (c.value() == null || c.value().isNull()) {
             return NativeAnswer.returned(c.rc(), null);
         }
+        Object simple = simpleValue(c.value(), valueType);
+        if (simple != null) {
+            return NativeAnswer.returned(c.rc(), simple);
+        }
         try {
             JavaType type = mapper.getTypeFactory().constructType(valueType);
             return NativeAnswer.returned(c.rc(), mapper.convertValue(c.value(), type));
@@ -117,6 +132,26 @@ public final class TraceReplayer {
             return NativeAnswer.failed(NativeAnswer.Fault.UNREADABLE_TRACE, "recorded value " + abbreviate(c.value().toString())
                     + " does not fit " + name + ": " + why);
         }
+    }
+
+    /**
+     * A number, text or flag answered without Jackson's conversion (the same value {@code convertValue} gives for
+     * these node types; most of a big trace's answers are such); null for everything else.
+     */
+    private static Object simpleValue(JsonNode v, Type type) {
+        if (type == Integer.class && v.isInt()) {
+            return v.intValue();
+        }
+        if (type == Long.class && (v.isInt() || v.isLong())) {
+            return v.longValue();
+        }
+        if (type == String.class && v.isTextual()) {
+            return v.textValue();
+        }
+        if (type == Boolean.class && v.isBoolean()) {
+            return v.booleanValue();
+        }
+        return null;
     }
 
     private static String abbreviate(String s) {
@@ -132,13 +167,16 @@ public final class TraceReplayer {
         return Object.class;
     }
 
-    private synchronized TraceCall next(String key) {
-        Deque<TraceCall> q = answers.get(key);
-        if (q != null && !q.isEmpty()) {
-            TraceCall c = q.poll();
-            lastAnswer.put(key, c);
-            return c;
+    /**
+     * The next of a key's answers; once all were given, the last again. The maps are only read after the
+     * constructor, so the seams' threads (NVML, CUDA and the host are read concurrently) lock one key's answers only.
+     */
+    private static TraceCall next(Answers a) {
+        if (a == null) {
+            return null;
         }
-        return lastAnswer.get(key);
+        synchronized (a) {
+            return a.given < a.calls.size() ? a.calls.get(a.given++) : a.calls.get(a.calls.size() - 1);
+        }
     }
 }
