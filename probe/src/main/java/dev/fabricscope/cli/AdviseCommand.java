@@ -110,8 +110,10 @@ public final class AdviseCommand implements Callable<Integer> {
                 MachineSnapshot snapshot = r.machine();
                 String why = snapshot != null && snapshot.driver() != null && snapshot.driver().message() != null ? snapshot.driver().message()
                         : "the " + (source.given() ? "snapshot" : "machine") + " shows no NVIDIA GPU";
-                err.println("fabricscope: no NVIDIA driver" + (source.given() ? " in the snapshot" : "") + " (" + why
-                        + "); advise another machine with --sample NAME (see 'fabricscope samples') or --snapshot FILE, or give its facts with --assume sm=X.Y [--assume gpus-per-node=N …]");
+                // the cause on one line, the ways out on the next: both within 120 columns
+                err.println(dev.fabricscope.render.Fit.atWord("fabricscope: no NVIDIA driver" + (source.given() ? " in the snapshot" : "") + ": "
+                        + dev.fabricscope.io.SnapshotIO.oneLineSafe(why), dev.fabricscope.render.Fit.WIDTH));
+                err.println("Advise another machine: --sample NAME ('fabricscope samples'), --snapshot FILE, or --assume sm=X.Y …");
                 err.flush();
                 return ExitCodes.NO_DRIVER;
             }

@@ -120,9 +120,12 @@ public final class CheckNodeCommand implements Callable<Integer> {
                 o.print(text);
                 o.flush();
             }
-            err.println("fabricscope: " + (source.given() ? "the saved machine shows no NVIDIA driver (" : "")
-                    + SnapshotIO.oneLineSafe(node.driver().message() == null ? "driver " + node.driver().status() : node.driver().message())
-                    + (source.given() ? ")" : "") + ": check node needs a node with its driver loaded");
+            // one line within 120 columns: the cause first; what check node needs where there is room
+            String cause = "fabricscope: " + (source.given() ? "the saved machine: " : "")
+                    + SnapshotIO.oneLineSafe(node.driver().message() == null ? "driver " + node.driver().status() : node.driver().message());
+            String needs = ": check node needs its driver loaded";
+            err.println(cause.length() + needs.length() <= dev.fabricscope.render.Fit.WIDTH ? cause + needs
+                    : dev.fabricscope.render.Fit.atWord(cause, dev.fabricscope.render.Fit.WIDTH));
             err.flush();
             return ExitCodes.NO_DRIVER;
         }

@@ -14,6 +14,7 @@ import static dev.fabricscope.advisor.What.machine;
 import static dev.fabricscope.advisor.What.ok;
 import static dev.fabricscope.advisor.What.whyMentions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -103,7 +104,8 @@ class SglangRulesTest {
         // not on the list, TP 1, DP attention, MoE all-to-all, SM120
         whyMentions(node("9.0", 1).model("LlamaForCausalLM").verdict("sglang", FUSION), "not in SGLang's auto-enable list");
         whyMentions(node("9.0", 1).tp(1).model("DeepseekV3ForCausalLM").verdict("sglang", FUSION), "TP is 1");
-        whyMentions(node("9.0", 1).model("DeepseekV3ForCausalLM").flag("enable-dp-attention", "true").verdict("sglang", FUSION), "DP attention is on");
+        whyMentions(node("9.0", 1).model("DeepseekV3ForCausalLM").flag("enable-dp-attention", "true").flag("dp-size", "2")
+                .verdict("sglang", FUSION), "DP attention is on");
         whyMentions(node("9.0", 1).model("DeepseekV3ForCausalLM").flag("moe-a2a-backend", "deepep").verdict("sglang", FUSION), "deepep");
         ok(node("12.0", 1).model("DeepseekV3ForCausalLM").verdict("sglang", FUSION), null);
         whyMentions(node("9.0", 1).verdict("sglang", FUSION), "no --model was given");
@@ -166,9 +168,32 @@ class SglangRulesTest {
 
     @Test
     void dpAttentionNeverUsesTheFusedKernel() {
-        Verdict v = node("9.0", 1).flag("flashinfer-allreduce-fusion-backend", "trtllm").flag("enable-dp-attention", "true").verdict("sglang", FUSION);
+        Verdict v = node("9.0", 1).flag("flashinfer-allreduce-fusion-backend", "trtllm").flag("enable-dp-attention", "true")
+                .flag("dp-size", "2").verdict("sglang", FUSION);
         fallback(v, null, null);
         whyMentions(v, "needs DP attention off");
+    }
+
+    /**
+     * sgl-project/sglang@003bbaf9 python/sglang/srt/arg_groups/overrides.py:1429 (_data_parallelism_defaults): with
+     * --dp-size 1 SGLang turns --enable-dp-attention off without a message, so fusion is auto-enabled and used as
+     * without the flag; the DP-attention verdict says the flag was dropped.
+     */
+    @Test
+    void dpAttentionAtDpSizeOneIsTurnedOffSoFusionIsNotExcluded() {
+        What w = node("9.0", 1).model("DeepseekV3ForCausalLM").flag("enable-dp-attention", "true");
+        Verdict dp = w.verdict("sglang", "--enable-dp-attention");
+        fallback(dp, "DP attention off", null);
+        whyMentions(dp, "_data_parallelism_defaults turns DP attention");
+        assertEquals("overrides.py", dp.source().path().replaceAll(".*/", ""));
+        assertEquals("1429", dp.source().line());
+        Verdict fusion = w.verdict("sglang", FUSION);
+        assertFalse(fusion.why().contains("DP attention is on"), fusion.why());
+        Verdict forced = node("9.0", 1).flag("flashinfer-allreduce-fusion-backend", "trtllm").flag("enable-dp-attention", "true")
+                .verdict("sglang", FUSION);
+        assertFalse(forced.why().contains("needs DP attention off"), "the fused kernel is used: " + forced.why());
+        ok(node("9.0", 1).model("DeepseekV3ForCausalLM").flag("enable-dp-attention", "true").flag("dp-size", "2")
+                .verdict("sglang", "--enable-dp-attention"), null);
     }
 
     @Test

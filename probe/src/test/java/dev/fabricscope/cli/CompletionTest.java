@@ -48,7 +48,7 @@ class CompletionTest {
         assumeTrue(Files.isExecutable(Path.of("/bin/bash")) || Files.isExecutable(Path.of("/usr/bin/bash")), "no bash here");
         assertEquals("dgx-h100 dgx-a100", complete("fabricscope", "advise", "--sample", "dgx"));
         assertEquals("vllm", complete("fabricscope", "advise", "--framework", "v"));
-        assertEquals("VLLM_ALLREDUCE_USE_FLASHINFER= VLLM_ALLREDUCE_USE_SYMM_MEM=", complete("fabricscope", "advise", "--env", "VLLM_ALLR"));
+        assertEquals("VLLM_ALLREDUCE_USE_FLASHINFER= VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC= VLLM_ALLREDUCE_USE_SYMM_MEM=", complete("fabricscope", "advise", "--env", "VLLM_ALLR"));
         assertTrue(complete("fabricscope", "show", "--sample", "").contains("gb200-nvl72-tray"));
         assertTrue(complete("fabricscope", "advise", "--flag", "enable-nccl").contains("enable-nccl-nvls="));
     }

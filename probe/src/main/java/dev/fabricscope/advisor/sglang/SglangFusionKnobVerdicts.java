@@ -9,6 +9,7 @@ import dev.fabricscope.advisor.rule.VerdictBuilder;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.CUTEDSL_ENV;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.DETERMINISTIC;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.DP_ATTENTION;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.DP_SIZE;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.ENFORCE_DISABLE;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.FUSION_BACKEND;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.FUSION_DEPRECATED;
@@ -110,6 +111,13 @@ final class SglangFusionKnobVerdicts {
         VerdictBuilder v = e.on(DP_ATTENTION, SglangVersion.class).source(SglangSources.PER_CALL).when(WHEN_RESOLVE);
         if (!e.bool(DP_ATTENTION)) {
             return v.ok().why("Off: FlashInfer fusion may be auto-enabled and used per call.").build();
+        }
+        if (version(e).args().dpAttentionDropped(e)) {
+            return v.fallback().resolved("DP attention off").source(SglangSources.DP_DEFAULTS)
+                    .why("--enable-dp-attention with --dp-size " + (e.value(DP_SIZE) == null ? "1 (default)" : e.value(DP_SIZE))
+                            + ": SGLang's _data_parallelism_defaults turns DP attention (and the DP LM head) off without a "
+                            + "message, so FlashInfer fusion may be auto-enabled and used per call as without the flag.")
+                    .fix("--dp-size N (N > 1, dividing TP) to run DP attention").build();
         }
         return v.ok().why("On: SGLang neither auto-enables FlashInfer all-reduce fusion nor uses the fused kernel (apply_flashinfer_allreduce_fusion needs DP attention off).").build();
     }

@@ -5,7 +5,6 @@ import dev.fabricscope.advisor.api.Values;
 import dev.fabricscope.advisor.rule.Eval;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.CUTEDSL_ENV;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.DETERMINISTIC;
-import static dev.fabricscope.advisor.sglang.SglangKnobs.DP_ATTENTION;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.ENFORCE_DISABLE;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.FUSION_BACKEND;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.FUSION_DEPRECATED;
@@ -129,7 +128,7 @@ final class SglangFusionPipeline {
         if (e.tp() <= 1) {
             return "TP is 1";
         }
-        if (e.bool(DP_ATTENTION)) {
+        if (e.version(SglangVersion.class).args().dpAttention(e)) {
             return "DP attention is on";
         }
         if (e.multiNode() && !s100) {

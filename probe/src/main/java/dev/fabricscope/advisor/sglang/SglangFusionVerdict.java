@@ -7,7 +7,6 @@ import dev.fabricscope.advisor.flashinfer.FlashInferWorkspace;
 import dev.fabricscope.advisor.rule.Eval;
 import dev.fabricscope.advisor.rule.Partial;
 import dev.fabricscope.advisor.rule.VerdictBuilder;
-import static dev.fabricscope.advisor.sglang.SglangKnobs.DP_ATTENTION;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.ENFORCE_DISABLE;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.FUSION_BACKEND;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.FUSION_DEPRECATED;
@@ -193,7 +192,7 @@ final class SglangFusionVerdict {
         String backend = r.backend();
         String twoshot = "mnnvl".equals(backend) && version(e).twoshotRetry()
                 ? " (If the MNNVL workspace's TWOSHOT stage is not 32-byte aligned after 3 attempts SGLang disables fusion: '" + SglangMessage.TWOSHOT.text() + "'.)" : "";
-        if (e.bool(DP_ATTENTION)) {
+        if (version(e).args().dpAttention(e)) {
             s.v().outcome(s.lesser()).resolved(null).when("every layer (per-call check)").source(SglangSources.PER_CALL)
                     .why(resolvedWhy + " The workspace is created, but apply_flashinfer_allreduce_fusion needs DP attention off, so the fused kernel is never used.");
             return s.fixed();

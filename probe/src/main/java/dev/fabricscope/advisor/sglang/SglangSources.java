@@ -44,6 +44,7 @@ public final class SglangSources {
 
     // ---- decode context parallel (§1.4)
     static final SourceRef DCP = new SourceRef(REPO, SEED, "python/sglang/srt/server_args.py", "_handle_dcp_validation (≈ char 178 k)");
+    static final SourceRef DP_DEFAULTS = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "1429");
     static final SourceRef DCP_DEFAULT = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_dcp_comm_backend_default");
     static final SourceRef FI_A2A = new SourceRef(REPO, null, "python/sglang/srt/layers/dcp/comm.py", "_pre_initialize_fi_a2a_workspace (MNNVL-fabric variant)");
     static final SourceRef PARALLEL_STATE = new SourceRef(REPO, PARALLEL_STATE_COMMIT, "python/sglang/srt/distributed/parallel_state.py",

@@ -38,10 +38,26 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
      *                             {@code SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2=0} (default on: environ.py@0003215c)
      * @param prefillCpChecks      {@code handle_context_parallelism} (parallel_hook.py@008b79d2) validates prefill CP
      * @param modelOverrides       per-model overrides run at resolution (model_overrides/kimi_k3.py@06dd383b)
+     * @param dpAttentionNeedsDp   {@code _data_parallelism_defaults} turns --enable-dp-attention off, silently, when
+     *                             --dp-size is 1 (overrides.py@003bbaf9:1429; ep_join_mode 'scale' excepted)
      * @param source               where the fields were read
      */
     record Args(boolean deprecatedFlagOnCli, boolean cutedslChoice, boolean dcpBackendAuto, boolean customAllReduceV2,
-                boolean prefillCpChecks, boolean modelOverrides, SourceRef source) {
+                boolean prefillCpChecks, boolean modelOverrides, boolean dpAttentionNeedsDp, SourceRef source) {
+
+        /** Whether DP attention is on after resolution: as given, or off at --dp-size 1 where this version says so. */
+        boolean dpAttention(dev.fabricscope.advisor.rule.Eval e) {
+            if (!e.bool(SglangKnobs.DP_ATTENTION)) {
+                return false;
+            }
+            String dp = e.value(SglangKnobs.DP_SIZE);
+            return !dpAttentionNeedsDp || Integer.parseInt(dp == null ? SglangKnobs.DP_SIZE.defaultValue() : dp) > 1;
+        }
+
+        /** --enable-dp-attention given but turned off by resolution (the verdict says so). */
+        boolean dpAttentionDropped(dev.fabricscope.advisor.rule.Eval e) {
+            return e.bool(SglangKnobs.DP_ATTENTION) && !dpAttention(e);
+        }
 
         /** Kimi-K3 with DCP > 1: its override turns --enable-symm-mem off and Q replication on (a2a/fi_a2a). */
         boolean kimiK3Dcp(dev.fabricscope.advisor.rule.Eval e) {
@@ -59,8 +75,8 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
     static final List<String> ARCHS_OLDER = ARCHS_NEWEST.stream()
             .filter(a -> !a.equals("Qwen4ExpForConditionalGeneration") && !a.equals("NemotronH_Omni_Reasoning_V3")).toList();
 
-    static final Args ARGS_NEWEST = new Args(false, true, true, true, true, true, SglangSources.EXEC_COMM);
-    static final Args ARGS_SEED = new Args(true, false, false, false, false, false, SglangSources.SEED_ARGS);
+    static final Args ARGS_NEWEST = new Args(false, true, true, true, true, true, true, SglangSources.EXEC_COMM);
+    static final Args ARGS_SEED = new Args(true, false, false, false, false, false, false, SglangSources.SEED_ARGS);
 
     public static final List<SglangVersion> ALL = List.of(
             new SglangVersion("newest", "sglang@" + SglangSources.SEED.substring(0, 8) + " server_args.py (seed), overrides.py@003bbaf9, newer copy of "
