@@ -288,14 +288,26 @@ class SglangRulesTest {
                 "replicated Q projection");
     }
 
+    /**
+     * sgl-project/sglang@00ac7105 python/sglang/srt/layers/dcp/comm.py:388-396 (is_fi_a2a_supported) and :441 (the
+     * RuntimeError): SM100, and MNNVL fabric memory or a DCP size dividing the TP ranks per node.
+     */
     @Test
-    void fiA2aNeedsMnnvlFabricAtWarmup() {
+    void fiA2aNeedsSm100AndADcpGroupInsideOneNodeOrMnnvlFabric() {
         Verdict hgx = machine(What.HGX_H100).tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a").verdict("sglang", "--dcp-comm-backend");
-        error(hgx, "RuntimeError", SglangMessage.FI_A2A_FABRIC.text());
+        error(hgx, "RuntimeError", SglangMessage.FI_A2A_UNSUPPORTED.format(2, 8, 1, 1));
         assertTrue(hgx.when().startsWith("model-runner warm-up"));
+        assertEquals("441", hgx.source().line());
         ok(machine(What.GB200_NVL).tp(4).dcp(2).flag("dcp-comm-backend", "fi_a2a").verdict("sglang", "--dcp-comm-backend"), "fi_a2a");
+        // one B200 node without MNNVL fabric: the DCP group is inside the node, which is all the newest check asks
+        Verdict b200 = machine(What.HGX_B200).tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a").verdict("sglang", "--dcp-comm-backend");
+        ok(b200, "fi_a2a");
+        Verdict odd = machine(What.HGX_B200).tp(8).dcp(3).flag("dcp-comm-backend", "fi_a2a")
+                .verdict("sglang", "--dcp-comm-backend");
+        assertEquals(Outcome.UNKNOWN, odd.outcome(), odd::toString);
+        whyMentions(odd, "is_mnnvl_fabric_device(), whose body was not read");
         error(machine("sm=8.0", "gpus-per-node=8", "fabric-handles=true", "mnnvl-fabric=true").tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a")
-                .verdict("sglang", "--dcp-comm-backend"), "ImportError", SglangMessage.FI_A2A_IMPORT.text());
+                .verdict("sglang", "--dcp-comm-backend"), "RuntimeError", SglangMessage.FI_A2A_UNSUPPORTED.format(2, 8, 1, 1));
     }
 
     // ---- custom all-reduce (§1.5)

@@ -59,6 +59,14 @@ public final class ComparePage extends BorderPane {
         HBox.setHgrow(spacer, Priority.ALWAYS);
         HBox titleRow = new HBox(12, title, summary, spacer, swap, other, back);
         titleRow.setAlignment(Pos.CENTER_LEFT);
+        // at 1024 px the title and the buttons keep their words; the summary wraps onto a second line instead
+        for (javafx.scene.control.Control c : List.of(title, swap, other, back)) {
+            c.setMinWidth(Region.USE_PREF_SIZE);
+        }
+        summary.setWrapText(true);
+        summary.setMinWidth(120);
+        summary.setMinHeight(Region.USE_PREF_SIZE);
+        HBox.setHgrow(summary, Priority.SOMETIMES);
         leftCard.setId("compareLeft");
         rightCard.setId("compareRight");
         for (VBox card : List.of(leftCard, rightCard)) {
@@ -81,7 +89,7 @@ public final class ComparePage extends BorderPane {
             c.setCellValueFactory(f -> new SimpleObjectProperty<>(f.getValue().getValue()));
             c.setSortable(false);
         }
-        what.setCellFactory(c -> new WhatCell(what));
+        what.setCellFactory(c -> new WhatCell());
         left.setCellFactory(c -> new ValueCell(true, left));
         right.setCellFactory(c -> new ValueCell(false, right));
         table.getColumns().setAll(List.of(what, left, right));
@@ -206,23 +214,13 @@ public final class ComparePage extends BorderPane {
 
     /** A kind of difference (bold, with its count), or what one difference is about. */
     private static final class WhatCell extends TreeTableCell<Row, Row> {
-        /** A difference's subject and item, wrapped onto more lines rather than cut (a long knob name, GPU0–3, GPU5). */
-        private final javafx.scene.text.Text wrapped = new javafx.scene.text.Text();
-
-        WhatCell(TreeTableColumn<Row, Row> column) {
-            wrapped.wrappingWidthProperty().bind(javafx.beans.binding.Bindings.createDoubleBinding(
-                    () -> Math.max(20, column.getWidth() - 34), column.widthProperty()));
-            wrapped.fillProperty().bind(textFillProperty());
-            wrapped.fontProperty().bind(fontProperty());
-        }
-
         @Override
         protected void updateItem(Row r, boolean empty) {
             super.updateItem(r, empty);
             getStyleClass().remove("diff-category");
             setTooltip(null);
-            setGraphic(null);
-            setContentDisplay(javafx.scene.control.ContentDisplay.TEXT_ONLY);
+            // a long subject (a knob name, GPU0–3, GPU5) wraps onto more lines rather than being cut
+            setWrapText(true);
             if (empty || r == null) {
                 setText(null);
                 return;
@@ -233,10 +231,7 @@ public final class ComparePage extends BorderPane {
                 setTooltip(new Tooltip(getText()));
             } else {
                 String text = r.item().subject() + " · " + r.item().item();
-                setText(null);
-                wrapped.setText(text);
-                setGraphic(wrapped);
-                setContentDisplay(javafx.scene.control.ContentDisplay.GRAPHIC_ONLY);
+                setText(text);
                 setTooltip(new Tooltip(text));
             }
         }

@@ -61,7 +61,9 @@ final class SglangDcpRules {
             return v.ok().why(backend + " (default): unused while DCP is off.").build();
         }
         if (!v.userSet() && version(e).args().dcpBackendAuto() && e.cuda()) {
-            boolean fi = e.flashinferInstalled() && FlashInferWorkspace.DCP_A2A_JIT_MAJORS.contains(e.major()) && FlashInferWorkspace.fabricSupported(e);
+            boolean fi = version(e).args().fiA2aSupportCheck()
+                    ? e.flashinferInstalled() && e.major() == 10 && (e.tp() / Math.max(e.nodes(), 1) % dcp == 0 || FlashInferWorkspace.fabricSupported(e))
+                    : e.flashinferInstalled() && FlashInferWorkspace.DCP_A2A_JIT_MAJORS.contains(e.major()) && FlashInferWorkspace.fabricSupported(e);
             String pick = fi ? "fi_a2a" : "a2a";
             return v.value("chosen by SGLang").outcome(Outcome.UNKNOWN).resolved(pick).message(SglangMessage.DCP_SELECTS.format(dcp, pick)).when(WHEN_RESOLVE)
                     .source(SglangSources.DCP_DEFAULT)
@@ -75,6 +77,9 @@ final class SglangDcpRules {
 
     /** fi_a2a with DCP > 1 on CUDA: argument checks pass; the warm-up needs FlashInfer's kernel and MNNVL fabric. */
     private static Verdict fiA2a(Eval e, VerdictBuilder v) {
+        if (version(e).args().fiA2aSupportCheck()) {
+            return fiA2aSupported(e, v);
+        }
         v.source(SglangSources.FI_A2A).when(WHEN_WARMUP);
         String later = " Later SGLang variants re-implement fi_a2a over NCCL LSA / torch symmetric memory with an all-rank vote, where the fabric requirement may be gone.";
         if (!e.flashinferInstalled() || !FlashInferWorkspace.DCP_A2A_JIT_MAJORS.contains(e.major())) {
@@ -89,6 +94,44 @@ final class SglangDcpRules {
                     .fix("--dcp-comm-backend a2a (or ag_rs)").build();
         }
         return v.ok().resolved("fi_a2a").why("CUDA, SM " + e.sm() + " and MNNVL fabric memory: " + FlashInferWorkspace.fabricWhy(e) + ".").build();
+    }
+
+    /**
+     * The newest warm-up (comm.py@00ac7105 init_fi_a2a_workspace): FlashInfer's DCP all-to-all must import (L418), then
+     * {@code is_fi_a2a_supported} (L388-396) must hold: SM100, and either {@code is_mnnvl_fabric_device()} or a DCP size
+     * dividing the TP ranks per node ({@code tp // max(nnodes // pp, 1)}); else a RuntimeError (L441).
+     */
+    private static Verdict fiA2aSupported(Eval e, VerdictBuilder v) {
+        v.source(SglangSources.FI_A2A_SUPPORTED).when(WHEN_WARMUP);
+        if (!e.flashinferInstalled()) {
+            return v.error("ImportError").message(SglangMessage.FI_A2A_IMPORT).source(SglangSources.FI_A2A_IMPORT_NEW)
+                    .why("FlashInfer is not installed, so flashinfer.comm.dcp_alltoall does not import. The argument check (CUDA only) passed.")
+                    .fix("--dcp-comm-backend a2a").build();
+        }
+        int pp = 1; // pipeline parallelism is not among the advisor's inputs: is_fi_a2a_supported is evaluated at pp_size 1
+        int perNode = e.tp() / Math.max(e.nodes() / pp, 1);
+        String message = SglangMessage.FI_A2A_UNSUPPORTED.format(e.dcp(), e.tp(), pp, e.nodes());
+        if (e.major() != 10) {
+            if (e.major() == 9 || e.major() < 9) {
+                return v.error("RuntimeError").message(message)
+                        .why("is_fi_a2a_supported returns False off SM100 (" + e.gpus() + "), so the warm-up raises.")
+                        .fix("--dcp-comm-backend a2a (or ag_rs)").build();
+            }
+            return v.outcome(Outcome.UNKNOWN)
+                    .why("is_fi_a2a_supported first asks get_platform().is_sm100, whose definition was not read; " + e.gpus()
+                            + " may or may not count. If it does not, the warm-up raises: '" + message + "'").build();
+        }
+        if (perNode % e.dcp() == 0) {
+            return v.ok().resolved("fi_a2a").why(Slots.fill("SM100, and the DCP size {dcp} divides the {perNode} TP ranks per node "
+                    + "(tp {tp} // max(nnodes {nodes} // pp 1, 1)): is_fi_a2a_supported holds without MNNVL fabric memory.",
+                    "dcp", e.dcp(), "perNode", perNode, "tp", e.tp(), "nodes", e.nodes())).build();
+        }
+        return v.outcome(Outcome.UNKNOWN)
+                .why(Slots.fill("SM100, but the DCP size {dcp} does not divide the {perNode} TP ranks per node, so "
+                        + "is_fi_a2a_supported rests on is_mnnvl_fabric_device(), whose body was not read ({fabric}). Without it "
+                        + "the warm-up raises: '{message}'", "dcp", e.dcp(), "perNode", perNode,
+                        "fabric", FlashInferWorkspace.fabricWhy(e), "message", message))
+                .fix("--dcp-size dividing " + perNode + ", or --dcp-comm-backend a2a").build();
     }
 
     static Verdict dcpReplicateVerdict(Eval e) {

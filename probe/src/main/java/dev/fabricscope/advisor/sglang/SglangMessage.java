@@ -96,6 +96,8 @@ public enum SglangMessage implements UpstreamMessage {
             SglangSources.DCP),
     FI_A2A_IMPORT("--dcp-comm-backend fi_a2a requires FlashInfer with the DCP all-to-all kernel (flashinfer #2951); could not import flashinfer.comm.dcp_alltoall.",
             SglangSources.FI_A2A),
+    FI_A2A_UNSUPPORTED("--dcp-comm-backend fi_a2a needs a Blackwell system whose DCP group shares one MNNVL domain: either MNNVL fabric memory (GB200/GB300) or a DCP group inside one node (got dcp_size=%d, tp_size=%d, pp_size=%d, nnodes=%d). Use --dcp-comm-backend a2a or ag_rs otherwise.",
+            SglangSources.FI_A2A_SUPPORTED),
     FI_A2A_FABRIC("--dcp-comm-backend fi_a2a requires MNNVL fabric memory (e.g. GB200 NVL72); is_mnnvl_fabric_supported() returned False. Use --dcp-comm-backend a2a or ag_rs on clusters without MNNVL.",
             SglangSources.FI_A2A),
     TSM_UNAVAILABLE("TorchSymmMemCommunicator requires torch symmetric memory support, but it is not available.",

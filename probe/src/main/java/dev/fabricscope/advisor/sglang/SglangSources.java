@@ -46,6 +46,10 @@ public final class SglangSources {
     static final SourceRef DCP = new SourceRef(REPO, SEED, "python/sglang/srt/server_args.py", "_handle_dcp_validation (≈ char 178 k)");
     static final SourceRef DP_DEFAULTS = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "1429");
     static final SourceRef DCP_DEFAULT = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_dcp_comm_backend_default");
+    /** comm.py@00ac7105: init_fi_a2a_workspace raises unless is_fi_a2a_supported (L388-396, raise L441). */
+    static final String DCP_COMM_COMMIT = "00ac7105db02776e90962fc6bb311d20dffe87ae";
+    static final SourceRef FI_A2A_SUPPORTED = new SourceRef(REPO, DCP_COMM_COMMIT, "python/sglang/srt/layers/dcp/comm.py", "441");
+    static final SourceRef FI_A2A_IMPORT_NEW = new SourceRef(REPO, DCP_COMM_COMMIT, "python/sglang/srt/layers/dcp/comm.py", "418");
     static final SourceRef FI_A2A = new SourceRef(REPO, null, "python/sglang/srt/layers/dcp/comm.py", "_pre_initialize_fi_a2a_workspace (MNNVL-fabric variant)");
     static final SourceRef PARALLEL_STATE = new SourceRef(REPO, PARALLEL_STATE_COMMIT, "python/sglang/srt/distributed/parallel_state.py",
             "initialize_model_parallel");

@@ -38,12 +38,15 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
      *                             {@code SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2=0} (default on: environ.py@0003215c)
      * @param prefillCpChecks      {@code handle_context_parallelism} (parallel_hook.py@008b79d2) validates prefill CP
      * @param modelOverrides       per-model overrides run at resolution (model_overrides/kimi_k3.py@06dd383b)
+     * @param fiA2aSupportCheck    fi_a2a's warm-up asks {@code is_fi_a2a_supported} (comm.py@00ac7105:388-396: SM100, and
+     *                             MNNVL fabric memory or a DCP group inside one node), not the MNNVL fabric alone
      * @param dpAttentionNeedsDp   {@code _data_parallelism_defaults} turns --enable-dp-attention off, silently, when
      *                             --dp-size is 1 (overrides.py@003bbaf9:1429; ep_join_mode 'scale' excepted)
      * @param source               where the fields were read
      */
     record Args(boolean deprecatedFlagOnCli, boolean cutedslChoice, boolean dcpBackendAuto, boolean customAllReduceV2,
-                boolean prefillCpChecks, boolean modelOverrides, boolean dpAttentionNeedsDp, SourceRef source) {
+                boolean prefillCpChecks, boolean modelOverrides, boolean dpAttentionNeedsDp, boolean fiA2aSupportCheck,
+                SourceRef source) {
 
         /** Whether DP attention is on after resolution: as given, or off at --dp-size 1 where this version says so. */
         boolean dpAttention(dev.fabricscope.advisor.rule.Eval e) {
@@ -75,8 +78,8 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
     static final List<String> ARCHS_OLDER = ARCHS_NEWEST.stream()
             .filter(a -> !a.equals("Qwen4ExpForConditionalGeneration") && !a.equals("NemotronH_Omni_Reasoning_V3")).toList();
 
-    static final Args ARGS_NEWEST = new Args(false, true, true, true, true, true, true, SglangSources.EXEC_COMM);
-    static final Args ARGS_SEED = new Args(true, false, false, false, false, false, false, SglangSources.SEED_ARGS);
+    static final Args ARGS_NEWEST = new Args(false, true, true, true, true, true, true, true, SglangSources.EXEC_COMM);
+    static final Args ARGS_SEED = new Args(true, false, false, false, false, false, false, false, SglangSources.SEED_ARGS);
 
     public static final List<SglangVersion> ALL = List.of(
             new SglangVersion("newest", "sglang@" + SglangSources.SEED.substring(0, 8) + " server_args.py (seed), overrides.py@003bbaf9, newer copy of "
