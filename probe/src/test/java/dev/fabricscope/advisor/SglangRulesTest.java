@@ -310,6 +310,24 @@ class SglangRulesTest {
                 .verdict("sglang", "--dcp-comm-backend"), "RuntimeError", SglangMessage.FI_A2A_UNSUPPORTED.format(2, 8, 1, 1));
     }
 
+    /**
+     * sgl-project/sglang@003bbaf9 python/sglang/srt/arg_groups/overrides.py:1032-1038: the CuTe-DSL switch owns the
+     * fusion for both Qwen3.5-MoE architectures, the CausalLM one too; a backend given beside it is suppressed with a warning.
+     */
+    @Test
+    void cuteDslSwitchCoversBothQwen35MoeArchitectures() {
+        for (String arch : List.of("Qwen3_5MoeForCausalLM", "Qwen3_5MoeForConditionalGeneration")) {
+            Verdict plain = machine(What.GB200_NVL).tp(4).model(arch).env("SGLANG_FLASHINFER_MNNVL_CUTEDSL_AR_FUSION", "1")
+                    .verdict("sglang", "SGLANG_FLASHINFER_MNNVL_CUTEDSL_AR_FUSION");
+            ok(plain, "CuTe-DSL MNNVL all-reduce fusion");
+            Verdict set = machine(What.GB200_NVL).tp(4).model(arch).env("SGLANG_FLASHINFER_MNNVL_CUTEDSL_AR_FUSION", "1")
+                    .flag("flashinfer-allreduce-fusion-backend", "mnnvl").verdict("sglang", "SGLANG_FLASHINFER_MNNVL_CUTEDSL_AR_FUSION");
+            assertEquals(SglangMessage.CUTEDSL_SUPPRESS.format("mnnvl"), set.message(), arch);
+        }
+        whyMentions(machine(What.GB200_NVL).tp(4).model("LlamaForCausalLM").env("SGLANG_FLASHINFER_MNNVL_CUTEDSL_AR_FUSION", "1")
+                .verdict("sglang", "SGLANG_FLASHINFER_MNNVL_CUTEDSL_AR_FUSION"), "Only read for Qwen3_5MoeForCausalLM and");
+    }
+
     // ---- custom all-reduce (§1.5)
 
     /** The classic kernel (custom_all_reduce.py@004e6561 _SUPPORTED_WORLD_SIZES), as the middle rule set has it. */

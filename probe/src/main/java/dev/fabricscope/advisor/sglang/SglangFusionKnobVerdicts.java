@@ -134,11 +134,18 @@ final class SglangFusionKnobVerdicts {
         if (!e.envTrue(CUTEDSL_ENV)) {
             return v.ok().why("Not set: the FlashInfer fusion path is used when fusion is on.").build();
         }
-        if ("Qwen3_5MoeForConditionalGeneration".equals(e.model())) {
-            return v.ok().resolved("CuTe-DSL MNNVL all-reduce fusion").why("With a Qwen3.5-MoE model SGLang forces the FlashInfer fusion backend to None "
-                    + "(with a warning when one was set; text not recorded) and uses the CuTe-DSL path.").build();
+        if (e.model() != null && SglangFusionPipeline.CUTEDSL_ARCHS.contains(e.model())) {
+            String set = e.value(SglangKnobs.FUSION_BACKEND);
+            VerdictBuilder b = v.ok().resolved("CuTe-DSL MNNVL all-reduce fusion");
+            if (set != null) {
+                b.message(SglangMessage.CUTEDSL_SUPPRESS.format(set));
+            }
+            return b.why("With a Qwen3.5-MoE model (" + e.model() + ") SGLang keeps the FlashInfer fusion backend None"
+                    + (set != null ? ", warning that it suppresses --flashinfer-allreduce-fusion-backend=" + set : " (no auto-enable)")
+                    + ", and uses the CuTe-DSL path (overrides.py@003bbaf9:1032-1038).").build();
         }
-        return v.ok().why("Only read for Qwen3_5MoeForConditionalGeneration; the model here is " + (e.model() == null ? "not given" : e.model()) + ".").build();
+        return v.ok().why("Only read for " + String.join(" and ", new java.util.TreeSet<>(SglangFusionPipeline.CUTEDSL_ARCHS)) + "; the model here is "
+                + (e.model() == null ? "not given" : e.model()) + ".").build();
     }
 
     /** A flag upstream never had: an argparse error when passed, no verdict otherwise. */
