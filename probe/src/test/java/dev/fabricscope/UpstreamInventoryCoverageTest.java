@@ -61,8 +61,6 @@ class UpstreamInventoryCoverageTest {
                     "copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
             Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py ensure_workspace_initialized (L669)",
                     "the line was not checked in the stored 00f6ebe5 copy"),
-            Map.entry("vllm-project/vllm vllm/config/parallel.py _validate_parallel_config (older copies)",
-                    "copies whose commits were not recorded; the vllm mirror (1.1 GB) is beyond fetch"),
             Map.entry("vllm-project/vllm vllm/distributed/device_communicators/cuda_communicator.py all_reduce",
                     "the stored copy (00b5a01d) predates the dispatch the rule describes"),
             Map.entry("vllm-project/vllm vllm/distributed/device_communicators/flashinfer_all_reduce.py get_fi_ar_workspace (newer copies, allow_trtllm_fallback)",

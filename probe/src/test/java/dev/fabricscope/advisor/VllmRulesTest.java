@@ -247,8 +247,11 @@ class VllmRulesTest {
     @Test
     void decodeContextParallel() {
         error(node("9.0", 8).tp(8).dcp(3).verdict("vllm", "--decode-context-parallel-size"), "ValueError", "tp_size=8 must be divisible by dcp_size=3.");
-        error(node("9.0", 8).tp(8).dcp(3).version("vllm", "older").verdict("vllm", "--decode-context-parallel-size"), "ValueError",
-                "tp_size=8 must be divisible bydcp_size=3.");
+        // vllm-project/vllm@99d7eb5d vllm/engine/arg_utils.py:1374: the older check is an assert, with the missing space
+        Verdict old = node("9.0", 8).tp(8).dcp(3).version("vllm", "older").verdict("vllm", "--decode-context-parallel-size");
+        error(old, "AssertionError", "tp_size=8 must be divisible bydcp_size=3.");
+        assertEquals("vllm/engine/arg_utils.py", old.source().path());
+        assertEquals("1374", old.source().line());
         // model.py@0052a5b8 verify_with_parallel_config: DCP > 1 on a non-MLA model asserts on the KV heads the advisor does not know
         Verdict qwen = node("9.0", 8).tp(8).dcp(4).model("Qwen3MoeForCausalLM").verdict("vllm", "--decode-context-parallel-size");
         assertEquals(Outcome.UNKNOWN, qwen.outcome(), qwen::toString);

@@ -46,8 +46,13 @@ final class VllmDcpRules {
                     .fix("--data-parallel-size 1, or drop --prefill-context-parallel-size").build();
         }
         if (pcp == 1 && tp % dcp != 0) {
-            String msg = version(e).dcpMessageMissingSpace() ? VllmMessage.DCP_DIVISIBLE_OLD.text() : VllmMessage.DCP_DIVISIBLE.text();
-            return v.error("ValueError").message(String.format(msg, tp, dcp)).why("TP " + tp + " is not a multiple of DCP " + dcp + ".")
+            if (version(e).dcpMessageMissingSpace()) {
+                // older releases: an assert in EngineArgs.create_engine_config (arg_utils.py@99d7eb5d:1374)
+                return v.error("AssertionError").message(VllmMessage.DCP_DIVISIBLE_OLD.format(tp, dcp)).source(VllmSources.DCP_ASSERT_OLD)
+                        .why("TP " + tp + " is not a multiple of DCP " + dcp + "; this release asserts it while building the engine config.")
+                        .fix("--dcp with a divisor of " + tp).build();
+            }
+            return v.error("ValueError").message(VllmMessage.DCP_DIVISIBLE.format(tp, dcp)).why("TP " + tp + " is not a multiple of DCP " + dcp + ".")
                     .fix("--dcp with a divisor of " + tp).build();
         }
         if (pcp > 1 && dcp != 1 && dcp != pcp && dcp != tp * pcp) {

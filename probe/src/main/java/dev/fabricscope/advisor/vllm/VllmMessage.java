@@ -52,9 +52,9 @@ public enum VllmMessage implements UpstreamMessage {
             VllmSources.SYMM),
     DCP_DIVISIBLE("tp_size=%d must be divisible by dcp_size=%d.",
             VllmSources.PARALLEL),
-    /** Older copies: the "bydcp_size" string-concatenation bug, verbatim. */
+    /** Older copies: an assert in create_engine_config with the "bydcp_size" string-concatenation bug, verbatim. */
     DCP_DIVISIBLE_OLD("tp_size=%d must be divisible bydcp_size=%d.",
-            VllmSources.PARALLEL_OLD),
+            VllmSources.DCP_ASSERT_OLD),
     PCP_DCP("When PCP is enabled, DCP must be disabled, span the PCP axis, or span the full TP x PCP axis. Got TP=%d, PCP=%d, DCP=%d; valid DCP sizes are %s.",
             VllmSources.PARALLEL),
     DCP_A2A("dcp_comm_backend='a2a' requires decode_context_parallel_size > 1.",

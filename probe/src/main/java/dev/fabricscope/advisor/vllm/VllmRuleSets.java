@@ -26,7 +26,7 @@ final class VllmRuleSets {
         List<SourceRef> s = new ArrayList<>(COMMON);
         switch (id) {
             case "newest" -> s.add(VllmSources.BACKEND_NEW);
-            case "older" -> s.addAll(List.of(VllmSources.BACKEND_OLD, VllmSources.PARALLEL_OLD));
+            case "older" -> s.addAll(List.of(VllmSources.BACKEND_OLD, VllmSources.DCP_ASSERT_OLD));
             default -> throw new IllegalArgumentException("no vLLM rule set " + id);
         }
         return new Pedigree(Pedigree.files(s, Map.of()), null, null, List.of(), NO_RELEASE);

@@ -11,7 +11,8 @@ final class VllmSources {
     static final SourceRef BACKEND_OLD = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "103-121");
     static final SourceRef TRTLLM_MULTI = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "146");
     static final SourceRef CREATE_WORKSPACE = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "76-87");
-    static final SourceRef PARALLEL_OLD = new SourceRef(REPO, null, "vllm/config/parallel.py", "_validate_parallel_config (older copies)");
+    /** Older releases check TP % DCP with an assert in create_engine_config (the "bydcp_size" text), not in parallel.py. */
+    static final SourceRef DCP_ASSERT_OLD = new SourceRef(REPO, "99d7eb5d6a512cfcc5a2b104f24ebf2d6cda772b", "vllm/engine/arg_utils.py", "1374");
     static final SourceRef PASS = new SourceRef(REPO, "0052812d1f0655bd4b646b5dbda8b3427697fae3",
             "vllm/compilation/passes/fusion/allreduce_rms_fusion.py", "AllReduceFusionPass.__init__");
     static final SourceRef DEFAULT = new SourceRef(REPO, "000fc94b754f66aeb60ef5acf1ea2e94cdc65164", "vllm/config/vllm.py",
