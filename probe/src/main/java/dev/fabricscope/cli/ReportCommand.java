@@ -31,13 +31,24 @@ import picocli.CommandLine.Spec;
 public final class ReportCommand implements Callable<Integer> {
 
     /** Output formats, as {@code --format} takes them. */
-    public enum Format {
-        json(MakeReport.Format.JSON), md(MakeReport.Format.MARKDOWN), html(MakeReport.Format.HTML);
+    /** {@code --format json|md|html}: the report format by its command-line name. */
+    static final class FormatConverter implements picocli.CommandLine.ITypeConverter<MakeReport.Format> {
+        @Override
+        public MakeReport.Format convert(String value) {
+            for (MakeReport.Format f : MakeReport.Format.values()) {
+                if (f.cli.equals(value)) {
+                    return f;
+                }
+            }
+            throw new picocli.CommandLine.TypeConversionException("expected json, md or html, not '" + SnapshotIO.oneLineSafe(value) + "'");
+        }
+    }
 
-        final MakeReport.Format format;
-
-        Format(MakeReport.Format format) {
-            this.format = format;
+    /** The command-line names, for help and completion. */
+    static final class FormatNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(MakeReport.Format.values()).map(f -> f.cli).iterator();
         }
     }
 
@@ -63,9 +74,9 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--with-checks", description = "Run the live checks on this machine's GPUs and include their results.")
     boolean withChecks;
 
-    @Option(names = "--format", paramLabel = "FORMAT",
+    @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class, completionCandidates = FormatNames.class,
             description = "json, md or html. Default: from the --out file's extension (.json, .md, .html), else json.")
-    Format format;
+    MakeReport.Format format;
 
     @Option(names = "--redact", description = "Replace host names, serials, UUIDs, user names in paths, IP and MAC addresses with stable pseudonyms.")
     boolean redact;
@@ -83,7 +94,7 @@ public final class ReportCommand implements Callable<Integer> {
                 return DeploymentOptions.usage(spec, "report", "--out " + e.getMessage());
             }
         }
-        MakeReport.Format f = format != null ? format.format : MakeReport.Format.forFile(out);
+        MakeReport.Format f = format != null ? format : MakeReport.Format.forFile(out);
         MakeReport reports = env.makeReport();
         MakeReport.Result made;
         boolean noDriver = false;

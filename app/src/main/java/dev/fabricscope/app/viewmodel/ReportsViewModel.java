@@ -21,7 +21,10 @@ import javafx.beans.property.SimpleBooleanProperty;
  */
 public final class ReportsViewModel {
 
-    /** The report formats, as the File menu offers them. */
+    /**
+     * The report formats, as the File menu offers them: {@link MakeReport.Format}'s face for the views, which may not
+     * see use cases (AppArchitectureTest); one constant per report format, each delegating to it.
+     */
     public enum Format {
         JSON(MakeReport.Format.JSON), MARKDOWN(MakeReport.Format.MARKDOWN), HTML(MakeReport.Format.HTML);
 
