@@ -4,7 +4,6 @@ import dev.fabricscope.diff.ReportDiff;
 import dev.fabricscope.diff.ReportDiff.Change;
 import dev.fabricscope.text.Escape;
 import dev.fabricscope.text.Words;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,75 +99,46 @@ public final class DiffText {
     }
 
     private static List<Change> foldLinks(List<Change> changes) {
-        Map<List<Object>, List<Integer>> groups = new LinkedHashMap<>();
-        Map<List<Object>, Change> firstOf = new LinkedHashMap<>();
-        List<Object> order = new ArrayList<>();
-        for (Change c : changes) {
+        return InOrderFold.fold(changes, c -> {
             Matcher m = c.item() == null ? null : LINK.matcher(c.item());
-            if (m == null || !m.matches()) {
-                order.add(c);
-                continue;
+            return m == null || !m.matches() ? null : java.util.Arrays.asList(c.category(), c.subject(), m.group(2), c.before(), c.after());
+        }, (c, same) -> {
+            if (same.size() == 1) {
+                return c;
             }
-            List<Object> key = java.util.Arrays.asList(c.category(), c.subject(), m.group(2), c.before(), c.after());
-            if (!groups.containsKey(key)) {
-                order.add(key);
-                firstOf.put(key, c);
-            }
-            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(Integer.parseInt(m.group(1)));
-        }
-        List<Change> out = new ArrayList<>();
-        for (Object o : order) {
-            if (o instanceof Change c) {
-                out.add(c);
-            } else {
-                Change c = firstOf.get(o);
-                List<Integer> links = groups.get(o);
-                String attr = (String) ((List<?>) o).get(2);
-                String item = links.size() == 1 ? c.item() : Fit.ranges("", links).replace(", ", ",") + (attr == null ? "" : " " + attr);
-                out.add(new Change(c.category(), c.subject(), links.size() == 1 ? item : "links " + item, c.before(), c.after()));
-            }
-        }
-        return out;
+            String attr = linkAttribute(c);
+            String links = Fit.ranges("", same.stream().map(DiffText::linkNumber).toList()).replace(", ", ",");
+            return new Change(c.category(), c.subject(), "links " + links + (attr == null ? "" : " " + attr), c.before(), c.after());
+        });
+    }
+
+    private static int linkNumber(Change c) {
+        Matcher m = LINK.matcher(c.item());
+        return m.matches() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
+    private static String linkAttribute(Change c) {
+        Matcher m = LINK.matcher(c.item());
+        return m.matches() ? m.group(2) : null;
     }
 
     private static List<Change> foldSubjects(List<Change> changes) {
-        Map<List<Object>, List<String>> groups = new LinkedHashMap<>();
-        Map<List<Object>, Change> firstOf = new LinkedHashMap<>();
-        List<Object> order = new ArrayList<>();
-        for (Change c : changes) {
+        return InOrderFold.fold(changes, c -> {
             String s = c.subject() == null ? "" : c.subject();
             boolean gpu = GPU.matcher(s).matches();
-            boolean pair = PAIR.matcher(s).matches();
-            if (!gpu && !pair) {
-                order.add(c);
-                continue;
-            }
-            List<Object> key = java.util.Arrays.asList(c.category(), gpu, c.item(), c.before(), c.after());
-            if (!groups.containsKey(key)) {
-                order.add(key);
-                firstOf.put(key, c);
-            }
-            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(s);
-        }
-        List<Change> out = new ArrayList<>();
-        for (Object o : order) {
-            if (o instanceof Change c) {
-                out.add(c);
-                continue;
-            }
-            Change c = firstOf.get(o);
-            List<String> subjects = groups.get(o);
+            return gpu || PAIR.matcher(s).matches() ? java.util.Arrays.asList(c.category(), gpu, c.item(), c.before(), c.after()) : null;
+        }, (c, same) -> {
+            List<String> subjects = same.stream().map(Change::subject).toList();
             String subject;
             if (subjects.size() == 1) {
                 subject = subjects.get(0);
-            } else if ((Boolean) ((List<?>) o).get(1)) {
+            } else if (GPU.matcher(subjects.get(0)).matches()) {
                 subject = Fit.ranges("GPU", subjects.stream().map(x -> Integer.parseInt(x.substring(3))).toList());
             } else {
                 subject = subjects.size() <= 2 ? String.join(", ", subjects) : subjects.size() + " GPU pairs";
             }
-            out.add(new Change(c.category(), subject, c.item(), c.before(), c.after()));
-        }
-        return out;
+            return new Change(c.category(), subject, c.item(), c.before(), c.after());
+        });
     }
 
     private static String t(String s) {

@@ -2,9 +2,7 @@ package dev.fabricscope.render;
 
 import dev.fabricscope.model.Finding;
 import dev.fabricscope.model.MachineSnapshot;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -31,33 +29,10 @@ public final class FindingFolds {
         for (int i = 0; i < s.gpus().size(); i++) {
             gpuBySubject.put(subject(s, i), i);
         }
-        Map<List<Object>, List<Integer>> gpus = new LinkedHashMap<>();
-        Map<List<Object>, Finding> first = new HashMap<>();
-        List<Object> order = new ArrayList<>();
-        for (Finding f : findings) {
-            Integer gpu = f.subject() == null ? null : gpuBySubject.get(f.subject());
-            if (gpu == null) {
-                order.add(f);
-                continue;
-            }
-            List<Object> key = java.util.Arrays.asList(f.severity(), f.code(), f.message());
-            if (!gpus.containsKey(key)) {
-                order.add(key);
-                first.put(key, f);
-            }
-            gpus.computeIfAbsent(key, k -> new ArrayList<>()).add(gpu);
-        }
-        List<Finding> out = new ArrayList<>();
-        for (Object o : order) {
-            if (o instanceof Finding f) {
-                out.add(f);
-                continue;
-            }
-            Finding f = first.get(o);
-            List<Integer> on = gpus.get(o);
-            out.add(on.size() == 1 ? f : new Finding(f.severity(), f.code(), f.message(), Fit.ranges("GPU", on)));
-        }
-        return out;
+        return InOrderFold.fold(findings,
+                f -> f.subject() == null || !gpuBySubject.containsKey(f.subject()) ? null : List.of(f.severity(), f.code(), f.message()),
+                (f, same) -> same.size() == 1 ? f
+                        : new Finding(f.severity(), f.code(), f.message(), Fit.ranges("GPU", same.stream().map(x -> gpuBySubject.get(x.subject())).toList())));
     }
 
     /** How the analysis names GPU {@code i} as a finding's subject. */
