@@ -367,6 +367,12 @@ public final class Eval {
         return Values.truthy(v != null ? v : k.defaultValue());
     }
 
+    /** An integer knob's value as given, else its default. */
+    public int intValue(KnobSpec k) {
+        String v = value(k);
+        return Integer.parseInt(v != null ? v : k.defaultValue());
+    }
+
     /** An environment variable exported by the user, set to a truthy value. */
     public boolean envTrue(KnobSpec k) {
         return Values.truthy(env.get(k.name()));

@@ -71,7 +71,7 @@ final class SglangCpRules {
         if (f.message().equals(SglangMessage.CP_STRATEGY_REQUIRED.text())) {
             return "--cp-strategy zigzag or --cp-strategy interleave";
         }
-        return "--attn-cp-size with a divisor of " + e.tp() / Math.max(1, intValue(e, DP_SIZE));
+        return "--attn-cp-size with a divisor of " + e.tp() / Math.max(1, e.intValue(DP_SIZE));
     }
 
     /** The checks of handle_context_parallelism in upstream order; empty when all pass. */
@@ -94,10 +94,10 @@ final class SglangCpRules {
                             ? "; a MiMo V2 model would stop one check earlier with its own message (no --model given)." : "."),
                     SglangMessage.CP_STRATEGY_REQUIRED.source()));
         }
-        int acp = intValue(e, ATTN_CP_SIZE);
+        int acp = e.intValue(ATTN_CP_SIZE);
         if (acp > 1) {
             int tp = e.tp();
-            int dp = intValue(e, DP_SIZE);
+            int dp = e.intValue(DP_SIZE);
             if (tp % acp != 0) {
                 return Optional.of(new Failure("AssertionError", SglangMessage.CP_TP_ATTN.text(),
                         Slots.fill("TP {tp} (the world size here) is not a multiple of --attn-cp-size {acp}.", "tp", tp, "acp", acp),
@@ -121,7 +121,7 @@ final class SglangCpRules {
         boolean prefill = e.bool(ENABLE_PREFILL_CP);
         String model = e.model();
         if (k == ATTN_CP_SIZE) {
-            int acp = intValue(e, ATTN_CP_SIZE);
+            int acp = e.intValue(ATTN_CP_SIZE);
             if (acp <= 1) {
                 return v.ok().why("1: attention context parallel is off.").build();
             }
@@ -143,8 +143,4 @@ final class SglangCpRules {
                 "model", model, "strategy", e.value(CP_STRATEGY))).build();
     }
 
-    private static int intValue(Eval e, KnobSpec k) {
-        String v = e.value(k);
-        return Integer.parseInt(v == null ? k.defaultValue() : v);
-    }
 }

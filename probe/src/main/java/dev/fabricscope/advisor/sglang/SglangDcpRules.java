@@ -62,7 +62,7 @@ final class SglangDcpRules {
         }
         if (!v.userSet() && version(e).args().dcpBackendAuto() && e.cuda()) {
             boolean fi = version(e).args().fiA2aSupportCheck()
-                    ? e.flashinferInstalled() && e.major() == 10 && (e.tp() / Math.max(e.nodes(), 1) % dcp == 0 || FlashInferWorkspace.fabricSupported(e))
+                    ? e.flashinferInstalled() && e.major() == 10 && (tpPerNode(e) % dcp == 0 || FlashInferWorkspace.fabricSupported(e))
                     : e.flashinferInstalled() && FlashInferWorkspace.DCP_A2A_JIT_MAJORS.contains(e.major()) && FlashInferWorkspace.fabricSupported(e);
             String pick = fi ? "fi_a2a" : "a2a";
             return v.value("chosen by SGLang").outcome(Outcome.UNKNOWN).resolved(pick).message(SglangMessage.DCP_SELECTS.format(dcp, pick)).when(WHEN_RESOLVE)
@@ -96,6 +96,14 @@ final class SglangDcpRules {
         return v.ok().resolved("fi_a2a").why("CUDA, SM " + e.sm() + " and MNNVL fabric memory: " + FlashInferWorkspace.fabricWhy(e) + ".").build();
     }
 
+    /** Pipeline parallelism is not among the advisor's inputs: is_fi_a2a_supported is evaluated at pp_size 1. */
+    private static final int PP_SIZE = 1;
+
+    /** is_fi_a2a_supported's {@code tp_size // max(nnodes // pp_size, 1)} (comm.py@00ac7105:395). */
+    private static int tpPerNode(Eval e) {
+        return e.tp() / Math.max(e.nodes() / PP_SIZE, 1);
+    }
+
     /**
      * The newest warm-up (comm.py@00ac7105 init_fi_a2a_workspace): FlashInfer's DCP all-to-all must import (L418), then
      * {@code is_fi_a2a_supported} (L388-396) must hold: SM100, and either {@code is_mnnvl_fabric_device()} or a DCP size
@@ -108,9 +116,8 @@ final class SglangDcpRules {
                     .why("FlashInfer is not installed, so flashinfer.comm.dcp_alltoall does not import. The argument check (CUDA only) passed.")
                     .fix("--dcp-comm-backend a2a").build();
         }
-        int pp = 1; // pipeline parallelism is not among the advisor's inputs: is_fi_a2a_supported is evaluated at pp_size 1
-        int perNode = e.tp() / Math.max(e.nodes() / pp, 1);
-        String message = SglangMessage.FI_A2A_UNSUPPORTED.format(e.dcp(), e.tp(), pp, e.nodes());
+        int perNode = tpPerNode(e);
+        String message = SglangMessage.FI_A2A_UNSUPPORTED.format(e.dcp(), e.tp(), PP_SIZE, e.nodes());
         if (e.major() != 10) {
             if (e.major() == 9 || e.major() < 9) {
                 return v.error("RuntimeError").message(message)

@@ -53,8 +53,7 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
             if (!e.bool(SglangKnobs.DP_ATTENTION)) {
                 return false;
             }
-            String dp = e.value(SglangKnobs.DP_SIZE);
-            return !dpAttentionNeedsDp || Integer.parseInt(dp == null ? SglangKnobs.DP_SIZE.defaultValue() : dp) > 1;
+            return !dpAttentionNeedsDp || e.intValue(SglangKnobs.DP_SIZE) > 1;
         }
 
         /** --enable-dp-attention given but turned off by resolution (the verdict says so). */

@@ -40,7 +40,7 @@ final class VllmDcpRules {
         if (dcp < 1) {
             return v.error(null).why("The DCP size must be at least 1 (vLLM's exact validation error for " + dcp + " was not read).").fix("--dcp 1 or more").build();
         }
-        if (pcp > 1 && dcp > 1 && intValue(e, VllmKnobs.DP_SIZE) > 1) {
+        if (pcp > 1 && dcp > 1 && e.intValue(VllmKnobs.DP_SIZE) > 1) {
             return v.error("ValueError").message(VllmMessage.PCP_DP.text())
                     .why("_validate_parallel_config refuses PCP with data parallelism before it looks at the DCP size.")
                     .fix("--data-parallel-size 1, or drop --prefill-context-parallel-size").build();
@@ -79,7 +79,7 @@ final class VllmDcpRules {
         if (pcp == 1) {
             return v.ok().why("1: prefill context parallel is off.").build();
         }
-        int dp = intValue(e, VllmKnobs.DP_SIZE);
+        int dp = e.intValue(VllmKnobs.DP_SIZE);
         if (dp > 1) {
             return v.error("ValueError").message(VllmMessage.PCP_DP.text())
                     .why(Slots.fill("PCP {pcp} with --data-parallel-size {dp}: _validate_parallel_config refuses PCP with data parallelism.",
@@ -107,7 +107,7 @@ final class VllmDcpRules {
      * {@code --nnodes} defaults to 1 just the same.
      */
     private static Verdict worldSize(Eval e, VerdictBuilder v, int pcp) {
-        int pp = intValue(e, VllmKnobs.PP_SIZE);
+        int pp = e.intValue(VllmKnobs.PP_SIZE);
         int world = e.tp() * pp * pcp;
         int gpn = e.gpusPerNode();
         if (!e.cuda() || world <= gpn || e.userGave("nodes")) {
@@ -139,10 +139,6 @@ final class VllmDcpRules {
                 .build());
     }
 
-    private static int intValue(Eval e, dev.fabricscope.advisor.api.KnobSpec k) {
-        String v = e.value(k);
-        return Integer.parseInt(v == null ? k.defaultValue() : v);
-    }
 
     static Verdict dcpBackendVerdict(Eval e) {
         VerdictBuilder v = e.on(DCP_BACKEND, VllmVersion.class).source(VllmSources.PARALLEL).when(WHEN_CONFIG);
