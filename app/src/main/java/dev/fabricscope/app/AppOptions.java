@@ -65,6 +65,10 @@ public record AppOptions(String sample, Path snapshot, Path cluster, List<Path> 
 
     /** Parses the desktop app's arguments; {@link Invalid} or {@link HelpAsked} instead of a window. */
     public static AppOptions parse(List<String> args) {
+        if (args.isEmpty()) {
+            // the plain double-click start: no picocli model built on the way to the first frame
+            return new AppOptions(null, null, null, null, false, null, null, List.of());
+        }
         GuiCommand c = new GuiCommand();
         CommandLine cl = new CommandLine(c);
         try {

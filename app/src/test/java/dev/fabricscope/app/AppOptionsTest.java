@@ -33,6 +33,11 @@ class AppOptionsTest {
         assertNull(none.sample());
         assertNull(none.size());
         assertEquals(List.of(), none.samples());
+        assertNull(none.snapshot());
+        assertNull(none.cluster());
+        assertNull(none.compare());
+        assertNull(none.theme());
+        assertEquals(false, none.noProbe());
     }
 
     @Test
