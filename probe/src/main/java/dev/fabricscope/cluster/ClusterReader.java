@@ -23,7 +23,7 @@ public final class ClusterReader {
     private ClusterReader() {
     }
 
-    /** Told after each file is read, on the reading threads: files read so far, files in all. */
+    /** Told after each file is read, on the reading threads, one call at a time and in order: files read, files in all. */
     public interface Progress {
         void update(int read, int total);
     }
@@ -86,7 +86,11 @@ public final class ClusterReader {
                     budget.acquire(cost);
                     try {
                         ClusterNode n = readOne(f, others, parts);
-                        progress.update(done.incrementAndGet(), files.size());
+                        // counted and reported under one lock, so the caller sees 1, 2, … n in order: a thread that
+                        // counted 35 must not report after the one that counted 36 (whose caller then moves on)
+                        synchronized (done) {
+                            progress.update(done.incrementAndGet(), files.size());
+                        }
                         return n;
                     } finally {
                         budget.release(cost);
