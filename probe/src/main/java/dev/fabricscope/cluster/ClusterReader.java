@@ -23,7 +23,7 @@ public final class ClusterReader {
     private ClusterReader() {
     }
 
-    /** Told after each file is read, on the reading threads, one call at a time and in order: files read, files in all. */
+    /** Told after each file is read, on the reading threads, one call at a time, in order: files read, files in all. */
     public interface Progress {
         void update(int read, int total);
     }
