@@ -15,22 +15,7 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        int code = run(args);
-        if (skipsTeardown(args)) {
-            dev.fabricscope.Trace.mark("exit without teardown");
-            dev.fabricscope.nativeapi.host.ProcessExit.withoutTeardown(code);
-        }
-        System.exit(code);
-    }
-
-    /**
-     * A live probe, advice or report has loaded libcuda and NVML and printed all it had to; their exit handlers
-     * would only tear the driver libraries down (~80 ms). Checks and anything that still owns a shutdown hook exit
-     * the ordinary way; {@code -Dfabricscope.fastExit=off} turns this off.
-     */
-    static boolean skipsTeardown(String... args) {
-        return needsLiveProbe(args) && !args[0].equals("check")
-                && !"off".equals(System.getProperty("fabricscope.fastExit"));
+        System.exit(run(args));
     }
 
     /** Every subcommand, in the order help lists them. */
