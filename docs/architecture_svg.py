@@ -61,7 +61,7 @@ box(A,255,640,62,'box','usecase',['Advise · MakeReport · Compare · InspectClu
 # OUTPUT
 box(A,345,CW,70,'box','cluster',['collect (Slurm, pdsh), read','node reports, differences'])
 box(B,345,CW,70,'pure','report',['JSON, Markdown, HTML;','redaction, diff'])
-box(C,345,CW,70,'pure','render',['all text renderers,','fabric layout and SVG'])
+box(C,345,CW,70,'pure','render',['text renderers;','render.fabric: drawing'])
 # DECIDE
 box(A,445,CW,70,'native','check',['live checks on the GPUs through','the seams, in a child process'])
 box(B,445,CW,70,'pure','advisor',['framework rules → verdicts','(docs/backend-rules.md)'])

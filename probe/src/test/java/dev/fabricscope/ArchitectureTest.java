@@ -35,6 +35,7 @@ class ArchitectureTest {
     static final String CHECK = "dev.fabricscope.check..";
     static final String REPORT = "dev.fabricscope.report..";
     static final String RENDER = "dev.fabricscope.render..";
+    static final String RENDER_FABRIC = "dev.fabricscope.render.fabric";
     static final String CLI = "dev.fabricscope.cli..";
     static final String USECASE = "dev.fabricscope.usecase..";
     static final String JSON = "dev.fabricscope.json..";
@@ -128,6 +129,30 @@ class ArchitectureTest {
                 .should().dependOnClassesThat(resideInAnyPackage(CLI, NATIVEAPI, PROBE).or(resideInAnyPackage(NATIVE_BINDINGS)))
                 .because("render draws snapshots and results; it never reads the machine")
                 .check(CLASSES);
+    }
+
+    @Test
+    void textRenderersDoNotKnowTheDrawing() {
+        noClasses().that().resideInAPackage("dev.fabricscope.render")
+                .should().dependOnClassesThat().resideInAPackage(RENDER_FABRIC)
+                .because("render holds the text outputs and render.fabric the drawing; the drawing may word its boxes "
+                        + "with the text renderers' helpers, never the other way round")
+                .check(CLASSES);
+    }
+
+    @Test
+    void theDrawingUsesOnlyModelTopologyAndTheTextHelpers() {
+        classes().that().resideInAPackage(RENDER_FABRIC)
+                .should().onlyDependOnClassesThat(resideOutsideOfPackage(OURS)
+                        .or(resideInAnyPackage(RENDER_FABRIC, "dev.fabricscope.render", MODEL, TOPOLOGY, TEXT)))
+                .because("the drawing is a pure function of the snapshot: it reads no advice, check, report or cluster")
+                .check(CLASSES);
+    }
+
+    @Test
+    void noClassCyclesInRender() {
+        slices().assignedFrom(classesOf("dev.fabricscope.render")).should().beFreeOfCycles().check(CLASSES);
+        slices().assignedFrom(classesOf(RENDER_FABRIC)).should().beFreeOfCycles().check(CLASSES);
     }
 
     @Test

@@ -143,7 +143,7 @@ public class FabricscopeApp extends Application {
         try {
             Thread.currentThread().setPriority(Thread.MIN_PRIORITY);
             for (var s : dev.fabricscope.samples.Samples.list()) {
-                dev.fabricscope.render.FabricLayout.layout(s.snapshot().get());
+                dev.fabricscope.render.fabric.FabricLayout.layout(s.snapshot().get());
             }
         } catch (RuntimeException e) {
             // nothing depends on the warm-up

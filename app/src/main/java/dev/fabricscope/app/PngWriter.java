@@ -2,8 +2,8 @@ package dev.fabricscope.app;
 
 import dev.fabricscope.app.view.FabricCanvas;
 import dev.fabricscope.io.OutputFile;
-import dev.fabricscope.render.FabricGraph;
-import dev.fabricscope.render.FabricPalette;
+import dev.fabricscope.render.fabric.FabricGraph;
+import dev.fabricscope.render.fabric.FabricPalette;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;

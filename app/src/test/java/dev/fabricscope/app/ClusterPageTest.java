@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fabricscope.app.view.ClusterPage;
 import dev.fabricscope.app.viewmodel.ClusterViewModel;
 import dev.fabricscope.app.viewmodel.MainViewModel;
-import dev.fabricscope.render.FabricGraph;
+import dev.fabricscope.render.fabric.FabricGraph;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

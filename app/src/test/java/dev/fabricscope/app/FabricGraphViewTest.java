@@ -73,7 +73,7 @@ class FabricGraphViewTest {
             assertEquals(8, painted("nic:"), sample + ": NIC nodes");
             assertEquals(8, painted("nic-pcie:"), sample + ": one PCIe edge per NIC");
             var g = app.vm.getMachine().graph();
-            assertEquals(8, g.edges(dev.fabricscope.render.FabricGraph.EdgeKind.PCIE).stream()
+            assertEquals(8, g.edges(dev.fabricscope.render.fabric.FabricGraph.EdgeKind.PCIE).stream()
                     .filter(e -> e.id().startsWith("nic-pcie:") && e.from().startsWith("pcie:") && e.to().startsWith("nic:")).count(),
                     sample + ": each from a PCIe switch");
         }
@@ -84,7 +84,7 @@ class FabricGraphViewTest {
         open(robot, "gb200-nvl72-tray");
         assertEquals(4, painted("nic:"));
         assertEquals(4, painted("nic-pcie:"));
-        assertEquals(4, app.vm.getMachine().graph().edges(dev.fabricscope.render.FabricGraph.EdgeKind.PCIE).stream()
+        assertEquals(4, app.vm.getMachine().graph().edges(dev.fabricscope.render.fabric.FabricGraph.EdgeKind.PCIE).stream()
                 .filter(e -> e.id().startsWith("nic-pcie:") && e.to().startsWith("cpu:")).count());
     }
 
@@ -130,7 +130,7 @@ class FabricGraphViewTest {
         open(robot, "dgx-h100");
         var graph = app.vm.getMachine().graph();
         var image = WaitForAsyncUtils.asyncFx(() -> dev.fabricscope.app.view.FabricCanvas.render(graph,
-                dev.fabricscope.render.FabricPalette.LIGHT, 2));
+                dev.fabricscope.render.fabric.FabricPalette.LIGHT, 2));
         var img = WaitForAsyncUtils.waitFor(image);
         assertEquals(Math.ceil(graph.width() * 2), img.getWidth(), 2);
         assertEquals(Math.ceil(graph.height() * 2), img.getHeight(), 2);
@@ -140,7 +140,7 @@ class FabricGraphViewTest {
     void hoveringALinkShowsItsCountAndBandwidth(FxRobot robot) {
         open(robot, "gb200-nvl72-tray");
         var canvas = app.view.fabricView().canvas();
-        String edge = app.vm.getMachine().graph().edges(dev.fabricscope.render.FabricGraph.EdgeKind.NVLINK).get(0).id();
+        String edge = app.vm.getMachine().graph().edges(dev.fabricscope.render.fabric.FabricGraph.EdgeKind.NVLINK).get(0).id();
         robot.moveTo(canvas.localToScreen(canvas.centerOf(edge)));
         WaitForAsyncUtils.waitForFxEvents();
         assertTrue(canvas.hoverText().contains("NVLinks: 18 (NVLink5)"), canvas.hoverText());

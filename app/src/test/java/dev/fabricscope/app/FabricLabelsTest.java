@@ -3,8 +3,8 @@ package dev.fabricscope.app;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.app.view.FabricCanvas;
-import dev.fabricscope.render.FabricGraph;
-import dev.fabricscope.render.FabricLayout;
+import dev.fabricscope.render.fabric.FabricGraph;
+import dev.fabricscope.render.fabric.FabricLayout;
 import dev.fabricscope.samples.Samples;
 import java.util.ArrayList;
 import java.util.List;

@@ -50,7 +50,7 @@ public final class HostLinkText {
                 }
             }
             if (n.memTotalBytes().isPresent()) {
-                owners.add(SnapshotText.gib(n.memTotalBytes().value()));
+                owners.add(Units.gib(n.memTotalBytes().value()));
             }
             memory.add("node " + n.id() + (owners.isEmpty() ? "" : " (" + String.join(", ", owners) + ")"));
         }
@@ -84,7 +84,7 @@ public final class HostLinkText {
                     links(l), bandwidth(l), SignalText.cell(l.memoryNumaNode(), String::valueOf)});
         }
         TextTable t = new TextTable("GPU", "NVLink-C2C", "C2C links", "Max BW per link", "GPU's own NUMA node");
-        SnapshotText.foldedRows(t, rows);
+        t.foldedGpuRows(rows);
         return "Host link (NVLink-C2C to the CPU; the GPU as a NUMA node):\n" + t.render();
     }
 

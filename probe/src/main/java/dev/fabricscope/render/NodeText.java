@@ -185,7 +185,7 @@ public final class NodeText {
                             : h.powerLimitWatts().shortDisplay(),
                     h.pcieLinkCurrent().shortDisplay() + (h.pcieLinkMax().isPresent() && !h.pcieLinkMax().value().equals(h.pcieLinkCurrent().value())
                             ? " (max " + h.pcieLinkMax().value() + ")" : ""),
-                    h.recoveryAction().shortDisplay(), SnapshotText.yn(g.persistenceMode()));
+                    h.recoveryAction().shortDisplay(), Units.yn(g.persistenceMode()));
         }
         return "GPU health:\n" + t.render() + HEALTH_LEGEND;
     }

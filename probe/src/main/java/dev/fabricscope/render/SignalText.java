@@ -1,6 +1,5 @@
 package dev.fabricscope.render;
 
-import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.Missing;
 import dev.fabricscope.model.NvLinkSignals;
@@ -155,38 +154,5 @@ public final class SignalText {
             }
         });
         return sb.toString();
-    }
-
-    /** The GUI details of one GPU: the verdict and each signal. */
-    public static List<FabricGraph.Detail> details(MachineSnapshot s, Gpu g) {
-        List<FabricGraph.Detail> d = new ArrayList<>();
-        int i = s.indexOf(g.pci());
-        if (i >= 0) {
-            FabricVerdict v = FabricVerdict.of(s).get(i);
-            if (v.state() != FabricVerdict.State.NOT_APPLICABLE) {
-                d.add(new FabricGraph.Detail("Fabric verdict", (v.state() == FabricVerdict.State.NOT_UP ? NodeDetails.NON_ZERO + " " : "")
-                        + v.state().name() + ": " + v.summary()));
-                d.add(new FabricGraph.Detail("Verdict read", String.join("; ", v.evidence())));
-            }
-        }
-        NvLinkSignals sig = g.signals();
-        if (NodeText.notRead(sig.bwMode())) {
-            return d;
-        }
-        String system = cell(sig.systemBwMode(), String::valueOf);
-        d.add(new FabricGraph.Detail("NVLink BW (system)", (sig.systemBwMode().isPresent() && !NvLinkSignals.SYSTEM_BW_FULL.equals(system)
-                ? NodeDetails.NON_ZERO + " " : "") + system));
-        String bw = bwMode(sig.bwMode());
-        d.add(new FabricGraph.Detail("NVLink BW mode", (bw.contains("REDUCED") ? NodeDetails.NON_ZERO + " " : "") + bw
-                + ", supported " + list(sig.supportedBwModes())));
-        d.add(new FabricGraph.Detail("NVLE", nvle(sig.nvle())));
-        d.add(new FabricGraph.Detail("NVLink firmware", list(sig.firmware())));
-        String gfm = cell(sig.gfmState(), String::valueOf);
-        d.add(new FabricGraph.Detail("GFM", (NvLinkSignals.GFM_DISCONNECTED.equals(gfm) ? NodeDetails.NON_ZERO + " " : "") + gfm));
-        d.add(new FabricGraph.Detail("Fabric cliques (v4)", list(sig.fabricCliques())));
-        d.add(new FabricGraph.Detail("Link states", linkStates(sig)));
-        d.add(new FabricGraph.Detail("Effective BER", ber(sig, false)));
-        d.add(new FabricGraph.Detail("Symbol BER", ber(sig, true)));
-        return d;
     }
 }

@@ -9,7 +9,6 @@ import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.NvSwitch;
 import dev.fabricscope.model.ProbeInfo;
-import dev.fabricscope.model.Reading;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -107,7 +106,7 @@ public final class SnapshotText {
                 sb.append(unknownLinks ? " · NVLink not readable" : " · no NVLink");
             }
             java.util.Set<String> mc = new java.util.TreeSet<>();
-            s.gpus().forEach(g -> mc.add(yn(g.cuda().multicast())));
+            s.gpus().forEach(g -> mc.add(Units.yn(g.cuda().multicast())));
             sb.append(" · multicast ").append(String.join("/", mc));
         }
         List<Finding> worst = FindingFolds.fold(s, s.findings().stream().sorted(java.util.Comparator.comparing(Finding::severity)).toList());
@@ -178,32 +177,12 @@ public final class SnapshotText {
         for (int i = 0; i < s.gpus().size(); i++) {
             Gpu g = s.gpus().get(i);
             Object[] row = {"GPU" + i, g.name().shortDisplay(), g.computeCapability().shortDisplay(), g.smCount().shortDisplay(),
-                    g.memoryTotalBytes().isPresent() ? gib(g.memoryTotalBytes().value()) : g.memoryTotalBytes().shortDisplay(),
+                    g.memoryTotalBytes().isPresent() ? Units.gib(g.memoryTotalBytes().value()) : g.memoryTotalBytes().shortDisplay(),
                     g.pci(), g.numaNode().shortDisplay(), g.cpuAffinity().shortDisplay(), g.migMode().shortDisplay(),
                     g.virtualizationMode().shortDisplay(), g.uuid().shortDisplay()};
             t.row(wide ? row : java.util.Arrays.copyOf(row, row.length - 1));
         }
         return t.render() + (wide ? "" : "(UUIDs: --wide or --json)\n");
-    }
-
-    /** Rows for GPU0..n-1 whose other cells are equal, folded into one row labelled {@code GPU0–7}. */
-    static void foldedRows(TextTable t, List<Object[]> perGpu) {
-        int i = 0;
-        while (i < perGpu.size()) {
-            int j = i;
-            while (j + 1 < perGpu.size() && java.util.Arrays.equals(perGpu.get(j + 1), perGpu.get(i))) {
-                j++;
-            }
-            Object[] row = new Object[perGpu.get(i).length + 1];
-            row[0] = i == j ? "GPU" + i : "GPU" + i + "–" + j;
-            System.arraycopy(perGpu.get(i), 0, row, 1, perGpu.get(i).length);
-            t.row(row);
-            i = j + 1;
-        }
-    }
-
-    public static String gib(long bytes) {
-        return String.format(Locale.ROOT, "%.0f GiB", bytes / (1024.0 * 1024 * 1024));
     }
 
     /** The {@code nvidia-smi topo -m} matrix, plus CPU and NUMA affinity columns. */
@@ -468,8 +447,8 @@ public final class SnapshotText {
         List<Object[]> rows = new java.util.ArrayList<>();
         for (int i = 0; i < s.gpus().size(); i++) {
             Gpu g = s.gpus().get(i);
-            Object[] row = {yn(g.cuda().vmm()), yn(g.cuda().posixFdHandles()), yn(g.cuda().fabricHandles()),
-                    yn(g.cuda().multicast()), yn(g.cuda().gpuDirectRdma()), g.fabric().state().shortDisplay(),
+            Object[] row = {Units.yn(g.cuda().vmm()), Units.yn(g.cuda().posixFdHandles()), Units.yn(g.cuda().fabricHandles()),
+                    Units.yn(g.cuda().multicast()), Units.yn(g.cuda().gpuDirectRdma()), g.fabric().state().shortDisplay(),
                     g.fabric().cliqueId().shortDisplay(), g.fabric().clusterUuid().shortDisplay(),
                     g.fabric().healthSummary().isPresent() ? g.fabric().healthSummary().value() : g.fabric().healthMask().shortDisplay()};
             if (wide) {
@@ -484,17 +463,13 @@ public final class SnapshotText {
         if (wide) {
             return "Memory sharing and fabric:\n" + t.render();
         }
-        foldedRows(t, rows);
+        t.foldedGpuRows(rows);
         java.util.Map<Integer, String> uuids = new java.util.TreeMap<>();
         for (int i = 0; i < s.gpus().size(); i++) {
             uuids.put(i, s.gpus().get(i).fabric().clusterUuid().shortDisplay());
         }
         return "Memory sharing and fabric:\n" + t.withoutColumn(8).render()
                 + (uuids.isEmpty() ? "" : "Cluster UUID: " + dev.fabricscope.text.Ranges.byValue("GPU", uuids) + "\n");
-    }
-
-    public static String yn(Reading<Boolean> r) {
-        return r.isPresent() ? (r.value() ? "yes" : "no") : r.shortDisplay();
     }
 
     private static void appendStack(StringBuilder sb, MachineSnapshot s) {

@@ -35,6 +35,23 @@ public final class TextTable {
     }
 
     /** This table without column {@code index} (0 is the first). */
+    /** Rows for GPU0..n-1 whose cells are equal, folded into one row labelled {@code GPU0–7}. */
+    public TextTable foldedGpuRows(java.util.List<Object[]> perGpu) {
+        int i = 0;
+        while (i < perGpu.size()) {
+            int j = i;
+            while (j + 1 < perGpu.size() && java.util.Arrays.equals(perGpu.get(j + 1), perGpu.get(i))) {
+                j++;
+            }
+            Object[] row = new Object[perGpu.get(i).length + 1];
+            row[0] = i == j ? "GPU" + i : "GPU" + i + "–" + j;
+            System.arraycopy(perGpu.get(i), 0, row, 1, perGpu.get(i).length);
+            row(row);
+            i = j + 1;
+        }
+        return this;
+    }
+
     public TextTable withoutColumn(int index) {
         TextTable t = new TextTable();
         t.rows.clear();

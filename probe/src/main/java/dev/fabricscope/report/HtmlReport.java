@@ -1,5 +1,6 @@
 package dev.fabricscope.report;
 
+import dev.fabricscope.render.Units;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
@@ -308,7 +309,7 @@ public final class HtmlReport {
         for (int i = 0; i < s.gpus().size(); i++) {
             Gpu g = s.gpus().get(i);
             row(null, "GPU" + i, g.name().shortDisplay(), g.computeCapability().shortDisplay(), g.smCount().shortDisplay(),
-                    g.memoryTotalBytes().isPresent() ? ReportFacts.gib(g.memoryTotalBytes().value()) : g.memoryTotalBytes().shortDisplay(),
+                    g.memoryTotalBytes().isPresent() ? Units.gib(g.memoryTotalBytes().value()) : g.memoryTotalBytes().shortDisplay(),
                     g.pci().toString(), g.numaNode().shortDisplay(), g.cpuAffinity().shortDisplay(), g.migMode().shortDisplay(),
                     g.virtualizationMode().shortDisplay(), g.uuid().shortDisplay(), g.serial().shortDisplay(),
                     g.nvmlIndex().shortDisplay() + "/" + g.cudaOrdinal().shortDisplay());
@@ -332,8 +333,8 @@ public final class HtmlReport {
                 }
                 row(null, "GPU" + i + "–GPU" + j, p.topology().shortDisplay(), p.nvLinks().shortDisplay(), p.p2pRead().shortDisplay(),
                         p.p2pWrite().shortDisplay(), p.p2pNvlink().shortDisplay(), p.p2pAtomics().shortDisplay(), p.p2pProp().shortDisplay(),
-                        ReportFacts.yn(p.cudaCanAccessPeer()) + " (rank " + p.cudaPerformanceRank().shortDisplay() + ", atomics "
-                                + ReportFacts.yn(p.cudaNativeAtomics()) + ")");
+                        Units.yn(p.cudaCanAccessPeer()) + " (rank " + p.cudaPerformanceRank().shortDisplay() + ", atomics "
+                                + Units.yn(p.cudaNativeAtomics()) + ")");
             }
         }
         closeDetails(true);
@@ -367,8 +368,8 @@ public final class HtmlReport {
                 "Fabric state", "Status", "Clique", "Cluster UUID", "Health");
         for (int i = 0; i < s.gpus().size(); i++) {
             Gpu g = s.gpus().get(i);
-            row(null, "GPU" + i, ReportFacts.yn(g.cuda().vmm()), ReportFacts.yn(g.cuda().posixFdHandles()), ReportFacts.yn(g.cuda().fabricHandles()),
-                    ReportFacts.yn(g.cuda().multicast()), ReportFacts.yn(g.cuda().gpuDirectRdma()), g.fabric().state().shortDisplay(),
+            row(null, "GPU" + i, Units.yn(g.cuda().vmm()), Units.yn(g.cuda().posixFdHandles()), Units.yn(g.cuda().fabricHandles()),
+                    Units.yn(g.cuda().multicast()), Units.yn(g.cuda().gpuDirectRdma()), g.fabric().state().shortDisplay(),
                     g.fabric().status().shortDisplay(), g.fabric().cliqueId().shortDisplay(), g.fabric().clusterUuid().shortDisplay(),
                     g.fabric().healthSummary().isPresent() ? g.fabric().healthSummary().value() : g.fabric().healthMask().shortDisplay());
         }

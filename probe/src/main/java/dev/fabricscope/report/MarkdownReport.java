@@ -1,5 +1,6 @@
 package dev.fabricscope.report;
 
+import dev.fabricscope.render.Units;
 import static dev.fabricscope.text.Escape.md;
 
 import dev.fabricscope.advisor.api.Outcome;
@@ -329,7 +330,7 @@ public final class MarkdownReport {
         for (int i = 0; i < s.gpus().size(); i++) {
             Gpu g = s.gpus().get(i);
             rows.add(cells("GPU" + i, g.name().shortDisplay(), g.computeCapability().shortDisplay(), g.smCount().shortDisplay(),
-                    g.memoryTotalBytes().isPresent() ? ReportFacts.gib(g.memoryTotalBytes().value()) : g.memoryTotalBytes().shortDisplay(),
+                    g.memoryTotalBytes().isPresent() ? Units.gib(g.memoryTotalBytes().value()) : g.memoryTotalBytes().shortDisplay(),
                     g.pci().toString(), g.numaNode().shortDisplay(), g.cpuAffinity().shortDisplay(), g.migMode().shortDisplay(),
                     g.virtualizationMode().shortDisplay(), g.uuid().shortDisplay(), g.serial().shortDisplay(),
                     g.nvmlIndex().shortDisplay() + "/" + g.cudaOrdinal().shortDisplay()));
@@ -352,8 +353,8 @@ public final class MarkdownReport {
                 rows.add(cells("GPU" + i + "–GPU" + j, p.topology().shortDisplay(), p.nvLinks().shortDisplay(),
                         p.p2pRead().shortDisplay(), p.p2pWrite().shortDisplay(), p.p2pNvlink().shortDisplay(),
                         p.p2pAtomics().shortDisplay(), p.p2pProp().shortDisplay(),
-                        ReportFacts.yn(p.cudaCanAccessPeer()) + " (rank " + p.cudaPerformanceRank().shortDisplay() + ", atomics "
-                                + ReportFacts.yn(p.cudaNativeAtomics()) + ")"));
+                        Units.yn(p.cudaCanAccessPeer()) + " (rank " + p.cudaPerformanceRank().shortDisplay() + ", atomics "
+                                + Units.yn(p.cudaNativeAtomics()) + ")"));
             }
         }
         return details("P2P pairs", 6, "GPU pairs: topology and P2P (" + rows.size() + ")",
@@ -385,9 +386,9 @@ public final class MarkdownReport {
         List<String> rows = new ArrayList<>();
         for (int i = 0; i < s.gpus().size(); i++) {
             Gpu g = s.gpus().get(i);
-            rows.add(cells("GPU" + i, ReportFacts.yn(g.cuda().vmm()), ReportFacts.yn(g.cuda().posixFdHandles()),
-                    ReportFacts.yn(g.cuda().fabricHandles()), ReportFacts.yn(g.cuda().multicast()),
-                    ReportFacts.yn(g.cuda().gpuDirectRdma()), g.fabric().state().shortDisplay(), g.fabric().status().shortDisplay(),
+            rows.add(cells("GPU" + i, Units.yn(g.cuda().vmm()), Units.yn(g.cuda().posixFdHandles()),
+                    Units.yn(g.cuda().fabricHandles()), Units.yn(g.cuda().multicast()),
+                    Units.yn(g.cuda().gpuDirectRdma()), g.fabric().state().shortDisplay(), g.fabric().status().shortDisplay(),
                     g.fabric().cliqueId().shortDisplay(), g.fabric().clusterUuid().shortDisplay(),
                     g.fabric().healthSummary().isPresent() ? g.fabric().healthSummary().value() : g.fabric().healthMask().shortDisplay()));
         }

@@ -1,5 +1,6 @@
 package dev.fabricscope.report;
 
+import dev.fabricscope.render.Units;
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.diff.ReportDiff;
@@ -141,7 +142,7 @@ public final class ReportDiffer {
     }
 
     private static String mem(Gpu g) {
-        return g.memoryTotalBytes().isPresent() ? ReportFacts.gib(g.memoryTotalBytes().value()) : val(g.memoryTotalBytes());
+        return g.memoryTotalBytes().isPresent() ? Units.gib(g.memoryTotalBytes().value()) : val(g.memoryTotalBytes());
     }
 
     private void nvlinks(MachineSnapshot a, MachineSnapshot b) {
@@ -288,7 +289,7 @@ public final class ReportDiffer {
     private static String memoryNodes(HostInfo h) {
         List<HostInfo.NumaNode> nodes = h.cpuLessMemoryNodes();
         return nodes.isEmpty() ? "none" : nodes.stream().map(n -> n.id() + (n.memTotalBytes().isPresent()
-                ? " (" + dev.fabricscope.render.SnapshotText.gib(n.memTotalBytes().value()) + ")" : ""))
+                ? " (" + Units.gib(n.memTotalBytes().value()) + ")" : ""))
                 .collect(java.util.stream.Collectors.joining(", "));
     }
 

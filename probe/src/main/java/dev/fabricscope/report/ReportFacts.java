@@ -1,5 +1,7 @@
 package dev.fabricscope.report;
 
+import dev.fabricscope.render.Units;
+
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.model.DriverInfo;
@@ -97,7 +99,7 @@ public final class ReportFacts {
         }
         Map<String, Integer> groups = new LinkedHashMap<>();
         for (Gpu g : s.gpus()) {
-            String mem = g.memoryTotalBytes().isPresent() ? ", " + gib(g.memoryTotalBytes().value()) : "";
+            String mem = g.memoryTotalBytes().isPresent() ? ", " + Units.gib(g.memoryTotalBytes().value()) : "";
             groups.merge(g.name().orElse("unknown GPU") + " (SM " + g.computeCapability().shortDisplay() + mem + ")", 1, Integer::sum);
         }
         List<String> parts = new ArrayList<>();
@@ -113,10 +115,6 @@ public final class ReportFacts {
             out += " · virtualization " + String.join("/", virt);
         }
         return out;
-    }
-
-    static String gib(long bytes) {
-        return String.format(Locale.ROOT, "%.0f GiB", bytes / (1024.0 * 1024 * 1024));
     }
 
     /** Per-GPU NVLink state in one line: {@code 18/18 active on all 8 GPUs, NVLink4, 900 GB/s per direction}. */
@@ -179,7 +177,7 @@ public final class ReportFacts {
         String imex = s.driver().imexChannels().isPresent()
                 ? (s.driver().imexChannels().value().isEmpty() ? "no IMEX channels" : plural(s.driver().imexChannels().value().size(), "IMEX channel"))
                 : "IMEX " + s.driver().imexChannels().shortDisplay();
-        return "multicast " + over(g -> yn(g.cuda().multicast())) + " · fabric handles " + over(g -> yn(g.cuda().fabricHandles()))
+        return "multicast " + over(g -> Units.yn(g.cuda().multicast())) + " · fabric handles " + over(g -> Units.yn(g.cuda().fabricHandles()))
                 + " · fabric state " + over(g -> g.fabric().state().shortDisplay())
                 + " · MNNVL " + over(g -> g.fabric().inMnnvlDomain() ? "yes (clique " + g.fabric().cliqueId().shortDisplay() + ")" : "no")
                 + " · " + imex;
@@ -196,7 +194,7 @@ public final class ReportFacts {
             for (int j = i + 1; j < n; j++) {
                 GpuPair p = pair(i, j);
                 String k = p == null ? "not probed" : "read " + p.p2pRead().shortDisplay() + "/write " + p.p2pWrite().shortDisplay()
-                        + ", CUDA peer access " + yn(p.cudaCanAccessPeer());
+                        + ", CUDA peer access " + Units.yn(p.cudaCanAccessPeer());
                 counts.merge(k, 1, Integer::sum);
             }
         }
@@ -211,10 +209,6 @@ public final class ReportFacts {
         TreeSet<String> values = new TreeSet<>();
         s.gpus().forEach(g -> values.add(f.apply(g)));
         return values.size() == 1 ? values.first() : "mixed (" + String.join(", ", values) + ")";
-    }
-
-    public static String yn(Reading<Boolean> r) {
-        return r.isPresent() ? (r.value() ? "yes" : "no") : r.shortDisplay();
     }
 
     public static String plural(long n, String word) {
@@ -343,7 +337,7 @@ public final class ReportFacts {
         List<Integer> run = new ArrayList<>();
         String[] last = null;
         for (NvLink l : g.nvLinks()) {
-            String[] facts = {yn(l.active()), l.generation().shortDisplay(), l.remoteType().shortDisplay(), l.remotePci().shortDisplay(),
+            String[] facts = {Units.yn(l.active()), l.generation().shortDisplay(), l.remoteType().shortDisplay(), l.remotePci().shortDisplay(),
                 l.gbpsPerDirection().isPresent() ? String.format(Locale.ROOT, "%.1f", l.gbpsPerDirection().value()) : l.gbpsPerDirection().shortDisplay()};
             if (last != null && !java.util.Arrays.equals(last, facts)) {
                 out.add(group(run, last));

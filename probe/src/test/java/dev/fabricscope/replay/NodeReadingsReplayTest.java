@@ -76,9 +76,9 @@ class NodeReadingsReplayTest {
         }
         assertTrue(nonZeroCrcData > 18, "CRC data counts on most links: " + nonZeroCrcData);
         // the details pane of GPU0: corrected counts only, below DCGM's thresholds: listed, none highlighted
-        List<dev.fabricscope.render.FabricGraph.Detail> d = dev.fabricscope.render.NodeDetails.gpu(s, s.gpus().get(0));
+        List<dev.fabricscope.render.fabric.FabricGraph.Detail> d = dev.fabricscope.render.fabric.NodeDetails.gpu(s, s.gpus().get(0));
         assertTrue(d.stream().anyMatch(x -> x.key().equals("NVLink errors") && x.value().startsWith("ok — links 0–17")), d.toString());
-        assertTrue(d.stream().noneMatch(x -> x.key().contains("errors") && x.value().startsWith(dev.fabricscope.render.NodeDetails.NON_ZERO)),
+        assertTrue(d.stream().noneMatch(x -> x.key().contains("errors") && x.value().startsWith(dev.fabricscope.render.fabric.NodeDetails.NON_ZERO)),
                 d.toString());
         assertTrue(d.stream().anyMatch(x -> x.key().equals("Link 3 errors") && x.value().contains("CRC data=12")), d.toString());
         String text = SnapshotText.render(s);

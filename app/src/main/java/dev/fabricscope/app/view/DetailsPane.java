@@ -1,6 +1,6 @@
 package dev.fabricscope.app.view;
 
-import dev.fabricscope.render.FabricGraph.Detail;
+import dev.fabricscope.render.fabric.FabricGraph.Detail;
 import java.util.List;
 import java.util.stream.Collectors;
 import javafx.geometry.Insets;
@@ -75,7 +75,7 @@ public final class DetailsPane extends VBox {
             Label v = new Label(d.value());
             v.setWrapText(true);
             v.getStyleClass().add("details-value");
-            if (d.value() != null && d.value().startsWith(dev.fabricscope.render.NodeDetails.NON_ZERO)) {
+            if (d.value() != null && d.value().startsWith(dev.fabricscope.render.fabric.NodeDetails.NON_ZERO)) {
                 // past a threshold (render.NodeDetails): highlighted, the marker dropped
                 v.setText(d.value().substring(1).strip());
                 v.getStyleClass().add("warning");

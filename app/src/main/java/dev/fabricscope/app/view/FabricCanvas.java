@@ -1,13 +1,13 @@
 package dev.fabricscope.app.view;
 
-import dev.fabricscope.render.FabricGraph;
-import dev.fabricscope.render.FabricGraph.Detail;
-import dev.fabricscope.render.FabricGraph.Edge;
-import dev.fabricscope.render.FabricGraph.Group;
-import dev.fabricscope.render.FabricGraph.Node;
-import dev.fabricscope.render.FabricLayout;
-import dev.fabricscope.render.FabricPalette;
-import dev.fabricscope.render.FabricSvg;
+import dev.fabricscope.render.fabric.FabricGraph;
+import dev.fabricscope.render.fabric.FabricGraph.Detail;
+import dev.fabricscope.render.fabric.FabricGraph.Edge;
+import dev.fabricscope.render.fabric.FabricGraph.Group;
+import dev.fabricscope.render.fabric.FabricGraph.Node;
+import dev.fabricscope.render.fabric.FabricLayout;
+import dev.fabricscope.render.fabric.FabricPalette;
+import dev.fabricscope.render.fabric.FabricSvg;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.fabricscope.app.view;
 
 import dev.fabricscope.app.viewmodel.LoadedMachine;
-import dev.fabricscope.render.FabricGraph;
-import dev.fabricscope.render.FabricPalette;
+import dev.fabricscope.render.fabric.FabricGraph;
+import dev.fabricscope.render.fabric.FabricPalette;
 import java.util.List;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.SimpleObjectProperty;

@@ -100,7 +100,7 @@ final class FileDialogs {
         }
         Path p = vm.getMachine() == null ? null : saveTarget(kind.title, kind.description, kind.extension, exports.suggestedName(kind));
         if (p != null) {
-            exports.export(kind, p, dev.fabricscope.render.FabricPalette.of(dark));
+            exports.export(kind, p, dev.fabricscope.render.fabric.FabricPalette.of(dark));
         }
     }
 

@@ -7,7 +7,7 @@ import dev.fabricscope.app.viewmodel.ExportViewModel;
 import dev.fabricscope.app.viewmodel.LoadedMachine;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.app.viewmodel.ViewModels;
-import dev.fabricscope.render.FabricPalette;
+import dev.fabricscope.render.fabric.FabricPalette;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.List;

@@ -9,7 +9,7 @@ import dev.fabricscope.model.HostInfo;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.ProbeInfo;
 import dev.fabricscope.model.Reading;
-import dev.fabricscope.render.FabricLayout;
+import dev.fabricscope.render.fabric.FabricBoxes;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -343,11 +343,11 @@ public final class OverviewView extends ScrollPane {
     }
 
     private static String nvlinkText(Gpu g) {
-        return FabricLayout.nvlinkSummary(g);
+        return FabricBoxes.nvlinkSummary(g);
     }
 
     private static String shortLinks(Gpu g) {
-        String full = FabricLayout.nvlinkSummary(g);
+        String full = FabricBoxes.nvlinkSummary(g);
         return full.startsWith("state unknown") ? "unknown (hover)" : full.replace(" active", "").replace(" per direction", "")
                 .replaceAll(", NVLink\\d", "");
     }

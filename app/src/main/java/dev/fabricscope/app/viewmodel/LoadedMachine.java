@@ -2,7 +2,7 @@ package dev.fabricscope.app.viewmodel;
 
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.ProbeInfo;
-import dev.fabricscope.render.FabricGraph;
+import dev.fabricscope.render.fabric.FabricGraph;
 import dev.fabricscope.report.RecordedChecks;
 import dev.fabricscope.usecase.OpenSnapshot;
 import java.nio.file.Path;

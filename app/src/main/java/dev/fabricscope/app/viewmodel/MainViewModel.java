@@ -4,7 +4,7 @@ import dev.fabricscope.cluster.ClusterNode;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.DriverInfo;
 import dev.fabricscope.model.MachineSnapshot;
-import dev.fabricscope.render.FabricLayout;
+import dev.fabricscope.render.fabric.FabricLayout;
 import dev.fabricscope.samples.Samples;
 import dev.fabricscope.usecase.Compare;
 import dev.fabricscope.usecase.InspectCluster;

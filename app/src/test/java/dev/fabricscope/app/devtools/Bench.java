@@ -116,7 +116,7 @@ final class Bench {
     /** The sample with the most to draw: most graph nodes and edges. */
     static String largestSample() {
         return Samples.list().stream().max(Comparator.comparingInt(s -> {
-            var g = dev.fabricscope.render.FabricLayout.layout(s.snapshot().get());
+            var g = dev.fabricscope.render.fabric.FabricLayout.layout(s.snapshot().get());
             return g.nodes().size() + g.edges().size();
         })).map(Samples.Sample::name).orElseThrow();
     }

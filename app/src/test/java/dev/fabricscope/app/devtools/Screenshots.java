@@ -6,7 +6,7 @@ import dev.fabricscope.app.PulseScript;
 import dev.fabricscope.app.view.MainView;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.app.viewmodel.ViewModels;
-import dev.fabricscope.render.FabricGraph;
+import dev.fabricscope.render.fabric.FabricGraph;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

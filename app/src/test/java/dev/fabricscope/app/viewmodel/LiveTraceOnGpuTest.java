@@ -8,7 +8,7 @@ import dev.fabricscope.app.FakeCheckWorker;
 import dev.fabricscope.app.LiveRecordingProbe;
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.MachineSnapshot;
-import dev.fabricscope.render.FabricPalette;
+import dev.fabricscope.render.fabric.FabricPalette;
 import dev.fabricscope.usecase.Advise;
 import dev.fabricscope.usecase.MakeReport;
 import dev.fabricscope.usecase.OpenSnapshot;

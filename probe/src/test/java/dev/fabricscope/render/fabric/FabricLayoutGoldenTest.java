@@ -1,10 +1,11 @@
-package dev.fabricscope.render;
+package dev.fabricscope.render.fabric;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.probe.TraceReplay;
+import dev.fabricscope.render.BigMachine;
 import dev.fabricscope.nativeapi.trace.TraceIO;
 import dev.fabricscope.samples.Samples;
 import dev.fabricscope.samples.SyntheticCluster;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class FabricLayoutGoldenTest {
 
-    private static final Path GOLDEN = Path.of("src/test/resources/render/FabricLayoutGoldenTest.txt");
+    private static final Path GOLDEN = Path.of("src/test/resources/render/fabric/FabricLayoutGoldenTest.txt");
     private static final Path CAPTURED = Path.of("src/test/resources/captured");
 
     @Test

@@ -1,4 +1,4 @@
-package dev.fabricscope.render;
+package dev.fabricscope.render.fabric;
 
 import dev.fabricscope.model.CudaAttributes;
 import dev.fabricscope.model.DriverInfo;

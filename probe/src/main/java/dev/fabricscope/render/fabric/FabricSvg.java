@@ -1,10 +1,10 @@
-package dev.fabricscope.render;
+package dev.fabricscope.render.fabric;
 
-import dev.fabricscope.render.FabricGraph.Detail;
-import dev.fabricscope.render.FabricGraph.Edge;
-import dev.fabricscope.render.FabricGraph.EdgeKind;
-import dev.fabricscope.render.FabricGraph.Group;
-import dev.fabricscope.render.FabricGraph.Node;
+import dev.fabricscope.render.fabric.FabricGraph.Detail;
+import dev.fabricscope.render.fabric.FabricGraph.Edge;
+import dev.fabricscope.render.fabric.FabricGraph.EdgeKind;
+import dev.fabricscope.render.fabric.FabricGraph.Group;
+import dev.fabricscope.render.fabric.FabricGraph.Node;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;

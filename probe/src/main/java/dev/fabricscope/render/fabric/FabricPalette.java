@@ -1,4 +1,4 @@
-package dev.fabricscope.render;
+package dev.fabricscope.render.fabric;
 
 /**
  * Colours of the fabric drawing, shared by the SVG writer and the desktop app so that both look the same.

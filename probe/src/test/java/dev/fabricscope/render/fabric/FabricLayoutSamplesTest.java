@@ -1,14 +1,14 @@
-package dev.fabricscope.render;
+package dev.fabricscope.render.fabric;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.model.MachineSnapshot;
-import dev.fabricscope.render.FabricGraph.Edge;
-import dev.fabricscope.render.FabricGraph.EdgeKind;
-import dev.fabricscope.render.FabricGraph.Node;
-import dev.fabricscope.render.FabricGraph.NodeKind;
+import dev.fabricscope.render.fabric.FabricGraph.Edge;
+import dev.fabricscope.render.fabric.FabricGraph.EdgeKind;
+import dev.fabricscope.render.fabric.FabricGraph.Node;
+import dev.fabricscope.render.fabric.FabricGraph.NodeKind;
 import dev.fabricscope.samples.Samples;
 import java.util.List;
 import java.util.stream.Stream;

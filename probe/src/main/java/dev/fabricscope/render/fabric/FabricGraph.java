@@ -1,4 +1,4 @@
-package dev.fabricscope.render;
+package dev.fabricscope.render.fabric;
 
 import java.util.List;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.fabricscope.render;
+package dev.fabricscope.render.fabric;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,13 +1,18 @@
-package dev.fabricscope.render;
+package dev.fabricscope.render.fabric;
 
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.GpuHealth;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.Nic;
 import dev.fabricscope.model.NvLink;
+import dev.fabricscope.model.NvLinkSignals;
+import dev.fabricscope.render.NodeText;
+import dev.fabricscope.render.SignalText;
+import dev.fabricscope.render.Units;
+import dev.fabricscope.topology.FabricVerdict;
 import dev.fabricscope.topology.NvLinkCounters;
 import dev.fabricscope.topology.PcieTopology;
-import dev.fabricscope.render.FabricGraph.Detail;
+import dev.fabricscope.render.fabric.FabricGraph.Detail;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -63,6 +68,39 @@ public final class NodeDetails {
         if (!near.isEmpty()) {
             d.add(new Detail("Nearest NICs", String.join(", ", near)));
         }
+        return d;
+    }
+
+    /** The fabric verdict of one GPU and each NVLink signal (none for snapshots made before they were read). */
+    static List<Detail> signals(MachineSnapshot s, Gpu g) {
+        List<Detail> d = new ArrayList<>();
+        int i = s.indexOf(g.pci());
+        if (i >= 0) {
+            FabricVerdict v = FabricVerdict.of(s).get(i);
+            if (v.state() != FabricVerdict.State.NOT_APPLICABLE) {
+                d.add(new Detail("Fabric verdict", (v.state() == FabricVerdict.State.NOT_UP ? NON_ZERO + " " : "")
+                        + v.state().name() + ": " + v.summary()));
+                d.add(new Detail("Verdict read", String.join("; ", v.evidence())));
+            }
+        }
+        NvLinkSignals sig = g.signals();
+        if (NodeText.notRead(sig.bwMode())) {
+            return d;
+        }
+        String system = SignalText.cell(sig.systemBwMode(), String::valueOf);
+        d.add(new Detail("NVLink BW (system)", (sig.systemBwMode().isPresent() && !NvLinkSignals.SYSTEM_BW_FULL.equals(system)
+                ? NON_ZERO + " " : "") + system));
+        String bw = SignalText.bwMode(sig.bwMode());
+        d.add(new Detail("NVLink BW mode", (bw.contains("REDUCED") ? NON_ZERO + " " : "") + bw
+                + ", supported " + SignalText.list(sig.supportedBwModes())));
+        d.add(new Detail("NVLE", SignalText.nvle(sig.nvle())));
+        d.add(new Detail("NVLink firmware", SignalText.list(sig.firmware())));
+        String gfm = SignalText.cell(sig.gfmState(), String::valueOf);
+        d.add(new Detail("GFM", (NvLinkSignals.GFM_DISCONNECTED.equals(gfm) ? NON_ZERO + " " : "") + gfm));
+        d.add(new Detail("Fabric cliques (v4)", SignalText.list(sig.fabricCliques())));
+        d.add(new Detail("Link states", SignalText.linkStates(sig)));
+        d.add(new Detail("Effective BER", SignalText.ber(sig, false)));
+        d.add(new Detail("Symbol BER", SignalText.ber(sig, true)));
         return d;
     }
 
@@ -135,6 +173,6 @@ public final class NodeDetails {
                 }
             }
         }
-        return best < 0 ? "rate ?" : FabricLayout.fmt(best) + " Gb/s" + layer;
+        return best < 0 ? "rate ?" : Units.gbps(best) + " Gb/s" + layer;
     }
 }
