@@ -63,7 +63,7 @@ box(A,345,CW,70,'box','cluster',['collect (Slurm, pdsh), read','node reports, di
 box(B,345,CW,70,'pure','report',['JSON, Markdown, HTML;','redaction, diff'])
 box(C,345,CW,70,'pure','render',['text renderers;','render.fabric: drawing'])
 # DECIDE
-box(A,445,CW,70,'native','check',['live checks on the GPUs through','the seams, in a child process'])
+box(A,445,CW,70,'native','check · check.api',['runners on the GPUs, in a child','process; api: results, logic'])
 box(B,445,CW,70,'pure','advisor',['framework rules → verdicts','(docs/backend-rules.md)'])
 box(C,445,CW,70,'pure','topology',['links, switch inference,','NVLink specs, PCIe, analysis'])
 # SNAPSHOT

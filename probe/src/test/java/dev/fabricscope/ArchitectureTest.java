@@ -33,6 +33,11 @@ class ArchitectureTest {
     static final String PROBE = "dev.fabricscope.probe..";
     static final String ADVISOR = "dev.fabricscope.advisor..";
     static final String CHECK = "dev.fabricscope.check..";
+    /** The runners of the checks: exactly this package, not {@code check.api} below it. */
+    static final String CHECK_RUNNERS = "dev.fabricscope.check";
+    static final String CHECK_API = "dev.fabricscope.check.api..";
+    static final String CLUSTER = "dev.fabricscope.cluster..";
+    static final String DIFF = "dev.fabricscope.diff..";
     static final String REPORT = "dev.fabricscope.report..";
     static final String RENDER = "dev.fabricscope.render..";
     static final String RENDER_FABRIC = "dev.fabricscope.render.fabric";
@@ -102,8 +107,27 @@ class ArchitectureTest {
     @Test
     void reportDoesNotRunChecks() {
         noClasses().that().resideInAPackage(REPORT)
-                .should().transitivelyDependOnClassesThat(checkRunners())
+                .should().transitivelyDependOnClassesThat().resideInAPackage(CHECK_RUNNERS)
                 .because("running a check is a use case (usecase.RunCheck); a report only carries its results")
+                .check(CLASSES);
+    }
+
+    @Test
+    void checkApiDoesNotReachNativeCodeOrTheRunners() {
+        noClasses().that().resideInAPackage(CHECK_API)
+                .should().dependOnClassesThat(resideInAnyPackage(NATIVEAPI, PROBE, CHECK_RUNNERS)
+                        .or(resideInAnyPackage(NATIVE_BINDINGS)))
+                .because("check.api holds results, options, events and pure logic, read on any machine; of the checks "
+                        + "only the runners in check call the GPUs")
+                .check(CLASSES);
+    }
+
+    @Test
+    void readersOfChecksSeeOnlyCheckApi() {
+        noClasses().that().resideInAnyPackage(REPORT, RENDER, USECASE, CLUSTER, DIFF)
+                .and().doNotBelongToAnyOf(dev.fabricscope.usecase.RunCheck.class)
+                .should().dependOnClassesThat().resideInAPackage(CHECK_RUNNERS)
+                .because("results are read through check.api; only usecase.RunCheck starts the runners")
                 .check(CLASSES);
     }
 
@@ -195,19 +219,18 @@ class ArchitectureTest {
                 .check(CLASSES);
     }
 
+    @Test
+    void noClassCyclesInCheck() {
+        for (String pkg : java.util.List.of("dev.fabricscope.check", "dev.fabricscope.check.api")) {
+            slices().assignedFrom(classesOf(pkg))
+                    .should().beFreeOfCycles()
+                    .check(CLASSES);
+        }
+    }
+
     /** A dependency that is only a Jackson annotation naming one of json's (de)serializers, e.g. {@code @JsonDeserialize(using = …)}. */
     static final DescribedPredicate<Dependency> JSON_ANNOTATION = DescribedPredicate.describe("a Jackson annotation naming a class of json",
             d -> d.getTargetClass().getPackageName().startsWith("dev.fabricscope.json") && d.getDescription().contains("annotation"));
-
-    /**
-     * Classes of {@code check} that run a check (in this process or a child) rather than describe one or its result:
-     * top-level classes, not records, named CheckProcess*, CheckRunner, ChildChecks or *Check.
-     */
-    static DescribedPredicate<JavaClass> checkRunners() {
-        return DescribedPredicate.describe("check runners (CheckProcess*, CheckRunner, ChildChecks, *Check)",
-                c -> c.getPackageName().equals("dev.fabricscope.check") && c.isTopLevelClass() && !c.isRecord()
-                        && c.getSimpleName().matches("CheckProcess.*|CheckRunner|ChildChecks|.*Check"));
-    }
 
     /**
      * One slice per top-level class of {@code pkg} (nested classes belong to their outer class), so that

@@ -1,8 +1,8 @@
 package dev.fabricscope.app;
 
-import dev.fabricscope.check.CheckStatus;
-import dev.fabricscope.check.NodeAcceptance;
-import dev.fabricscope.check.NodeCheckResult;
+import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.NodeAcceptance;
+import dev.fabricscope.check.api.NodeCheckResult;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.samples.SyntheticCluster;

@@ -1,10 +1,10 @@
 package dev.fabricscope.app;
 
 import dev.fabricscope.check.CheckProcess;
-import dev.fabricscope.check.CheckResult;
-import dev.fabricscope.check.CheckStatus;
-import dev.fabricscope.check.MemoryAudit;
-import dev.fabricscope.check.P2pResult;
+import dev.fabricscope.check.api.CheckResult;
+import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.MemoryAudit;
+import dev.fabricscope.check.api.P2pResult;
 import dev.fabricscope.usecase.RunCheck;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,12 @@
 package dev.fabricscope.check;
 
-import dev.fabricscope.check.AllReduceMath.DType;
+import dev.fabricscope.check.api.AllReduceMath;
+import dev.fabricscope.check.api.AllReduceMath.DType;
+import dev.fabricscope.check.api.AllReduceResult;
+import dev.fabricscope.check.api.CheckOptions;
+import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.MemoryAudit;
+import dev.fabricscope.check.api.WorkspaceSizing;
 import dev.fabricscope.nativeapi.cuda.CudaGpus;
 import dev.fabricscope.nativeapi.nccl.NcclComms;
 import java.nio.ByteBuffer;
@@ -85,21 +91,6 @@ public final class AllReduceCheck {
         public static List<String> parseModes(String s) {
             return s.trim().equals("both") ? MODES : List.of(s.split(",")).stream().map(String::trim).toList();
         }
-    }
-
-    /** One operation on every rank, prepared once and enqueued many times. */
-    interface Prepared extends AutoCloseable {
-        /** Every rank, from one thread (NCCL: inside one group call). */
-        void all();
-
-        /** One rank, from that rank's own host thread. */
-        void rank(int r);
-
-        /** An asynchronous error to stop on, or null. */
-        String asyncError();
-
-        @Override
-        void close();
     }
 
     /** Per-operation times: host clock and CUDA events (slowest GPU), µs. */
@@ -334,7 +325,7 @@ public final class AllReduceCheck {
             }
         }
 
-        void awaitAll(Prepared op, String what) {
+        void awaitAll(PreparedAllReduce op, String what) {
             ctx.await(what, () -> {
                 for (long st : streams) {
                     if (!s.streamDone(st)) {
@@ -362,7 +353,7 @@ public final class AllReduceCheck {
         }
 
         /** Warm-up, then the timed operations (plain or graph), as nccl-tests. */
-        Timing time(Prepared op, boolean graph, String what) {
+        Timing time(PreparedAllReduce op, boolean graph, String what) {
             for (int w = 0; w < req.warmup(); w++) {
                 op.all();
             }
@@ -425,7 +416,7 @@ public final class AllReduceCheck {
         }
 
         /** One host thread per GPU, started together; the slowest thread's host time. */
-        Timing timeThreads(Prepared op, boolean graph, String what) {
+        Timing timeThreads(PreparedAllReduce op, boolean graph, String what) {
             CyclicBarrier together = new CyclicBarrier(n);
             AtomicBoolean stop = new AtomicBoolean();
             List<Future<Long>> futures = new ArrayList<>();
@@ -503,7 +494,7 @@ public final class AllReduceCheck {
          * path on use, so without it the first timed size would run slower code than every later one.
          */
         void warmUp(String impl, String mode, DType t,
-                    java.util.function.LongFunction<java.util.function.BiFunction<long[], long[], Prepared>> prepare) {
+                    java.util.function.LongFunction<java.util.function.BiFunction<long[], long[], PreparedAllReduce>> prepare) {
             boolean first = true;
             for (long bytes : sizes) {
                 long count = AllReduceMath.count(bytes, t);
@@ -512,7 +503,7 @@ public final class AllReduceCheck {
                 }
                 ctx.checkpoint();
                 String what = impl + " " + mode + " " + t.flag + " " + bytes + " B (sweep warm-up)";
-                try (Prepared op = prepare.apply(count).apply(send, recv)) {
+                try (PreparedAllReduce op = prepare.apply(count).apply(send, recv)) {
                     for (int w = 0; w < req.warmup(); w++) {
                         op.all();
                     }
@@ -533,7 +524,7 @@ public final class AllReduceCheck {
          * {@link #MAX_REHEARSALS}): by then the JVM has compiled the launch path and the first timed size runs the
          * code every later size runs (one pass was not enough on the H200: docs/benchmarks.md, issue 31).
          */
-        void rehearse(Prepared op, boolean graph, String what) {
+        void rehearse(PreparedAllReduce op, boolean graph, String what) {
             double last = Double.NaN;
             for (int k = 0; k < MAX_REHEARSALS; k++) {
                 double t = time(op, graph, what).hostUs();
@@ -545,20 +536,20 @@ public final class AllReduceCheck {
         }
 
         /** Out of place and in place at one size, one row. */
-        void measure(String impl, String mode, DType t, long bytes, long count, java.util.function.BiFunction<long[], long[], Prepared> prepare) {
+        void measure(String impl, String mode, DType t, long bytes, long count, java.util.function.BiFunction<long[], long[], PreparedAllReduce> prepare) {
             ctx.checkpoint();
             boolean graph = mode.equals("graph");
             String what = impl + " " + mode + " " + t.flag + " " + bytes + " B";
             poison(bytes);
             Timing out;
             long outWrong;
-            try (Prepared op = prepare.apply(send, recv)) {
+            try (PreparedAllReduce op = prepare.apply(send, recv)) {
                 out = time(op, graph, what);
                 outWrong = wrong(t, count);
             }
             Timing in;
             long inWrong;
-            try (Prepared op = prepare.apply(recv, recv)) {
+            try (PreparedAllReduce op = prepare.apply(recv, recv)) {
                 copySendToRecv(count * t.size);
                 in = time(op, graph, what + " in place");
                 copySendToRecv(count * t.size);
@@ -647,7 +638,7 @@ public final class AllReduceCheck {
             final String[] labels = java.util.stream.IntStream.range(0, n).mapToObj(i -> "GPU" + i).toArray(String[]::new);
 
             /** One all-reduce per GPU: from[i] → to[i]. */
-            final class Op implements Prepared {
+            final class Op implements PreparedAllReduce {
                 final DType t;
                 final long count;
                 final long[] from;

@@ -1,5 +1,7 @@
 package dev.fabricscope.check;
 
+import dev.fabricscope.check.api.CheckStatus;
+
 /** Thrown at a safe point when the check ran out of time or was cancelled. */
 public final class CheckAbortedException extends RuntimeException {
 

@@ -1,5 +1,8 @@
 package dev.fabricscope.check;
 
+import dev.fabricscope.check.api.CheckEvent;
+import dev.fabricscope.check.api.CheckOptions;
+import dev.fabricscope.check.api.CheckStatus;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;

@@ -1,6 +1,11 @@
 package dev.fabricscope.check;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fabricscope.check.api.CheckEvent;
+import dev.fabricscope.check.api.CheckOptions;
+import dev.fabricscope.check.api.CheckResult;
+import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.MemoryAudit;
 import dev.fabricscope.json.Json;
 import java.io.BufferedReader;
 import java.io.IOException;

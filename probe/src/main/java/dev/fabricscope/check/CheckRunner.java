@@ -1,5 +1,8 @@
 package dev.fabricscope.check;
 
+import dev.fabricscope.check.api.CheckEvent;
+import dev.fabricscope.check.api.CheckOptions;
+import dev.fabricscope.check.api.CheckStatus;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

@@ -1,6 +1,7 @@
 package dev.fabricscope.check;
 
-import dev.fabricscope.check.AllReduceMath.DType;
+import dev.fabricscope.check.api.AllReduceMath.DType;
+import dev.fabricscope.check.api.WorkspaceSizing;
 import dev.fabricscope.nativeapi.cuda.CudaGpus;
 import dev.fabricscope.nativeapi.cuda.KernelArgs;
 import java.nio.ByteBuffer;
@@ -82,7 +83,7 @@ final class CustomAllReduce {
     }
 
     /** One prepared operation: every rank's launch parameters built once. */
-    final class Op implements AllReduceCheck.Prepared {
+    final class Op implements PreparedAllReduce {
         private final long[] functions = new long[n];
         private final KernelArgs[] args = new KernelArgs[n];
         private final long[] streams;

@@ -1,9 +1,10 @@
 package dev.fabricscope.check;
 
+import dev.fabricscope.check.api.MemoryAudit;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.Reading;
-import dev.fabricscope.nativeapi.nvml.NvmlGpus;
 import dev.fabricscope.nativeapi.cuda.CudaGpus;
+import dev.fabricscope.nativeapi.nvml.NvmlGpus;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

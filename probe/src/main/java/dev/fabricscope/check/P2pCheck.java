@@ -1,5 +1,9 @@
 package dev.fabricscope.check;
 
+import dev.fabricscope.check.api.CheckOptions;
+import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.MemoryAudit;
+import dev.fabricscope.check.api.P2pResult;
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.GpuPair;
 import dev.fabricscope.model.MachineSnapshot;
@@ -9,8 +13,8 @@ import dev.fabricscope.model.Reading;
 import dev.fabricscope.nativeapi.cuda.CudaGpus;
 import dev.fabricscope.nativeapi.cuda.KernelArgs;
 import dev.fabricscope.nativeapi.nvml.NvmlGpus;
-import java.nio.ByteBuffer;
 import dev.fabricscope.topology.NvLinkSpecs;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,12 +1,18 @@
 package dev.fabricscope.check;
 
+import dev.fabricscope.check.api.CallStep;
+import dev.fabricscope.check.api.CheckOptions;
+import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.MemoryAudit;
+import dev.fabricscope.check.api.PreflightResult;
+import dev.fabricscope.check.api.WorkspaceSizing;
 import dev.fabricscope.model.FabricInfo;
 import dev.fabricscope.model.Reading;
 import dev.fabricscope.nativeapi.cuda.CuMemAllocationProp;
 import dev.fabricscope.nativeapi.cuda.CudaAttribute;
 import dev.fabricscope.nativeapi.cuda.CudaGpus;
-import dev.fabricscope.nativeapi.nvml.Nvml;
 import dev.fabricscope.nativeapi.nvml.FabricDecoder;
+import dev.fabricscope.nativeapi.nvml.Nvml;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -146,14 +152,14 @@ public final class PreflightCheck {
         }
         String conclusion = conclusion(gpus, proceed, worldSize);
         String vote = (proceed ? "vote PROCEED" : "vote SKIP") + " on " + gpus.size() + " GPU(s)";
-        String summary = worldSize <= 1 ? NOT_APPLICABLE + "; at a larger world size, " + vote + ": " + conclusion(gpus, proceed, 2)
+        String summary = worldSize <= 1
+                ? PreflightResult.NOT_APPLICABLE + "; at a larger world size, " + vote + ": " + conclusion(gpus, proceed, 2)
                 : vote + ", world size " + worldSize + ": " + conclusion;
         return new PreflightResult(NAME, status(proceed, worldSize), summary, params, gpus,
                 proceed ? "PROCEED" : "SKIP", log, conclusion, notes, memory);
     }
 
     /** The summary's first words at world size 1, where the check does not apply. */
-    public static final String NOT_APPLICABLE = "not applicable at world size 1 (SGLang skips the preflight and fusion there)";
 
     /**
      * SKIPPED at world size 1: SGLang returns before the preflight when the fusion group has one rank (the notes cite

@@ -1,12 +1,12 @@
 package dev.fabricscope.cli;
 
 import dev.fabricscope.check.AllReduceCheck;
-import dev.fabricscope.check.AllReduceMath;
-import dev.fabricscope.check.CheckControl;
-import dev.fabricscope.check.CheckListener;
-import dev.fabricscope.check.CheckOptions;
+import dev.fabricscope.check.api.AllReduceMath;
+import dev.fabricscope.check.api.CheckControl;
+import dev.fabricscope.check.api.CheckListener;
+import dev.fabricscope.check.api.CheckOptions;
 import dev.fabricscope.check.CheckProcess;
-import dev.fabricscope.check.CheckResult;
+import dev.fabricscope.check.api.CheckResult;
 import dev.fabricscope.check.P2pCheck;
 import dev.fabricscope.check.PreflightCheck;
 import dev.fabricscope.json.Json;

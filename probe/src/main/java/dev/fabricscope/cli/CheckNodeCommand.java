@@ -1,9 +1,9 @@
 package dev.fabricscope.cli;
 
-import dev.fabricscope.check.CheckListener;
-import dev.fabricscope.check.CheckStatus;
-import dev.fabricscope.check.NodeAcceptance;
-import dev.fabricscope.check.NodeCheckResult;
+import dev.fabricscope.check.api.CheckListener;
+import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.NodeAcceptance;
+import dev.fabricscope.check.api.NodeCheckResult;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;

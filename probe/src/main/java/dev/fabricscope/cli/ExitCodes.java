@@ -31,7 +31,7 @@ public final class ExitCodes {
     }
 
     /** The exit code for a check's status: 0 passed or skipped, 5 failed, timed out or cancelled, 1 an error. */
-    public static int of(dev.fabricscope.check.CheckStatus s) {
+    public static int of(dev.fabricscope.check.api.CheckStatus s) {
         return switch (s) {
             case PASSED, SKIPPED -> OK;
             case FAILED, TIMED_OUT, CANCELLED -> CHECK_FAILED;

@@ -1,9 +1,9 @@
 package dev.fabricscope.cli;
 
 import dev.fabricscope.advisor.api.AdvisorInputException;
-import dev.fabricscope.check.CheckControl;
-import dev.fabricscope.check.CheckListener;
-import dev.fabricscope.check.CheckStatus;
+import dev.fabricscope.check.api.CheckControl;
+import dev.fabricscope.check.api.CheckListener;
+import dev.fabricscope.check.api.CheckStatus;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.render.Fit;

@@ -1,10 +1,10 @@
 package dev.fabricscope.render;
 
-import dev.fabricscope.check.AllReduceResult;
-import dev.fabricscope.check.CallStep;
-import dev.fabricscope.check.CheckResult;
-import dev.fabricscope.check.P2pResult;
-import dev.fabricscope.check.PreflightResult;
+import dev.fabricscope.check.api.AllReduceResult;
+import dev.fabricscope.check.api.CallStep;
+import dev.fabricscope.check.api.CheckResult;
+import dev.fabricscope.check.api.P2pResult;
+import dev.fabricscope.check.api.PreflightResult;
 import dev.fabricscope.text.Escape;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -1,14 +1,14 @@
 package dev.fabricscope.render;
 
-import dev.fabricscope.check.AllReduceMath;
-import dev.fabricscope.check.AllReduceResult;
-import dev.fabricscope.check.CallStep;
-import dev.fabricscope.check.CheckResult;
-import dev.fabricscope.check.NodeAcceptance;
-import dev.fabricscope.check.NodeCheckResult;
-import dev.fabricscope.check.P2pResult;
-import dev.fabricscope.check.PreflightResult;
-import dev.fabricscope.check.WorkspaceSizing;
+import dev.fabricscope.check.api.AllReduceMath;
+import dev.fabricscope.check.api.AllReduceResult;
+import dev.fabricscope.check.api.CallStep;
+import dev.fabricscope.check.api.CheckResult;
+import dev.fabricscope.check.api.NodeAcceptance;
+import dev.fabricscope.check.api.NodeCheckResult;
+import dev.fabricscope.check.api.P2pResult;
+import dev.fabricscope.check.api.PreflightResult;
+import dev.fabricscope.check.api.WorkspaceSizing;
 import dev.fabricscope.io.SnapshotIO;
 import java.util.List;
 import java.util.Locale;

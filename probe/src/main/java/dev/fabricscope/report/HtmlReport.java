@@ -4,7 +4,7 @@ import dev.fabricscope.render.Units;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
-import dev.fabricscope.check.CheckResult;
+import dev.fabricscope.check.api.CheckResult;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.render.CheckSections;
 import dev.fabricscope.model.Finding;

@@ -6,7 +6,7 @@ import static dev.fabricscope.text.Escape.md;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
-import dev.fabricscope.check.CheckResult;
+import dev.fabricscope.check.api.CheckResult;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.Finding;
 import dev.fabricscope.model.Gpu;

@@ -1,6 +1,6 @@
 package dev.fabricscope.report;
 
-import dev.fabricscope.check.CheckResult;
+import dev.fabricscope.check.api.CheckResult;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.render.CheckSections;
 import dev.fabricscope.render.CheckText;

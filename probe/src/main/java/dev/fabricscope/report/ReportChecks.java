@@ -4,7 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.fabricscope.check.CheckResult;
+import dev.fabricscope.check.api.CheckResult;
+import dev.fabricscope.check.api.CheckResults;
 import dev.fabricscope.json.Json;
 import java.util.List;
 
@@ -42,7 +43,7 @@ public record ReportChecks(boolean requested, String skipped, List<Entry> result
     public record Entry(String check, String status, String summary, JsonNode result) {
 
         /**
-         * The result read as its check's own record ({@link CheckResult#typeOf}): what every view renders. Null when
+         * The result read as its check's own record ({@link dev.fabricscope.check.api.CheckResults#typeOf}): what every view renders. Null when
          * {@link #unreadable()} says why (no result, a check this version does not know, JSON that is not that record).
          */
         @JsonIgnore
@@ -60,7 +61,7 @@ public record ReportChecks(boolean requested, String skipped, List<Entry> result
             if (result == null) {
                 return new Read(null, "no result recorded");
             }
-            Class<? extends CheckResult> type = CheckResult.typeOf(check);
+            Class<? extends CheckResult> type = CheckResults.typeOf(check);
             if (type == null) {
                 return new Read(null, "a check this version does not know ('" + check + "')");
             }

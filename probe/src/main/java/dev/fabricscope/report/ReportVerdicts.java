@@ -1,6 +1,6 @@
 package dev.fabricscope.report;
 
-import dev.fabricscope.check.P2pResult;
+import dev.fabricscope.check.api.P2pResult;
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.NvLinkSignals;

@@ -1,7 +1,7 @@
 package dev.fabricscope.usecase;
 
-import dev.fabricscope.check.CheckControl;
-import dev.fabricscope.check.CheckListener;
+import dev.fabricscope.check.api.CheckControl;
+import dev.fabricscope.check.api.CheckListener;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.report.HtmlReport;

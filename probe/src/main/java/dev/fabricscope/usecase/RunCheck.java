@@ -1,20 +1,21 @@
 package dev.fabricscope.usecase;
 
 import dev.fabricscope.check.AllReduceCheck;
-import dev.fabricscope.check.AllReduceResult;
-import dev.fabricscope.check.CheckControl;
-import dev.fabricscope.check.CheckEvent;
-import dev.fabricscope.check.CheckListener;
-import dev.fabricscope.check.CheckOptions;
+import dev.fabricscope.check.api.AllReduceResult;
+import dev.fabricscope.check.api.CheckControl;
+import dev.fabricscope.check.api.CheckEvent;
+import dev.fabricscope.check.api.CheckListener;
+import dev.fabricscope.check.api.CheckOptions;
 import dev.fabricscope.check.CheckProcess;
-import dev.fabricscope.check.CheckResult;
-import dev.fabricscope.check.CheckStatus;
-import dev.fabricscope.check.MemoryAudit;
-import dev.fabricscope.check.NodeAcceptance;
+import dev.fabricscope.check.api.CheckResult;
+import dev.fabricscope.check.api.CheckResults;
+import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.MemoryAudit;
+import dev.fabricscope.check.api.NodeAcceptance;
 import dev.fabricscope.check.P2pCheck;
-import dev.fabricscope.check.P2pResult;
+import dev.fabricscope.check.api.P2pResult;
 import dev.fabricscope.check.PreflightCheck;
-import dev.fabricscope.check.PreflightResult;
+import dev.fabricscope.check.api.PreflightResult;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
@@ -134,7 +135,7 @@ public final class RunCheck {
 
     @SuppressWarnings("unchecked")
     private static Class<CheckResult> type(Kind kind) {
-        return (Class<CheckResult>) CheckResult.typeOf(kind.check);
+        return (Class<CheckResult>) CheckResults.typeOf(kind.check);
     }
 
     /** A result of the check's own type for a check that did not run or gave none. */

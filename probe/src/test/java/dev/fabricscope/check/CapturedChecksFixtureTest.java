@@ -6,6 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fabricscope.check.api.AllReduceMath;
+import dev.fabricscope.check.api.AllReduceResult;
+import dev.fabricscope.check.api.CallStep;
+import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.P2pResult;
+import dev.fabricscope.check.api.PreflightResult;
+import dev.fabricscope.check.api.WorkspaceSizing;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.render.CheckText;
 import java.io.IOException;

@@ -4,6 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fabricscope.check.api.CheckControl;
+import dev.fabricscope.check.api.CheckEvent;
+import dev.fabricscope.check.api.CheckListener;
+import dev.fabricscope.check.api.CheckOptions;
+import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.MemoryAudit;
+import dev.fabricscope.check.api.PreflightResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.check.AllReduceMath.DType;
+import dev.fabricscope.check.api.AllReduceMath.DType;
+import dev.fabricscope.check.api.AllReduceResult;
+import dev.fabricscope.check.api.CheckOptions;
+import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.P2pResult;
+import dev.fabricscope.check.api.PreflightResult;
 import dev.fabricscope.nativeapi.cuda.CudaJna;
 import java.time.Duration;
 import java.util.List;

@@ -1,10 +1,7 @@
 package dev.fabricscope.check;
 
 import com.sun.jna.Memory;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import dev.fabricscope.check.api.AllReduceMath;
 import dev.fabricscope.nativeapi.cuda.CuMemAllocationProp;
 import dev.fabricscope.nativeapi.cuda.CuMulticastObjectProp;
 import dev.fabricscope.nativeapi.cuda.LibCuda;
@@ -15,6 +12,10 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 
 /** Struct layouts (cuda.h offsets, api-facts §B3), the bindings' safety, and the bundled PTX. */
 class NativeLayoutTest {

@@ -86,10 +86,10 @@ class CheckCommandTest {
 
     @Test
     void statusesMapToExitCodes() {
-        assertEquals(ExitCodes.OK, ExitCodes.of(dev.fabricscope.check.CheckStatus.PASSED));
-        assertEquals(ExitCodes.CHECK_FAILED, ExitCodes.of(dev.fabricscope.check.CheckStatus.FAILED));
-        assertEquals(ExitCodes.CHECK_FAILED, ExitCodes.of(dev.fabricscope.check.CheckStatus.TIMED_OUT));
-        assertEquals(ExitCodes.FAILURE, ExitCodes.of(dev.fabricscope.check.CheckStatus.ERROR));
+        assertEquals(ExitCodes.OK, ExitCodes.of(dev.fabricscope.check.api.CheckStatus.PASSED));
+        assertEquals(ExitCodes.CHECK_FAILED, ExitCodes.of(dev.fabricscope.check.api.CheckStatus.FAILED));
+        assertEquals(ExitCodes.CHECK_FAILED, ExitCodes.of(dev.fabricscope.check.api.CheckStatus.TIMED_OUT));
+        assertEquals(ExitCodes.FAILURE, ExitCodes.of(dev.fabricscope.check.api.CheckStatus.ERROR));
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.fabricscope.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.check.NodeAcceptance;
+import dev.fabricscope.check.api.NodeAcceptance;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.Gpu;

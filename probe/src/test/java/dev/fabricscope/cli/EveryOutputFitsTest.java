@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.check.AllReduceResult;
-import dev.fabricscope.check.CheckResult;
-import dev.fabricscope.check.P2pResult;
-import dev.fabricscope.check.PreflightResult;
+import dev.fabricscope.check.api.AllReduceResult;
+import dev.fabricscope.check.api.CheckResult;
+import dev.fabricscope.check.api.P2pResult;
+import dev.fabricscope.check.api.PreflightResult;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.render.CheckText;
 import dev.fabricscope.samples.Samples;

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.check.CheckStatus;
-import dev.fabricscope.check.NodeAcceptance;
-import dev.fabricscope.check.NodeAcceptance.Expectation;
-import dev.fabricscope.check.NodeAcceptance.Outcome;
-import dev.fabricscope.check.NodeCheckResult;
+import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.NodeAcceptance;
+import dev.fabricscope.check.api.NodeAcceptance.Expectation;
+import dev.fabricscope.check.api.NodeAcceptance.Outcome;
+import dev.fabricscope.check.api.NodeCheckResult;
 import dev.fabricscope.check.PreflightCheck;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;

@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fabricscope.check.AllReduceResult;
-import dev.fabricscope.check.P2pResult;
-import dev.fabricscope.check.PreflightResult;
+import dev.fabricscope.check.api.AllReduceResult;
+import dev.fabricscope.check.api.P2pResult;
+import dev.fabricscope.check.api.PreflightResult;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.report.Report;
 import dev.fabricscope.report.ReportChecks;

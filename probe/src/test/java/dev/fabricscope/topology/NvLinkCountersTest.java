@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.check.NodeAcceptance;
+import dev.fabricscope.check.api.NodeAcceptance;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.Finding;
 import dev.fabricscope.model.Gpu;

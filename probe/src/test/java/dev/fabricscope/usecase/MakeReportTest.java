@@ -113,7 +113,7 @@ class MakeReportTest {
     @Test
     void checksOfASavedMachineAreSkippedWithTheReasonWithoutStartingAnything() throws Exception {
         MakeReport.Result r = reports.make(request(AdviseTest.sample("dgx-h100"), MakeReport.Origin.sample("dgx-h100"),
-                DeploymentRequest.NONE, MakeReport.Checks.run(e -> { }, new dev.fabricscope.check.CheckControl()), MakeReport.Format.JSON, false));
+                DeploymentRequest.NONE, MakeReport.Checks.run(e -> { }, new dev.fabricscope.check.api.CheckControl()), MakeReport.Format.JSON, false));
         assertTrue(r.report().checks().requested());
         assertTrue(r.report().checks().skipped().contains("saved snapshot"), r.report().checks().skipped());
     }

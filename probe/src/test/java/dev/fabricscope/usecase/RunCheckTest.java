@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.check.AllReduceResult;
-import dev.fabricscope.check.CheckControl;
+import dev.fabricscope.check.api.AllReduceResult;
+import dev.fabricscope.check.api.CheckControl;
 import dev.fabricscope.check.CheckProcess;
-import dev.fabricscope.check.CheckResult;
-import dev.fabricscope.check.CheckStatus;
-import dev.fabricscope.check.MemoryAudit;
-import dev.fabricscope.check.P2pResult;
-import dev.fabricscope.check.PreflightResult;
+import dev.fabricscope.check.api.CheckResult;
+import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.MemoryAudit;
+import dev.fabricscope.check.api.P2pResult;
+import dev.fabricscope.check.api.PreflightResult;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.ProbeInfo;
 import dev.fabricscope.report.ReportChecks;
@@ -57,7 +57,7 @@ class RunCheckTest {
     void aCheckRunsInAChildProcessWithItsArgumentsAndTimeLimit() throws Exception {
         RunCheck runs = fakeWorker(CheckProcess.WorkerLine.result(passed()));
         CheckResult r = runs.inChildProcess(new RunCheck.Request(RunCheck.Kind.ALLREDUCE, List.of("--impl", "nccl"), null,
-                new dev.fabricscope.check.CheckOptions(java.time.Duration.ofSeconds(42), e -> { }, new CheckControl())));
+                new dev.fabricscope.check.api.CheckOptions(java.time.Duration.ofSeconds(42), e -> { }, new CheckControl())));
         assertEquals(CheckStatus.PASSED, r.status());
         assertTrue(r instanceof AllReduceResult);
         assertTrue(args().contains("check allreduce --impl nccl --worker --timeout 42"), args());

@@ -1,6 +1,6 @@
 package dev.fabricscope.app.viewmodel;
 
-import dev.fabricscope.check.NodeAcceptance;
+import dev.fabricscope.check.api.NodeAcceptance;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.samples.Samples;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.fabricscope.app.viewmodel;
 
-import dev.fabricscope.check.CheckControl;
-import dev.fabricscope.check.CheckResult;
+import dev.fabricscope.check.api.CheckControl;
+import dev.fabricscope.check.api.CheckResult;
 import dev.fabricscope.report.RecordedChecks;
 import dev.fabricscope.report.ReportChecks;
 import dev.fabricscope.usecase.RunCheck;

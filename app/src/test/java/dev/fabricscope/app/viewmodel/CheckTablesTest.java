@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.check.AllReduceResult;
-import dev.fabricscope.check.CheckStatus;
-import dev.fabricscope.check.MemoryAudit;
-import dev.fabricscope.check.P2pResult;
+import dev.fabricscope.check.api.AllReduceResult;
+import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.MemoryAudit;
+import dev.fabricscope.check.api.P2pResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

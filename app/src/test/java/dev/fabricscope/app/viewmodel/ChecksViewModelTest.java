@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.app.FakeCheckWorker;
-import dev.fabricscope.check.CheckStatus;
-import dev.fabricscope.check.MemoryAudit;
+import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.MemoryAudit;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.usecase.RunCheck;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.fabricscope.check;
+package dev.fabricscope.check.api;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.fabricscope.check;
+package dev.fabricscope.check.api;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -1,10 +1,10 @@
-package dev.fabricscope.check;
+package dev.fabricscope.check.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.check.AllReduceMath.DType;
+import dev.fabricscope.check.api.AllReduceMath.DType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.fabricscope.check;
+package dev.fabricscope.check.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
@@ -25,6 +25,10 @@ public record PreflightResult(String check, CheckStatus status, String summary, 
 
     /** The check's name, as {@code fabricscope check NAME} and a report's entries name it. */
     public static final String CHECK = "preflight";
+
+    /** The summary's first words at world size 1. */
+    public static final String NOT_APPLICABLE =
+            "not applicable at world size 1 (SGLang skips the preflight and fusion there)";
 
     @Override
     public PreflightResult withMemory(MemoryAudit m) {

@@ -1,4 +1,4 @@
-package dev.fabricscope.check;
+package dev.fabricscope.check.api;
 
 /** Receives {@link CheckEvent}s; called on the check's worker thread, so a GUI must hand them to its own thread. */
 @FunctionalInterface

@@ -1,4 +1,4 @@
-package dev.fabricscope.check;
+package dev.fabricscope.check.api;
 
 /** The caller's handle on a running check: {@link #cancel()} stops it at its next safe point. */
 public final class CheckControl {

@@ -1,4 +1,4 @@
-package dev.fabricscope.check;
+package dev.fabricscope.check.api;
 
 /**
  * Progress of a running check, for the GUI's progress bar and log.

@@ -1,4 +1,4 @@
-package dev.fabricscope.check;
+package dev.fabricscope.check.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.fabricscope.io.SnapshotIO;

@@ -1,4 +1,4 @@
-package dev.fabricscope.check;
+package dev.fabricscope.check.api;
 
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.GpuHealth;
@@ -8,10 +8,10 @@ import dev.fabricscope.model.NodeInfo;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.NvSwitch;
 import dev.fabricscope.model.Reading;
+import dev.fabricscope.text.Ranges;
 import dev.fabricscope.topology.NicPlacement;
 import dev.fabricscope.topology.NvLinkCounters;
 import dev.fabricscope.topology.PcieTopology;
-import dev.fabricscope.text.Ranges;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -321,7 +321,7 @@ public final class NodeAcceptance {
         PreflightResult pr = r == null ? null : r.preflight();
         if (pr != null && pr.params() != null && pr.params().worldSize() <= 1) {
             // SGLang returns before the preflight at world size 1; results of older versions said FAILED there
-            preflight = new Expectation("Preflight", "PASSED", "SKIPPED — " + PreflightCheck.NOT_APPLICABLE
+            preflight = new Expectation("Preflight", "PASSED", "SKIPPED — " + PreflightResult.NOT_APPLICABLE
                     + (pr.vote() == null ? "" : "; the driver's answers vote " + pr.vote()), Outcome.SKIP);
         } else if (preflight.outcome() == Outcome.FAIL && !Boolean.TRUE.equals(p.multicast())) {
             // SGLang's preflight votes SKIP without CUDA multicast (and at world size 1): the reference had none either

@@ -1,4 +1,4 @@
-package dev.fabricscope.check;
+package dev.fabricscope.check.api;
 
 /** How a live check ended. */
 public enum CheckStatus {
