@@ -59,7 +59,7 @@ box(840,165,320,62,'gui','app',['Launcher (window or command line),','Fabricscop
 # USE CASES
 box(A,255,640,62,'box','usecase',['Advise · MakeReport · Compare · InspectCluster · RunCheck · OpenSnapshot: requests in, results out;','the one implementation that the CLI commands and the view-models call; machine access injected'])
 # OUTPUT
-box(A,345,CW,70,'box','cluster',['collect (Slurm, pdsh), read','node reports, differences'])
+box(A,345,CW,70,'box','cluster',['analysis at the root; read:','folders; collect: srun, pdsh'])
 box(B,345,CW,70,'pure','report',['JSON, Markdown, HTML;','redaction, diff'])
 box(C,345,CW,70,'pure','render',['text renderers;','render.fabric: drawing'])
 # DECIDE

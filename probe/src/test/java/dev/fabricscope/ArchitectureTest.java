@@ -45,6 +45,9 @@ class ArchitectureTest {
     static final String USECASE = "dev.fabricscope.usecase..";
     static final String JSON = "dev.fabricscope.json..";
     static final String TEXT = "dev.fabricscope.text..";
+    static final String CLUSTER = "dev.fabricscope.cluster..";
+    static final String CLUSTER_COLLECT = "dev.fabricscope.cluster.collect..";
+    static final String CLUSTER_READ = "dev.fabricscope.cluster.read..";
     static final String[] NATIVE_BINDINGS = {"com.sun.jna..", "jcuda.."};
 
     /** The production classes of this module (test classes left out), imported once. */
@@ -228,9 +231,83 @@ class ArchitectureTest {
         }
     }
 
+    @Test
+    void clusterAnalysisNeitherLaunchesNorReadsFolders() {
+        noClasses().that().resideInAPackage("dev.fabricscope.cluster")
+                .should().dependOnClassesThat().resideInAnyPackage(CLUSTER_COLLECT, CLUSTER_READ)
+                .because("the analysis at cluster's root compares node summaries in memory; launching srun or pdsh"
+                        + " (cluster.collect) and reading a folder (cluster.read) sit on top of it")
+                .check(CLASSES);
+    }
+
+    @Test
+    void readingAClusterFolderLaunchesNothing() {
+        noClasses().that().resideInAPackage(CLUSTER_READ)
+                .should().dependOnClassesThat().resideInAPackage(CLUSTER_COLLECT)
+                .because("a folder is read the same whoever filled it; collect reads what each node wrote through"
+                        + " cluster.read (the manifest's name, a node check's head), never the other way")
+                .check(CLASSES);
+    }
+
+    @Test
+    void theJsonByteCheckerKnowsNoReport() {
+        classes().that().belongToAnyOf(dev.fabricscope.io.JsonByteChecker.class, dev.fabricscope.io.SeenValues.class)
+                .should().onlyDependOnClassesThat(resideOutsideOfPackage(OURS).or(JavaClass.Predicates.belongToAnyOf(
+                        dev.fabricscope.io.JsonByteChecker.class, dev.fabricscope.io.SeenValues.class)))
+                .because("it checks JSON grammar only; which members a summary keeps is cluster.read.SummaryScan's")
+                .check(CLASSES);
+    }
+
+    @Test
+    void ioKnowsNoCluster() {
+        noClasses().that().resideInAPackage("dev.fabricscope.io..")
+                .should().dependOnClassesThat().resideInAPackage(CLUSTER)
+                .because("io reads and checks files of any kind; a cluster folder's reading is cluster.read")
+                .check(CLASSES);
+    }
+
+    @Test
+    void noClassCyclesInCluster() {
+        slices().assignedFrom(classesUnder("dev.fabricscope.cluster"))
+                .should().beFreeOfCycles()
+                .check(CLASSES);
+    }
+
+    @Test
+    void standardStreamsOnlyInCli() {
+        noClasses().that().resideOutsideOfPackage(CLI)
+                .and().doNotBelongToAnyOf(Trace.class)
+                .should().accessField(System.class, "out").orShould().accessField(System.class, "err")
+                .because("a command prints through its picocli writers (sanitised, one error path); Trace is the one"
+                        + " exception: start-up timings on stderr when FABRICSCOPE_TRACE=1, before any writer exists")
+                .check(CLASSES);
+    }
+
     /** A dependency that is only a Jackson annotation naming one of json's (de)serializers, e.g. {@code @JsonDeserialize(using = …)}. */
     static final DescribedPredicate<Dependency> JSON_ANNOTATION = DescribedPredicate.describe("a Jackson annotation naming a class of json",
             d -> d.getTargetClass().getPackageName().startsWith("dev.fabricscope.json") && d.getDescription().contains("annotation"));
+
+    /**
+     * As {@link #classesOf}, over {@code pkg} and its sub-packages: one slice per top-level class of any of them.
+     */
+    static SliceAssignment classesUnder(String pkg) {
+        return new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(JavaClass c) {
+                if (!c.getPackageName().equals(pkg) && !c.getPackageName().startsWith(pkg + ".")) {
+                    return SliceIdentifier.ignore();
+                }
+                String name = c.getName();
+                int nested = name.indexOf('$');
+                return SliceIdentifier.of(nested < 0 ? name : name.substring(0, nested));
+            }
+
+            @Override
+            public String getDescription() {
+                return "classes of " + pkg + " and its sub-packages";
+            }
+        };
+    }
 
     /**
      * One slice per top-level class of {@code pkg} (nested classes belong to their outer class), so that

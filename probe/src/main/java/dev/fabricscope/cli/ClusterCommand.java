@@ -1,10 +1,10 @@
 package dev.fabricscope.cli;
 
 import dev.fabricscope.cluster.ClusterView;
-import dev.fabricscope.cluster.CollectResult;
-import dev.fabricscope.cluster.NodeCollector;
-import dev.fabricscope.cluster.PdshCollector;
-import dev.fabricscope.cluster.SlurmCollector;
+import dev.fabricscope.cluster.collect.CollectResult;
+import dev.fabricscope.cluster.collect.NodeCollector;
+import dev.fabricscope.cluster.collect.PdshCollector;
+import dev.fabricscope.cluster.collect.SlurmCollector;
 import dev.fabricscope.io.OutputFile;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
@@ -145,7 +145,7 @@ public final class ClusterCommand implements Runnable {
             }
             try {
                 r = c.collect(OpenSnapshot.TRACES);
-            } catch (dev.fabricscope.cluster.MissingProgramException e) {
+            } catch (dev.fabricscope.cluster.collect.MissingProgramException e) {
                 err.println("fabricscope: " + e.getMessage());
                 return ExitCodes.ENVIRONMENT;
             } catch (IOException e) {

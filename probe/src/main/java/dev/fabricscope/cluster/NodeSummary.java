@@ -49,7 +49,8 @@ public record NodeSummary(HostInfo host, DriverInfo driver, List<GpuSummary> gpu
                 s.nvSwitches().size(), s.environment(), pythonStackLine(s.pythonStack(), s.environment(), s.driver()));
     }
 
-    static String pythonStackLine(PythonStack stack, Map<String, String> environment, DriverInfo driver) {
+    /** The Python stack in one line, as both ways of making a summary give it. */
+    public static String pythonStackLine(PythonStack stack, Map<String, String> environment, DriverInfo driver) {
         return stack == null ? null : stack.summary(environment, driver.nccl());
     }
 

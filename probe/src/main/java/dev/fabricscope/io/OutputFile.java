@@ -103,9 +103,15 @@ public final class OutputFile {
         }
     }
 
-    /** Writes {@code content} to {@code target}, {@code System.out} standing for {@code -} (sanitised). */
+    /**
+     * Writes {@code content} to the file {@code target}. {@code -} is refused: standard output belongs to the command
+     * that prints ({@link #write(Path, String, PrintWriter)} with its writer).
+     */
     public static Kind write(Path target, String content) throws IOException {
-        return write(target, content, new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
+        if (isStandardOutput(target)) {
+            throw new NotAFileException("-: standard output is written by a command only; give a file name");
+        }
+        return write(target, content, null);
     }
 
     /** Writes {@code content} to {@code target}; {@code -} is {@code stdout} (a command's own output), sanitised. */

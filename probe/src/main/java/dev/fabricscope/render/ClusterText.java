@@ -2,7 +2,7 @@ package dev.fabricscope.render;
 
 import dev.fabricscope.cluster.ClusterNode;
 import dev.fabricscope.cluster.ClusterView;
-import dev.fabricscope.cluster.CollectResult;
+import dev.fabricscope.cluster.collect.CollectResult;
 import dev.fabricscope.cluster.Inconsistency;
 import dev.fabricscope.cluster.NvlinkDomain;
 import dev.fabricscope.io.SnapshotIO;

@@ -3,9 +3,10 @@ package dev.fabricscope.usecase;
 import dev.fabricscope.cluster.ClusterAnalysis;
 import dev.fabricscope.cluster.ClusterFacts;
 import dev.fabricscope.cluster.ClusterNode;
-import dev.fabricscope.cluster.ClusterReader;
+import dev.fabricscope.cluster.read.ClusterReader;
 import dev.fabricscope.cluster.ClusterView;
 import dev.fabricscope.cluster.NodeCheckSummary;
+import dev.fabricscope.cluster.read.NodeCheckReader;
 import dev.fabricscope.cluster.NodeJudge;
 import dev.fabricscope.model.Finding;
 import dev.fabricscope.topology.SnapshotAnalyzer;
@@ -63,7 +64,7 @@ public final class InspectCluster {
         }
         ClusterView view = ClusterAnalysis.analyse(request.dir().toString(), nodes, JUDGE);
         if (request.nodeChecks()) {
-            view = NodeCheckSummary.attach(view);
+            view = NodeCheckReader.attach(view);
         }
         ClusterFacts facts = null;
         String problem = null;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.cluster.NodeCheckSummary;
+import dev.fabricscope.cluster.read.NodeCheckReader;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.samples.Samples;
@@ -84,14 +85,14 @@ class ClusterNodeCheckTest {
     @Test
     void theHeadIsReadOnlyFromNodeChecks() throws Exception {
         folder(true);
-        NodeCheckSummary failed = NodeCheckSummary.read("dgx-2", dir.resolve("dgx-2.json"));
+        NodeCheckSummary failed = NodeCheckReader.read("dgx-2", dir.resolve("dgx-2.json"));
         assertEquals("FAILED", failed.status());
         assertEquals(List.of("NVLinks active", "RDMA NICs"), failed.failed().stream().map(NodeCheckSummary.Failed::name).toList());
-        assertFalse(NodeCheckSummary.read("dgx-1", dir.resolve("dgx-1.json")).failedCheck());
-        assertNull(NodeCheckSummary.read("dgx-4", dir.resolve("dgx-4.json")), "a probe snapshot is no node check");
+        assertFalse(NodeCheckReader.read("dgx-1", dir.resolve("dgx-1.json")).failedCheck());
+        assertNull(NodeCheckReader.read("dgx-4", dir.resolve("dgx-4.json")), "a probe snapshot is no node check");
         Path broken = dir.resolve("broken.json");
         Files.writeString(broken, "{\"format\":\"fabricscope-report\",\"check\":\"node\",\"status\":");
-        assertNull(NodeCheckSummary.read("broken", broken), "a cut file is the reader's to report, not a check result");
+        assertNull(NodeCheckReader.read("broken", broken), "a cut file is the reader's to report, not a check result");
     }
 
     @Test
@@ -110,10 +111,10 @@ class ClusterNodeCheckTest {
         Files.setPosixFilePermissions(fake, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         List<String> remote = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), "dev.fabricscope.cli.Main"));
-        remote.addAll(dev.fabricscope.cluster.NodeCollector.checkNodeArguments("dgx-h100"));
+        remote.addAll(dev.fabricscope.cluster.collect.NodeCollector.checkNodeArguments("dgx-h100"));
         assertEquals(List.of("check", "node", "--json", "--expect", "dgx-h100"), remote.subList(4, remote.size()));
         Path out = dir.resolve("collected");
-        var r = new dev.fabricscope.cluster.PdshCollector(out, remote, 300, "node01,node02", fake.toString()).collect();
+        var r = new dev.fabricscope.cluster.collect.PdshCollector(out, remote, 300, "node01,node02", fake.toString()).collect();
         assertEquals(2, r.nodes().size(), r.toString());
         // no GPU here: each node's check ran and failed against the DGX H100 it was expected to be
         assertTrue(r.nodes().stream().allMatch(n -> n.status().equals("no-driver") && n.reason().contains("; check failed: FAIL")),

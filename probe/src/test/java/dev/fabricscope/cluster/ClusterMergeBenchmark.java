@@ -1,5 +1,6 @@
 package dev.fabricscope.cluster;
 
+import dev.fabricscope.cluster.read.ClusterReader;
 import dev.fabricscope.model.MachineSnapshot;
 import java.nio.file.Files;
 import java.nio.file.Path;

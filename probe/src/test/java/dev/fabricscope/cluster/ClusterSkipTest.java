@@ -1,5 +1,6 @@
 package dev.fabricscope.cluster;
 
+import dev.fabricscope.cluster.read.ClusterReader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

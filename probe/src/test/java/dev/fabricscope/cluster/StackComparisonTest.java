@@ -1,5 +1,7 @@
 package dev.fabricscope.cluster;
 
+import dev.fabricscope.cluster.read.ClusterReader;
+import dev.fabricscope.cluster.read.SummaryReader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.cluster.ClusterNode;
-import dev.fabricscope.cluster.ClusterReader;
+import dev.fabricscope.cluster.read.ClusterReader;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.ProbeInfo;

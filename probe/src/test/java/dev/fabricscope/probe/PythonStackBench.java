@@ -13,7 +13,8 @@ import java.util.List;
 /**
  * Times reading this machine's Python stack through the probe's guarded host seam: the first read in a fresh JVM
  * (class loading included: what {@code probe} pays) and then warm reads. Used for docs/benchmarks.md:
- * {@code java -cp fabricscope.jar dev.fabricscope.probe.PythonStackBench [N] [--python PATH]...}.
+ * {@code java -cp fabricscope.jar:probe/target/test-classes dev.fabricscope.probe.PythonStackBench [N] [--python PATH]...}
+ * (a dev tool: in the test sources, so that the jar prints only through its commands).
  */
 public final class PythonStackBench {
 

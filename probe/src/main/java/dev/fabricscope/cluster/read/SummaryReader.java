@@ -1,5 +1,6 @@
-package dev.fabricscope.cluster;
+package dev.fabricscope.cluster.read;
 
+import dev.fabricscope.cluster.NodeSummary;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParser;
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.fabricscope.io.RecordValidator;
+import dev.fabricscope.io.SeenValues;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.CudaAttributes;
@@ -132,7 +134,7 @@ public final class SummaryReader {
 
         private final java.util.concurrent.ConcurrentHashMap<Key, Object> bound = new java.util.concurrent.ConcurrentHashMap<>();
         /** The values each reading thread has checked, for {@link SummaryScan} to compare with; null: not kept. */
-        private final ThreadLocal<SummaryScan.Seen> seen;
+        private final ThreadLocal<SeenValues> seen;
 
         /** For one file's read: nothing kept past it. */
         Parts() {
@@ -144,7 +146,7 @@ public final class SummaryReader {
          * KiB at most), to be dropped with the threads of the folder's read.
          */
         Parts(boolean compareSeen) {
-            seen = compareSeen ? ThreadLocal.withInitial(SummaryScan.Seen::new) : null;
+            seen = compareSeen ? ThreadLocal.withInitial(SeenValues::new) : null;
         }
         private final java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
 

@@ -1,5 +1,7 @@
-package dev.fabricscope.cluster;
+package dev.fabricscope.cluster.read;
 
+import dev.fabricscope.cluster.ClusterFixtures;
+import dev.fabricscope.cluster.NodeSummary;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

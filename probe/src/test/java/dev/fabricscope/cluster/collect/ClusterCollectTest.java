@@ -1,5 +1,8 @@
-package dev.fabricscope.cluster;
+package dev.fabricscope.cluster.collect;
 
+import dev.fabricscope.cluster.ClusterAnalysis;
+import dev.fabricscope.cluster.ClusterView;
+import dev.fabricscope.cluster.read.ClusterReader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

@@ -1,4 +1,4 @@
-package dev.fabricscope.cluster;
+package dev.fabricscope.cluster.collect;
 
 import java.util.List;
 

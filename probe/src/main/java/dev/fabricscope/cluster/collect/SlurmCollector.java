@@ -1,4 +1,4 @@
-package dev.fabricscope.cluster;
+package dev.fabricscope.cluster.collect;
 
 import dev.fabricscope.io.SnapshotIO;
 import java.io.IOException;

@@ -1,5 +1,7 @@
-package dev.fabricscope.cluster;
+package dev.fabricscope.cluster.read;
 
+import dev.fabricscope.cluster.ClusterNode;
+import dev.fabricscope.cluster.NodeSummary;
 import dev.fabricscope.io.SnapshotIO;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

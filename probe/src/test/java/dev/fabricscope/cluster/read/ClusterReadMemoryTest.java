@@ -1,5 +1,6 @@
-package dev.fabricscope.cluster;
+package dev.fabricscope.cluster.read;
 
+import dev.fabricscope.cluster.ClusterFixtures;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,8 @@
-package dev.fabricscope.cluster;
+package dev.fabricscope.cluster.read;
 
+import dev.fabricscope.cluster.ClusterAnalysis;
+import dev.fabricscope.cluster.ClusterNode;
+import dev.fabricscope.cluster.ClusterView;
 import dev.fabricscope.model.MachineSnapshot;
 import java.nio.file.Path;
 import java.util.ArrayList;

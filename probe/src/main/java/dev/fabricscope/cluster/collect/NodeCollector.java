@@ -1,5 +1,8 @@
-package dev.fabricscope.cluster;
+package dev.fabricscope.cluster.collect;
 
+import dev.fabricscope.cluster.NodeCheckSummary;
+import dev.fabricscope.cluster.read.ClusterReader;
+import dev.fabricscope.cluster.read.NodeCheckReader;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
@@ -144,7 +147,7 @@ public abstract class NodeCollector {
         }
         try {
             MachineSnapshot s = SnapshotIO.read(json, others);
-            NodeCheckSummary check = NodeCheckSummary.read(node, json);
+            NodeCheckSummary check = NodeCheckReader.read(node, json);
             String note = check != null && check.failedCheck() ? "check failed: " + check.summary() : null;
             if (!s.driver().driverPresent()) {
                 return new CollectResult.NodeOutcome(node, "no-driver", s.driver().message() + (note == null ? "" : "; " + note),
