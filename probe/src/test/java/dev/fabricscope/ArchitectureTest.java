@@ -45,7 +45,6 @@ class ArchitectureTest {
     static final String USECASE = "dev.fabricscope.usecase..";
     static final String JSON = "dev.fabricscope.json..";
     static final String TEXT = "dev.fabricscope.text..";
-    static final String CLUSTER = "dev.fabricscope.cluster..";
     static final String CLUSTER_COLLECT = "dev.fabricscope.cluster.collect..";
     static final String CLUSTER_READ = "dev.fabricscope.cluster.read..";
     static final String[] NATIVE_BINDINGS = {"com.sun.jna..", "jcuda.."};
