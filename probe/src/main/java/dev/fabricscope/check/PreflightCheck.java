@@ -130,7 +130,8 @@ public final class PreflightCheck {
         String conclusion = conclusion(gpus, proceed, worldSize);
         String vote = (proceed ? "vote PROCEED" : "vote SKIP") + " on " + gpus.size() + " GPU(s)";
         String summary = worldSize <= 1
-                ? PreflightResult.NOT_APPLICABLE + "; at a larger world size, " + vote + ": " + conclusion(gpus, proceed, 2)
+                ? PreflightResult.NOT_APPLICABLE + "; at a larger world size, " + vote + ": "
+                        + conclusion(gpus, proceed, 2)
                 : vote + ", world size " + worldSize + ": " + conclusion;
         return new PreflightResult(NAME, status(proceed, worldSize), summary, params, gpus,
                 proceed ? "PROCEED" : "SKIP", log, conclusion, notes, memory);

@@ -122,7 +122,8 @@ class RecordedChecksShownTest {
         assertTrue(m.contains("| GPU0 | 4 | cuMulticastGetGranularity | numDevices=2, size=35651584, "), m);
         assertTrue(m.contains("Run when this report was made 2026-12-01 02:20:48 UTC on vm (2× NVIDIA H200)."), m);
         assertTrue(m.contains("Out of bounds values: 0 OK (every result exact)"), "the all-reduce's correctness: " + m);
-        assertFalse(m.contains("\"uniGBps\"") || m.contains("\"busbw\"") || m.contains("```json"), "no raw JSON block of the results");
+        assertFalse(m.contains("\"uniGBps\"") || m.contains("\"busbw\"") || m.contains("```json"),
+                "no raw JSON block of the results");
         assertFalse(m.contains("Left out:"), "nothing of the report cut: " + m.lines().filter(l -> l.contains("Left out")).toList());
         String h = Files.readString(html);
         assertTrue(h.contains("<th>size</th><th>NCCL plain</th><th>NCCL graph</th>"), h);

@@ -18,8 +18,8 @@ import java.util.List;
  * @param threadPerGpu  one host thread per GPU instead of one group call
  * @param ncclLib       explicit libnccl.so.2, or null to search
  */
-public record AllReduceRequest(List<String> impls, long minBytes, long maxBytes, List<DType> dtypes, int warmup, int iters,
-                               List<String> modes, int graphLaunches, boolean threadPerGpu, String ncclLib) {
+public record AllReduceRequest(List<String> impls, long minBytes, long maxBytes, List<DType> dtypes, int warmup,
+                               int iters, List<String> modes, int graphLaunches, boolean threadPerGpu, String ncclLib) {
     /** The implementations, in the order run. */
     public static final List<String> IMPLS = List.of("nccl", "oneshot", "twoshot");
     /** The launch modes, in the order run. */
