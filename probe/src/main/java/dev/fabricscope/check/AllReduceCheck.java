@@ -2,6 +2,7 @@ package dev.fabricscope.check;
 
 import dev.fabricscope.check.api.AllReduceMath;
 import dev.fabricscope.check.api.AllReduceMath.DType;
+import dev.fabricscope.check.api.AllReduceRequest;
 import dev.fabricscope.check.api.AllReduceResult;
 import dev.fabricscope.check.api.CheckOptions;
 import dev.fabricscope.check.api.CheckStatus;
@@ -40,58 +41,6 @@ public final class AllReduceCheck {
     public static final String NAME = AllReduceResult.CHECK;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(300);
     static final byte POISON = (byte) 0xff;
-    public static final List<String> IMPLS = List.of("nccl", "oneshot", "twoshot");
-    public static final List<String> MODES = List.of("plain", "graph");
-
-    /**
-     * @param impls         nccl, oneshot, twoshot (in that order)
-     * @param minBytes      first size
-     * @param maxBytes      last size
-     * @param dtypes        data types
-     * @param warmup        untimed iterations per size (-w)
-     * @param iters         timed iterations per size (-n)
-     * @param modes         plain and/or graph (-G)
-     * @param graphLaunches graph replays per size in graph mode
-     * @param threadPerGpu  one host thread per GPU instead of one group call
-     * @param ncclLib       explicit libnccl.so.2, or null to search
-     */
-    public record Request(List<String> impls, long minBytes, long maxBytes, List<DType> dtypes, int warmup, int iters,
-                          List<String> modes, int graphLaunches, boolean threadPerGpu, String ncclLib) {
-        public Request {
-            if (impls == null || impls.isEmpty() || !IMPLS.containsAll(impls)) {
-                throw new IllegalArgumentException("--impl must be nccl, oneshot, twoshot or all (comma-separated)");
-            }
-            impls = IMPLS.stream().filter(impls::contains).toList();
-            if (modes == null || modes.isEmpty() || !MODES.containsAll(modes)) {
-                throw new IllegalArgumentException("--mode must be plain, graph or both (comma-separated)");
-            }
-            modes = MODES.stream().filter(modes::contains).toList();
-            AllReduceMath.sizes(minBytes, maxBytes, 2);
-            if (maxBytes > (1L << 30)) {
-                throw new IllegalArgumentException("--max-bytes is limited to 1 GiB");
-            }
-            if (dtypes == null || dtypes.isEmpty()) {
-                throw new IllegalArgumentException("at least one --dtype");
-            }
-            dtypes = List.copyOf(new LinkedHashSet<>(dtypes));
-            if (warmup < 0 || iters < 1 || graphLaunches < 1) {
-                throw new IllegalArgumentException("--iters and --graph-launches must be ≥ 1 and --warmup ≥ 0");
-            }
-        }
-
-        public static Request defaults() {
-            return new Request(IMPLS, 8, 256L << 20, List.of(DType.BF16, DType.FP32), 5, 20, MODES, 1, false, null);
-        }
-
-        /** {@code all} or a comma-separated list. */
-        public static List<String> parseImpls(String s) {
-            return s.trim().equals("all") ? IMPLS : List.of(s.split(",")).stream().map(String::trim).toList();
-        }
-
-        public static List<String> parseModes(String s) {
-            return s.trim().equals("both") ? MODES : List.of(s.split(",")).stream().map(String::trim).toList();
-        }
-    }
 
     /** Per-operation times: host clock and CUDA events (slowest GPU), µs. */
     record Timing(double hostUs, double eventUs) {
@@ -100,7 +49,7 @@ public final class AllReduceCheck {
     private AllReduceCheck() {
     }
 
-    public static AllReduceResult run(Request req, CheckOptions options) {
+    public static AllReduceResult run(AllReduceRequest req, CheckOptions options) {
         return CheckRunner.run(NAME, options, ctx -> new Run(req, ctx).execute(), (status, message) ->
                 new AllReduceResult(NAME, status, message, null, null, null, null, List.of(), List.of(),
                         MemoryAudit.none("not measured: " + message)));
@@ -108,7 +57,7 @@ public final class AllReduceCheck {
 
     /** One run's state. */
     private static final class Run {
-        final Request req;
+        final AllReduceRequest req;
         final CheckContext ctx;
         final List<AllReduceResult.Row> rows = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
@@ -126,7 +75,7 @@ public final class AllReduceCheck {
         int stepsDone;
         int stepsTotal;
 
-        Run(Request req, CheckContext ctx) {
+        Run(AllReduceRequest req, CheckContext ctx) {
             this.req = req;
             this.ctx = ctx;
             this.sizes = AllReduceMath.sizes(req.minBytes(), req.maxBytes(), 2);
@@ -226,7 +175,7 @@ public final class AllReduceCheck {
             if (abortStatus != null) {
                 // the part that was running when the check stopped: keep what it had found
                 for (int k = 0; k < 3; k++) {
-                    String name = IMPLS.get(k);
+                    String name = AllReduceRequest.IMPLS.get(k);
                     if (impls[k] == null && req.impls().contains(name)) {
                         impls[k] = new AllReduceResult.Impl(name, abortStatus, (details[k] == null ? "" : details[k] + "; ")
                                 + "stopped: " + abortMessage);

@@ -3,6 +3,7 @@ package dev.fabricscope.check;
 import dev.fabricscope.check.api.CheckOptions;
 import dev.fabricscope.check.api.CheckStatus;
 import dev.fabricscope.check.api.MemoryAudit;
+import dev.fabricscope.check.api.P2pRequest;
 import dev.fabricscope.check.api.P2pResult;
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.GpuPair;
@@ -32,39 +33,18 @@ public final class P2pCheck {
     public static final String NAME = P2pResult.CHECK;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(180);
     static final int WARMUP = 2;
-    static final int LATENCY_STRIDE = 256;
     static final long SEED = 0x5eed_fab1_c5c0_9eL;
-
-    /**
-     * @param bufferBytes bytes per copy (default 256 MiB)
-     * @param repetitions timed copies per figure (default 10)
-     * @param latencyHops dependent loads per latency figure (default 100000)
-     */
-    public record Request(long bufferBytes, int repetitions, long latencyHops) {
-        public Request {
-            if (bufferBytes < (1 << 20) || bufferBytes % LATENCY_STRIDE != 0) {
-                throw new IllegalArgumentException("buffer must be at least 1 MiB and a multiple of " + LATENCY_STRIDE);
-            }
-            if (repetitions < 1 || latencyHops < 1) {
-                throw new IllegalArgumentException("repetitions and hops must be positive");
-            }
-        }
-
-        public static Request defaults() {
-            return new Request(256L << 20, 10, 100_000);
-        }
-    }
 
     private P2pCheck() {
     }
 
     /** @param snapshot the machine's snapshot, for theoretical link figures (may be null) */
-    public static P2pResult run(Request req, MachineSnapshot snapshot, CheckOptions options) {
+    public static P2pResult run(P2pRequest req, MachineSnapshot snapshot, CheckOptions options) {
         return CheckRunner.run(NAME, options, ctx -> body(req, snapshot, ctx), (status, message) -> new P2pResult(NAME,
                 status, message, null, List.of(), List.of(), List.of(), MemoryAudit.none("not measured: " + message)));
     }
 
-    private static P2pResult body(Request req, MachineSnapshot snapshot, CheckContext ctx) {
+    private static P2pResult body(P2pRequest req, MachineSnapshot snapshot, CheckContext ctx) {
         GpuSession s;
         try {
             s = GpuSession.open();
@@ -72,9 +52,9 @@ public final class P2pCheck {
             return new P2pResult(NAME, CheckStatus.SKIPPED, e.getMessage(), null, List.of(), List.of(), List.of(),
                     MemoryAudit.none("no GPU used"));
         }
-        int nodes = (int) (req.bufferBytes() / LATENCY_STRIDE);
+        int nodes = (int) (req.bufferBytes() / P2pRequest.LATENCY_STRIDE);
         P2pResult.Params params = new P2pResult.Params(req.bufferBytes(), req.repetitions(), req.latencyHops(),
-                LATENCY_STRIDE, req.bufferBytes());
+                P2pRequest.LATENCY_STRIDE, req.bufferBytes());
         List<P2pResult.Local> local = new ArrayList<>();
         List<P2pResult.Pair> pairs = new ArrayList<>();
         List<String> notes = new ArrayList<>();
@@ -148,7 +128,7 @@ public final class P2pCheck {
         notes.add("Copies: cuMemcpyAsync of " + mib(req.bufferBytes()) + ", " + WARMUP + " warm-up + " + req.repetitions()
                 + " timed with CUDA events; GB/s = 1e9 bytes/s. Pair copies are issued on the source GPU's stream "
                 + "(a write to the peer); bidirectional = both directions at once, summed.");
-        notes.add("Latency: one thread follows a random ring of " + nodes + " nodes " + LATENCY_STRIDE + " B apart ("
+        notes.add("Latency: one thread follows a random ring of " + nodes + " nodes " + P2pRequest.LATENCY_STRIDE + " B apart ("
                 + mib(req.bufferBytes()) + " span, loads bypass L1) for " + req.latencyHops() + " hops; ns per dependent load.");
         if (n == 1) {
             notes.add("1 GPU: no peer pairs; device-local copy bandwidth and latency only.");
@@ -175,7 +155,7 @@ public final class P2pCheck {
         return sb.toString();
     }
 
-    private static double copyGBps(GpuSession s, int streamGpu, long stream, long src, long dst, Request req,
+    private static double copyGBps(GpuSession s, int streamGpu, long stream, long src, long dst, P2pRequest req,
                                    CheckContext ctx) {
         CudaGpus cuda = s.cuda();
         s.makeCurrent(streamGpu);
@@ -193,7 +173,7 @@ public final class P2pCheck {
         return gbps((double) req.bufferBytes() * req.repetitions(), s.elapsedMs(start, end) / 1e3);
     }
 
-    private static double bidiGBps(GpuSession s, int i, int j, long[] streams, long[] a, long[] b, Request req,
+    private static double bidiGBps(GpuSession s, int i, int j, long[] streams, long[] a, long[] b, P2pRequest req,
                                    CheckContext ctx) {
         CudaGpus cuda = s.cuda();
         long si = s.event(i);
@@ -229,7 +209,7 @@ public final class P2pCheck {
     /** GPU {@code reader} (whose kernels {@code k} are) chases a ring placed in {@code buffer} on GPU {@code owner}. */
     private static Double latencyNs(GpuSession s, PtxKernels k, int reader, int owner, long stream, long buffer, int nodes, long hops,
                                     CheckContext ctx) {
-        ByteBuffer ring = PointerChaseRing.image(buffer, nodes, LATENCY_STRIDE, SEED);
+        ByteBuffer ring = PointerChaseRing.image(buffer, nodes, P2pRequest.LATENCY_STRIDE, SEED);
         CudaGpus cuda = s.cuda();
         s.makeCurrent(owner);
         cuda.copyToDevice(buffer, ring, ring.capacity());

@@ -4,6 +4,7 @@ import dev.fabricscope.check.api.CallStep;
 import dev.fabricscope.check.api.CheckOptions;
 import dev.fabricscope.check.api.CheckStatus;
 import dev.fabricscope.check.api.MemoryAudit;
+import dev.fabricscope.check.api.PreflightRequest;
 import dev.fabricscope.check.api.PreflightResult;
 import dev.fabricscope.check.api.WorkspaceSizing;
 import dev.fabricscope.model.FabricInfo;
@@ -53,30 +54,6 @@ public final class PreflightCheck {
     }
 
     /**
-     * @param worldSize {@code numDevices} and sizing world size; null = the number of local GPUs
-     * @param maxTokens {@code max_token_num}; SGLang passes FUSE_ALLREDUCE_MAX_BATCH_SIZE = 2048
-     * @param hidden    the model's hidden size ({@code ensure_workspace_initialized}'s default is 4096)
-     * @param dtype     bf16, fp16 or fp32
-     */
-    public record Request(Integer worldSize, long maxTokens, long hidden, String dtype) {
-        public Request {
-            if (worldSize != null && worldSize < 1) {
-                throw new IllegalArgumentException("--world-size must be at least 1");
-            }
-            if (maxTokens < 1 || hidden < 1) {
-                throw new IllegalArgumentException("--max-tokens and --hidden must be positive");
-            }
-            if (!List.of("bf16", "fp16", "fp32").contains(dtype)) {
-                throw new IllegalArgumentException("--dtype must be bf16, fp16 or fp32");
-            }
-        }
-
-        public static Request defaults() {
-            return new Request(null, 2048, 4096, "bf16");
-        }
-    }
-
-    /**
      * How SGLang's f-string renders the CUresult in {@code "...: {err}"}: cuda-bindings 13 prints an enum member as
      * {@code <CUresult.CUDA_ERROR_NOT_SUPPORTED: 801>} (seen on the GPU machine with the same call, see the captured
      * fixture h200-vm-2026-11-29-checks/sglang-reference.txt). Older cuda-python builds whose CUresult is a plain
@@ -86,13 +63,13 @@ public final class PreflightCheck {
         return "<CUresult." + codeName + ": " + code + ">";
     }
 
-    public static PreflightResult run(Request req, CheckOptions options) {
+    public static PreflightResult run(PreflightRequest req, CheckOptions options) {
         return CheckRunner.run(NAME, options, ctx -> body(req, ctx), (status, message) -> new PreflightResult(NAME,
                 status, message, null, List.of(), null, List.of(), message, List.of(), MemoryAudit.none(
                         "not measured: " + message)));
     }
 
-    private static PreflightResult body(Request req, CheckContext ctx) {
+    private static PreflightResult body(PreflightRequest req, CheckContext ctx) {
         GpuSession s;
         try {
             s = GpuSession.open();
@@ -153,7 +130,8 @@ public final class PreflightCheck {
         String conclusion = conclusion(gpus, proceed, worldSize);
         String vote = (proceed ? "vote PROCEED" : "vote SKIP") + " on " + gpus.size() + " GPU(s)";
         String summary = worldSize <= 1
-                ? PreflightResult.NOT_APPLICABLE + "; at a larger world size, " + vote + ": " + conclusion(gpus, proceed, 2)
+                ? PreflightResult.NOT_APPLICABLE + "; at a larger world size, " + vote + ": "
+                        + conclusion(gpus, proceed, 2)
                 : vote + ", world size " + worldSize + ": " + conclusion;
         return new PreflightResult(NAME, status(proceed, worldSize), summary, params, gpus,
                 proceed ? "PROCEED" : "SKIP", log, conclusion, notes, memory);

@@ -1,14 +1,14 @@
 package dev.fabricscope.cli;
 
-import dev.fabricscope.check.AllReduceCheck;
+import dev.fabricscope.check.CheckProcess;
 import dev.fabricscope.check.api.AllReduceMath;
+import dev.fabricscope.check.api.AllReduceRequest;
 import dev.fabricscope.check.api.CheckControl;
 import dev.fabricscope.check.api.CheckListener;
 import dev.fabricscope.check.api.CheckOptions;
-import dev.fabricscope.check.CheckProcess;
 import dev.fabricscope.check.api.CheckResult;
-import dev.fabricscope.check.P2pCheck;
-import dev.fabricscope.check.PreflightCheck;
+import dev.fabricscope.check.api.P2pRequest;
+import dev.fabricscope.check.api.PreflightRequest;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.render.CheckText;
 import dev.fabricscope.usecase.RunCheck;
@@ -277,9 +277,9 @@ public final class CheckCommand implements Runnable {
             return a;
         }
 
-        PreflightCheck.Request request() {
+        PreflightRequest request() {
             try {
-                return new PreflightCheck.Request(worldSize, maxTokens, hidden, dtype);
+                return new PreflightRequest(worldSize, maxTokens, hidden, dtype);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
@@ -334,9 +334,9 @@ public final class CheckCommand implements Runnable {
             return checks.p2pHere(request(), snapshotFile, options);
         }
 
-        P2pCheck.Request request() {
+        P2pRequest request() {
             try {
-                return new P2pCheck.Request(buffer, reps, hops);
+                return new P2pRequest(buffer, reps, hops);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
@@ -418,11 +418,11 @@ public final class CheckCommand implements Runnable {
             return a;
         }
 
-        AllReduceCheck.Request request() {
+        AllReduceRequest request() {
             try {
                 List<AllReduceMath.DType> types = dtypes.stream().map(String::trim).map(AllReduceMath.DType::parse).distinct().toList();
-                return new AllReduceCheck.Request(AllReduceCheck.Request.parseImpls(impl), minBytes, maxBytes, types, warmup,
-                        iters, AllReduceCheck.Request.parseModes(mode), graphLaunches, threadPerGpu, ncclLib);
+                return new AllReduceRequest(AllReduceRequest.parseImpls(impl), minBytes, maxBytes, types, warmup,
+                        iters, AllReduceRequest.parseModes(mode), graphLaunches, threadPerGpu, ncclLib);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }

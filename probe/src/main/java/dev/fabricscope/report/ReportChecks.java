@@ -43,7 +43,7 @@ public record ReportChecks(boolean requested, String skipped, List<Entry> result
     public record Entry(String check, String status, String summary, JsonNode result) {
 
         /**
-         * The result read as its check's own record ({@link dev.fabricscope.check.api.CheckResults#typeOf}): what every view renders. Null when
+         * The result read as its check's own record ({@link CheckResults#typeOf}): what every view renders. Null when
          * {@link #unreadable()} says why (no result, a check this version does not know, JSON that is not that record).
          */
         @JsonIgnore

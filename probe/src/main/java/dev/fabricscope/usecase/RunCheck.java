@@ -1,20 +1,23 @@
 package dev.fabricscope.usecase;
 
 import dev.fabricscope.check.AllReduceCheck;
+import dev.fabricscope.check.CheckProcess;
+import dev.fabricscope.check.P2pCheck;
+import dev.fabricscope.check.PreflightCheck;
+import dev.fabricscope.check.api.AllReduceRequest;
 import dev.fabricscope.check.api.AllReduceResult;
 import dev.fabricscope.check.api.CheckControl;
 import dev.fabricscope.check.api.CheckEvent;
 import dev.fabricscope.check.api.CheckListener;
 import dev.fabricscope.check.api.CheckOptions;
-import dev.fabricscope.check.CheckProcess;
 import dev.fabricscope.check.api.CheckResult;
 import dev.fabricscope.check.api.CheckResults;
 import dev.fabricscope.check.api.CheckStatus;
 import dev.fabricscope.check.api.MemoryAudit;
 import dev.fabricscope.check.api.NodeAcceptance;
-import dev.fabricscope.check.P2pCheck;
+import dev.fabricscope.check.api.P2pRequest;
 import dev.fabricscope.check.api.P2pResult;
-import dev.fabricscope.check.PreflightCheck;
+import dev.fabricscope.check.api.PreflightRequest;
 import dev.fabricscope.check.api.PreflightResult;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
@@ -158,7 +161,7 @@ public final class RunCheck {
 
     // ---- In this process (the child's side, and --in-process)
 
-    public PreflightResult preflightHere(PreflightCheck.Request request, CheckOptions options) {
+    public PreflightResult preflightHere(PreflightRequest request, CheckOptions options) {
         return PreflightCheck.run(request, options);
     }
 
@@ -166,7 +169,7 @@ public final class RunCheck {
      * @param snapshotFile this machine's snapshot for the nominal link figures, or null to probe the machine; when
      *                     neither gives one, the figures are unknown and the measurements still run
      */
-    public P2pResult p2pHere(P2pCheck.Request request, Path snapshotFile, CheckOptions options) {
+    public P2pResult p2pHere(P2pRequest request, Path snapshotFile, CheckOptions options) {
         MachineSnapshot snapshot;
         try {
             snapshot = snapshotFile != null ? OpenSnapshot.read(snapshotFile) : liveMachine.get();
@@ -181,7 +184,7 @@ public final class RunCheck {
         return P2pCheck.run(request, snapshot, options);
     }
 
-    public AllReduceResult allReduceHere(AllReduceCheck.Request request, CheckOptions options) {
+    public AllReduceResult allReduceHere(AllReduceRequest request, CheckOptions options) {
         return AllReduceCheck.run(request, options);
     }
 

@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.check.api.AllReduceMath.DType;
+import dev.fabricscope.check.api.AllReduceRequest;
 import dev.fabricscope.check.api.AllReduceResult;
 import dev.fabricscope.check.api.CheckOptions;
 import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.check.api.P2pRequest;
 import dev.fabricscope.check.api.P2pResult;
+import dev.fabricscope.check.api.PreflightRequest;
 import dev.fabricscope.check.api.PreflightResult;
 import dev.fabricscope.nativeapi.cuda.CudaJna;
 import java.time.Duration;
@@ -32,7 +35,7 @@ class ChecksOnGpuTest {
 
     @Test
     void preflightNamesEveryCallAndReturnsMemory() {
-        PreflightResult r = PreflightCheck.run(PreflightCheck.Request.defaults(), options());
+        PreflightResult r = PreflightCheck.run(PreflightRequest.defaults(), options());
         if (r.gpus().size() == 1) {
             // issue 24: SGLang skips the preflight at world size 1, so the check is SKIPPED, its steps still run and said
             assertEquals(CheckStatus.SKIPPED, r.status(), r.summary());
@@ -54,7 +57,7 @@ class ChecksOnGpuTest {
 
     @Test
     void p2pMeasuresLocalCopies() {
-        P2pResult r = P2pCheck.run(new P2pCheck.Request(64L << 20, 3, 10_000), null, options());
+        P2pResult r = P2pCheck.run(new P2pRequest(64L << 20, 3, 10_000), null, options());
         assertEquals(CheckStatus.PASSED, r.status(), r.summary());
         assertTrue(r.local().stream().allMatch(l -> l.copyGBps() != null && l.copyGBps() > 1), r.summary());
         assertTrue(r.memory().returned(), r.memory().note());
@@ -62,8 +65,8 @@ class ChecksOnGpuTest {
 
     @Test
     void allReduceIsExact() {
-        AllReduceResult r = AllReduceCheck.run(new AllReduceCheck.Request(AllReduceCheck.IMPLS, 8, 1 << 20,
-                List.of(DType.BF16, DType.FP32), 1, 3, AllReduceCheck.MODES, 1, false, null), options());
+        AllReduceResult r = AllReduceCheck.run(new AllReduceRequest(AllReduceRequest.IMPLS, 8, 1 << 20,
+                List.of(DType.BF16, DType.FP32), 1, 3, AllReduceRequest.MODES, 1, false, null), options());
         assertTrue(r.status() == CheckStatus.PASSED || r.status() == CheckStatus.SKIPPED, r.summary());
         assertTrue(r.rows().stream().allMatch(x -> x.totalWrong() == 0), r.summary());
         // NCCL's CUDA runtime keeps the primary context (and what it loaded) until the process exits

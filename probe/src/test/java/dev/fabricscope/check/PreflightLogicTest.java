@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fabricscope.check.api.PreflightRequest;
 import dev.fabricscope.check.api.PreflightResult;
 import java.util.List;
 import java.util.Map;
@@ -54,10 +55,10 @@ class PreflightLogicTest {
 
     @Test
     void requestValidation() {
-        assertEquals(new PreflightCheck.Request(null, 2048, 4096, "bf16"), PreflightCheck.Request.defaults());
+        assertEquals(new PreflightRequest(null, 2048, 4096, "bf16"), PreflightRequest.defaults());
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                () -> new PreflightCheck.Request(0, 2048, 4096, "bf16"));
+                () -> new PreflightRequest(0, 2048, 4096, "bf16"));
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                () -> new PreflightCheck.Request(2, 2048, 4096, "int8"));
+                () -> new PreflightRequest(2, 2048, 4096, "int8"));
     }
 }

@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fabricscope.check.PreflightCheck;
 import dev.fabricscope.check.api.CheckStatus;
 import dev.fabricscope.check.api.NodeAcceptance;
 import dev.fabricscope.check.api.NodeAcceptance.Expectation;
 import dev.fabricscope.check.api.NodeAcceptance.Outcome;
 import dev.fabricscope.check.api.NodeCheckResult;
-import dev.fabricscope.check.PreflightCheck;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.render.CheckText;

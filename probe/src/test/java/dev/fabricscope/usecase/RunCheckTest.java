@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fabricscope.check.CheckProcess;
 import dev.fabricscope.check.api.AllReduceResult;
 import dev.fabricscope.check.api.CheckControl;
-import dev.fabricscope.check.CheckProcess;
 import dev.fabricscope.check.api.CheckResult;
 import dev.fabricscope.check.api.CheckStatus;
 import dev.fabricscope.check.api.MemoryAudit;

@@ -6,7 +6,7 @@ public final class CheckResults {
     private CheckResults() {
     }
 
-    /** The result record of the check named {@code check} ({@code preflight}, {@code p2p}, {@code allreduce}), or null. */
+    /** The result record of the check named {@code check} (preflight, p2p, allreduce), or null. */
     public static Class<? extends CheckResult> typeOf(String check) {
         if (check == null) {
             return null;
