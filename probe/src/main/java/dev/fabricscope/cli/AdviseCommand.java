@@ -62,7 +62,7 @@ public final class AdviseCommand implements Callable<Integer> {
     boolean listKnobs;
 
     @Override
-    public Integer call() throws CommandFailure, AdvisorInputException, UseCaseException {
+    public Integer call() throws CommandFailure, AdvisorInputException, UseCaseException, dev.fabricscope.io.SnapshotIO.ReadException {
         PrintWriter out = spec.commandLine().getOut();
         if (listKnobs) {
             out.print(json ? RecordJson.write(java.util.Map.of("knobs", Knobs.all(), "ruleSets", RuleSet.all())) : knobList());

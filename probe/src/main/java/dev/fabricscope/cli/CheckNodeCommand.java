@@ -67,7 +67,7 @@ public final class CheckNodeCommand implements Callable<Integer> {
     Path out;
 
     @Override
-    public Integer call() throws CommandFailure {
+    public Integer call() throws CommandFailure, SnapshotIO.ReadException {
         var o = spec.commandLine().getOut();
         var err = spec.commandLine().getErr();
         if (minBusbw < 0 || minBusbw > 1 || Double.isNaN(minBusbw)) {
@@ -120,7 +120,7 @@ public final class CheckNodeCommand implements Callable<Integer> {
         return unwritten ? ExitCodes.CANNOT_WRITE : pass ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
     }
 
-    private NodeAcceptance.Profile profile(MachineSnapshot node) throws CommandFailure {
+    private NodeAcceptance.Profile profile(MachineSnapshot node) throws CommandFailure, SnapshotIO.ReadException {
         if (expect == null) {
             return NodeAcceptance.profileOf(node, "this node itself (no --expect: structure compared with itself)", minBusbw);
         }
@@ -133,11 +133,7 @@ public final class CheckNodeCommand implements Callable<Integer> {
             throw CommandFailure.usage("--expect " + expect + ": neither a file nor a sample; samples: "
                     + String.join(", ", Samples.names()));
         }
-        try {
-            return NodeAcceptance.profileOf(OpenSnapshot.read(file), file.getFileName().toString(), minBusbw);
-        } catch (SnapshotIO.ReadException ex) {
-            throw CommandFailure.of(ExitCodes.BAD_INPUT, ex.getMessage());
-        }
+        return NodeAcceptance.profileOf(OpenSnapshot.read(file), file.getFileName().toString(), minBusbw);
     }
 
     /** The three checks with their command's defaults, each in its own child process; the sweep NCCL-only, plain, bf16. */

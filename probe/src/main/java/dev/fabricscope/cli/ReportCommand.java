@@ -85,7 +85,7 @@ public final class ReportCommand implements Callable<Integer> {
     Path out;
 
     @Override
-    public Integer call() throws CommandFailure, AdvisorInputException, UseCaseException {
+    public Integer call() throws CommandFailure, AdvisorInputException, UseCaseException, SnapshotIO.ReadException {
         var err = spec.commandLine().getErr();
         if (out != null) {
             try {

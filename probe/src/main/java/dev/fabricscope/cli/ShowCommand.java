@@ -32,7 +32,7 @@ public final class ShowCommand implements Callable<Integer> {
     boolean wide;
 
     @Override
-    public Integer call() throws CommandFailure {
+    public Integer call() throws CommandFailure, dev.fabricscope.io.SnapshotIO.ReadException {
         MachineSnapshot s = source.load(null);
         String text = json ? Json.write(s) : SnapshotText.render(s, wide);
         RecordedChecks checks = json ? null : source.recordedChecks();

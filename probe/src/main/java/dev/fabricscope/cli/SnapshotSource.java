@@ -25,8 +25,11 @@ public final class SnapshotSource {
         return snapshot == null ? null : OpenSnapshot.recordedChecks(snapshot);
     }
 
-    /** Loads the chosen machine; when none was chosen, {@code liveProbe}'s machine, or a usage error when that is null. */
-    public MachineSnapshot load(java.util.function.Supplier<MachineSnapshot> liveProbe) throws CommandFailure {
+    /**
+     * Loads the chosen machine; when none was chosen, {@code liveProbe}'s machine, or a usage error when that is null.
+     * A file that cannot be read is its {@link SnapshotIO.ReadException} (exit 4 by {@link CliExceptionHandler}).
+     */
+    public MachineSnapshot load(java.util.function.Supplier<MachineSnapshot> liveProbe) throws CommandFailure, SnapshotIO.ReadException {
         if (snapshot != null && sample != null) {
             throw CommandFailure.of(ExitCodes.USAGE, "give either --snapshot or --sample, not both");
         }
@@ -35,11 +38,7 @@ public final class SnapshotSource {
                     + "'; valid: " + String.join(", ", Samples.names()))).snapshot().get();
         }
         if (snapshot != null) {
-            try {
-                return OpenSnapshot.read(snapshot);
-            } catch (SnapshotIO.ReadException e) {
-                throw CommandFailure.of(ExitCodes.BAD_INPUT, e.getMessage());
-            }
+            return OpenSnapshot.read(snapshot);
         }
         if (liveProbe == null) {
             throw CommandFailure.of(ExitCodes.USAGE, "give --snapshot FILE or --sample NAME");
