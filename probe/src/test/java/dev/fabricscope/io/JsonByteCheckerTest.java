@@ -24,7 +24,7 @@ class JsonByteCheckerTest {
             int p = JsonByteChecker.ws(json, json.length, 0);
             p = check.skipValue(p, 1, 0);
             return JsonByteChecker.ws(json, json.length, p) == json.length;
-        } catch (JsonByteChecker.GiveUp e) {
+        } catch (RuntimeException e) { // GiveUp, or an index past the end of a cut input
             return false;
         }
     }
