@@ -13,8 +13,13 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.TryCatchBlock;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.lang.conditions.ArchConditions;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
@@ -269,6 +274,30 @@ class ArchitectureTest {
     void noClassCyclesInCluster() {
         slices().assignedFrom(classesUnder("dev.fabricscope.cluster"))
                 .should().beFreeOfCycles()
+                .check(CLASSES);
+    }
+
+    @Test
+    void theCommandsLeaveRefusalsToTheOneHandler() {
+        classes().that().resideInAPackage(CLI)
+                .should(new ArchCondition<JavaClass>("not catch UseCaseException or AdvisorInputException") {
+                    @Override
+                    public void check(JavaClass c, ConditionEvents events) {
+                        for (JavaCodeUnit u : c.getCodeUnits()) {
+                            for (TryCatchBlock t : u.getTryCatchBlocks()) {
+                                for (JavaClass caught : t.getCaughtThrowables()) {
+                                    if (caught.isEquivalentTo(dev.fabricscope.usecase.UseCaseException.class)
+                                            || caught.isEquivalentTo(dev.fabricscope.advisor.api.AdvisorInputException.class)) {
+                                        events.add(SimpleConditionEvent.violated(u, u.getFullName() + " catches "
+                                                + caught.getSimpleName() + " " + t.getSourceCodeLocation()));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                })
+                .because("cli.CliExceptionHandler maps every refusal to its exit code and one line; a command that"
+                        + " catches one prints it a second way")
                 .check(CLASSES);
     }
 

@@ -62,62 +62,38 @@ public final class AdviseCommand implements Callable<Integer> {
     boolean listKnobs;
 
     @Override
-    public Integer call() {
+    public Integer call() throws CommandFailure, AdvisorInputException, UseCaseException, dev.fabricscope.io.SnapshotIO.ReadException {
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
         if (listKnobs) {
             out.print(json ? RecordJson.write(java.util.Map.of("knobs", Knobs.all(), "ruleSets", RuleSet.all())) : knobList());
             out.flush();
             return ExitCodes.OK;
         }
-        DeploymentRequest d;
-        try {
-            d = deployment.request();
-        } catch (AdvisorInputException e) {
-            return usage(e.getMessage());
-        }
+        DeploymentRequest d = deployment.request();
         Advise.Request request;
         if (cluster != null) {
             if (source.given()) {
-                return usage("give either --cluster or --snapshot/--sample, not both");
+                throw CommandFailure.usage("give either --cluster or --snapshot/--sample, not both");
             }
-            try {
-                InspectCluster clusters = env.inspectCluster();
-                var view = clusters.open(new InspectCluster.Request(cluster, false, null)).view();
-                request = Advise.Request.overCluster(clusters.factsFor(view, d.nodes()), d);
-            } catch (UseCaseException e) {
-                return failed(e);
-            }
+            InspectCluster clusters = env.inspectCluster();
+            var view = clusters.open(new InspectCluster.Request(cluster, false, null)).view();
+            request = Advise.Request.overCluster(clusters.factsFor(view, d.nodes()), d);
         } else if (source.given()) {
-            try {
-                request = Advise.Request.of(source.load(null), d);
-            } catch (SnapshotSource.SourceException e) {
-                err.println("fabricscope: " + e.getMessage());
-                err.flush();
-                return e.exitCode;
-            }
+            request = Advise.Request.of(source.load(null), d);
         } else {
             request = Advise.Request.of(env.probeLive(), d);
         }
-        Advise.Result r;
-        try {
-            r = env.advise().advise(request);
-        } catch (UseCaseException e) {
-            return failed(e);
-        }
+        Advise.Result r = env.advise().advise(request);
         if (r.advice().blocked() != null) {
             if (r.blockedForLackOfDriver()) {
                 MachineSnapshot snapshot = r.machine();
                 String why = snapshot != null && snapshot.driver() != null && snapshot.driver().message() != null ? snapshot.driver().message()
                         : "the " + (source.given() ? "snapshot" : "machine") + " shows no NVIDIA GPU";
                 // the cause on one line, the ways out on the next: both within 120 columns
-                err.println(dev.fabricscope.render.Fit.atWord("fabricscope: no NVIDIA driver" + (source.given() ? " in the snapshot" : "") + ": "
-                        + dev.fabricscope.io.SnapshotIO.oneLineSafe(why), dev.fabricscope.render.Fit.WIDTH));
-                err.println("Advise another machine: --sample NAME ('fabricscope samples'), --snapshot FILE, or --assume sm=X.Y …");
-                err.flush();
-                return ExitCodes.NO_DRIVER;
+                throw CommandFailure.fitted(ExitCodes.NO_DRIVER, "no NVIDIA driver" + (source.given() ? " in the snapshot" : "") + ": " + why,
+                        "Advise another machine: --sample NAME ('fabricscope samples'), --snapshot FILE, or --assume sm=X.Y …");
             }
-            return usage("cannot advise: " + r.advice().blocked());
+            throw CommandFailure.usage("cannot advise: " + r.advice().blocked());
         }
         if (json) {
             out.print(RecordJson.write(r.jsonTree()));
@@ -131,21 +107,6 @@ public final class AdviseCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitCodes.OK;
-    }
-
-    /** A refused request: a usage error with where to look, or an unreadable input in one line. */
-    private int failed(UseCaseException e) {
-        if (e.reason() == UseCaseException.Reason.INVALID_REQUEST) {
-            return usage(e.getMessage());
-        }
-        PrintWriter err = spec.commandLine().getErr();
-        err.println("fabricscope: " + e.getMessage());
-        err.flush();
-        return ExitCodes.BAD_INPUT;
-    }
-
-    private int usage(String message) {
-        return DeploymentOptions.usage(spec, "advise", message);
     }
 
     private static String knobList() {

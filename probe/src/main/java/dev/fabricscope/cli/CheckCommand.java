@@ -100,7 +100,7 @@ public final class CheckCommand implements Runnable {
         }
 
         @Override
-        public Integer call() {
+        public Integer call() throws CommandFailure {
             if (common.worker) {
                 return worker();
             }
@@ -110,10 +110,7 @@ public final class CheckCommand implements Runnable {
                 try {
                     dev.fabricscope.io.OutputFile.checkTarget(common.out); // before the check runs, as probe and report do
                 } catch (dev.fabricscope.io.OutputFile.NotAFileException e) {
-                    err.println("fabricscope: --out " + e.getMessage());
-                    err.println("Try 'fabricscope check " + name() + " --help'.");
-                    err.flush();
-                    return ExitCodes.USAGE;
+                    throw CommandFailure.usage("--out " + e.getMessage());
                 }
             }
             String message = checks.driverMissing();
@@ -122,9 +119,7 @@ public final class CheckCommand implements Runnable {
                     out.print(Json.write(RunCheck.skipped(kind(), message)));
                     out.flush();
                 }
-                err.println("fabricscope: check " + name() + " skipped — " + message);
-                err.flush();
-                return ExitCodes.NO_DRIVER;
+                throw CommandFailure.of(ExitCodes.NO_DRIVER, "check " + name() + " skipped — " + message);
             }
             Duration timeout = common.timeoutSeconds == null ? defaultTimeout() : Duration.ofSeconds(common.timeoutSeconds);
             Progress progress = Progress.of(err, common.progress);
@@ -151,7 +146,7 @@ public final class CheckCommand implements Runnable {
                 try {
                     dev.fabricscope.io.OutputFile.write(common.out, json, out);
                 } catch (java.io.IOException e) {
-                    err.println(ExitCodes.cannotWrite("--out", common.out, e)); // the result still shown below
+                    ErrorLine.print(err, ExitCodes.cannotWrite("--out", common.out, e)); // the result still shown below
                     unwritten = true;
                 }
             }
@@ -286,7 +281,7 @@ public final class CheckCommand implements Runnable {
         }
 
         @Override
-        public Integer call() {
+        public Integer call() throws CommandFailure {
             request();
             return super.call();
         }
@@ -343,7 +338,7 @@ public final class CheckCommand implements Runnable {
         }
 
         @Override
-        public Integer call() {
+        public Integer call() throws CommandFailure {
             request();
             return super.call();
         }
@@ -429,7 +424,7 @@ public final class CheckCommand implements Runnable {
         }
 
         @Override
-        public Integer call() {
+        public Integer call() throws CommandFailure {
             request();
             return super.call();
         }

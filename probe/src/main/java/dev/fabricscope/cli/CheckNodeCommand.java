@@ -67,27 +67,14 @@ public final class CheckNodeCommand implements Callable<Integer> {
     Path out;
 
     @Override
-    public Integer call() {
+    public Integer call() throws CommandFailure, SnapshotIO.ReadException {
         var o = spec.commandLine().getOut();
         var err = spec.commandLine().getErr();
         if (minBusbw < 0 || minBusbw > 1 || Double.isNaN(minBusbw)) {
-            err.println("fabricscope: --min-busbw takes a fraction between 0 and 1");
-            return ExitCodes.USAGE;
+            throw CommandFailure.usage("--min-busbw takes a fraction between 0 and 1");
         }
-        MachineSnapshot node;
-        try {
-            node = source.load(env::probeLive);
-        } catch (SnapshotSource.SourceException e) {
-            err.println("fabricscope: " + SnapshotIO.oneLineSafe(e.getMessage()));
-            return e.exitCode;
-        }
-        NodeAcceptance.Profile profile;
-        try {
-            profile = profile(node);
-        } catch (SnapshotSource.SourceException e) {
-            err.println("fabricscope: " + SnapshotIO.oneLineSafe(e.getMessage()));
-            return e.exitCode;
-        }
+        MachineSnapshot node = source.load(env::probeLive);
+        NodeAcceptance.Profile profile = profile(node);
         boolean noDriver = !node.driver().driverPresent();
         NodeAcceptance.LiveResults live = null;
         if (noDriver) {
@@ -109,7 +96,7 @@ public final class CheckNodeCommand implements Callable<Integer> {
             try {
                 dev.fabricscope.io.OutputFile.write(out, text, o);
             } catch (java.io.IOException ex) {
-                err.println(ExitCodes.cannotWrite("--out", out, ex)); // the result still shown below
+                ErrorLine.print(err, ExitCodes.cannotWrite("--out", out, ex)); // the result still shown below
                 unwritten = true;
             }
         }
@@ -121,12 +108,11 @@ public final class CheckNodeCommand implements Callable<Integer> {
                 o.flush();
             }
             // one line within 120 columns: the cause first; what check node needs where there is room
-            String cause = "fabricscope: " + (source.given() ? "the saved machine: " : "")
-                    + SnapshotIO.oneLineSafe(node.driver().message() == null ? "driver " + node.driver().status() : node.driver().message());
+            String cause = (source.given() ? "the saved machine: " : "")
+                    + (node.driver().message() == null ? "driver " + node.driver().status() : node.driver().message());
             String needs = ": check node needs its driver loaded";
-            err.println(cause.length() + needs.length() <= dev.fabricscope.render.Fit.WIDTH ? cause + needs
-                    : dev.fabricscope.render.Fit.atWord(cause, dev.fabricscope.render.Fit.WIDTH));
-            err.flush();
+            boolean room = ErrorLine.of(cause + needs).length() <= dev.fabricscope.render.Fit.WIDTH;
+            ErrorLine.printFitted(err, room ? cause + needs : cause);
             return ExitCodes.NO_DRIVER;
         }
         o.print(json ? text : CheckText.render(r, wide));
@@ -134,7 +120,7 @@ public final class CheckNodeCommand implements Callable<Integer> {
         return unwritten ? ExitCodes.CANNOT_WRITE : pass ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
     }
 
-    private NodeAcceptance.Profile profile(MachineSnapshot node) throws SnapshotSource.SourceException {
+    private NodeAcceptance.Profile profile(MachineSnapshot node) throws CommandFailure, SnapshotIO.ReadException {
         if (expect == null) {
             return NodeAcceptance.profileOf(node, "this node itself (no --expect: structure compared with itself)", minBusbw);
         }
@@ -144,14 +130,10 @@ public final class CheckNodeCommand implements Callable<Integer> {
         }
         Path file = Path.of(expect);
         if (!Files.exists(file)) {
-            throw new SnapshotSource.SourceException("--expect " + expect + ": neither a file nor a sample; samples: "
-                    + String.join(", ", Samples.names()), ExitCodes.USAGE);
+            throw CommandFailure.usage("--expect " + expect + ": neither a file nor a sample; samples: "
+                    + String.join(", ", Samples.names()));
         }
-        try {
-            return NodeAcceptance.profileOf(OpenSnapshot.read(file), file.getFileName().toString(), minBusbw);
-        } catch (SnapshotIO.ReadException ex) {
-            throw new SnapshotSource.SourceException(ex.getMessage(), ExitCodes.BAD_INPUT);
-        }
+        return NodeAcceptance.profileOf(OpenSnapshot.read(file), file.getFileName().toString(), minBusbw);
     }
 
     /** The three checks with their command's defaults, each in its own child process; the sweep NCCL-only, plain, bf16. */

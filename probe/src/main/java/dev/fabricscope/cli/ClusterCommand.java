@@ -2,11 +2,11 @@ package dev.fabricscope.cli;
 
 import dev.fabricscope.cluster.ClusterView;
 import dev.fabricscope.cluster.collect.CollectResult;
+import dev.fabricscope.cluster.collect.MissingProgramException;
 import dev.fabricscope.cluster.collect.NodeCollector;
 import dev.fabricscope.cluster.collect.PdshCollector;
 import dev.fabricscope.cluster.collect.SlurmCollector;
 import dev.fabricscope.io.OutputFile;
-import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.render.ClusterText;
 import dev.fabricscope.usecase.InspectCluster;
@@ -90,28 +90,24 @@ public final class ClusterCommand implements Runnable {
         Boolean progress;
 
         @Override
-        public Integer call() {
+        public Integer call() throws CommandFailure, MissingProgramException {
             var err = spec.commandLine().getErr();
             if (expect != null && !checkNode) {
-                err.println("fabricscope: --expect applies to --check-node");
-                return ExitCodes.USAGE;
+                throw CommandFailure.usage("--expect applies to --check-node");
             }
             if (expect != null && dev.fabricscope.samples.Samples.find(expect).isEmpty()) {
                 if (!java.nio.file.Files.isRegularFile(Path.of(expect))) {
-                    err.println("fabricscope: --expect " + SnapshotIO.oneLineSafe(expect) + ": neither a file nor a sample; samples: "
+                    throw CommandFailure.usage("--expect " + expect + ": neither a file nor a sample; samples: "
                             + String.join(", ", dev.fabricscope.samples.Samples.names()));
-                    return ExitCodes.USAGE;
                 }
                 expect = Path.of(expect).toAbsolutePath().normalize().toString();
             }
             int timeout = this.timeout != null ? this.timeout : checkNode ? 900 : 120;
             if (nodes != null && nodes < 1 || timeout < 1) {
-                err.println("fabricscope: --nodes and --timeout must be at least 1");
-                return ExitCodes.USAGE;
+                throw CommandFailure.usage("--nodes and --timeout must be at least 1");
             }
             if (launcher.pdsh != null && (nodes != null || nodelist != null || partition != null)) {
-                err.println("fabricscope: --nodes, --nodelist and --partition apply to --slurm; give pdsh its hosts with --pdsh HOSTS");
-                return ExitCodes.USAGE;
+                throw CommandFailure.usage("--nodes, --nodelist and --partition apply to --slurm; give pdsh its hosts with --pdsh HOSTS");
             }
             List<String> remote;
             if (checkNode) {
@@ -124,8 +120,7 @@ public final class ClusterCommand implements Runnable {
             try {
                 OutputFile.prepareFolder(out);
             } catch (OutputFile.CannotWriteException e) {
-                err.println("fabricscope: cannot write --out " + SnapshotIO.oneLineSafe(out.toString()) + ": " + e.getMessage());
-                return ExitCodes.CANNOT_WRITE;
+                throw CommandFailure.of(ExitCodes.CANNOT_WRITE, "cannot write --out " + out + ": " + e.getMessage());
             }
             NodeCollector c = launcher.slurm
                     ? new SlurmCollector(out, remote, timeout, nodes, nodelist, partition, System.getenv().getOrDefault("FABRICSCOPE_SRUN", "srun"))
@@ -145,16 +140,13 @@ public final class ClusterCommand implements Runnable {
             }
             try {
                 r = c.collect(OpenSnapshot.TRACES);
-            } catch (dev.fabricscope.cluster.collect.MissingProgramException e) {
-                err.println("fabricscope: " + e.getMessage());
-                return ExitCodes.ENVIRONMENT;
+            } catch (MissingProgramException e) {
+                throw e; // an IOException, but exit 7 with its own line (CliExceptionHandler)
             } catch (IOException e) {
-                err.println("fabricscope: cluster collect into " + SnapshotIO.oneLineSafe(out.toString()) + ": " + OutputFile.reason(e));
-                return ExitCodes.FAILURE;
+                throw CommandFailure.of(ExitCodes.FAILURE, "cluster collect into " + out + ": " + OutputFile.reason(e));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                err.println("fabricscope: interrupted");
-                return ExitCodes.FAILURE;
+                throw CommandFailure.of(ExitCodes.FAILURE, "interrupted");
             } finally {
                 if (ticker != null) {
                     ticker.shutdownNow();
@@ -211,17 +203,10 @@ public final class ClusterCommand implements Runnable {
         boolean all;
 
         @Override
-        public Integer call() {
-            ClusterView v;
-            try {
-                v = env.inspectCluster().open(InspectCluster.Request.of(dir)).view();
-            } catch (UseCaseException e) {
-                spec.commandLine().getErr().println("fabricscope: " + e.getMessage());
-                return ExitCodes.BAD_INPUT;
-            }
+        public Integer call() throws CommandFailure, UseCaseException {
+            ClusterView v = env.inspectCluster().open(InspectCluster.Request.of(dir)).view();
             if (v.readable().isEmpty()) {
-                spec.commandLine().getErr().println("fabricscope: " + dir + ": no readable node report (" + v.unreadable().size() + " unreadable)");
-                return ExitCodes.BAD_INPUT;
+                throw CommandFailure.of(ExitCodes.BAD_INPUT, dir + ": no readable node report (" + v.unreadable().size() + " unreadable)");
             }
             spec.commandLine().getOut().print(json ? Json.write(v) : ClusterText.render(v, all));
             spec.commandLine().getOut().flush();

@@ -68,17 +68,4 @@ public final class DeploymentOptions {
         }
         return m;
     }
-
-    /**
-     * A usage error of a command that takes these options: the message, then where to look; returns exit code 2.
-     *
-     * @param command the subcommand's name, e.g. {@code advise}
-     */
-    static int usage(picocli.CommandLine.Model.CommandSpec spec, String command, String message) {
-        java.io.PrintWriter err = spec.commandLine().getErr();
-        err.println("fabricscope: " + message);
-        err.println("Try 'fabricscope " + command + " --help' or 'fabricscope advise --list-knobs'.");
-        err.flush();
-        return ExitCodes.USAGE;
-    }
 }

@@ -45,14 +45,8 @@ public final class DiffCommand implements Callable<Integer> {
     boolean all;
 
     @Override
-    public Integer call() {
-        ReportDiff d;
-        try {
-            d = env.compare().compare(Compare.Request.of(a, b)).diff();
-        } catch (UseCaseException e) {
-            spec.commandLine().getErr().println("fabricscope: " + e.getMessage());
-            return ExitCodes.of(e);
-        }
+    public Integer call() throws UseCaseException {
+        ReportDiff d = env.compare().compare(Compare.Request.of(a, b)).diff();
         spec.commandLine().getOut().print(json ? Escape.jsonSafe(Json.write(d)) : DiffText.render(d, all));
         spec.commandLine().getOut().flush();
         return exitCode && !d.identical() ? ExitCodes.DIFFERENT : ExitCodes.OK;

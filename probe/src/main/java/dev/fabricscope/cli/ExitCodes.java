@@ -23,11 +23,11 @@ public final class ExitCodes {
     /** An output (--out, --record) could not be written: one line names it and why; the command's work is not lost. */
     public static final int CANNOT_WRITE = 8;
 
-    /** The one line for an output that could not be written: {@code cannot write --out /dev/full: No space left on device}. */
+    /** What an output that could not be written says: {@code cannot write --out /dev/full: No space left on device}. */
     static String cannotWrite(String option, java.nio.file.Path target, Exception e) {
         String what = e instanceof dev.fabricscope.io.OutputFile.NotAFileException ? e.getMessage() // names the target
                 : dev.fabricscope.io.SnapshotIO.oneLineSafe(target + ": " + dev.fabricscope.io.OutputFile.reason(e));
-        return "fabricscope: cannot write " + (option == null ? "" : option + " ") + what;
+        return "cannot write " + (option == null ? "" : option + " ") + what;
     }
 
     /** The exit code for a check's status: 0 passed or skipped, 5 failed, timed out or cancelled, 1 an error. */

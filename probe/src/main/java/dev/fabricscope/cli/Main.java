@@ -102,22 +102,18 @@ public final class Main implements Runnable {
         cl.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.FAILURE);
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("fabricscope: " + dev.fabricscope.io.SnapshotIO.oneLineSafe(ex.getMessage()));
-            c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
+            ErrorLine.print(c.getErr(), ex.getMessage());
+            c.getErr().println(CliExceptionHandler.tryHelp(c));
             return ExitCodes.USAGE;
         });
-        cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
-            c.getErr().println("fabricscope: internal error: " + dev.fabricscope.io.SnapshotIO.oneLineSafe(String.valueOf(ex)));
-            return ExitCodes.FAILURE;
-        });
+        cl.setExecutionExceptionHandler(new CliExceptionHandler());
         return cl;
     }
 
     /** An {@link OutOfMemoryError} as one line and exit 4: the input was too big for this heap. */
     static int outOfMemory(java.io.PrintWriter err) {
-        err.println("fabricscope: not enough memory (" + (Runtime.getRuntime().maxMemory() >> 20)
+        ErrorLine.print(err, "not enough memory (" + (Runtime.getRuntime().maxMemory() >> 20)
                 + " MiB heap) for this input; give Java more with -Xmx or use a smaller input");
-        err.flush();
         return ExitCodes.BAD_INPUT;
     }
 

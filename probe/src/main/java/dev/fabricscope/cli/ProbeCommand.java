@@ -8,7 +8,6 @@ import dev.fabricscope.nativeapi.trace.NativeTrace;
 import dev.fabricscope.nativeapi.trace.TraceIO;
 import dev.fabricscope.usecase.Redact;
 import dev.fabricscope.probe.TraceReplay;
-import dev.fabricscope.render.Fit;
 import dev.fabricscope.render.SnapshotText;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -65,34 +64,25 @@ public final class ProbeCommand implements Callable<Integer> {
         dev.fabricscope.Trace.mark("command parsed");
         var err = spec.commandLine().getErr();
         if (record != null && replay != null) {
-            err.println("fabricscope: give either --record or --replay, not both");
-            return ExitCodes.USAGE;
+            throw CommandFailure.usage("give either --record or --replay, not both");
         }
         if (redact && record == null) {
-            err.println("fabricscope: --redact redacts the trace --record writes; to redact a trace or report afterwards, "
+            throw CommandFailure.usage("--redact redacts the trace --record writes; to redact a trace or report afterwards, "
                     + "use 'fabricscope redact FILE'");
-            return ExitCodes.USAGE;
         }
         for (Path target : new Path[] {out, record}) {
             if (target != null) {
                 try {
                     dev.fabricscope.io.OutputFile.checkTarget(target);
                 } catch (dev.fabricscope.io.OutputFile.NotAFileException e) {
-                    err.println("fabricscope: " + (target == out ? "--out " : "--record ") + e.getMessage());
-                    err.println("Try 'fabricscope probe --help'.");
-                    return ExitCodes.USAGE;
+                    throw CommandFailure.usage((target == out ? "--out " : "--record ") + e.getMessage());
                 }
             }
         }
         MachineSnapshot s;
         int written = ExitCodes.OK;
         if (replay != null) {
-            try {
-                s = replay(replay);
-            } catch (SnapshotIO.ReadException e) {
-                err.println("fabricscope: " + e.getMessage());
-                return ExitCodes.BAD_INPUT;
-            }
+            s = replay(replay); // an unreadable trace: exit 4, its one line (CliExceptionHandler)
         } else if (record != null) {
             TraceReplay.Recorded r = TraceReplay.record(env.argv(), ncclLib);
             s = r.snapshot();
@@ -109,7 +99,7 @@ public final class ProbeCommand implements Callable<Integer> {
             }
             written = writeRecording(TraceIO.write(trace), trace.calls().size());
             if (written == ExitCodes.OK) {
-                spec.commandLine().getErr().print(Fit.wrap("fabricscope: " + notice, Fit.WIDTH, 2));
+                ErrorLine.printWrapped(err, notice);
             }
         } else {
             OutputWarmUp.start(json || out != null, !json, wide);
@@ -122,7 +112,7 @@ public final class ProbeCommand implements Callable<Integer> {
             try {
                 OutputFile.write(out, jsonText, o);
             } catch (java.io.IOException e) {
-                err.println(ExitCodes.cannotWrite("--out", out, e)); // the output below still shows what was probed
+                ErrorLine.print(err, ExitCodes.cannotWrite("--out", out, e)); // the output below still shows what was probed
                 written = ExitCodes.CANNOT_WRITE;
             }
         }
@@ -130,7 +120,7 @@ public final class ProbeCommand implements Callable<Integer> {
         o.flush();
         dev.fabricscope.Trace.mark("output written");
         if (replay == null && !s.driver().driverPresent()) {
-            err.println("fabricscope: " + s.driver().message());
+            ErrorLine.print(err, s.driver().message());
             return written != ExitCodes.OK ? written : ExitCodes.NO_DRIVER;
         }
         return written;
@@ -145,16 +135,15 @@ public final class ProbeCommand implements Callable<Integer> {
         var err = spec.commandLine().getErr();
         try {
             OutputFile.write(record, trace, spec.commandLine().getOut());
-            err.println("fabricscope: " + calls + " native calls recorded to " + SnapshotIO.oneLineSafe(record.toString()));
+            ErrorLine.print(err, calls + " native calls recorded to " + record);
             return ExitCodes.OK;
         } catch (java.io.IOException e) {
             String line = ExitCodes.cannotWrite("--record", record, e);
             try {
                 Path kept = OutputFile.keep(trace, "fabricscope-recording-", ".trace.json");
-                err.println(line + "; the recording (" + calls + " native calls) was kept in "
-                        + SnapshotIO.oneLineSafe(kept.toString()));
+                ErrorLine.print(err, line + "; the recording (" + calls + " native calls) was kept in " + kept);
             } catch (java.io.IOException again) {
-                err.println(line + "; keeping it in the temporary folder failed too: " + OutputFile.reason(again));
+                ErrorLine.print(err, line + "; keeping it in the temporary folder failed too: " + OutputFile.reason(again));
             }
             return ExitCodes.CANNOT_WRITE;
         }

@@ -2,7 +2,6 @@ package dev.fabricscope.cli;
 
 import dev.fabricscope.io.OutputFile;
 import dev.fabricscope.io.SnapshotIO;
-import dev.fabricscope.render.Fit;
 import dev.fabricscope.text.Escape;
 import dev.fabricscope.usecase.Redact;
 import dev.fabricscope.usecase.UseCaseException;
@@ -36,22 +35,16 @@ public final class RedactCommand implements Callable<Integer> {
     Path out;
 
     @Override
-    public Integer call() {
+    public Integer call() throws CommandFailure, UseCaseException {
         var err = spec.commandLine().getErr();
         if (out != null) {
             try {
                 OutputFile.checkTarget(out);
             } catch (OutputFile.NotAFileException e) {
-                return usage("--out " + e.getMessage());
+                throw CommandFailure.usage("--out " + e.getMessage());
             }
         }
-        Redact.Result r;
-        try {
-            r = Redact.file(file);
-        } catch (UseCaseException e) {
-            err.println("fabricscope: " + e.getMessage());
-            return ExitCodes.of(e);
-        }
+        Redact.Result r = Redact.file(file);
         String what = switch (r.kind()) {
             case TRACE -> "trace";
             case REPORT -> "report";
@@ -61,25 +54,15 @@ public final class RedactCommand implements Callable<Integer> {
             try {
                 OutputFile.write(out, r.text(), spec.commandLine().getOut()); // "-" and devices through the sanitiser
             } catch (IOException e) {
-                err.println(ExitCodes.cannotWrite("--out", out, e));
-                return ExitCodes.CANNOT_WRITE;
+                throw CommandFailure.cannotWrite("--out", out, e);
             }
         } else {
             spec.commandLine().getOut().print(Escape.jsonSafe(r.text()));
             spec.commandLine().getOut().flush();
         }
         // the summary names every kind replaced; at 120 columns it wraps at a comma's space, indented
-        err.print(Fit.wrap("fabricscope: " + what + " " + r.redaction().describe()
-                + (out != null && !OutputFile.isStandardOutput(out) ? " → " + SnapshotIO.oneLineSafe(out.toString()) : ""),
-                Fit.WIDTH, 2));
-        err.flush();
+        ErrorLine.printWrapped(err, what + " " + r.redaction().describe()
+                + (out != null && !OutputFile.isStandardOutput(out) ? " → " + SnapshotIO.oneLineSafe(out.toString()) : ""));
         return ExitCodes.OK;
-    }
-
-    private int usage(String message) {
-        var err = spec.commandLine().getErr();
-        err.println("fabricscope: " + message);
-        err.println("Try 'fabricscope redact --help'.");
-        return ExitCodes.USAGE;
     }
 }

@@ -85,13 +85,13 @@ public final class ReportCommand implements Callable<Integer> {
     Path out;
 
     @Override
-    public Integer call() {
+    public Integer call() throws CommandFailure, AdvisorInputException, UseCaseException, SnapshotIO.ReadException {
         var err = spec.commandLine().getErr();
         if (out != null) {
             try {
                 dev.fabricscope.io.OutputFile.checkTarget(out);
             } catch (dev.fabricscope.io.OutputFile.NotAFileException e) {
-                return DeploymentOptions.usage(spec, "report", "--out " + e.getMessage());
+                throw CommandFailure.usage("--out " + e.getMessage());
             }
         }
         MakeReport.Format f = format != null ? format : MakeReport.Format.forFile(out);
@@ -100,40 +100,15 @@ public final class ReportCommand implements Callable<Integer> {
         boolean noDriver = false;
         if (from != null) {
             if (source.given() || withChecks || deployment.given()) {
-                err.println("fabricscope: --from re-renders a saved report as it was; it cannot be combined with --snapshot, "
+                throw CommandFailure.usage("--from re-renders a saved report as it was; it cannot be combined with --snapshot, "
                         + "--sample, --with-checks or deployment options");
-                return ExitCodes.USAGE;
             }
-            try {
-                made = reports.rerender(from, f, redact);
-            } catch (UseCaseException e) {
-                err.println("fabricscope: " + e.getMessage());
-                return ExitCodes.BAD_INPUT;
-            }
+            made = reports.rerender(from, f, redact);
         } else {
-            DeploymentRequest d;
-            try {
-                d = deployment.request();
-            } catch (AdvisorInputException e) {
-                return usage(e.getMessage());
-            }
-            MachineSnapshot s;
-            try {
-                s = source.load(env::probeLive);
-            } catch (SnapshotSource.SourceException e) {
-                err.println("fabricscope: " + e.getMessage());
-                return e.exitCode;
-            }
+            DeploymentRequest d = deployment.request();
+            MachineSnapshot s = source.load(env::probeLive);
             noDriver = s.isLive() && !s.driver().driverPresent();
-            try {
-                made = make(reports, new MakeReport.Request(s, null, d, checks(s), env.argv(), f, redact));
-            } catch (UseCaseException e) {
-                if (e.reason() == UseCaseException.Reason.INVALID_REQUEST) {
-                    return usage(e.getMessage());
-                }
-                err.println("fabricscope: " + e.getMessage());
-                return ExitCodes.BAD_INPUT;
-            }
+            made = make(reports, new MakeReport.Request(s, null, d, checks(s), env.argv(), f, redact));
         }
         Report report = made.report();
         String text = made.text();
@@ -143,10 +118,9 @@ public final class ReportCommand implements Callable<Integer> {
                 spec.commandLine().getOut().flush();
                 kind = dev.fabricscope.io.OutputFile.write(out, text, spec.commandLine().getOut());
             } catch (dev.fabricscope.io.OutputFile.NotAFileException e) {
-                return DeploymentOptions.usage(spec, "report", "--out " + e.getMessage());
+                throw CommandFailure.usage("--out " + e.getMessage());
             } catch (IOException e) {
-                err.println(ExitCodes.cannotWrite("--out", out, e));
-                return ExitCodes.CANNOT_WRITE;
+                throw CommandFailure.cannotWrite("--out", out, e);
             }
             // a device or FIFO may be this terminal (/dev/stdout): the confirmation then goes to standard error
             var confirm = kind == dev.fabricscope.io.OutputFile.Kind.STREAMED ? err : spec.commandLine().getOut();
@@ -159,15 +133,10 @@ public final class ReportCommand implements Callable<Integer> {
         }
         spec.commandLine().getOut().flush();
         if (noDriver) {
-            err.println("fabricscope: " + report.snapshot().driver().message());
-            return ExitCodes.NO_DRIVER;
+            throw CommandFailure.of(ExitCodes.NO_DRIVER, report.snapshot().driver().message());
         }
         CheckStatus worst = from == null ? RunCheck.worst(report.checks()) : null;
         return worst == null ? ExitCodes.OK : ExitCodes.of(worst);
-    }
-
-    private int usage(String message) {
-        return DeploymentOptions.usage(spec, "report", message);
     }
 
     /** The checks the report carries: none, or (--with-checks) run now, with progress on standard error. */
@@ -178,8 +147,7 @@ public final class ReportCommand implements Callable<Integer> {
         var err = spec.commandLine().getErr();
         String why = RunCheck.cannotRun(s);
         if (why != null) {
-            err.println("fabricscope: checks skipped — " + why);
-            err.flush();
+            ErrorLine.print(err, "checks skipped — " + why);
         }
         CheckListener progress = e -> {
             err.println(String.format(Locale.ROOT, "[%s] %s%s", e.check(), e.message(),

@@ -32,14 +32,8 @@ public final class ShowCommand implements Callable<Integer> {
     boolean wide;
 
     @Override
-    public Integer call() {
-        MachineSnapshot s;
-        try {
-            s = source.load(null);
-        } catch (SnapshotSource.SourceException e) {
-            spec.commandLine().getErr().println("fabricscope: " + e.getMessage());
-            return e.exitCode;
-        }
+    public Integer call() throws CommandFailure, dev.fabricscope.io.SnapshotIO.ReadException {
+        MachineSnapshot s = source.load(null);
         String text = json ? Json.write(s) : SnapshotText.render(s, wide);
         RecordedChecks checks = json ? null : source.recordedChecks();
         if (checks != null) {

@@ -16,16 +16,6 @@ public final class SnapshotSource {
     @Option(names = "--sample", paramLabel = "NAME", completionCandidates = Completions.Samples.class, description = "A bundled sample (see 'fabricscope samples').")
     String sample;
 
-    /** Signals a problem already explained to the user, with the exit code to return. */
-    public static final class SourceException extends Exception {
-        public final int exitCode;
-
-        public SourceException(String message, int exitCode) {
-            super(message);
-            this.exitCode = exitCode;
-        }
-    }
-
     public boolean given() {
         return snapshot != null || sample != null;
     }
@@ -35,24 +25,23 @@ public final class SnapshotSource {
         return snapshot == null ? null : OpenSnapshot.recordedChecks(snapshot);
     }
 
-    /** Loads the chosen machine; when none was chosen, {@code liveProbe}'s machine, or a usage error when that is null. */
-    public MachineSnapshot load(java.util.function.Supplier<MachineSnapshot> liveProbe) throws SourceException {
+    /**
+     * Loads the chosen machine; when none was chosen, {@code liveProbe}'s machine, or a usage error when that is null.
+     * A file that cannot be read is its {@link SnapshotIO.ReadException} (exit 4 by {@link CliExceptionHandler}).
+     */
+    public MachineSnapshot load(java.util.function.Supplier<MachineSnapshot> liveProbe) throws CommandFailure, SnapshotIO.ReadException {
         if (snapshot != null && sample != null) {
-            throw new SourceException("give either --snapshot or --sample, not both", ExitCodes.USAGE);
+            throw CommandFailure.of(ExitCodes.USAGE, "give either --snapshot or --sample, not both");
         }
         if (sample != null) {
-            return Samples.find(sample).orElseThrow(() -> new SourceException("unknown sample '" + sample
-                    + "'; valid: " + String.join(", ", Samples.names()), ExitCodes.USAGE)).snapshot().get();
+            return Samples.find(sample).orElseThrow(() -> CommandFailure.of(ExitCodes.USAGE, "unknown sample '" + sample
+                    + "'; valid: " + String.join(", ", Samples.names()))).snapshot().get();
         }
         if (snapshot != null) {
-            try {
-                return OpenSnapshot.read(snapshot);
-            } catch (SnapshotIO.ReadException e) {
-                throw new SourceException(e.getMessage(), ExitCodes.BAD_INPUT);
-            }
+            return OpenSnapshot.read(snapshot);
         }
         if (liveProbe == null) {
-            throw new SourceException("give --snapshot FILE or --sample NAME", ExitCodes.USAGE);
+            throw CommandFailure.of(ExitCodes.USAGE, "give --snapshot FILE or --sample NAME");
         }
         return liveProbe.get();
     }

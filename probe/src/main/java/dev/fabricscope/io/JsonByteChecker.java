@@ -1,15 +1,17 @@
 package dev.fabricscope.io;
 
 import java.nio.charset.StandardCharsets;
-import java.util.HashSet;
 import java.util.Arrays;
+import java.util.HashSet;
 
 /**
  * A check of JSON bytes as Jackson's parser with {@code Json.mapper()}'s options makes it (strict JSON grammar, no
  * duplicate keys, no raw control characters in strings, bounded nesting and lengths, strict UTF-8 as the JDK's decoder
  * checks it), for a fast path that reads a file without binding all of it. Stricter than those checks, never looser:
  * whatever it is not sure of (an escape in a member name, deep nesting, a long string or number, any error) throws
- * {@link #GIVE_UP}, and the caller runs the full read instead, which says what is wrong.
+ * {@link #GIVE_UP}, and the caller runs the full read instead, which says what is wrong. A few paths over input cut
+ * mid-token read past its end instead ({@link IndexOutOfBoundsException}): a caller takes any runtime exception as
+ * giving up, as {@code cluster.read.SummaryScan} does.
  *
  * <p>The static methods check one token at a position and return the position after it; an instance holds what a
  * whole file needs: the member names of each open object, to refuse duplicates, and the skipping of whole values.
