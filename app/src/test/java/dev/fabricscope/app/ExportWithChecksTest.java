@@ -1,5 +1,6 @@
 package dev.fabricscope.app;
 
+import dev.fabricscope.report.ReportFormat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,7 +41,7 @@ class ExportWithChecksTest {
     }
 
     private Report export(FxRobot robot, Path file) throws Exception {
-        robot.interact(() -> app.exports.exportReport(ReportsViewModel.Format.JSON, file));
+        robot.interact(() -> app.exports.exportReport(ReportFormat.JSON, file));
         AppHarness.await(() -> !app.reports.exportingProperty().get() && Files.exists(file));
         return ReportIO.read(file);
     }

@@ -1,5 +1,6 @@
 package dev.fabricscope.app;
 
+import dev.fabricscope.report.ReportFormat;
 import dev.fabricscope.model.CudaAttributes;
 import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.MachineSnapshot;
@@ -64,7 +65,7 @@ public final class ReportFiles {
             throw new AssertionError("no checks");
         }), Clock.systemUTC());
         Files.writeString(file, reports.make(new MakeReport.Request(s, MakeReport.Origin.file(file), TP8, MakeReport.Checks.recorded(),
-                null, MakeReport.Format.JSON, false)).text());
+                null, ReportFormat.JSON, false)).text());
         return file;
     }
 

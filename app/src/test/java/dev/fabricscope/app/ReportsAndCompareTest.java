@@ -1,5 +1,6 @@
 package dev.fabricscope.app;
 
+import dev.fabricscope.report.ReportFormat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,7 +53,7 @@ class ReportsAndCompareTest {
                 && app.advisor.adviceProperty().get().deploymentNotes().stream().anyMatch(n -> n.contains("of the 2 nodes")));
     }
 
-    private String export(FxRobot robot, ReportsViewModel.Format f, Path file) throws Exception {
+    private String export(FxRobot robot, ReportFormat f, Path file) throws Exception {
         robot.interact(() -> app.exports.exportReport(f, file));
         AppHarness.await(() -> !app.reports.exportingProperty().get());
         assertTrue(app.vm.statusProperty().get().startsWith("Report written to " + file), app.vm.statusProperty().get());
@@ -62,9 +63,9 @@ class ReportsAndCompareTest {
     @Test
     void everyFormatCarriesTheVerdictsOfTheAdvisorTabsDeployment(FxRobot robot, @TempDir Path dir) throws Exception {
         openDgxH100WithTwoNodes(robot);
-        String json = export(robot, ReportsViewModel.Format.JSON, dir.resolve("r.json"));
-        String md = export(robot, ReportsViewModel.Format.MARKDOWN, dir.resolve("r.md"));
-        String html = export(robot, ReportsViewModel.Format.HTML, dir.resolve("r.html"));
+        String json = export(robot, ReportFormat.JSON, dir.resolve("r.json"));
+        String md = export(robot, ReportFormat.MARKDOWN, dir.resolve("r.md"));
+        String html = export(robot, ReportFormat.HTML, dir.resolve("r.html"));
 
         Report r = ReportIO.read(dir.resolve("r.json"));
         assertEquals(2, r.advice().requested().nodes());
@@ -90,7 +91,7 @@ class ReportsAndCompareTest {
         MachineSnapshot s = app.vm.getMachine().snapshot();
         List<String> identifiers = List.of(s.host().hostname().value(), s.gpus().get(3).uuid().value(), s.gpus().get(3).serial().value());
         robot.interact(() -> app.reports.redactProperty().set(true));
-        for (ReportsViewModel.Format f : ReportsViewModel.Format.values()) {
+        for (ReportFormat f : ReportFormat.values()) {
             String text = export(robot, f, dir.resolve("r." + f.extension()));
             for (String id : identifiers) {
                 assertFalse(text.contains(id), f + " still holds " + id);

@@ -1,5 +1,6 @@
 package dev.fabricscope.cli;
 
+import dev.fabricscope.report.ReportFormat;
 import dev.fabricscope.advisor.api.AdvisorInputException;
 import dev.fabricscope.check.api.CheckControl;
 import dev.fabricscope.check.api.CheckListener;
@@ -32,10 +33,10 @@ public final class ReportCommand implements Callable<Integer> {
 
     /** Output formats, as {@code --format} takes them. */
     /** {@code --format json|md|html}: the report format by its command-line name. */
-    static final class FormatConverter implements picocli.CommandLine.ITypeConverter<MakeReport.Format> {
+    static final class FormatConverter implements picocli.CommandLine.ITypeConverter<ReportFormat> {
         @Override
-        public MakeReport.Format convert(String value) {
-            for (MakeReport.Format f : MakeReport.Format.values()) {
+        public ReportFormat convert(String value) {
+            for (ReportFormat f : ReportFormat.values()) {
                 if (f.cli.equals(value)) {
                     return f;
                 }
@@ -48,7 +49,7 @@ public final class ReportCommand implements Callable<Integer> {
     static final class FormatNames implements Iterable<String> {
         @Override
         public java.util.Iterator<String> iterator() {
-            return java.util.Arrays.stream(MakeReport.Format.values()).map(f -> f.cli).iterator();
+            return java.util.Arrays.stream(ReportFormat.values()).map(f -> f.cli).iterator();
         }
     }
 
@@ -76,7 +77,7 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class, completionCandidates = FormatNames.class,
             description = "json, md or html. Default: from the --out file's extension (.json, .md, .html), else json.")
-    MakeReport.Format format;
+    ReportFormat format;
 
     @Option(names = "--redact", description = "Replace host names, serials, UUIDs, user names in paths, IP and MAC addresses with stable pseudonyms.")
     boolean redact;
@@ -94,7 +95,7 @@ public final class ReportCommand implements Callable<Integer> {
                 throw CommandFailure.usage("--out " + e.getMessage());
             }
         }
-        MakeReport.Format f = format != null ? format : MakeReport.Format.forFile(out);
+        ReportFormat f = format != null ? format : ReportFormat.forFile(out);
         MakeReport reports = env.makeReport();
         MakeReport.Result made;
         boolean noDriver = false;

@@ -1,5 +1,6 @@
 package dev.fabricscope.usecase;
 
+import dev.fabricscope.report.ReportFormat;
 import dev.fabricscope.check.api.CheckControl;
 import dev.fabricscope.check.api.CheckListener;
 import dev.fabricscope.io.SnapshotIO;
@@ -24,45 +25,6 @@ import java.util.Locale;
  * exports; the decision to redact is taken here, once, for the report and for every other export of the machine.
  */
 public final class MakeReport {
-
-    /** The report formats, as {@code fabricscope report --format} names them. */
-    public enum Format {
-        JSON("json", "JSON", "*.json"),
-        MARKDOWN("md", "Markdown", "*.md"),
-        HTML("html", "HTML", "*.html");
-
-        /** The name on the command line, also the file extension. */
-        public final String cli;
-        /** The name for people. */
-        public final String title;
-        /** A file-name pattern for file dialogs. */
-        public final String pattern;
-
-        Format(String cli, String title, String pattern) {
-            this.cli = cli;
-            this.title = title;
-            this.pattern = pattern;
-        }
-
-        public String extension() {
-            return cli;
-        }
-
-        /** The format a file's extension asks for (.json, .md/.markdown, .html/.htm); JSON otherwise or for none. */
-        public static Format forFile(Path file) {
-            if (file == null || file.getFileName() == null) {
-                return JSON;
-            }
-            String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-            if (name.endsWith(".md") || name.endsWith(".markdown")) {
-                return MARKDOWN;
-            }
-            if (name.endsWith(".html") || name.endsWith(".htm")) {
-                return HTML;
-            }
-            return JSON;
-        }
-    }
 
     /** Where the machine came from: this machine, a bundled sample or a file (for the equivalent command line). */
     public record Origin(Kind kind, String sample, Path file) {
@@ -116,11 +78,11 @@ public final class MakeReport {
      *                    {@code fabricscope report} command that reproduces it from {@code origin} and the request
      */
     public record Request(MachineSnapshot machine, Origin origin, DeploymentRequest deployment, Checks checks,
-                          List<String> commandLine, Format format, boolean redact) {
+                          List<String> commandLine, ReportFormat format, boolean redact) {
     }
 
     /** @param report the report as written (redacted when asked); @param text it rendered in {@code format} */
-    public record Result(Report report, Format format, String text) {
+    public record Result(Report report, ReportFormat format, String text) {
     }
 
     private final Advise advise;
@@ -156,7 +118,7 @@ public final class MakeReport {
      * A saved report re-rendered (no advising, no checks): to change its format or redact it. Its machine is judged
      * again: every format shows this version's findings, never the stored ones.
      */
-    public Result rerender(Path saved, Format format, boolean redact) throws UseCaseException {
+    public Result rerender(Path saved, ReportFormat format, boolean redact) throws UseCaseException {
         try {
             return render(OpenSnapshot.judged(ReportIO.read(saved)), format, redact);
         } catch (SnapshotIO.ReadException e) {
@@ -164,7 +126,7 @@ public final class MakeReport {
         }
     }
 
-    private static Result render(Report report, Format format, boolean redact) {
+    private static Result render(Report report, ReportFormat format, boolean redact) {
         Report r = redact ? Redactor.redact(report) : report;
         String text = switch (format) {
             case JSON -> ReportIO.toJson(r);
@@ -205,7 +167,7 @@ public final class MakeReport {
      * The {@code fabricscope report} command that makes the same report from the same machine ({@code --with-checks}
      * when check results are included; it runs every check, the app's tab only those the user ran).
      */
-    public static List<String> commandLine(Origin origin, DeploymentRequest d, Format format, boolean redact, boolean withChecks) {
+    public static List<String> commandLine(Origin origin, DeploymentRequest d, ReportFormat format, boolean redact, boolean withChecks) {
         List<String> args = new ArrayList<>(List.of("fabricscope", "report"));
         switch (origin.kind()) {
             case SAMPLE -> args.addAll(List.of("--sample", origin.sample()));

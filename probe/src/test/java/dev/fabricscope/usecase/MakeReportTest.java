@@ -1,5 +1,6 @@
 package dev.fabricscope.usecase;
 
+import dev.fabricscope.report.ReportFormat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -42,14 +43,14 @@ class MakeReportTest {
     private final MakeReport reports = new MakeReport(new Advise(), noChecks(), CLOCK);
 
     static MakeReport.Request request(MachineSnapshot m, MakeReport.Origin origin, DeploymentRequest d, MakeReport.Checks checks,
-                                      MakeReport.Format f, boolean redact) {
+                                      ReportFormat f, boolean redact) {
         return new MakeReport.Request(m, origin, d, checks, null, f, redact);
     }
 
     @Test
     void aReportOfASampleWithTheVerdictsAndTheCommandThatReproducesIt() throws Exception {
         MakeReport.Result r = reports.make(request(AdviseTest.sample("dgx-h100"), MakeReport.Origin.sample("dgx-h100"),
-                AdviseTest.tp(8, "nccl"), MakeReport.Checks.notRequested(), MakeReport.Format.JSON, false));
+                AdviseTest.tp(8, "nccl"), MakeReport.Checks.notRequested(), ReportFormat.JSON, false));
         assertEquals(WHEN.toString(), r.report().createdAt());
         assertEquals(List.of("fabricscope", "report", "--sample", "dgx-h100", "--framework", "nccl", "--tp", "8", "--format", "json"),
                 r.report().commandLine());
@@ -63,7 +64,7 @@ class MakeReportTest {
         DeploymentRequest d = new DeploymentRequest(List.of("sglang"), 8, null, null, null, null,
                 Map.of("flashinfer-allreduce-fusion-backend", "trtllm"), Map.of(), Map.of("multicast", "false"), Map.of());
         MakeReport.Result made = reports.make(request(AdviseTest.sample("dgx-h100"), MakeReport.Origin.sample("dgx-h100"), d,
-                MakeReport.Checks.notRequested(), MakeReport.Format.MARKDOWN, true));
+                MakeReport.Checks.notRequested(), ReportFormat.MARKDOWN, true));
         List<String> argv = made.report().commandLine();
         String[] args = argv.subList(1, argv.size()).toArray(String[]::new);
         StringWriter out = new StringWriter();
@@ -79,9 +80,9 @@ class MakeReportTest {
         MachineSnapshot m = AdviseTest.sample("h200-vm");
         String host = m.host().hostname().orElse(null);
         MakeReport.Result plain = reports.make(request(m, MakeReport.Origin.live(), DeploymentRequest.NONE,
-                MakeReport.Checks.notRequested(), MakeReport.Format.HTML, false));
+                MakeReport.Checks.notRequested(), ReportFormat.HTML, false));
         MakeReport.Result redacted = reports.make(request(m, MakeReport.Origin.live(), DeploymentRequest.NONE,
-                MakeReport.Checks.notRequested(), MakeReport.Format.HTML, true));
+                MakeReport.Checks.notRequested(), ReportFormat.HTML, true));
         String pseudonym = redacted.report().snapshot().host().hostname().orElse(null);
         assertEquals(host, plain.report().snapshot().host().hostname().orElse(null));
         assertNotEquals(host, pseudonym);
@@ -99,21 +100,21 @@ class MakeReportTest {
         MachineSnapshot m = AdviseTest.sample("dgx-h100");
         Path file = dir.resolve("r.json");
         Files.writeString(file, reports.make(request(m, MakeReport.Origin.sample("dgx-h100"), DeploymentRequest.NONE,
-                MakeReport.Checks.given(checks), MakeReport.Format.JSON, false)).text());
+                MakeReport.Checks.given(checks), ReportFormat.JSON, false)).text());
         MachineSnapshot opened = SnapshotIO.read(file);
         MakeReport.Result again = reports.make(request(opened, MakeReport.Origin.file(file), DeploymentRequest.NONE,
-                MakeReport.Checks.recorded(), MakeReport.Format.JSON, false));
+                MakeReport.Checks.recorded(), ReportFormat.JSON, false));
         assertEquals(checks, again.report().checks());
         assertFalse(again.report().commandLine().contains("--with-checks"), "recorded results are not run again");
         MachineSnapshot other = AdviseTest.sample("h200-vm");
         assertEquals(ReportChecks.notRequested(), reports.make(request(other, MakeReport.Origin.file(file), DeploymentRequest.NONE,
-                MakeReport.Checks.recorded(), MakeReport.Format.JSON, false)).report().checks());
+                MakeReport.Checks.recorded(), ReportFormat.JSON, false)).report().checks());
     }
 
     @Test
     void checksOfASavedMachineAreSkippedWithTheReasonWithoutStartingAnything() throws Exception {
         MakeReport.Result r = reports.make(request(AdviseTest.sample("dgx-h100"), MakeReport.Origin.sample("dgx-h100"),
-                DeploymentRequest.NONE, MakeReport.Checks.run(e -> { }, new dev.fabricscope.check.api.CheckControl()), MakeReport.Format.JSON, false));
+                DeploymentRequest.NONE, MakeReport.Checks.run(e -> { }, new dev.fabricscope.check.api.CheckControl()), ReportFormat.JSON, false));
         assertTrue(r.report().checks().requested());
         assertTrue(r.report().checks().skipped().contains("saved snapshot"), r.report().checks().skipped());
     }
@@ -121,24 +122,24 @@ class MakeReportTest {
     @Test
     void aSavedReportIsRerenderedAsItWas(@TempDir Path dir) throws Exception {
         MakeReport.Result made = reports.make(request(AdviseTest.sample("dgx-h100"), MakeReport.Origin.sample("dgx-h100"),
-                AdviseTest.tp(8), MakeReport.Checks.notRequested(), MakeReport.Format.JSON, false));
+                AdviseTest.tp(8), MakeReport.Checks.notRequested(), ReportFormat.JSON, false));
         Path file = dir.resolve("saved.json");
         Files.writeString(file, made.text());
         MakeReport later = new MakeReport(new Advise(), noChecks(), Clock.fixed(WHEN.plusSeconds(3600), ZoneOffset.UTC));
-        MakeReport.Result md = later.rerender(file, MakeReport.Format.MARKDOWN, false);
+        MakeReport.Result md = later.rerender(file, ReportFormat.MARKDOWN, false);
         assertEquals(made.report(), md.report(), "nothing advised or dated again");
         assertNotEquals(made.text(), md.text());
         UseCaseException e = assertThrows(UseCaseException.class, () -> later.rerender(dir.resolve("missing.json"),
-                MakeReport.Format.JSON, false));
+                ReportFormat.JSON, false));
         assertEquals(UseCaseException.Reason.UNREADABLE_INPUT, e.reason());
     }
 
     @Test
     void theFormatFollowsTheFileName() {
-        assertEquals(MakeReport.Format.MARKDOWN, MakeReport.Format.forFile(Path.of("a/b.MD")));
-        assertEquals(MakeReport.Format.MARKDOWN, MakeReport.Format.forFile(Path.of("x.markdown")));
-        assertEquals(MakeReport.Format.HTML, MakeReport.Format.forFile(Path.of("x.htm")));
-        assertEquals(MakeReport.Format.JSON, MakeReport.Format.forFile(Path.of("x.txt")));
-        assertEquals(MakeReport.Format.JSON, MakeReport.Format.forFile(null));
+        assertEquals(ReportFormat.MARKDOWN, ReportFormat.forFile(Path.of("a/b.MD")));
+        assertEquals(ReportFormat.MARKDOWN, ReportFormat.forFile(Path.of("x.markdown")));
+        assertEquals(ReportFormat.HTML, ReportFormat.forFile(Path.of("x.htm")));
+        assertEquals(ReportFormat.JSON, ReportFormat.forFile(Path.of("x.txt")));
+        assertEquals(ReportFormat.JSON, ReportFormat.forFile(null));
     }
 }

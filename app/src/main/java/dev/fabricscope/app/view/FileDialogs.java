@@ -1,5 +1,6 @@
 package dev.fabricscope.app.view;
 
+import dev.fabricscope.report.ReportFormat;
 import dev.fabricscope.app.viewmodel.AppPreferences;
 import dev.fabricscope.app.viewmodel.ExportViewModel;
 import dev.fabricscope.app.viewmodel.MainViewModel;
@@ -81,7 +82,7 @@ final class FileDialogs {
     }
 
     /** Asks where to write a report in {@code format} (after checking the deployment), then exports it. */
-    void exportReport(ReportsViewModel.Format format) {
+    void exportReport(ReportFormat format) {
         if (!exports.reportReady()) {
             return;
         }

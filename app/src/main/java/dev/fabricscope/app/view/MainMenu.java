@@ -1,5 +1,6 @@
 package dev.fabricscope.app.view;
 
+import dev.fabricscope.report.ReportFormat;
 import dev.fabricscope.app.viewmodel.ExportViewModel;
 import dev.fabricscope.app.viewmodel.MainViewModel;
 import dev.fabricscope.app.viewmodel.ReportsViewModel;
@@ -50,7 +51,7 @@ final class MainMenu {
         MenuItem openCluster = item("Open _Cluster Folder…", "Ctrl+Shift+F", dialogs::openClusterFolder);
         MenuItem compare = item("Co_mpare Reports…", "Ctrl+Shift+C", dialogs::compare);
         Menu exportReport = new Menu("Export _Report");
-        for (ReportsViewModel.Format f : ReportsViewModel.Format.values()) {
+        for (ReportFormat f : ReportFormat.values()) {
             String accel = switch (f) {
                 case JSON -> "Ctrl+R";
                 case MARKDOWN -> "Ctrl+Shift+R";

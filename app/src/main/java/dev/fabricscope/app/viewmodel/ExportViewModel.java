@@ -1,5 +1,6 @@
 package dev.fabricscope.app.viewmodel;
 
+import dev.fabricscope.report.ReportFormat;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
@@ -79,7 +80,7 @@ public final class ExportViewModel {
     }
 
     /** The file name offered for a report in {@code format}. */
-    public String suggestedName(ReportsViewModel.Format format) {
+    public String suggestedName(ReportFormat format) {
         return base() + (reports.redactProperty().get() ? "-report-redacted" : "-report") + "." + format.extension();
     }
 
@@ -112,7 +113,7 @@ public final class ExportViewModel {
      * Advisor tab's panel and the checks run on this machine in the Checks tab, in {@code format} (redacted when the
      * toggle is on). Null when no machine is shown or the deployment is malformed.
      */
-    public Job<String> exportReport(ReportsViewModel.Format format, Path target) {
+    public Job<String> exportReport(ReportFormat format, Path target) {
         LoadedMachine m = main.getMachine();
         if (!reportReady()) {
             return null;

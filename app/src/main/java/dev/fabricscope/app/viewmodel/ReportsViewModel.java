@@ -3,6 +3,7 @@ package dev.fabricscope.app.viewmodel;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.report.ReportChecks;
+import dev.fabricscope.report.ReportFormat;
 import dev.fabricscope.usecase.DeploymentRequest;
 import dev.fabricscope.usecase.MakeReport;
 import dev.fabricscope.usecase.UseCaseException;
@@ -20,30 +21,6 @@ import javafx.beans.property.SimpleBooleanProperty;
  * applies to every export (reports, the snapshot, the text and the graph).
  */
 public final class ReportsViewModel {
-
-    /**
-     * The report formats, as the File menu offers them: {@link MakeReport.Format}'s face for the views, which may not
-     * see use cases (AppArchitectureTest); one constant per report format, each delegating to it.
-     */
-    public enum Format {
-        JSON(MakeReport.Format.JSON), MARKDOWN(MakeReport.Format.MARKDOWN), HTML(MakeReport.Format.HTML);
-
-        /** The name for people, e.g. {@code Markdown}. */
-        public final String title;
-        /** A file-name pattern for file dialogs, e.g. {@code *.md}. */
-        public final String pattern;
-        final MakeReport.Format report;
-
-        Format(MakeReport.Format report) {
-            this.report = report;
-            this.title = report.title;
-            this.pattern = report.pattern;
-        }
-
-        public String extension() {
-            return report.extension();
-        }
-    }
 
     private final MakeReport reports;
     private final Tasks tasks;
@@ -68,14 +45,14 @@ public final class ReportsViewModel {
      * Renders the report and writes it to {@code target} atomically, in the background; {@code done} gets the status
      * line, {@code failed} one line saying why.
      */
-    public Job<String> export(LoadedMachine machine, DeploymentRequest deployment, Format format, Path target,
+    public Job<String> export(LoadedMachine machine, DeploymentRequest deployment, ReportFormat format, Path target,
                                Consumer<String> done, Consumer<String> failed) {
         return export(machine, deployment, List.of(), format, target, done, failed);
     }
 
     /** As below, with the Advisor tab's deployment ({@link AdvisorViewModel#deployment()}: it must be well formed). */
     public Job<String> export(LoadedMachine machine, AdvisorViewModel advisor, List<ChecksViewModel.Result> checksRun,
-                               Format format, Path target, Consumer<String> done, Consumer<String> failed) {
+                               ReportFormat format, Path target, Consumer<String> done, Consumer<String> failed) {
         return export(machine, advisor.deployment(), checksRun, format, target, done, failed);
     }
 
@@ -85,12 +62,12 @@ public final class ReportsViewModel {
      * {@code fabricscope report} command that makes it again.
      */
     public Job<String> export(LoadedMachine machine, DeploymentRequest deployment, List<ChecksViewModel.Result> checksRun,
-                               Format format, Path target, Consumer<String> done, Consumer<String> failed) {
+                               ReportFormat format, Path target, Consumer<String> done, Consumer<String> failed) {
         List<ReportChecks.Entry> entries = checksRun.stream().map(ChecksViewModel.Result::reportEntry)
                 .filter(java.util.Objects::nonNull).toList();
         ReportChecks checks = entries.isEmpty() ? null : new ReportChecks(true, null, entries);
         MakeReport.Request request = new MakeReport.Request(machine.snapshot(), origin(machine), deployment,
-                checks == null ? MakeReport.Checks.recorded() : MakeReport.Checks.given(checks), null, format.report, redact.get());
+                checks == null ? MakeReport.Checks.recorded() : MakeReport.Checks.given(checks), null, format, redact.get());
         Job<String> job = new Job<>(tasks, p -> {
             String text = reports.make(request).text();
             SnapshotIO.writeAtomically(target, text);

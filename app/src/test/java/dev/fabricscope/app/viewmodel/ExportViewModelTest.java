@@ -1,5 +1,6 @@
 package dev.fabricscope.app.viewmodel;
 
+import dev.fabricscope.report.ReportFormat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -168,14 +169,14 @@ class ExportViewModelTest {
         String host = main.getMachine().host();
         vms.reports().redactProperty().set(true);
         assertEquals("fabricscope-machine-redacted.txt", vm.suggestedName(ExportViewModel.Kind.TEXT));
-        assertEquals("fabricscope-machine-report-redacted.md", vm.suggestedName(ReportsViewModel.Format.MARKDOWN));
+        assertEquals("fabricscope-machine-report-redacted.md", vm.suggestedName(ReportFormat.MARKDOWN));
         Path json = dir.resolve("r.json");
         vm.export(ExportViewModel.Kind.SNAPSHOT, json, FabricPalette.LIGHT);
         MachineSnapshot written = SnapshotIO.read(json);
         assertEquals(main.getMachine().snapshot().gpus().size(), written.gpus().size());
         assertFalse(Files.readString(json).contains(host), "the host name " + host + " is replaced");
         Path report = dir.resolve("r.md");
-        vm.exportReport(ReportsViewModel.Format.MARKDOWN, report);
+        vm.exportReport(ReportFormat.MARKDOWN, report);
         tasks.runAll();
         assertFalse(Files.readString(report).contains(host));
         assertTrue(main.statusProperty().get().contains("identifiers redacted"), main.statusProperty().get());
@@ -189,9 +190,9 @@ class ExportViewModelTest {
         vms.checks().run(ChecksViewModel.Kind.P2P);
         tasks.runAll();
         vms.advisor().nodesProperty().set(2);
-        assertEquals("fabricscope-dgx-h100-sample-report.json", vm.suggestedName(ReportsViewModel.Format.JSON));
+        assertEquals("fabricscope-dgx-h100-sample-report.json", vm.suggestedName(ReportFormat.JSON));
         Path out = dir.resolve("r.json");
-        Job<String> job = vm.exportReport(ReportsViewModel.Format.JSON, out);
+        Job<String> job = vm.exportReport(ReportFormat.JSON, out);
         assertTrue(vms.reports().exportingProperty().get());
         assertEquals("Writing the JSON report…", main.statusProperty().get());
         tasks.runAll();
@@ -217,7 +218,7 @@ class ExportViewModelTest {
             vm.export(ExportViewModel.Kind.TEXT, Path.of("/dev/full"), FabricPalette.LIGHT);
             assertEquals(List.of("Export failed: Could not write /dev/full: No space left on device"), problems);
             problems.clear();
-            vm.exportReport(ReportsViewModel.Format.HTML, Path.of("/dev/full"));
+            vm.exportReport(ReportFormat.HTML, Path.of("/dev/full"));
             tasks.runAll();
             assertEquals(List.of("Export failed: Could not export the report to /dev/full: No space left on device"), problems);
         }
@@ -226,7 +227,7 @@ class ExportViewModelTest {
     @Test
     void aReportOfASampleCarriesNoChecks(@TempDir Path dir) throws Exception {
         showSample("dgx-a100");
-        vm.exportReport(ReportsViewModel.Format.JSON, dir.resolve("r.json"));
+        vm.exportReport(ReportFormat.JSON, dir.resolve("r.json"));
         tasks.runAll();
         Report r = ReportIO.read(dir.resolve("r.json"));
         assertTrue(r.checks() == null || r.checks().results().isEmpty(), String.valueOf(r.checks()));
@@ -238,7 +239,7 @@ class ExportViewModelTest {
         showSample("dgx-h100");
         vms.advisor().flagsProperty().set("no-equals-sign");
         assertFalse(vm.reportReady());
-        assertNull(vm.exportReport(ReportsViewModel.Format.JSON, dir.resolve("r.json")));
+        assertNull(vm.exportReport(ReportFormat.JSON, dir.resolve("r.json")));
         assertEquals("Export failed: The Advisor tab's deployment cannot be used: flag 'no-equals-sign' is not NAME=VALUE", problems.get(0));
         assertFalse(Files.exists(dir.resolve("r.json")));
     }
@@ -248,7 +249,7 @@ class ExportViewModelTest {
         showSample("dgx-h100");
         vms.advisor().flagsProperty().set("no-such-flag=1");
         Path out = dir.resolve("r.json");
-        vm.exportReport(ReportsViewModel.Format.JSON, out);
+        vm.exportReport(ReportFormat.JSON, out);
         tasks.runAll();
         assertTrue(problems.get(0).startsWith("Export failed: Could not export the report to " + out + ": ")
                 && problems.get(0).contains("no-such-flag") && !problems.get(0).contains("\n"), problems.get(0));

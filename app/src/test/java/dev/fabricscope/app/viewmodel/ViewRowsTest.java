@@ -58,16 +58,6 @@ class ViewRowsTest {
     }
 
     @Test
-    void theFileMenusFormatsAreTheReportFormats() {
-        for (ReportsViewModel.Format f : ReportsViewModel.Format.values()) {
-            assertEquals(f.name(), f.report.name());
-            assertEquals(f.report.title, f.title);
-            assertEquals(f.report.cli, f.extension());
-        }
-        assertEquals("*.md", ReportsViewModel.Format.MARKDOWN.pattern);
-    }
-
-    @Test
     void theMachinesOriginNamesItInTheReportsCommandLine() {
         var sample = new LoadedMachine(null, LoadedMachine.Source.SAMPLE, null, "dgx-h100", null);
         var file = new LoadedMachine(null, LoadedMachine.Source.FILE, Path.of("a.json"), null, null);
