@@ -1,5 +1,6 @@
 package dev.fabricscope.app.view;
 
+import dev.fabricscope.render.fabric.FabricFonts;
 import dev.fabricscope.render.fabric.FabricGraph;
 import dev.fabricscope.render.fabric.FabricGraph.Detail;
 import dev.fabricscope.render.fabric.FabricGraph.Edge;
@@ -178,19 +179,47 @@ public final class FabricCanvas extends Region {
         paint();
     }
 
-    /** Scales the whole drawing into the view (never above 150 %) and centres it. */
+    /** Scales the whole drawing into the view (never above 150 %) and centres it (the Fit button). */
     public void fit() {
         FabricGraph g = graph.get();
         if (g == null || getWidth() <= 0 || getHeight() <= 0) {
             fitPending = true;
             return;
         }
-        double z = Math.max(MIN_ZOOM, Math.min(1.5, Math.min(getWidth() / g.width(), getHeight() / g.height())));
+        place(g, fitZoom(g, getWidth(), getHeight()));
+    }
+
+    /** The drawing as a view opens it: fitted, but never below the zoom at which its smallest text is 9 px. */
+    private void openView() {
+        FabricGraph g = graph.get();
+        if (g == null || getWidth() <= 0 || getHeight() <= 0) {
+            fitPending = true;
+            return;
+        }
+        place(g, defaultZoom(g, getWidth(), getHeight()));
+    }
+
+    /** At zoom {@code z}: centred where the drawing fits, else from its left or top edge. */
+    private void place(FabricGraph g, double z) {
         zoom.set(z);
-        tx = (getWidth() - g.width() * z) / 2;
+        tx = g.width() * z <= getWidth() ? (getWidth() - g.width() * z) / 2 : 0;
         ty = Math.max(0, (getHeight() - g.height() * z) / 2);
         fitPending = false;
         paint();
+    }
+
+    /** The zoom at which the whole drawing fits a view of {@code w} × {@code h} (never above 150 %). */
+    static double fitZoom(FabricGraph g, double w, double h) {
+        return Math.max(MIN_ZOOM, Math.min(1.5, Math.min(w / g.width(), h / g.height())));
+    }
+
+    /**
+     * The zoom a view of {@code w} × {@code h} opens the drawing at: the fit zoom, raised to
+     * {@link FabricFonts#READABLE_ZOOM} where fitting would draw the smallest text under 9 px (a wide machine is then
+     * panned rather than shrunk).
+     */
+    public static double defaultZoom(FabricGraph g, double w, double h) {
+        return Math.max(FabricFonts.READABLE_ZOOM, fitZoom(g, w, h));
     }
 
     /** Selects a graph element by id (null clears). */
@@ -224,12 +253,12 @@ public final class FabricCanvas extends Region {
             canvas.setWidth(Math.max(1, getWidth()));
             canvas.setHeight(Math.max(1, getHeight()));
             if (fitPending) {
-                fit();
+                openView();
             } else {
                 paint();
             }
         } else if (fitPending) {
-            fit();
+            openView();
         }
     }
 
@@ -357,10 +386,10 @@ public final class FabricCanvas extends Region {
         gc.setFill(Color.web(p.background()));
         gc.fillRect(0, 0, g.width(), g.height());
         gc.setTextBaseline(VPos.BASELINE);
-        text(gc, FabricLayout.MARGIN, FabricLayout.MARGIN + 6, g.caption(), 14, true, p.text(), TextAlignment.LEFT);
+        text(gc, FabricLayout.MARGIN, FabricLayout.MARGIN + 6, g.caption(), FabricFonts.CAPTION, true, p.text(), TextAlignment.LEFT);
         double ny = FabricLayout.MARGIN + FabricLayout.CAPTION_H + 2;
         for (String note : g.notes()) {
-            text(gc, FabricLayout.MARGIN, ny, note, 11.5, false, p.note(), TextAlignment.LEFT);
+            text(gc, FabricLayout.MARGIN, ny, note, FabricFonts.NOTE, false, p.note(), TextAlignment.LEFT);
             ny += FabricLayout.NOTE_H;
         }
         gc.setLineCap(StrokeLineCap.ROUND);
@@ -369,7 +398,7 @@ public final class FabricCanvas extends Region {
             roundRect(gc, gr.x(), gr.y(), gr.width(), gr.height(), 10, p.groupFill(), on ? p.selection() : p.groupStroke(), on ? 2.2 : 1.4, 6, 4);
             double tw = gr.title().length() * 6.9 + 14;
             roundRect(gc, gr.x() + 8, gr.y() + gr.height() - 23, tw, 17, 8.5, p.background(), p.groupStroke(), 1);
-            text(gc, gr.x() + 15, gr.y() + gr.height() - 10.5, gr.title(), 11, true, p.groupStroke(), TextAlignment.LEFT);
+            text(gc, gr.x() + 15, gr.y() + gr.height() - 10.5, gr.title(), FabricFonts.GROUP_TITLE, true, p.groupStroke(), TextAlignment.LEFT);
             painted.add(gr.id());
         }
         for (Edge e : g.edges()) {
@@ -379,6 +408,7 @@ public final class FabricCanvas extends Region {
                 case NVLINK -> p.nvlink();
                 case PCIE -> p.pcie();
                 case CPU_LINK -> p.cpuLink();
+                case C2C -> p.c2c();
             };
             gc.setStroke(Color.web(colour));
             gc.setLineWidth(e.strokeWidth() + (sel ? 1.5 : hov ? 1.2 : 0));
@@ -406,10 +436,10 @@ public final class FabricCanvas extends Region {
             double w = FabricSvg.labelWidth(e.label()) * scale;
             double h = 16 * scale;
             boolean on = e.id().equals(selected) || e.id().equals(hover);
-            String colour = e.kind() == FabricGraph.EdgeKind.NVLINK ? p.nvlink() : p.muted();
+            String colour = e.kind() == FabricGraph.EdgeKind.NVLINK ? p.nvlink() : e.kind() == FabricGraph.EdgeKind.C2C ? p.c2c() : p.muted();
             // the pill is centred on its edge and outlined in the edge's colour, so it reads as part of that edge
             roundRect(gc, e.labelX() - w / 2, e.labelY() - h / 2, w, h, h / 2, p.labelFill(), on ? p.selection() : colour, on ? 1.6 : 1);
-            text(gc, e.labelX(), e.labelY() + 3.6 * scale, e.label(), 10 * scale, true, colour, TextAlignment.CENTER);
+            text(gc, e.labelX(), e.labelY() + 3.6 * scale, e.label(), FabricFonts.EDGE_LABEL * scale, true, colour, TextAlignment.CENTER);
         }
         for (Node n : g.nodes()) {
             node(gc, n, p, n.id().equals(selected), n.id().equals(hover));
@@ -432,12 +462,12 @@ public final class FabricCanvas extends Region {
         double cx = n.centerX();
         switch (n.kind()) {
             case GPU -> {
-                text(gc, cx, n.y() + 19, n.title(), 13, true, p.text(), TextAlignment.CENTER);
-                text(gc, cx, n.y() + 36, n.subtitle(), 11, false, p.text(), TextAlignment.CENTER);
+                text(gc, cx, n.y() + 19, n.title(), FabricFonts.GPU_TITLE, true, p.text(), TextAlignment.CENTER);
+                text(gc, cx, n.y() + 36, n.subtitle(), FabricFonts.GPU_SUBTITLE, false, p.text(), TextAlignment.CENTER);
                 String[] cap = n.caption().split("\n", 2);
-                text(gc, cx, n.y() + 52, cap[0], 10, false, p.muted(), TextAlignment.CENTER);
+                text(gc, cx, n.y() + 52, cap[0], FabricFonts.GPU_CAPTION, false, p.muted(), TextAlignment.CENTER);
                 if (cap.length > 1) {
-                    text(gc, cx, n.y() + 66, cap[1], 10, false,
+                    text(gc, cx, n.y() + 66, cap[1], FabricFonts.GPU_CAPTION, false,
                             cap[1].contains("NVLink") && !cap[1].contains("unknown") ? p.nvlink() : p.muted(), TextAlignment.CENTER);
                 }
                 if (n.warning()) {
@@ -447,37 +477,39 @@ public final class FabricCanvas extends Region {
                 }
             }
             case NVSWITCH, CPU -> {
-                text(gc, cx, n.y() + 19, n.title(), 12.5, true, p.text(), TextAlignment.CENTER);
-                text(gc, cx, n.y() + 35, n.subtitle(), 10, false, p.muted(), TextAlignment.CENTER);
+                text(gc, cx, n.y() + 19, n.title(), FabricFonts.BOX_TITLE, true, p.text(), TextAlignment.CENTER);
+                text(gc, cx, n.y() + 35, n.subtitle(), FabricFonts.BOX_SUBTITLE, false, p.muted(), TextAlignment.CENTER);
             }
-            case PCIE_SWITCH -> text(gc, cx, n.y() + 19, n.title(), 10.5, false, p.muted(), TextAlignment.CENTER);
+            case PCIE_SWITCH -> text(gc, cx, n.y() + 19, n.title(), FabricFonts.PCIE_SWITCH, false, p.muted(), TextAlignment.CENTER);
             case NIC -> {
-                text(gc, cx, n.y() + 15, n.title(), 11, true, p.text(), TextAlignment.CENTER);
-                text(gc, cx, n.y() + 28, n.subtitle(), 9.5, false, p.text(), TextAlignment.CENTER);
-                text(gc, cx, n.y() + 40, n.caption(), 9.5, false, n.warning() ? p.warnStroke() : p.muted(), TextAlignment.CENTER);
+                text(gc, cx, n.y() + 15, n.title(), FabricFonts.NIC_TITLE, true, p.text(), TextAlignment.CENTER);
+                text(gc, cx, n.y() + 28, n.subtitle(), FabricFonts.NIC_LINE, false, p.text(), TextAlignment.CENTER);
+                text(gc, cx, n.y() + 40, n.caption(), FabricFonts.NIC_LINE, false, n.warning() ? p.warnStroke() : p.muted(), TextAlignment.CENTER);
             }
         }
     }
 
     private static void legend(GraphicsContext gc, FabricGraph g, FabricPalette p) {
-        double y = g.legendY() + 12;
-        double x = FabricLayout.MARGIN;
-        x = legendLine(gc, x, y, p.nvlink(), 3.5, null, "NVLink (links × nominal GB/s per direction)", p);
-        x = legendLine(gc, x, y, p.pcie(), 1.4, new double[] {6, 4}, "PCIe", p);
-        x = legendLine(gc, x, y, p.cpuLink(), 2, new double[] {2, 3}, "CPU interconnect", p);
-        roundRect(gc, x, y - 6, 22, 12, 3, p.groupFill(), p.groupStroke(), 1.2, 4, 3);
-        text(gc, x + 28, y + 4, "MNNVL clique", 10.5, false, p.muted(), TextAlignment.LEFT);
+        for (FabricGraph.LegendEntry e : g.legend()) {
+            double x = e.x();
+            double y = e.y();
+            switch (e.swatch()) {
+                case NVLINK -> legendLine(gc, x, y, p.nvlink(), 3.5);
+                case C2C -> legendLine(gc, x, y, p.c2c(), 3.0);
+                case PCIE -> legendLine(gc, x, y, p.pcie(), 1.4, 6, 4);
+                case CPU_LINK -> legendLine(gc, x, y, p.cpuLink(), 2, 2, 3);
+                case MNNVL -> roundRect(gc, x + 2, y - 6, 22, 12, 3, p.groupFill(), p.groupStroke(), 1.2, 4, 3);
+            }
+            text(gc, x + 32, y + 4, e.text(), FabricFonts.LEGEND, false, p.muted(), TextAlignment.LEFT);
+        }
     }
 
-    private static double legendLine(GraphicsContext gc, double x, double y, String colour, double width, double[] dash,
-                                     String label, FabricPalette p) {
+    private static void legendLine(GraphicsContext gc, double x, double y, String colour, double width, double... dash) {
         gc.setStroke(Color.web(colour));
         gc.setLineWidth(width);
-        gc.setLineDashes(dash);
+        gc.setLineDashes(dash.length == 0 ? null : dash);
         gc.strokeLine(x, y, x + 26, y);
         gc.setLineDashes();
-        text(gc, x + 32, y + 4, label, 10.5, false, p.muted(), TextAlignment.LEFT);
-        return x + 32 + label.length() * 5.9 + 22;
     }
 
     private static void roundRect(GraphicsContext gc, double x, double y, double w, double h, double r, String fill,
@@ -519,7 +551,7 @@ public final class FabricCanvas extends Region {
     private static double lastScale;
 
     private static double computeLabelScale(FabricGraph g, double zoom) {
-        double want = Math.max(1, MIN_LABEL_PX / (10 * zoom));
+        double want = Math.max(1, MIN_LABEL_PX / (FabricFonts.EDGE_LABEL * zoom));
         if (want <= 1) {
             return 1;
         }

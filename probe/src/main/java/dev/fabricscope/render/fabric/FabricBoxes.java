@@ -272,15 +272,41 @@ public final class FabricBoxes {
         return d;
     }
 
-    static final int FULL = 0;
-    static final int NO_UNIT = 1;
-    static final int COUNT_ONLY = 2;
+    /** A GPU's NVLinks to its switches, or two GPUs' direct NVLinks: how many, and their nominal GB/s per direction in all. */
+    record Bundle(int links, double gbps) {
+    }
 
-    static String nvlinkLabel(int count, double gbps, int style) {
-        if (gbps <= 0 || style == COUNT_ONLY) {
-            return count + "×";
+    /** An NVLink bundle's label: {@code 18 links · 450 GB/s} (nominal, per direction, in all), or {@code 18 links}. */
+    static String nvlinkLabel(int count, double gbps) {
+        return count + (count == 1 ? " link" : " links") + (gbps > 0 ? " · " + Units.gbps(gbps) + " GB/s" : "");
+    }
+
+    /**
+     * The legend's entries and their words. The NVLink entry reads this machine's first labelled bundle in words:
+     * {@code 18 links, 450 GB/s in all (18 × 25 GB/s per direction, nominal)}, with "e.g." when bundles differ, and
+     * says "rate unknown" when no nominal figure is known.
+     */
+    static Map<FabricGraph.Swatch, String> legend(List<Bundle> bundles, boolean c2c) {
+        Map<FabricGraph.Swatch, String> out = new LinkedHashMap<>();
+        out.put(FabricGraph.Swatch.NVLINK, bundles.isEmpty() ? "NVLink" : "NVLink · " + nvlinkInWords(bundles));
+        if (c2c) {
+            out.put(FabricGraph.Swatch.C2C, "NVLink-C2C (GPU to its Grace CPU)");
         }
-        return count + "× · " + Units.gbps(gbps) + (style == FULL ? " GB/s" : "");
+        out.put(FabricGraph.Swatch.PCIE, "PCIe");
+        out.put(FabricGraph.Swatch.CPU_LINK, "CPU interconnect");
+        out.put(FabricGraph.Swatch.MNNVL, "MNNVL clique");
+        return out;
+    }
+
+    private static String nvlinkInWords(List<Bundle> bundles) {
+        Bundle b = bundles.get(0);
+        String eg = bundles.stream().allMatch(b::equals) ? "" : "e.g. ";
+        String links = b.links() + (b.links() == 1 ? " link" : " links");
+        if (b.gbps() <= 0) {
+            return eg + links + ", rate unknown";
+        }
+        return eg + links + ", " + Units.gbps(b.gbps()) + " GB/s in all (" + b.links() + " × " + Units.gbps(b.gbps() / b.links())
+                + " GB/s per direction, nominal)";
     }
 
     /** One line about a GPU's NVLinks: {@code 18/18 active, NVLink4, 450 GB/s per direction}, or why unknown. */

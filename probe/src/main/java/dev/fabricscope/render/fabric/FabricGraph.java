@@ -17,11 +17,13 @@ import java.util.Optional;
  * @param width   drawing width
  * @param height  drawing height
  * @param legendY top of the legend strip
+ * @param legend  the legend's entries, left to right
  */
 public record FabricGraph(String caption, List<Node> nodes, List<Edge> edges, List<Group> groups, List<String> notes,
-                          double width, double height, double legendY) {
+                          double width, double height, double legendY, List<LegendEntry> legend) {
 
     public FabricGraph {
+        legend = List.copyOf(legend);
         nodes = List.copyOf(nodes);
         edges = List.copyOf(edges);
         groups = List.copyOf(groups);
@@ -40,7 +42,23 @@ public record FabricGraph(String caption, List<Node> nodes, List<Edge> edges, Li
         /** The PCIe path from a GPU towards its CPU (through an inferred PCIe switch where GPUs share one). */
         PCIE,
         /** The SMP interconnect between CPU sockets / NUMA nodes (what {@code SYS} traverses). */
-        CPU_LINK
+        CPU_LINK,
+        /** NVLink-C2C between a GPU and its Grace CPU (a superchip), in place of the PCIe path. */
+        C2C
+    }
+
+    /** What a legend entry shows: a line in an edge kind's style, or the MNNVL clique box. */
+    public enum Swatch {
+        NVLINK, C2C, PCIE, CPU_LINK, MNNVL
+    }
+
+    /**
+     * One entry of the legend: its swatch and its words (for NVLink, what a label means, from this machine's links).
+     *
+     * @param x left of the swatch
+     * @param y the swatch's middle line; the text's baseline is 4 px below it, starting at {@code x + 32}
+     */
+    public record LegendEntry(Swatch swatch, String text, double x, double y) {
     }
 
     /** One labelled fact for tooltips and the details pane. */
@@ -106,6 +124,7 @@ public record FabricGraph(String caption, List<Node> nodes, List<Edge> edges, Li
                 case NVLINK -> Math.min(5.5, 1.2 + links * 0.24);
                 case PCIE -> 1.4;
                 case CPU_LINK -> 2.0;
+                case C2C -> 3.0;
             };
         }
 

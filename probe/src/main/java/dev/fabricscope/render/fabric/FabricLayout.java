@@ -32,12 +32,12 @@ public final class FabricLayout {
     public static final double NOTE_H = 16;
     static final double GPU_GAP = 22;
     static final double SOCKET_GAP = 28;
-    static final double BAND_PX = 30;
-    /** How much larger than drawn an edge label must have room to be (the GUI enlarges labels at fit zoom). */
-    static final double LABEL_ZOOM_ROOM = 1.6;
+    /** How far above its GPU its NVSwitch bundle's label is centred: low, so that it drifts little along a slanted edge. */
+    static final double BUNDLE_LABEL_RISE = 15;
     static final double SW_MIN_PITCH = 150;
     static final double LEGEND_H = 30;
     static final double MIN_WIDTH = 660;
+    static final double LEGEND_ROW = 20;
     static final double CHAR_W = 6.4;
 
     private FabricLayout() {
@@ -112,6 +112,7 @@ public final class FabricLayout {
         List<String> wrapped;
 
         final List<Edge> edges = new ArrayList<>();
+        final List<FabricBoxes.Bundle> nvlinkBundles = new ArrayList<>();
 
         Plan(MachineSnapshot s) {
             this.s = s;
@@ -180,8 +181,8 @@ public final class FabricLayout {
             boolean mnnvl = gpus.stream().anyMatch(g -> g.fabric().inMnnvlDomain());
             double y = MARGIN + CAPTION_H + notes.size() * NOTE_H + 10;
             switchTop = y;
-            // tall enough that the label bands sit in the lower third, where a GPU's edges are still a GPU pitch apart
-            switchDrop = Math.max(150, 2.5 * (24 + nSwitch * BAND_PX));
+            // each GPU's switch links are labelled once, just above the GPU, so the drop needs no room for label bands
+            switchDrop = 150;
             if (nSwitch > 0) {
                 gpuTop = switchTop + Box.SW_H + switchDrop;
             } else if (maxSpan > 0) {
@@ -346,14 +347,16 @@ public final class FabricLayout {
             }
         }
 
-        /** GPU-to-NVSwitch links, their labels in one horizontal band per switch. */
+        /**
+         * GPU-to-NVSwitch links, one edge per GPU and switch; each GPU's bundle of them carries one label (its links to
+         * every switch, in all), just above the GPU on the bundle's middle edge.
+         */
         void routeSwitchLinks() {
-            int labelStyle = switchLabelStyle(s, switches, switchDrop);
+            Map<Gpu, List<Edge>> bundles = new LinkedHashMap<>();
             for (int k = 0; k < nSwitch; k++) {
                 NvSwitch sw = switches.get(k);
                 Box sb = switchBoxes.get(k);
                 List<Gpu> attached = ordered.stream().filter(g -> sw.gpuLinks().containsKey(g.pci().toString())).toList();
-                double t = (24 + k * BAND_PX) / switchDrop;
                 for (int i = 0; i < attached.size(); i++) {
                     Gpu g = attached.get(i);
                     Box gb = gpuBoxes.get(g);
@@ -367,11 +370,39 @@ public final class FabricLayout {
                     List<Detail> d = new ArrayList<>();
                     d.add(new Detail("Connection", labels.get(g.pci().toString()) + " ↔ " + sw.id()));
                     d.addAll(FabricBoxes.nvlinkDetails(count, gbps, links));
-                    edges.add(new Edge("nvlink:" + g.pci() + ":" + sw.id(), EdgeKind.NVLINK, gb.id, sb.id, count, gbps,
-                            FabricBoxes.nvlinkLabel(count, gbps, labelStyle), x1, y1, (x1 + x2) / 2, (y1 + y2) / 2, x2, y2,
-                            x1 + t * (x2 - x1), y1 + t * (y2 - y1), d));
+                    bundles.computeIfAbsent(g, x -> new ArrayList<>()).add(new Edge("nvlink:" + g.pci() + ":" + sw.id(),
+                            EdgeKind.NVLINK, gb.id, sb.id, count, gbps, "", x1, y1, (x1 + x2) / 2, (y1 + y2) / 2, x2, y2,
+                            (x1 + x2) / 2, (y1 + y2) / 2, d));
                 }
             }
+            for (List<Edge> bundle : bundles.values()) {
+                int count = bundle.stream().mapToInt(Edge::links).sum();
+                double gbps = bundle.stream().mapToDouble(Edge::gbpsPerDirection).sum();
+                // on the edge that is nearest the GPU's middle where the label sits, so that the label stays over its GPU
+                double gpuX = gpuBoxes.values().stream().filter(b -> b.id.equals(bundle.get(0).from())).findFirst().orElseThrow().cx();
+                int mid = 0;
+                for (int i = 1; i < bundle.size(); i++) {
+                    if (Math.abs(atLabel(bundle.get(i)) - gpuX) < Math.abs(atLabel(bundle.get(mid)) - gpuX)) {
+                        mid = i;
+                    }
+                }
+                for (int i = 0; i < bundle.size(); i++) {
+                    Edge e = bundle.get(i);
+                    if (i == mid) {
+                        double t = BUNDLE_LABEL_RISE / (e.y1() - e.y2());
+                        e = new Edge(e.id(), e.kind(), e.from(), e.to(), e.links(), e.gbpsPerDirection(),
+                                FabricBoxes.nvlinkLabel(count, gbps), e.x1(), e.y1(), e.cx(), e.cy(), e.x2(), e.y2(),
+                                e.x1() + t * (e.x2() - e.x1()), e.y1() - BUNDLE_LABEL_RISE, e.details());
+                    }
+                    edges.add(e);
+                }
+                nvlinkBundles.add(new FabricBoxes.Bundle(count, gbps));
+            }
+        }
+
+        /** Where a GPU-to-switch edge is at the height of its GPU's bundle label. */
+        private static double atLabel(Edge e) {
+            return e.x1() + BUNDLE_LABEL_RISE / (e.y1() - e.y2()) * (e.x2() - e.x1());
         }
 
         /** Direct GPU-to-GPU NVLinks, arcs above the GPU row, higher the more GPUs they span. */
@@ -397,8 +428,9 @@ public final class FabricLayout {
                     List<Detail> d = new ArrayList<>();
                     d.add(new Detail("Connection", labels.get(a.pci().toString()) + " ↔ " + labels.get(b.pci().toString()) + " (direct)"));
                     d.addAll(FabricBoxes.nvlinkDetails(dl.count(), dl.gbps(), dl.links()));
+                    nvlinkBundles.add(new FabricBoxes.Bundle(dl.count(), dl.gbps()));
                     edges.add(new Edge("nvlink:" + a.pci() + ":" + b.pci(), EdgeKind.NVLINK, "gpu:" + a.pci(), "gpu:" + b.pci(),
-                            dl.count(), dl.gbps(), FabricBoxes.nvlinkLabel(dl.count(), dl.gbps(), FabricBoxes.FULL), x1, y1, cx, cy, x2, y1,
+                            dl.count(), dl.gbps(), FabricBoxes.nvlinkLabel(dl.count(), dl.gbps()), x1, y1, cx, cy, x2, y1,
                             0.25 * x1 + 0.5 * cx + 0.25 * x2, 0.5 * y1 + 0.5 * cy, d));
                 }
             }
@@ -427,7 +459,7 @@ public final class FabricLayout {
                     double nicY = nicBoxes.values().iterator().next().y;
                     t = Math.max(0.05, (nicY - 17 - (gb.y + gb.h)) / (target.y - (gb.y + gb.h)));
                 }
-                edges.add(straight("host:" + g.pci(), EdgeKind.PCIE, gb.id, target.id, c2c ? "C2C" : "", gb.cx(), gb.y + gb.h, x2, target.y, t, d));
+                edges.add(straight("host:" + g.pci(), c2c ? EdgeKind.C2C : EdgeKind.PCIE, gb.id, target.id, c2c ? "C2C" : "", gb.cx(), gb.y + gb.h, x2, target.y, t, d));
             }
         }
 
@@ -490,6 +522,24 @@ public final class FabricLayout {
             }
         }
 
+        /** The legend's entries left to right from the margin, on a new row where the next would pass the width. */
+        List<FabricGraph.LegendEntry> legend() {
+            boolean c2c = edges.stream().anyMatch(e -> e.kind() == EdgeKind.C2C);
+            List<FabricGraph.LegendEntry> out = new ArrayList<>();
+            double x = MARGIN;
+            double y = legendY + 12;
+            for (var entry : FabricBoxes.legend(nvlinkBundles, c2c).entrySet()) {
+                double w = legendWidth(entry.getValue());
+                if (x > MARGIN && x + w - 22 > width - MARGIN) {
+                    x = MARGIN;
+                    y += LEGEND_ROW;
+                }
+                out.add(new FabricGraph.LegendEntry(entry.getKey(), entry.getValue(), x, y));
+                x += w;
+            }
+            return out;
+        }
+
         /** The finished graph, with one MNNVL group box per contiguous run of GPUs of one clique. */
         FabricGraph graph() {
             List<Group> groups = mnnvlGroups(ordered, gpuBoxes, labels);
@@ -497,8 +547,10 @@ public final class FabricLayout {
             for (Box b : all) {
                 nodes.add(new Node(b.id, b.kind, b.title, b.subtitle, b.caption, b.x, b.y, b.w, b.h, b.warning, b.details));
             }
-            double height = legendY + LEGEND_H + MARGIN / 2;
-            return new FabricGraph(caption, nodes, edges, groups, wrapped, width, height, legendY);
+            List<FabricGraph.LegendEntry> legend = legend();
+            double rows = legend.isEmpty() ? 1 : (legend.get(legend.size() - 1).y() - (legendY + 12)) / LEGEND_ROW + 1;
+            double height = legendY + LEGEND_H + (rows - 1) * LEGEND_ROW + MARGIN / 2;
+            return new FabricGraph(caption, nodes, edges, groups, wrapped, width, height, legendY, legend);
         }
     }
 
@@ -511,36 +563,9 @@ public final class FabricLayout {
         return -1;
     }
 
-    /**
-     * The longest GPU-to-switch label style whose labels fit side by side in every band: in band k the labels of
-     * neighbouring GPUs are {@code (1 - t_k) × pitch} apart.
-     */
-    private static int switchLabelStyle(MachineSnapshot s, List<NvSwitch> switches, double drop) {
-        double pitch = Box.GPU_W + GPU_GAP;
-        // a row of GPUs wider than a typical view is shrunk to fit, and the GUI then enlarges its labels: leave them room
-        double room = s.gpus().size() * pitch > 880 ? LABEL_ZOOM_ROOM : 1;
-        for (int style = FabricBoxes.FULL; style < FabricBoxes.COUNT_ONLY; style++) {
-            boolean fits = true;
-            for (int k = 0; k < switches.size() && fits; k++) {
-                double t = (24 + k * BAND_PX) / drop;
-                for (Gpu g : s.gpus()) {
-                    Integer count = switches.get(k).gpuLinks().get(g.pci().toString());
-                    if (count == null) {
-                        continue;
-                    }
-                    double gbps = FabricQueries.switchLinks(g, switches.get(k)).stream().mapToDouble(l -> l.gbpsPerDirection().orElse(0.0)).sum();
-                    // room for the label at LABEL_ZOOM_ROOM times its size (views enlarge labels when shrunk to fit)
-                    if (labelWidth(FabricBoxes.nvlinkLabel(count, gbps, style)) * room + 6 > (1 - t) * pitch) {
-                        fits = false;
-                        break;
-                    }
-                }
-            }
-            if (fits) {
-                return style;
-            }
-        }
-        return FabricBoxes.COUNT_ONLY;
+    /** Room a legend entry takes: the swatch, the text (10.5 px) and the gap to the next. */
+    static double legendWidth(String text) {
+        return 32 + text.length() * 5.9 + 22;
     }
 
     /** Width of an edge label pill (10 px bold). */

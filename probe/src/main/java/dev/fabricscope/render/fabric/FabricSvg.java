@@ -30,10 +30,10 @@ public final class FabricSvg {
                 g.width(), g.height(), g.width(), g.height(), FONT));
         sb.append("<title>").append(esc(g.caption())).append("</title>\n");
         rect(sb, 0, 0, g.width(), g.height(), 0, p.background(), "none", 0, null);
-        text(sb, FabricLayout.MARGIN, FabricLayout.MARGIN + 6, g.caption(), 14, "bold", p.text(), "start");
+        text(sb, FabricLayout.MARGIN, FabricLayout.MARGIN + 6, g.caption(), FabricFonts.CAPTION, "bold", p.text(), "start");
         double ny = FabricLayout.MARGIN + FabricLayout.CAPTION_H + 2;
         for (String note : g.notes()) {
-            text(sb, FabricLayout.MARGIN, ny, note, 11.5, "normal", p.note(), "start");
+            text(sb, FabricLayout.MARGIN, ny, note, FabricFonts.NOTE, "normal", p.note(), "start");
             ny += FabricLayout.NOTE_H;
         }
         for (Group gr : g.groups()) {
@@ -42,7 +42,7 @@ public final class FabricSvg {
             rect(sb, gr.x(), gr.y(), gr.width(), gr.height(), 10, p.groupFill(), p.groupStroke(), 1.4, "6 4");
             double tw = gr.title().length() * 6.9 + 14;
             rect(sb, gr.x() + 8, gr.y() + gr.height() - 23, tw, 17, 8.5, p.background(), p.groupStroke(), 1, null);
-            text(sb, gr.x() + 15, gr.y() + gr.height() - 10.5, gr.title(), 11, "bold", p.groupStroke(), "start");
+            text(sb, gr.x() + 15, gr.y() + gr.height() - 10.5, gr.title(), FabricFonts.GROUP_TITLE, "bold", p.groupStroke(), "start");
             sb.append("</g>\n");
         }
         for (Edge e : g.edges()) {
@@ -52,11 +52,13 @@ public final class FabricSvg {
                 case NVLINK -> p.nvlink();
                 case PCIE -> p.pcie();
                 case CPU_LINK -> p.cpuLink();
+                case C2C -> p.c2c();
             };
             String dash = switch (e.kind()) {
                 case NVLINK -> null;
                 case PCIE -> "6 4";
                 case CPU_LINK -> "2 3";
+                case C2C -> null;
             };
             sb.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"%s stroke-linecap=\"round\"/>",
                     path(e), stroke, e.strokeWidth(), dash == null ? "" : " stroke-dasharray=\"" + dash + "\""));
@@ -64,7 +66,7 @@ public final class FabricSvg {
         }
         for (Edge e : g.edges()) {
             if (!e.label().isEmpty()) {
-                labelPill(sb, e.labelX(), e.labelY(), e.label(), e.kind() == EdgeKind.NVLINK ? p.nvlink() : p.muted(), p);
+                labelPill(sb, e.labelX(), e.labelY(), e.label(), e.kind() == EdgeKind.NVLINK ? p.nvlink() : e.kind() == EdgeKind.C2C ? p.c2c() : p.muted(), p);
             }
         }
         for (Node n : g.nodes()) {
@@ -102,26 +104,26 @@ public final class FabricSvg {
         double cx = n.centerX();
         switch (n.kind()) {
             case GPU -> {
-                text(sb, cx, n.y() + 19, n.title(), 13, "bold", p.text(), "middle");
-                text(sb, cx, n.y() + 36, n.subtitle(), 11, "normal", p.text(), "middle");
+                text(sb, cx, n.y() + 19, n.title(), FabricFonts.GPU_TITLE, "bold", p.text(), "middle");
+                text(sb, cx, n.y() + 36, n.subtitle(), FabricFonts.GPU_SUBTITLE, "normal", p.text(), "middle");
                 String[] cap = n.caption().split("\n", 2);
-                text(sb, cx, n.y() + 52, cap[0], 10, "normal", p.muted(), "middle");
+                text(sb, cx, n.y() + 52, cap[0], FabricFonts.GPU_CAPTION, "normal", p.muted(), "middle");
                 if (cap.length > 1) {
-                    text(sb, cx, n.y() + 66, cap[1], 10, "normal", cap[1].contains("NVLink") && !cap[1].contains("unknown") ? p.nvlink() : p.muted(), "middle");
+                    text(sb, cx, n.y() + 66, cap[1], FabricFonts.GPU_CAPTION, "normal", cap[1].contains("NVLink") && !cap[1].contains("unknown") ? p.nvlink() : p.muted(), "middle");
                 }
                 if (n.warning()) {
                     warnBadge(sb, n.x() + n.width() - 12, n.y() + 12, p);
                 }
             }
             case NVSWITCH, CPU -> {
-                text(sb, cx, n.y() + 19, n.title(), 12.5, "bold", p.text(), "middle");
-                text(sb, cx, n.y() + 35, n.subtitle(), 10, "normal", p.muted(), "middle");
+                text(sb, cx, n.y() + 19, n.title(), FabricFonts.BOX_TITLE, "bold", p.text(), "middle");
+                text(sb, cx, n.y() + 35, n.subtitle(), FabricFonts.BOX_SUBTITLE, "normal", p.muted(), "middle");
             }
-            case PCIE_SWITCH -> text(sb, cx, n.y() + 19, n.title(), 10.5, "normal", p.muted(), "middle");
+            case PCIE_SWITCH -> text(sb, cx, n.y() + 19, n.title(), FabricFonts.PCIE_SWITCH, "normal", p.muted(), "middle");
             case NIC -> {
-                text(sb, cx, n.y() + 15, n.title(), 11, "bold", p.text(), "middle");
-                text(sb, cx, n.y() + 28, n.subtitle(), 9.5, "normal", p.text(), "middle");
-                text(sb, cx, n.y() + 40, n.caption(), 9.5, "normal", n.warning() ? p.warnStroke() : p.muted(), "middle");
+                text(sb, cx, n.y() + 15, n.title(), FabricFonts.NIC_TITLE, "bold", p.text(), "middle");
+                text(sb, cx, n.y() + 28, n.subtitle(), FabricFonts.NIC_LINE, "normal", p.text(), "middle");
+                text(sb, cx, n.y() + 40, n.caption(), FabricFonts.NIC_LINE, "normal", n.warning() ? p.warnStroke() : p.muted(), "middle");
             }
         }
         sb.append("</g>\n");
@@ -135,28 +137,30 @@ public final class FabricSvg {
     private static void labelPill(StringBuilder sb, double cx, double cy, String label, String colour, FabricPalette p) {
         double w = labelWidth(label);
         rect(sb, cx - w / 2, cy - 8, w, 16, 8, p.labelFill(), p.labelStroke(), 1, null);
-        text(sb, cx, cy + 3.6, label, 10, "bold", colour, "middle");
+        text(sb, cx, cy + 3.6, label, FabricFonts.EDGE_LABEL, "bold", colour, "middle");
         sb.append('\n');
     }
 
     private static void legend(StringBuilder sb, FabricGraph g, FabricPalette p) {
-        double y = g.legendY() + 12;
-        double x = FabricLayout.MARGIN;
         sb.append("<g class=\"legend\">");
-        x = legendLine(sb, x, y, p.nvlink(), 3.5, null, "NVLink (links × nominal GB/s per direction)", p);
-        x = legendLine(sb, x, y, p.pcie(), 1.4, "6 4", "PCIe", p);
-        x = legendLine(sb, x, y, p.cpuLink(), 2, "2 3", "CPU interconnect", p);
-        rect(sb, x, y - 6, 22, 12, 3, p.groupFill(), p.groupStroke(), 1.2, "4 3");
-        text(sb, x + 28, y + 4, "MNNVL clique", 10.5, "normal", p.muted(), "start");
+        for (FabricGraph.LegendEntry e : g.legend()) {
+            double x = e.x();
+            double y = e.y();
+            switch (e.swatch()) {
+                case NVLINK -> legendLine(sb, x, y, p.nvlink(), 3.5, null);
+                case C2C -> legendLine(sb, x, y, p.c2c(), 3.0, null);
+                case PCIE -> legendLine(sb, x, y, p.pcie(), 1.4, "6 4");
+                case CPU_LINK -> legendLine(sb, x, y, p.cpuLink(), 2, "2 3");
+                case MNNVL -> rect(sb, x + 2, y - 6, 22, 12, 3, p.groupFill(), p.groupStroke(), 1.2, "4 3");
+            }
+            text(sb, x + 32, y + 4, e.text(), FabricFonts.LEGEND, "normal", p.muted(), "start");
+        }
         sb.append("</g>\n");
     }
 
-    private static double legendLine(StringBuilder sb, double x, double y, String colour, double width, String dash,
-                                     String label, FabricPalette p) {
+    private static void legendLine(StringBuilder sb, double x, double y, String colour, double width, String dash) {
         sb.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"%s/>",
                 x, y, x + 26, y, colour, width, dash == null ? "" : " stroke-dasharray=\"" + dash + "\""));
-        text(sb, x + 32, y + 4, label, 10.5, "normal", p.muted(), "start");
-        return x + 32 + label.length() * 5.9 + 22;
     }
 
     private static void tooltip(StringBuilder sb, String headline, List<Detail> details) {

@@ -46,7 +46,7 @@ class FabricLayoutSamplesTest {
         assertEquals(switches, g.nodes(NodeKind.NVSWITCH).size(), "NVSwitch nodes");
         assertEquals(nvlinks, g.edges(EdgeKind.NVLINK).size(), "NVLink edges");
         assertEquals(groups, g.groups().size(), "MNNVL groups");
-        assertTrue(g.edges(EdgeKind.PCIE).size() >= gpus, "every GPU has a host path");
+        assertTrue(g.edges(EdgeKind.PCIE).size() + g.edges(EdgeKind.C2C).size() >= gpus, "every GPU has a host path");
     }
 
     @ParameterizedTest
@@ -96,10 +96,12 @@ class FabricLayoutSamplesTest {
     @Test
     void graceSuperchipGpusHangOffC2cNotPcie() {
         FabricGraph g = graph("gb200-nvl72-tray");
-        assertEquals(List.of("C2C", "C2C", "C2C", "C2C"), g.edges(EdgeKind.PCIE).stream().filter(e -> e.id().startsWith("host:"))
+        assertEquals(List.of("C2C", "C2C", "C2C", "C2C"), g.edges(EdgeKind.C2C).stream().filter(e -> e.id().startsWith("host:"))
                 .map(Edge::label).toList());
+        assertTrue(g.edges(EdgeKind.PCIE).stream().noneMatch(e -> e.id().startsWith("host:0")), "no GPU of the tray on PCIe");
         assertEquals(List.of("", ""), graph("rtx-pro-6000-2x").edges(EdgeKind.PCIE).stream().map(Edge::label).toList());
-        Edge first = g.edges(EdgeKind.PCIE).stream().filter(e -> e.id().startsWith("host:")).findFirst().orElseThrow();
+        assertTrue(graph("rtx-pro-6000-2x").edges(EdgeKind.C2C).isEmpty());
+        Edge first = g.edges(EdgeKind.C2C).get(0);
         assertTrue(first.details().stream().anyMatch(d -> d.key().equals("NVLink-C2C") && d.value().startsWith("mode enabled")),
                 first.details().toString());
         assertFalse(first.details().toString().contains("inferred"), "the sample's C2C is a reading, not an inference");
@@ -123,7 +125,7 @@ class FabricLayoutSamplesTest {
         MachineSnapshot old = new MachineSnapshot(s.schemaVersion(), s.probe(), s.host(), s.driver(),
                 s.gpus().stream().map(x -> x.withHostLink(dev.fabricscope.model.HostLink.notRead())).toList(), s.nvSwitches(),
                 s.pairs(), s.environment(), s.findings(), s.node(), s.pythonStack());
-        Edge e = FabricLayout.layout(old).edges(EdgeKind.PCIE).stream().filter(x -> x.label().equals("C2C")).findFirst().orElseThrow();
+        Edge e = FabricLayout.layout(old).edges(EdgeKind.C2C).stream().filter(x -> x.label().equals("C2C")).findFirst().orElseThrow();
         assertTrue(e.details().toString().contains("inferred from the Grace CPU"), e.details().toString());
     }
 }
