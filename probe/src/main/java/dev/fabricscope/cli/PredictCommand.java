@@ -1,0 +1,254 @@
+package dev.fabricscope.cli;
+
+import dev.fabricscope.check.AllReduceResult;
+import dev.fabricscope.json.RecordJson;
+import dev.fabricscope.model.MachineSnapshot;
+import dev.fabricscope.predict.ModelShapes;
+import dev.fabricscope.render.Fit;
+import dev.fabricscope.render.TextTable;
+import dev.fabricscope.usecase.DeploymentRequest;
+import dev.fabricscope.usecase.Predict;
+import dev.fabricscope.usecase.UseCaseException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code fabricscope predict}: predicted all-reduce time of every backend the advisor calls valid at a deployment. */
+@Command(name = "predict", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Predict the all-reduce time and bus bandwidth of every backend of SGLang, vLLM, FlashInfer and NCCL at a "
+                + "deployment, from the machine's fabric (NVLink links and rate, NVSwitch, PCIe, multicast), and say which "
+                + "the advisor calls valid there. The first line names the fastest valid backend per size or phase.",
+                "The model: NCCL's own tuner constants (src/graph/tuning.cc) for NCCL and NVLS, alpha-beta terms from "
+                        + "published figures for the custom kernels (docs/benchmarks.md lists every constant and its source). "
+                        + "A report holding 'check allreduce' results, or --calibrate FILE, fits NCCL and the check's kernels "
+                        + "to the measured times."},
+        footer = {"", "--json prints {\"machine\", \"unknowns\", \"calibrations\", \"predictions\": [{framework, backend, bytes, "
+                + "phase, predictedUs, busbwGBs, valid, verdict, basis, term}], \"constants\": [...]}.", ExitCodes.HELP_FOOTER})
+public final class PredictCommand implements Callable<Integer> {
+
+    private final CliEnvironment env;
+
+    PredictCommand(CliEnvironment env) {
+        this.env = env;
+    }
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    SnapshotSource source;
+
+    @Option(names = "--framework", paramLabel = "NAME", completionCandidates = Completions.Frameworks.class,
+            description = "sglang, vllm, flashinfer or nccl; repeat for several (default: all).")
+    List<String> frameworks = new ArrayList<>();
+
+    @Option(names = "--tp", paramLabel = "N", description = "Tensor-parallel size: the all-reduce's ranks (default: every GPU of the nodes).")
+    Integer tp;
+
+    @Option(names = "--nodes", paramLabel = "N", description = "Nodes the deployment spans (default 1 for a snapshot).")
+    Integer nodes;
+
+    @Option(names = "--dtype", paramLabel = "D", defaultValue = "bf16", description = "Element type with --model: bf16, fp16, fp32 or fp8 (default bf16).")
+    String dtype;
+
+    @Option(names = "--bytes", paramLabel = "LIST", split = ",", converter = SizeConverter.class,
+            description = "Message sizes, e.g. 8,64K,1M,8M,256M.")
+    List<Long> bytes = new ArrayList<>();
+
+    @Option(names = "--model", paramLabel = "ARCH", description = "A model id or architecture whose hidden size is known, e.g. "
+            + "meta-llama/Llama-3.1-70B or DeepseekV3ForCausalLM: sizes are hidden × tokens × dtype.")
+    String model;
+
+    @Option(names = "--tokens", paramLabel = "N", description = "With --model: tokens of one prefill forward pass.")
+    Integer tokens;
+
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "1", description = "With --model: sequences decoded together, one token each (default 1).")
+    int batch;
+
+    @Option(names = "--calibrate", paramLabel = "FILE", description = "A 'check allreduce --json' result of this machine to fit the model to (a report given to --snapshot is read for one too).")
+    Path calibrate;
+
+    @Option(names = "--json", description = "Print the predictions as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<Predict.Size> sizes = new ArrayList<>();
+        if (model != null) {
+            if (!bytes.isEmpty()) {
+                return usage("give either --bytes or --model with --tokens, not both");
+            }
+            var shape = ModelShapes.find(model).orElse(null);
+            if (shape == null) {
+                return usage("unknown model '" + model + "'; known: " + String.join(", ", ModelShapes.names()));
+            }
+            int element = ModelShapes.elementBytes(dtype);
+            if (element == 0) {
+                return usage("unknown --dtype '" + dtype + "'; valid: bf16, fp16, fp32, fp8");
+            }
+            if (tokens == null || tokens < 1 || batch < 1) {
+                return usage("--model needs --tokens N (N ≥ 1) and --batch ≥ 1");
+            }
+            sizes.add(new Predict.Size((long) batch * shape.hiddenSize() * element, "decode"));
+            sizes.add(new Predict.Size((long) tokens * shape.hiddenSize() * element, "prefill"));
+        } else {
+            if (bytes.isEmpty()) {
+                return usage("give --bytes LIST or --model ARCH --tokens N");
+            }
+            if (tokens != null) {
+                return usage("--tokens needs --model");
+            }
+            for (long b : bytes) {
+                if (b < 1) {
+                    return usage("a size must be at least 1 byte, got " + b);
+                }
+                sizes.add(new Predict.Size(b, null));
+            }
+        }
+        MachineSnapshot machine;
+        try {
+            machine = source.load(env::probeLive);
+        } catch (SnapshotSource.SourceException e) {
+            err.println("fabricscope: " + e.getMessage());
+            err.flush();
+            return e.exitCode;
+        }
+        AllReduceResult check = null;
+        String from = null;
+        if (calibrate != null) {
+            try {
+                check = dev.fabricscope.json.Json.mapper().readValue(java.nio.file.Files.readString(calibrate), AllReduceResult.class);
+            } catch (java.io.IOException | RuntimeException e) {
+                err.println("fabricscope: cannot read --calibrate " + calibrate + ": " + dev.fabricscope.io.SnapshotIO.oneLineSafe(
+                        String.valueOf(e.getMessage())));
+                err.flush();
+                return ExitCodes.BAD_INPUT;
+            }
+            if (check == null || !AllReduceResult.CHECK.equals(check.check()) || check.rows() == null) {
+                err.println("fabricscope: --calibrate " + calibrate + ": not a 'check allreduce' result");
+                err.flush();
+                return ExitCodes.BAD_INPUT;
+            }
+            from = calibrate.getFileName().toString();
+        } else {
+            var recorded = source.recordedChecks();
+            if (recorded != null && recorded.result(AllReduceResult.CHECK) instanceof AllReduceResult a) {
+                check = a;
+                from = "the report " + recorded.provenance();
+            }
+        }
+        DeploymentRequest d = new DeploymentRequest(frameworks, tp, nodes, null, null, null, Map.of(), Map.of(), Map.of(), Map.of());
+        Predict.Result r;
+        try {
+            r = new Predict().predict(new Predict.Request(machine, d, sizes, check, from));
+        } catch (UseCaseException e) {
+            if (e.reason() == UseCaseException.Reason.INVALID_REQUEST) {
+                return usage(e.getMessage());
+            }
+            err.println("fabricscope: " + e.getMessage());
+            err.flush();
+            return ExitCodes.BAD_INPUT;
+        }
+        out.print(json ? RecordJson.write(r.jsonTree()) : text(r));
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    private int usage(String message) {
+        return DeploymentOptions.usage(spec, "predict", message);
+    }
+
+    /** The answer first (fastest valid per size), the crossovers, then the table, within 120 columns. */
+    static String text(Predict.Result r) {
+        StringBuilder sb = new StringBuilder();
+        Map<String, Predict.Row> fastest = new LinkedHashMap<>();
+        for (Predict.Row row : r.rows()) {
+            if (!row.valid() || row.predictedUs() == null || "check".equals(row.framework())) continue;
+            String k = label(row);
+            Predict.Row best = fastest.get(k);
+            if (best == null || row.predictedUs() < best.predictedUs()) fastest.put(k, row);
+        }
+        List<String> parts = new ArrayList<>();
+        fastest.forEach((k, row) -> parts.add(k + ": " + row.framework() + " " + row.backend() + " " + us(row.predictedUs())));
+        sb.append(Fit.wrap("Fastest valid: " + (parts.isEmpty() ? "none priced (see below)" : String.join(" · ", parts)), Fit.WIDTH));
+        List<String> cross = crossovers(r.rows());
+        if (!cross.isEmpty()) {
+            sb.append(Fit.wrap("Crossovers: " + String.join("; ", cross), Fit.WIDTH));
+        }
+        sb.append(Fit.wrap("Machine: " + r.fabric().summary(), Fit.WIDTH));
+        for (String u : r.fabric().unknowns()) {
+            sb.append(Fit.wrap("  not read: " + u, Fit.WIDTH));
+        }
+        if (r.calibrations().isEmpty()) {
+            sb.append("Basis: from specs (no 'check allreduce' result given; --calibrate FILE or a report with checks fits it)\n");
+        } else {
+            for (String c : r.calibrations()) sb.append(Fit.wrap("Calibrated: " + c, Fit.WIDTH));
+        }
+        sb.append('\n');
+        TextTable t = new TextTable("FRAMEWORK", "BACKEND", "SIZE", "PREDICTED", "BUSBW GB/s", "VALID", "TERM / WHY NOT");
+        List<String> notes = new ArrayList<>();
+        for (Predict.Row row : r.rows()) {
+            String why = row.predictedUs() == null ? row.basis() : row.term();
+            if (!row.valid()) why = row.verdict() + (row.predictedUs() == null ? "; " + row.basis() : "");
+            t.row(row.framework(), row.backend(), label(row), row.predictedUs() == null ? "—" : us(row.predictedUs()),
+                    row.busbwGBs() == null ? "—" : String.format(Locale.ROOT, "%.1f", row.busbwGBs()), row.valid() ? "yes" : "no",
+                    Fit.atWord(why, 52));
+        }
+        sb.append(t.render(Fit.WIDTH));
+        sb.append(Fit.wrap("\nConstants and their sources: docs/benchmarks.md (Predict) and 'predict --json'. NCCL: its own "
+                + "tuner's constants, NVIDIA/nccl@5067397c src/graph/tuning.cc.", Fit.WIDTH));
+        return sb.toString();
+    }
+
+    static String label(Predict.Row row) {
+        return row.phase() == null ? size(row.bytes()) : row.phase() + " (" + size(row.bytes()) + ")";
+    }
+
+    /** Where a framework's fastest valid backend changes between consecutive sizes. */
+    static List<String> crossovers(List<Predict.Row> rows) {
+        Map<String, Map<Long, Predict.Row>> best = new LinkedHashMap<>();
+        for (Predict.Row row : rows) {
+            if (!row.valid() || row.predictedUs() == null || "check".equals(row.framework())) continue;
+            Map<Long, Predict.Row> m = best.computeIfAbsent(row.framework(), k -> new java.util.TreeMap<>());
+            Predict.Row b = m.get(row.bytes());
+            if (b == null || row.predictedUs() < b.predictedUs()) m.put(row.bytes(), row);
+        }
+        List<String> out = new ArrayList<>();
+        best.forEach((fw, m) -> {
+            Predict.Row prev = null;
+            for (Predict.Row row : m.values()) {
+                if (prev != null && !prev.backend().equals(row.backend())) {
+                    out.add(fw + " " + prev.backend() + "→" + row.backend() + " between " + size(prev.bytes()) + " and " + size(row.bytes()));
+                }
+                prev = row;
+            }
+        });
+        return out;
+    }
+
+    static String us(double v) {
+        return v >= 100 ? String.format(Locale.ROOT, "%.0f us", v) : String.format(Locale.ROOT, "%.1f us", v);
+    }
+
+    static String size(long b) {
+        String[] units = {"B", "KiB", "MiB", "GiB"};
+        int u = 0;
+        double v = b;
+        while (v >= 1024 && u < 3 && (long) v % 1024 == 0) {
+            v /= 1024;
+            u++;
+        }
+        return (v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v)) + " " + units[u];
+    }
+}
