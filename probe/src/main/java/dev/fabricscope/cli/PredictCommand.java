@@ -1,7 +1,6 @@
 package dev.fabricscope.cli;
 
 import dev.fabricscope.check.AllReduceResult;
-import dev.fabricscope.json.RecordJson;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.predict.ModelShapes;
 import dev.fabricscope.render.Fit;
@@ -160,9 +159,34 @@ public final class PredictCommand implements Callable<Integer> {
             err.flush();
             return ExitCodes.BAD_INPUT;
         }
-        out.print(json ? RecordJson.write(r.jsonTree()) : text(r));
+        if (r.blocked() != null) {
+            boolean noDriver = machine == null || machine.driver() == null || !machine.driver().driverPresent() || machine.gpus().isEmpty();
+            if (!noDriver) {
+                return usage("cannot predict: " + r.blocked());
+            }
+            String why = machine != null && machine.driver() != null && machine.driver().message() != null ? machine.driver().message()
+                    : "the " + (source.given() ? "snapshot" : "machine") + " shows no NVIDIA GPU";
+            err.println(Fit.atWord("fabricscope: no NVIDIA driver" + (source.given() ? " in the snapshot" : "") + ": "
+                    + dev.fabricscope.io.SnapshotIO.oneLineSafe(why), Fit.WIDTH));
+            err.println("Predict for another machine: --sample NAME ('fabricscope samples') or --snapshot FILE");
+            err.flush();
+            return ExitCodes.NO_DRIVER;
+        }
+        out.print(json ? json(r) : text(r));
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /** The JSON with every field of every prediction, null where no time is given, in the order written. */
+    static String json(Predict.Result r) {
+        try {
+            return dev.fabricscope.json.Json.mapper().copy()
+                    .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS)
+                    .disable(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+                    .writeValueAsString(r.jsonTree()) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private int usage(String message) {
@@ -196,19 +220,54 @@ public final class PredictCommand implements Callable<Integer> {
             for (String c : r.calibrations()) sb.append(Fit.wrap("Calibrated: " + c, Fit.WIDTH));
         }
         sb.append('\n');
-        TextTable t = new TextTable("FRAMEWORK", "BACKEND", "SIZE", "PREDICTED", "BUSBW GB/s", "VALID", "TERM / WHY NOT");
-        List<String> notes = new ArrayList<>();
-        for (Predict.Row row : r.rows()) {
-            String why = row.predictedUs() == null ? row.basis() : row.term();
-            if (!row.valid()) why = row.verdict() + (row.predictedUs() == null ? "; " + row.basis() : "");
-            t.row(row.framework(), row.backend(), label(row), row.predictedUs() == null ? "—" : us(row.predictedUs()),
-                    row.busbwGBs() == null ? "—" : String.format(Locale.ROOT, "%.1f", row.busbwGBs()), row.valid() ? "yes" : "no",
-                    Fit.atWord(why, 52));
-        }
-        sb.append(t.render(Fit.WIDTH));
-        sb.append(Fit.wrap("\nConstants and their sources: docs/benchmarks.md (Predict) and 'predict --json'. NCCL: its own "
+        sb.append(table(r, false)).append('\n').append("Bus bandwidth, GB/s (algbw × 2(n-1)/n):\n").append(table(r, true));
+        sb.append('\n').append(Fit.wrap("Constants and their sources: docs/benchmarks.md (Predict) and 'predict --json'. NCCL: its own "
                 + "tuner's constants, NVIDIA/nccl@5067397c src/graph/tuning.cc.", Fit.WIDTH));
         return sb.toString();
+    }
+
+    /** One row per framework and backend, one column per size: the time (or bus bandwidth), then a note. */
+    static String table(Predict.Result r, boolean busbw) {
+        List<String> all = new ArrayList<>();
+        Map<String, Map<String, Predict.Row>> byBackend = new LinkedHashMap<>();
+        for (Predict.Row row : r.rows()) {
+            if (!all.contains(label(row))) all.add(label(row));
+            byBackend.computeIfAbsent(row.framework() + " " + row.backend(), k -> new LinkedHashMap<>()).put(label(row), row);
+        }
+        StringBuilder out = new StringBuilder();
+        for (int from = 0; from < all.size(); from += SIZES_PER_TABLE) { // more sizes: more tables, each within 120 columns
+            out.append(from == 0 ? "" : "\n").append(table(byBackend, all.subList(from, Math.min(all.size(), from + SIZES_PER_TABLE)), busbw));
+        }
+        return out.toString();
+    }
+
+    static final int SIZES_PER_TABLE = 6;
+
+    private static String table(Map<String, Map<String, Predict.Row>> byBackend, List<String> sizes, boolean busbw) {
+        List<String> header = new ArrayList<>(List.of("FRAMEWORK", "BACKEND", "VALID"));
+        header.addAll(sizes);
+        if (!busbw) header.add("NOTE");
+        TextTable t = new TextTable(header.toArray(String[]::new));
+        for (Map<String, Predict.Row> cells : byBackend.values()) {
+            Predict.Row first = cells.values().iterator().next();
+            List<Object> line = new ArrayList<>(List.of(first.framework(), first.backend(), first.valid() ? "yes" : "no"));
+            java.util.LinkedHashSet<String> terms = new java.util.LinkedHashSet<>();
+            boolean calibrated = false;
+            for (String s : sizes) {
+                Predict.Row c = cells.get(s);
+                Double v = c == null ? null : busbw ? c.busbwGBs() : c.predictedUs();
+                line.add(v == null ? "—" : busbw ? String.format(Locale.ROOT, "%.1f", v) : us(v));
+                if (c != null && c.term() != null) terms.add(c.term());
+                calibrated |= c != null && c.basis().startsWith("calibrated");
+            }
+            if (!busbw) {
+                String note = first.predictedUs() == null ? first.basis() : String.join("→", terms) + (calibrated ? " (calibrated)" : "");
+                if (!first.valid()) note = first.verdict().replaceFirst("=", "= ") + "; " + note;
+                line.add(note);
+            }
+            t.row(line.toArray());
+        }
+        return t.render(Fit.WIDTH);
     }
 
     static String label(Predict.Row row) {
@@ -229,7 +288,7 @@ public final class PredictCommand implements Callable<Integer> {
             Predict.Row prev = null;
             for (Predict.Row row : m.values()) {
                 if (prev != null && !prev.backend().equals(row.backend())) {
-                    out.add(fw + " " + prev.backend() + "→" + row.backend() + " between " + size(prev.bytes()) + " and " + size(row.bytes()));
+                    out.add(fw + ": " + prev.backend() + "→" + row.backend() + " between " + size(prev.bytes()) + " and " + size(row.bytes()));
                 }
                 prev = row;
             }

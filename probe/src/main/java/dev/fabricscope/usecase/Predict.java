@@ -65,6 +65,12 @@ public final class Predict {
      * @param advice       the advisor's answer at the deployment as given (for its deployment line)
      */
     public record Result(Fabric fabric, List<Row> rows, List<String> calibrations, AdviceResult advice) {
+
+        /** Why nothing was predicted (the advisor could give no verdict: no driver or GPU in the machine), or null. */
+        public String blocked() {
+            return advice.blocked();
+        }
+
         public Map<String, Object> jsonTree() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("machine", fabric.summary());
@@ -140,7 +146,7 @@ public final class Predict {
             throw UseCaseException.invalid(e.getMessage(), e);
         }
         if (base.blocked() != null) {
-            throw UseCaseException.invalid("cannot predict: " + base.blocked(), null);
+            return new Result(Fabric.of(r.machine(), 1, 1, false, false), List.of(), List.of(), base);
         }
         var eff = base.deployment();
         Fabric fabric = Fabric.of(r.machine(), eff.tp(), eff.nodes(), Boolean.TRUE.equals(base.machine().nvswitch().value()),
