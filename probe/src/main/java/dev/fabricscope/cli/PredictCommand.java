@@ -212,7 +212,7 @@ public final class PredictCommand implements Callable<Integer> {
         }
         sb.append(Fit.wrap("Machine: " + r.fabric().summary(), Fit.WIDTH));
         for (String u : r.fabric().unknowns()) {
-            sb.append(Fit.wrap("  not read: " + u, Fit.WIDTH));
+            sb.append(Fit.wrap("  " + u, Fit.WIDTH));
         }
         if (r.calibrations().isEmpty()) {
             sb.append("Basis: from specs (no 'check allreduce' result given; --calibrate FILE or a report with checks fits it)\n");
@@ -262,7 +262,9 @@ public final class PredictCommand implements Callable<Integer> {
             }
             if (!busbw) {
                 String note = first.predictedUs() == null ? first.basis() : String.join("→", terms) + (calibrated ? " (calibrated)" : "");
-                if (!first.valid()) note = first.verdict().replaceFirst("=", "= ") + "; " + note;
+                if (!first.valid()) { // the verdict's knob without its value (the backend column names it)
+                    note = first.verdict().replaceFirst("=[^ ]*$", "") + (first.predictedUs() == null ? "; not priced" : "");
+                }
                 line.add(note);
             }
             t.row(line.toArray());

@@ -89,7 +89,7 @@ public final class CostModel {
             return "a peer-memory kernel within one node; the deployment spans " + f.nodes() + " nodes";
         }
         if (peerRead(f) == null) {
-            return "neither NVLink nor PCIe bandwidth was read (" + String.join("; ", f.unknowns()) + ")";
+            return "no NVLink or PCIe bandwidth read";
         }
         return null;
     }

@@ -58,6 +58,14 @@ public record Fabric(int worldSize, int nodes, int smTimes10, Integer nvlinks, D
      * {@code multicast} are the advisor's facts for the machine (what it derived, or was told to assume).
      */
     public static Fabric of(MachineSnapshot s, int worldSize, int nodes, boolean nvswitch, boolean multicast) {
+        return of(s, worldSize, nodes, nvswitch, multicast, true);
+    }
+
+    /**
+     * As {@link #of(MachineSnapshot, int, int, boolean, boolean)}; where {@code allNvlink} is false (some GPU pairs
+     * meet only over PCIe, e.g. NVLink bridges joining pairs) an all-reduce over more than two GPUs is priced over PCIe.
+     */
+    public static Fabric of(MachineSnapshot s, int worldSize, int nodes, boolean nvswitch, boolean multicast, boolean allNvlink) {
         List<String> unknowns = new ArrayList<>();
         int sm = 0;
         Integer links = null;
@@ -103,6 +111,10 @@ public record Fabric(int worldSize, int nodes, int smTimes10, Integer nvlinks, D
             unknowns.add("the snapshot holds no GPU");
         }
         if (links != null && links == 0) {
+            links = null;
+        }
+        if (links != null && !allNvlink && worldSize > 2) {
+            unknowns.add("not every GPU pair is NVLink-connected: " + worldSize + " ranks priced over PCIe");
             links = null;
         }
         if (pcie == null && !gpus.isEmpty()) {

@@ -26,7 +26,7 @@ final class NcclModel {
     static CostModel.Terms terms(Fabric f, long bytes) {
         Double intra = totalBw(f);
         if (intra == null) {
-            return CostModel.Terms.none("neither NVLink nor PCIe bandwidth was read (" + String.join("; ", f.unknowns()) + ")");
+            return CostModel.Terms.none("no NVLink or PCIe bandwidth read");
         }
         if (f.nodes() > 1) {
             return CostModel.Terms.none("across nodes NCCL's model needs the network's bandwidth per GPU, which is not modelled");

@@ -150,7 +150,7 @@ public final class Predict {
         }
         var eff = base.deployment();
         Fabric fabric = Fabric.of(r.machine(), eff.tp(), eff.nodes(), Boolean.TRUE.equals(base.machine().nvswitch().value()),
-                Boolean.TRUE.equals(base.machine().multicast().value()));
+                Boolean.TRUE.equals(base.machine().multicast().value()), !Boolean.FALSE.equals(base.machine().allNvlink().value()));
         Map<String, CostModel.Scale> scales = new HashMap<>();
         List<String> calibrations = new ArrayList<>();
         if (r.calibration() != null) {
