@@ -217,7 +217,10 @@ public final class PredictCommand implements Callable<Integer> {
         if (r.calibrations().isEmpty()) {
             sb.append("Basis: from specs (no 'check allreduce' result given; --calibrate FILE or a report with checks fits it)\n");
         } else {
-            for (String c : r.calibrations()) sb.append(Fit.wrap("Calibrated: " + c, Fit.WIDTH));
+            String by = r.rows().stream().map(Predict.Row::basis).filter(b -> b.startsWith("calibrated by ")).findFirst()
+                    .orElse("calibrated");
+            sb.append(Fit.wrap("Basis: " + by + "; the other backends from specs", Fit.WIDTH));
+            for (String c : r.calibrations()) sb.append(Fit.wrap("  " + c, Fit.WIDTH));
         }
         sb.append('\n');
         sb.append(table(r, false)).append('\n').append("Bus bandwidth, GB/s (algbw × 2(n-1)/n):\n").append(table(r, true));
