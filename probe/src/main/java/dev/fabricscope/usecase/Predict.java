@@ -158,14 +158,14 @@ public final class Predict {
         }
         List<String> advised = d.frameworks().isEmpty() ? null : d.frameworks();
         List<Row> rows = new ArrayList<>();
-        Map<String, String[]> verdicts = new HashMap<>();
+        Map<String, Validity> verdicts = new HashMap<>();
         for (Probe p : PROBES) {
             if (advised != null && !advised.contains(p.framework())) {
                 continue;
             }
-            String[] v = verdicts.computeIfAbsent(p.framework() + "|" + p.knob() + "=" + p.value(), k -> verdict(r.machine(), d, p));
+            Validity v = verdicts.computeIfAbsent(p.framework() + "|" + p.knob() + "=" + p.value(), k -> verdict(r.machine(), d, p));
             for (Size s : r.sizes()) {
-                rows.add(row(p.framework(), p.backend(), p.kernels(), fabric, s, "ok".equals(v[0]), v[1], scales, r.calibrationFrom()));
+                rows.add(row(p.framework(), p.backend(), p.kernels(), fabric, s, v.valid(), v.verdict(), scales, r.calibrationFrom()));
             }
         }
         if (r.calibration() != null) {
@@ -173,9 +173,12 @@ public final class Predict {
                 if (!scales.containsKey(key(b, b == Backend.NCCL ? Kernels.NCCL : Kernels.FABRICSCOPE))) {
                     continue;
                 }
+                AllReduceResult.Impl impl = r.calibration().impls().stream().filter(i -> i.name().equals(b.id)).findFirst().orElse(null);
+                boolean passed = impl != null && impl.status() == dev.fabricscope.check.CheckStatus.PASSED;
+                String said = impl == null ? "the check did not run it" : "the check " + impl.status().name().toLowerCase(Locale.ROOT);
                 for (Size s : r.sizes()) {
-                    rows.add(row(CHECK_FRAMEWORK, b, b == Backend.NCCL ? Kernels.NCCL : Kernels.FABRICSCOPE, fabric, s, true,
-                            "ok: the check ran it", scales, r.calibrationFrom()));
+                    rows.add(row(CHECK_FRAMEWORK, b, b == Backend.NCCL ? Kernels.NCCL : Kernels.FABRICSCOPE, fabric, s, passed,
+                            (passed ? "ok: " : "not ok: ") + said, scales, r.calibrationFrom()));
                 }
             }
         }
@@ -200,10 +203,14 @@ public final class Predict {
         return new Row(framework, b.id, s.bytes(), s.phase(), e.us(), busbw, valid, verdict, basis, e.term());
     }
 
-    /** {outcome, "outcome: knob=value"} of the probe's knob; NCCL itself is every framework's fallback. */
-    private static String[] verdict(MachineSnapshot machine, DeploymentRequest d, Probe p) {
+    /** Whether the advisor calls a backend valid, and its verdict as {@code outcome: knob=value}. */
+    record Validity(boolean valid, String verdict) {
+    }
+
+    /** The verdict on the probe's knob; NCCL itself is every framework's fallback. */
+    private static Validity verdict(MachineSnapshot machine, DeploymentRequest d, Probe p) {
         if (p.knob() == null) {
-            return new String[] {"ok", "ok: NCCL is the fallback every framework keeps"};
+            return new Validity(true, "ok: NCCL is the fallback every framework keeps");
         }
         Map<String, String> flags = new LinkedHashMap<>(d.flags());
         Map<String, String> env = new LinkedHashMap<>(d.env());
@@ -215,12 +222,12 @@ public final class Predict {
             AdviceResult a = Advisor.advise(machine, probe.deployment(), probe.options());
             Verdict v = a.verdict(p.framework(), p.knob()).orElse(null);
             if (v == null) {
-                return new String[] {"unknown", "unknown: no verdict for " + p.knob()};
+                return new Validity(false, "unknown: no verdict for " + p.knob());
             }
             String outcome = v.outcome().name().toLowerCase(Locale.ROOT).replace('_', ' ');
-            return new String[] {v.outcome() == Outcome.OK ? "ok" : outcome, outcome + ": " + p.knob() + "=" + p.value()};
+            return new Validity(v.outcome() == Outcome.OK, outcome + ": " + p.knob() + "=" + p.value());
         } catch (AdvisorInputException e) {
-            return new String[] {"error", "error: " + e.getMessage()};
+            return new Validity(false, "error: " + e.getMessage());
         }
     }
 
