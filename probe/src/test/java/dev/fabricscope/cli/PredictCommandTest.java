@@ -152,4 +152,19 @@ class PredictCommandTest {
         assertTrue(nccl.get("predictedUs").isNull());
         assertTrue(nccl.get("basis").asText().contains("network"), nccl.toString());
     }
+
+    @Test
+    void adviseWithAModelShowsThePredictedCostBesideTheRecommendations() {
+        CliTest.Run r = run("advise", "--sample", "dgx-h100", "--tp", "8", "--model", "DeepseekV3ForCausalLM", "--tokens", "4096");
+        assertEquals(0, r.code(), r.err());
+        fits("advise", r.out());
+        int rec = r.out().indexOf("\nRecommended:\n");
+        int predicted = r.out().indexOf("\nPredicted all-reduce of the fastest valid backend");
+        int verdicts = r.out().indexOf("\nSGLang (rules:");
+        assertTrue(rec > 0 && rec < predicted && predicted < verdicts, r.out());
+        assertTrue(r.out().contains("prefill 4096 tokens = 56 MiB") && r.out().contains("14 KiB"), r.out());
+        assertTrue(r.out().contains("\n  nccl: decode nccl "), r.out());
+        CliTest.Run plain = run("advise", "--sample", "dgx-h100", "--tp", "8");
+        assertFalse(plain.out().contains("Predicted all-reduce"), "only with --model and --tokens");
+    }
 }
