@@ -52,6 +52,7 @@ class ArchitectureTest {
     static final String TEXT = "dev.fabricscope.text..";
     static final String CLUSTER_COLLECT = "dev.fabricscope.cluster.collect..";
     static final String CLUSTER_READ = "dev.fabricscope.cluster.read..";
+    static final String PREDICT = "dev.fabricscope.predict..";
     static final String[] NATIVE_BINDINGS = {"com.sun.jna..", "jcuda.."};
 
     /** The production classes of this module (test classes left out), imported once. */
@@ -100,6 +101,16 @@ class ArchitectureTest {
                 .should().transitivelyDependOnClassesThat(resideInAnyPackage(NATIVEAPI, PROBE, CHECK)
                         .or(resideInAnyPackage(NATIVE_BINDINGS)))
                 .because("the advisor is pure: no I/O, no native calls, safe on every change of a GUI panel")
+                .check(CLASSES);
+    }
+
+    @Test
+    void predictIsPureLogicOverTheSnapshot() {
+        noClasses().that().resideInAPackage(PREDICT)
+                .should().transitivelyDependOnClassesThat(resideInAnyPackage(NATIVEAPI, PROBE, CHECK, CLI, USECASE, ADVISOR, REPORT)
+                        .or(resideInAnyPackage(NATIVE_BINDINGS)))
+                .because("the cost model is pure: a snapshot's readings and cited constants in, times out; validity is the "
+                        + "advisor's, asked by usecase.Predict")
                 .check(CLASSES);
     }
 

@@ -99,6 +99,12 @@ public final class AdviseCommand implements Callable<Integer> {
             out.print(RecordJson.write(r.jsonTree()));
         } else {
             String text = AdviceText.render(r.advice(), all);
+            String predicted = r.cluster() == null ? PredictCommand.besideAdvice(r.machine(), d) : "";
+            if (!predicted.isEmpty()) { // beside the recommendations: right after their block
+                int rec = text.indexOf("\nRecommended:\n");
+                int end = rec < 0 ? -1 : text.indexOf("\n\n", rec + 1);
+                text = end < 0 ? text + predicted : text.substring(0, end + 1) + predicted + text.substring(end + 1);
+            }
             if (r.cluster() != null) { // the answer first, then which nodes it is about
                 int nl = text.indexOf('\n') + 1;
                 text = text.substring(0, nl) + Fit.wrap("Cluster: " + r.cluster(), Fit.WIDTH) + text.substring(nl);

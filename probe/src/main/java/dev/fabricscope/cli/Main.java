@@ -21,7 +21,7 @@ public final class Main implements Runnable {
     /** Every subcommand, in the order help lists them. */
     static final java.util.List<Class<?>> SUBCOMMANDS = java.util.List.of(
             ProbeCommand.class, SamplesCommand.class, ShowCommand.class, ClusterCommand.class, CheckCommand.class,
-            AdviseCommand.class,
+            AdviseCommand.class, PredictCommand.class,
             ReportCommand.class,
             DiffCommand.class,
             RedactCommand.class,

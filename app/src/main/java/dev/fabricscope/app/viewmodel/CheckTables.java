@@ -29,10 +29,15 @@ final class CheckTables {
 
     /** The result of a check of {@code kind} as the tab shows it. */
     static Result of(Kind kind, CheckResult r) {
+        return of(kind, r, null);
+    }
+
+    /** As {@link #of(Kind, CheckResult)}; with the machine it ran on, the all-reduce charts add the predicted curves. */
+    static Result of(Kind kind, CheckResult r, dev.fabricscope.model.MachineSnapshot machine) {
         return switch (kind) {
             case PREFLIGHT -> preflight((PreflightResult) r);
             case P2P -> p2p((P2pResult) r);
-            case ALLREDUCE -> allReduce((AllReduceResult) r);
+            case ALLREDUCE -> allReduce((AllReduceResult) r, machine);
         };
     }
 
@@ -41,7 +46,11 @@ final class CheckTables {
      * report's record), and the heatmap titled with where it was measured.
      */
     static Result recorded(Kind kind, CheckResult r, String provenance) {
-        Result x = of(kind, r);
+        return recorded(kind, r, provenance, null);
+    }
+
+    static Result recorded(Kind kind, CheckResult r, String provenance, dev.fabricscope.model.MachineSnapshot machine) {
+        Result x = of(kind, r, machine);
         Heatmap h = x.heatmap() == null ? null : new Heatmap(x.heatmap().title() + " — recorded in the report, " + provenance,
                 x.heatmap().unit(), x.heatmap().labels(), x.heatmap().values(), x.heatmap().reference());
         return new Result(x.kind(), x.status(), x.passed(), x.summary(), x.columns(), x.rows(), x.notes(), x.charts(), h, null,
@@ -133,6 +142,14 @@ final class CheckTables {
     }
 
     static Result allReduce(AllReduceResult r) {
+        return allReduce(r, null);
+    }
+
+    /**
+     * The all-reduce result; with {@code machine}, each implementation's curve as {@code fabricscope predict} prices it
+     * from specs (NCCL's tuner constants, the check's kernels' one-GPU floor and the links) beside the measured ones.
+     */
+    static Result allReduce(AllReduceResult r, dev.fabricscope.model.MachineSnapshot machine) {
         List<List<String>> rows = new ArrayList<>();
         Map<String, List<double[]>> busbw = new LinkedHashMap<>();
         Map<String, List<double[]>> latency = new LinkedHashMap<>();
@@ -152,6 +169,7 @@ final class CheckTables {
             }
             latency.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {row.bytes(), row.timeUs()});
         }
+        predicted(r, machine, chartType, latency, busbw);
         List<String> notes = new ArrayList<>();
         for (AllReduceResult.Impl impl : r.impls()) {
             notes.add(label(impl.name()) + ": " + impl.status() + " — " + impl.detail());
@@ -164,6 +182,34 @@ final class CheckTables {
                 List.of("impl", "mode", "type", "size (B)", "count", "time µs", "algbw", "busbw", "#wrong", "in-place µs",
                         "in-place busbw", "#wrong", "events µs"),
                 rows, memory(r, notes), charts, null, entry(r));
+    }
+
+    /** Adds "NCCL, predicted from specs" and the like for every implementation charted, at the sizes it ran. */
+    private static void predicted(AllReduceResult r, dev.fabricscope.model.MachineSnapshot machine, String chartType,
+                                  Map<String, List<double[]>> latency, Map<String, List<double[]>> busbw) {
+        if (machine == null || r.params() == null || r.params().worldSize() < 2) {
+            return;
+        }
+        int n = r.params().worldSize();
+        dev.fabricscope.predict.Fabric fabric = dev.fabricscope.predict.Fabric.of(machine, n, 1, false, false);
+        Map<String, java.util.TreeSet<Long>> sizes = new LinkedHashMap<>();
+        for (AllReduceResult.Row row : r.rows()) {
+            if (row.dtype().equals(chartType)) sizes.computeIfAbsent(row.impl(), k -> new java.util.TreeSet<>()).add(row.bytes());
+        }
+        sizes.forEach((impl, bytes) -> {
+            var backend = dev.fabricscope.predict.Backend.of(impl).orElse(null);
+            if (backend == null) return;
+            var kernels = backend == dev.fabricscope.predict.Backend.NCCL ? dev.fabricscope.predict.CostModel.Kernels.NCCL
+                    : dev.fabricscope.predict.CostModel.Kernels.FABRICSCOPE;
+            String key = label(impl) + ", predicted from specs";
+            for (long b : bytes) {
+                var terms = dev.fabricscope.predict.CostModel.terms(backend, kernels, fabric, b);
+                if (terms.unpriced() != null) return;
+                double us = terms.best(b, dev.fabricscope.predict.CostModel.Scale.SPECS).us();
+                latency.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {b, us});
+                busbw.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {b, b / (us * 1000.0) * 2.0 * (n - 1) / n});
+            }
+        });
     }
 
     static String label(String impl) {

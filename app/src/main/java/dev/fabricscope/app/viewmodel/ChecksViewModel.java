@@ -129,7 +129,7 @@ public final class ChecksViewModel {
                 if (r == null) {
                     unreadable.add(e.check() + ": " + e.unreadable());
                 } else {
-                    results.get(k).set(CheckTables.recorded(k, r, rec.provenance()));
+                    results.get(k).set(CheckTables.recorded(k, r, rec.provenance(), m.snapshot()));
                 }
             });
         }
@@ -178,7 +178,7 @@ public final class ChecksViewModel {
             return null;
         }
         LoadedMachine m = machine.get();
-        Job<Result> t = new Job<>(tasks, p -> CheckTables.of(kind, runCheck(kind, m, p)));
+        Job<Result> t = new Job<>(tasks, p -> CheckTables.of(kind, runCheck(kind, m, p), m.snapshot()));
         job = t;
         progress.unbind();
         progress.bind(t.progressProperty());

@@ -44,6 +44,28 @@ class CheckTablesTest {
     }
 
     @Test
+    void withTheMachineThePredictedCurvesStandBesideTheMeasuredOnes() throws Exception {
+        // the real two-GPU NVSwitch H200 sweep of 2026-12-01 on the machine its trace recorded
+        java.nio.file.Path dir = java.nio.file.Path.of("../probe/src/test/resources/captured");
+        AllReduceResult sweep = dev.fabricscope.json.Json.mapper().readValue(java.nio.file.Files.readString(
+                dir.resolve("h200-nvswitch-2gpu-2026-12-01-checks/allreduce.json")), AllReduceResult.class);
+        dev.fabricscope.model.MachineSnapshot machine = dev.fabricscope.usecase.OpenSnapshot.read(
+                dir.resolve("h200-nvswitch-2gpu-2026-12-01/trace.json"));
+        ChecksViewModel.Result r = CheckTables.allReduce(sweep, machine);
+        List<String> names = r.charts().get(0).series().stream().map(ChecksViewModel.Series::name).toList();
+        assertTrue(names.containsAll(List.of("NCCL, predicted from specs", "one-shot, predicted from specs",
+                "two-shot, predicted from specs")), names.toString());
+        ChecksViewModel.Series nccl = r.charts().get(0).series().stream()
+                .filter(s -> s.name().equals("NCCL, predicted from specs")).findFirst().orElseThrow();
+        assertEquals(26, nccl.points().size(), "one point per size the check ran");
+        assertEquals(7.8, nccl.points().get(0)[1], 0.01, "NCCL's Ring LL floor at 2 ranks, 8 B");
+        assertTrue(r.charts().get(1).series().stream().anyMatch(s -> s.name().equals("one-shot, predicted from specs")));
+        assertEquals(List.of("NCCL, plain", "NCCL, graph", "one-shot, plain", "one-shot, graph"),
+                CheckTables.allReduce(result()).charts().get(0).series().stream().map(ChecksViewModel.Series::name).toList(),
+                "no machine: measured curves only");
+    }
+
+    @Test
     void theMemoryAuditIsInTheNotes() {
         ChecksViewModel.Result r = CheckTables.of(ChecksViewModel.Kind.ALLREDUCE, result());
         // the fixture's GPU0 holds 900 MiB more after the check than before it (no reading after the process exited)

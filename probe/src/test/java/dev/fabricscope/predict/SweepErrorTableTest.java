@@ -1,0 +1,105 @@
+package dev.fabricscope.predict;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fabricscope.check.api.AllReduceResult;
+import dev.fabricscope.cli.CapturedTraces;
+import dev.fabricscope.json.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The model held against the real two-GPU NVSwitch H200 sweep of 2026-12-01 (graph mode, bf16, out of place): from
+ * specs within 25 %, calibrated (fitted to the whole sweep) within 10 %, at 8 B, 64 KiB, 1 MiB, 8 MiB and 256 MiB.
+ * Where the model misses, the miss is asserted as it is (the set of misses below) and docs/benchmarks.md carries the
+ * table this test computes, so neither a new miss nor a fixed one goes unnoticed.
+ */
+class SweepErrorTableTest {
+
+    static final Path CHECKS = CapturedTraces.ROOT.resolve("h200-nvswitch-2gpu-2026-12-01-checks/allreduce.json");
+    static final long[] SIZES = {8, 64 << 10, 1 << 20, 8 << 20, 256 << 20};
+    static final Backend[] BACKENDS = {Backend.NCCL, Backend.ONESHOT, Backend.TWOSHOT};
+
+    /** Cells (backend size basis) outside their bound, as this model stands. */
+    static final Set<String> KNOWN_MISSES = Set.of(
+            "nccl 8 B specs", "nccl 64 KiB specs", "nccl 1 MiB specs", "nccl 8 MiB specs",
+            "nccl 1 MiB calibrated", "oneshot 8 B calibrated",
+            "twoshot 64 KiB specs", "twoshot 64 KiB calibrated", "twoshot 8 MiB calibrated");
+
+    record Cell(Backend backend, long bytes, double measured, double specs, double calibrated) {
+        double specsError() {
+            return (specs - measured) / measured;
+        }
+
+        double calibratedError() {
+            return (calibrated - measured) / measured;
+        }
+    }
+
+    static List<Cell> cells() throws IOException {
+        AllReduceResult sweep = Json.mapper().readValue(Files.readString(CHECKS), AllReduceResult.class);
+        Fabric fabric = Fabric.of(CapturedTraces.replay(CapturedTraces.NVSWITCH_2GPU_RECORDED), 2, 1, true, false);
+        assertEquals(18, fabric.nvlinks());
+        List<Cell> out = new ArrayList<>();
+        for (Backend b : BACKENDS) {
+            CostModel.Kernels k = b == Backend.NCCL ? CostModel.Kernels.NCCL : CostModel.Kernels.FABRICSCOPE;
+            Map<Long, Double> measured = new LinkedHashMap<>();
+            List<Calibration.Point> points = new ArrayList<>();
+            for (AllReduceResult.Row r : sweep.rows()) {
+                if (r.impl().equals(b.id) && "graph".equals(r.modeName()) && "bf16".equals(r.dtype())) {
+                    measured.put(r.bytes(), r.timeUs());
+                    points.add(new Calibration.Point(r.bytes(), r.timeUs()));
+                }
+            }
+            assertEquals(26, points.size(), b.id + ": the sweep's graph-mode bf16 rows, 8 B .. 256 MiB");
+            Calibration.Fit fit = Calibration.fit(bytes -> CostModel.terms(b, k, fabric, bytes), points);
+            for (long s : SIZES) {
+                CostModel.Terms t = CostModel.terms(b, k, fabric, s);
+                out.add(new Cell(b, s, measured.get(s), t.best(s, CostModel.Scale.SPECS).us(), t.best(s, fit.scale()).us()));
+            }
+        }
+        return out;
+    }
+
+    static String table(List<Cell> cells) {
+        StringBuilder sb = new StringBuilder("| backend | size | measured µs | from specs µs | error | calibrated µs | error |\n"
+                + "|---|---|---|---|---|---|---|\n");
+        for (Cell c : cells) {
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %.2f | %+.0f %% | %.2f | %+.0f %% |%n", c.backend().id,
+                    size(c.bytes()), c.measured(), c.specs(), 100 * c.specsError(), c.calibrated(), 100 * c.calibratedError()));
+        }
+        return sb.toString();
+    }
+
+    static String size(long b) {
+        return b >= 1 << 20 ? (b >> 20) + " MiB" : b >= 1 << 10 ? (b >> 10) + " KiB" : b + " B";
+    }
+
+    @Test
+    void fromSpecsWithin25AndCalibratedWithin10PercentExceptTheKnownMisses() throws IOException {
+        Set<String> misses = new TreeSet<>();
+        for (Cell c : cells()) {
+            String at = c.backend().id + " " + size(c.bytes());
+            if (Math.abs(c.specsError()) > 0.25) misses.add(at + " specs");
+            if (Math.abs(c.calibratedError()) > 0.10) misses.add(at + " calibrated");
+        }
+        assertEquals(new TreeSet<>(KNOWN_MISSES), misses, "cells outside 25 % (specs) / 10 % (calibrated):\n" + table(cells()));
+    }
+
+    @Test
+    void benchmarksDocCarriesTheTable() throws IOException {
+        String doc = Files.readString(Path.of("../docs/benchmarks.md"));
+        String table = table(cells());
+        assertTrue(doc.contains(table), "docs/benchmarks.md should hold:\n" + table);
+    }
+}
