@@ -460,6 +460,35 @@ class SglangRulesTest {
                 CustomAllReduce.worldSizeMessage(3));
     }
 
+    /**
+     * server_args.py@001067ff:9140-9172 (_handle_deterministic_inference): deterministic inference with TP > 1 on CUDA
+     * declares disable_custom_all_reduce=True (L9155) and enable_torch_symm_mem=False (L9162), sets NCCL_ALGO to
+     * allreduce:tree (L9149) and warns (L9170). Custom all-reduce (V2 included) and --enable-torch-symm-mem, which were
+     * "custom all-reduce v2" / "torch symmetric memory (multimem)" on the dgx-h100 sample, become NCCL (tree).
+     */
+    @Test
+    void deterministicInferenceTurnsCustomAllReduceAndTorchSymmMemOff() {
+        dev.fabricscope.model.MachineSnapshot dgx = dev.fabricscope.samples.Samples.find("dgx-h100").orElseThrow().snapshot().get();
+        ok(What.snapshot(dgx).tp(8).verdict("sglang", "--disable-custom-all-reduce"), "custom all-reduce v2");
+        ok(What.snapshot(dgx).tp(8).flag("enable-torch-symm-mem", "true").verdict("sglang", "--enable-torch-symm-mem"),
+                "torch symmetric memory (multimem)");
+        What det = What.snapshot(dgx).tp(8).flag("enable-deterministic-inference", "true").flag("enable-torch-symm-mem", "true");
+        for (String knob : List.of("--disable-custom-all-reduce", "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2", "--enable-torch-symm-mem")) {
+            Verdict v = det.verdict("sglang", knob);
+            ok(v, "nccl (allreduce:tree)");
+            assertEquals(SglangMessage.DETERMINISTIC_NCCL.text(), v.message(), v::toString);
+            whyMentions(v, "--enable-deterministic-inference with TP > 1", "NCCL_ALGO=allreduce:tree");
+            assertEquals("9140-9172", v.source().line(), v::toString);
+        }
+        // the classic kernel of the older sets: their server_args.py copy was not read for this branch, so they keep it
+        ok(What.snapshot(dgx).tp(8).flag("enable-deterministic-inference", "true").version("sglang", "middle")
+                .verdict("sglang", "--disable-custom-all-reduce"), "custom");
+        // TP 1 has no all-reduce; --disable-custom-all-reduce given keeps its own verdict
+        whyMentions(What.snapshot(dgx).tp(1).flag("enable-deterministic-inference", "true").verdict("sglang", "--disable-custom-all-reduce"), "TP 1");
+        ok(What.snapshot(dgx).tp(8).flag("enable-deterministic-inference", "true").flag("disable-custom-all-reduce", "true")
+                .verdict("sglang", "--disable-custom-all-reduce"), "nccl");
+    }
+
     /** environ.py: SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE auto-enables on MNNVL trays (copies that have it): not modelled, never ok. */
     @Test
     void customAllReduceV2AcrossNodes() {

@@ -108,6 +108,9 @@ public enum SglangMessage implements UpstreamMessage {
             SglangSources.TSM),
     TSM_MULTICAST("TorchSymmMemCommunicator: torch symmetric memory multicast operations are not supported.",
             SglangSources.TSM),
+    /** server_args.py@001067ff L9170: deterministic inference at TP > 1 on CUDA. */
+    DETERMINISTIC_NCCL("NCCL_ALGO is set to 'allreduce:tree', the NCCL channel count is pinned, and custom and symmetric-memory all reduce are disabled for deterministic inference when TP size > 1.",
+            SglangSources.DETERMINISTIC_TP_WARNING),
     /** What the callers log when they catch the constructor's exception (most copies). */
     TSM_CAUGHT("Failed to initialize TorchSymmMemCommunicator: %s",
             SglangSources.TSM_CALLERS);

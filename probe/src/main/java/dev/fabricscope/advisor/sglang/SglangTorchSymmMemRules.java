@@ -38,6 +38,9 @@ final class SglangTorchSymmMemRules {
         if (e.tp() <= 1) {
             return v.ok().why("TP 1: there is no all-reduce.").build();
         }
+        if (SglangCustomAllReduceRules.deterministicNccl(e)) {
+            return SglangCustomAllReduceRules.deterministicOff(v, "--enable-torch-symm-mem");
+        }
         Failure f = failure(e);
         if (f == null) {
             boolean multimem = (e.major() == 9 && List.of(4, 6, 8).contains(e.tp())) || (e.major() == 10 && List.of(6, 8).contains(e.tp()));

@@ -42,11 +42,13 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
      *                             MNNVL fabric memory or a DCP group inside one node), not the MNNVL fabric alone
      * @param dpAttentionNeedsDp   {@code _data_parallelism_defaults} turns --enable-dp-attention off, silently, when
      *                             --dp-size is 1 (overrides.py@003bbaf9:1429; ep_join_mode 'scale' excepted)
+     * @param deterministicNcclTree --enable-deterministic-inference at TP > 1 on CUDA turns custom all-reduce and
+     *                             --enable-torch-symm-mem off and NCCL to allreduce:tree (server_args.py@001067ff:9140-9172)
      * @param source               where the fields were read
      */
     record Args(boolean deprecatedFlagOnCli, boolean cutedslChoice, boolean dcpBackendAuto, boolean customAllReduceV2,
                 boolean prefillCpChecks, boolean modelOverrides, boolean dpAttentionNeedsDp, boolean fiA2aSupportCheck,
-                SourceRef source) {
+                boolean deterministicNcclTree, SourceRef source) {
 
         /** Whether DP attention is on after resolution: as given, or off at --dp-size 1 where this version says so. */
         boolean dpAttention(dev.fabricscope.advisor.rule.Eval e) {
@@ -77,15 +79,15 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
     static final List<String> ARCHS_OLDER = ARCHS_NEWEST.stream()
             .filter(a -> !a.equals("Qwen4ExpForConditionalGeneration") && !a.equals("NemotronH_Omni_Reasoning_V3")).toList();
 
-    static final Args ARGS_NEWEST = new Args(false, true, true, true, true, true, true, true, SglangSources.EXEC_COMM);
-    static final Args ARGS_SEED = new Args(true, false, false, false, false, false, false, false, SglangSources.SEED_ARGS);
+    static final Args ARGS_NEWEST = new Args(false, true, true, true, true, true, true, true, true, SglangSources.EXEC_COMM);
+    static final Args ARGS_SEED = new Args(true, false, false, false, false, false, false, false, false, SglangSources.SEED_ARGS);
 
     public static final List<SglangVersion> ALL = List.of(
             new SglangVersion("newest", "sglang@" + SglangSources.SEED.substring(0, 8) + " server_args.py (seed), overrides.py@003bbaf9, newer copy of "
                     + "flashinfer_comm_fusion.py (TWOSHOT retry), latest-style engine.py (keeps exported NCCL env), newer torch_symm_mem "
                     + "callers (errors propagate); argument surface of exec_.py@01d795f8 (cutedsl backend, deprecated fusion flag no longer on the "
                     + "CLI, DCP backend chosen automatically, CustomAllReduceV2 on by default per environ.py@0003215c, prefill CP checks of "
-                    + "parallel_hook.py@008b79d2)", EngineEnv.LATEST, true, true, false, ARCHS_NEWEST,
+                    + "parallel_hook.py@008b79d2; deterministic inference at TP > 1 turns custom all-reduce and torch symmetric memory off, server_args.py@001067ff)", EngineEnv.LATEST, true, true, false, ARCHS_NEWEST,
                     SglangSources.ENGINE_NEW, SglangSources.FUSION_NEW, ARGS_NEWEST),
             new SglangVersion("middle", "seed server_args.py (deprecated flag accepted, no cutedsl, DCP backend default ag_rs); the middle engine.py copy "
                     + "(NCCL_CUMEM_ENABLE=int(--enable-symm-mem); an exported NCCL_NVLS_ENABLE is kept with --enable-symm-mem); traceback-matched "
