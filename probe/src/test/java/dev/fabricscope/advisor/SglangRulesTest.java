@@ -246,11 +246,17 @@ class SglangRulesTest {
         assertTrue(node("10.0", 1).advise().verdict("sglang", "--enable-flashinfer-allreduce-only").isEmpty());
     }
 
+    /**
+     * server_args.py@001067ff: the field is Arg(no_cli=True) (L2115) as in exec_.py@01d795f8, but add_cli_args registers
+     * --enable-flashinfer-allreduce-fusion by hand (L9836-9841, store_true) and _handle_deprecated_args turns it into
+     * backend auto with the deprecation warning (L4446-4461). The newest set said argparse rejects it; it accepts it.
+     */
     @Test
-    void deprecatedFusionFlagIsNoLongerOnTheCommandLine() {
-        // exec_.py@01d795f8: enable_flashinfer_allreduce_fusion is Arg(no_cli=True)
-        error(node("9.0", 1).flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", "--enable-flashinfer-allreduce-fusion"),
-                "SystemExit (argparse)", "sglang serve: error: unrecognized arguments: --enable-flashinfer-allreduce-fusion");
+    void deprecatedFusionFlagIsStillOnTheCommandLine() {
+        Verdict newest = node("9.0", 1).flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", "--enable-flashinfer-allreduce-fusion");
+        assertEquals(Outcome.OK, newest.outcome(), newest::toString);
+        assertEquals(SglangMessage.DEPRECATED.text(), newest.message(), newest::toString);
+        whyMentions(newest, "Deprecated: it sets --flashinfer-allreduce-fusion-backend=auto");
         Verdict older = node("9.0", 1).version("sglang", "older").flag("enable-flashinfer-allreduce-fusion", "true")
                 .verdict("sglang", "--enable-flashinfer-allreduce-fusion");
         assertEquals(Outcome.OK, older.outcome(), older::toString);
@@ -378,9 +384,14 @@ class SglangRulesTest {
         error(node("9.0", 1).env("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1").flag("enable-torch-symm-mem", "true").verdict("sglang", k), "RuntimeError",
                 SglangMessage.TSM_MULTICAST.text());
         error(node("12.0", 1).flag("enable-torch-symm-mem", "true").verdict("sglang", k), "KeyError", null);
-        // older copies catch the constructor error
-        fallback(node("9.0", 1).tp(3).flag("enable-torch-symm-mem", "true").version("sglang", "older").verdict("sglang", k), "nccl",
-                "Failed to initialize TorchSymmMemCommunicator: TorchSymmMemCommunicator: World size 3 not supported, communicator is not available.");
+        // the older sets: the "caught" text once quoted is rtp-llm's (symm_mem.py@9de22b6d); SGLang's caller was not read
+        for (String older : List.of("middle", "older")) {
+            Verdict v = node("9.0", 1).tp(3).flag("enable-torch-symm-mem", "true").version("sglang", older).verdict("sglang", k);
+            assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
+            assertNull(v.message(), v::toString);
+            whyMentions(v, "World size 3", "alibaba/rtp-llm", "not SGLang's");
+        }
+        ok(node("9.0", 1).flag("enable-torch-symm-mem", "true").version("sglang", "older").verdict("sglang", k), "torch symmetric memory (multimem)");
     }
 
     // ---- NCCL environment (§1.7)

@@ -110,10 +110,7 @@ public enum SglangMessage implements UpstreamMessage {
             SglangSources.TSM),
     /** server_args.py@001067ff L9170: deterministic inference at TP > 1 on CUDA. */
     DETERMINISTIC_NCCL("NCCL_ALGO is set to 'allreduce:tree', the NCCL channel count is pinned, and custom and symmetric-memory all reduce are disabled for deterministic inference when TP size > 1.",
-            SglangSources.DETERMINISTIC_TP_WARNING),
-    /** What the callers log when they catch the constructor's exception (most copies). */
-    TSM_CAUGHT("Failed to initialize TorchSymmMemCommunicator: %s",
-            SglangSources.TSM_CALLERS);
+            SglangSources.DETERMINISTIC_TP_WARNING);
 
     private final String text;
     private final SourceRef source;

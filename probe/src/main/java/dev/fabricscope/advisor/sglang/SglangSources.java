@@ -88,8 +88,6 @@ public final class SglangSources {
             "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "92-94");
     static final SourceRef TSM = new SourceRef(REPO, "0cd72ba41d483ac6c1ea96f056b2bcbfb4365121",
             "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "TorchSymmMemCommunicator.__init__");
-    static final SourceRef TSM_CALLERS = new SourceRef(REPO, null, "python/sglang/srt/distributed/",
-            "callers of TorchSymmMemCommunicator (most copies; the calling file was not recorded)");
 
     /** server_args.py read whole at this commit (retyped from the stored index: 486,489 characters, 11,069 lines). */
     static final String SERVER_ARGS_COMMIT = "001067fffe33427bee0ed2f007fb7551a1d76b44";
