@@ -500,6 +500,33 @@ class SglangRulesTest {
                 .verdict("sglang", "--disable-custom-all-reduce"), "nccl");
     }
 
+    /**
+     * server_args.py@001067ff _handle_a2a_moe: --moe-a2a-backend flashinfer asserts DP attention with dp == tp
+     * (L7646-7649), pplx DP attention with dp >= 2 (L7701-7704); the other backends' checks are not modelled. The
+     * verdict was ok ("fusion is not auto-enabled") for every backend on the dgx-h100 sample.
+     */
+    @Test
+    void moeA2aBackendsCheckedAtResolution() {
+        dev.fabricscope.model.MachineSnapshot dgx = dev.fabricscope.samples.Samples.find("dgx-h100").orElseThrow().snapshot().get();
+        String k = "--moe-a2a-backend";
+        error(What.snapshot(dgx).tp(8).flag("moe-a2a-backend", "flashinfer").verdict("sglang", k), "AssertionError",
+                SglangMessage.A2A_FLASHINFER_DP.text());
+        error(What.snapshot(dgx).tp(8).flag("moe-a2a-backend", "flashinfer").flag("enable-dp-attention", "true").flag("dp-size", "4")
+                .verdict("sglang", k), "AssertionError", SglangMessage.A2A_FLASHINFER_DP.text());
+        Verdict dp8 = What.snapshot(dgx).tp(8).flag("moe-a2a-backend", "flashinfer").flag("enable-dp-attention", "true").flag("dp-size", "8")
+                .verdict("sglang", k);
+        assertEquals(Outcome.UNKNOWN, dp8.outcome(), dp8::toString);
+        // --dp-size 1 turns DP attention off (overrides.py@003bbaf9:1429), so pplx's assertion fails
+        error(What.snapshot(dgx).tp(8).flag("moe-a2a-backend", "pplx").flag("enable-dp-attention", "true").verdict("sglang", k),
+                "AssertionError", SglangMessage.A2A_PPLX_DP.text());
+        Verdict deepep = What.snapshot(dgx).tp(8).flag("moe-a2a-backend", "deepep").verdict("sglang", k);
+        assertEquals(Outcome.UNKNOWN, deepep.outcome(), deepep::toString);
+        whyMentions(deepep, "not auto-enabled", "Not modelled");
+        ok(What.snapshot(dgx).tp(8).verdict("sglang", k), null);
+        // the seed copy behind the older sets was not read for this handler
+        ok(What.snapshot(dgx).tp(8).flag("moe-a2a-backend", "flashinfer").version("sglang", "middle").verdict("sglang", k), null);
+    }
+
     /** environ.py: SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE auto-enables on MNNVL trays (copies that have it): not modelled, never ok. */
     @Test
     void customAllReduceV2AcrossNodes() {

@@ -98,6 +98,10 @@ public final class SglangSources {
      * enable_torch_symm_mem=False (L9140-9172; the warning L9170).
      */
     static final SourceRef DETERMINISTIC_TP = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "9140-9172");
+    /** {@code _handle_a2a_moe}: the per-backend checks of --moe-a2a-backend (L7531-7730). */
+    static final SourceRef A2A_MOE = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "7531-7730");
+    static final SourceRef A2A_FLASHINFER_DP = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "7646-7649");
+    static final SourceRef A2A_PPLX_DP = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "7701-7704");
     static final SourceRef DETERMINISTIC_TP_WARNING = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "9170");
 
     // ---- when

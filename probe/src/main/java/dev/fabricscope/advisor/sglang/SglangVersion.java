@@ -47,11 +47,13 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
      *                             --dp-size is 1 (overrides.py@003bbaf9:1429; ep_join_mode 'scale' excepted)
      * @param deterministicNcclTree --enable-deterministic-inference at TP > 1 on CUDA turns custom all-reduce and
      *                             --enable-torch-symm-mem off and NCCL to allreduce:tree (server_args.py@001067ff:9140-9172)
+     * @param a2aChecks            {@code _handle_a2a_moe} (server_args.py@001067ff:7531-7730) was read: FlashInfer MoE a2a
+     *                             needs DP attention with dp == tp (L7647), pplx DP attention with dp >= 2 (L7701)
      * @param source               where the fields were read
      */
     record Args(boolean deprecatedFlagOnCli, boolean cutedslChoice, boolean dcpBackendAuto, boolean customAllReduceV2,
                 boolean prefillCpChecks, boolean modelOverrides, boolean dpAttentionNeedsDp, boolean fiA2aSupportCheck,
-                boolean deterministicNcclTree, SourceRef source) {
+                boolean deterministicNcclTree, boolean a2aChecks, SourceRef source) {
 
         /** Whether DP attention is on after resolution: as given, or off at --dp-size 1 where this version says so. */
         boolean dpAttention(dev.fabricscope.advisor.rule.Eval e) {
@@ -82,8 +84,8 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
     static final List<String> ARCHS_OLDER = ARCHS_NEWEST.stream()
             .filter(a -> !a.equals("Qwen4ExpForConditionalGeneration") && !a.equals("NemotronH_Omni_Reasoning_V3")).toList();
 
-    static final Args ARGS_NEWEST = new Args(true, true, true, true, true, true, true, true, true, SglangSources.EXEC_COMM);
-    static final Args ARGS_SEED = new Args(true, false, false, false, false, false, false, false, false, SglangSources.SEED_ARGS);
+    static final Args ARGS_NEWEST = new Args(true, true, true, true, true, true, true, true, true, true, SglangSources.EXEC_COMM);
+    static final Args ARGS_SEED = new Args(true, false, false, false, false, false, false, false, false, false, SglangSources.SEED_ARGS);
 
     public static final List<SglangVersion> ALL = List.of(
             new SglangVersion("newest", "sglang@" + SglangSources.SEED.substring(0, 8) + " server_args.py (seed), overrides.py@003bbaf9, newer copy of "
