@@ -35,8 +35,6 @@ class UpstreamInventoryCoverageTest {
      * shrinks: a listed one that gains a commit fails the test until it is taken off). Keys: {@code repo path line}.
      */
     static final Map<String, String> STILL_WITHOUT_COMMIT = Map.ofEntries(
-            Map.entry("sgl-project/sglang python/sglang/srt/distributed/ callers of TorchSymmMemCommunicator (most copies; the calling file was not recorded)",
-                    "the calling file itself was not recorded; the caught-exception text is found in the stored index only in alibaba/rtp-llm symm_mem.py"),
             Map.entry("sgl-project/sglang python/sglang/srt/distributed/parallel_state.py initialize_model_parallel",
                     "only the prefix 0005973a was recorded; the stored index holds accf8adb only"),
             Map.entry("sgl-project/sglang python/sglang/srt/entrypoints/engine.py _set_envs_and_config (latest-style copy)",

@@ -246,11 +246,17 @@ class SglangRulesTest {
         assertTrue(node("10.0", 1).advise().verdict("sglang", "--enable-flashinfer-allreduce-only").isEmpty());
     }
 
+    /**
+     * server_args.py@001067ff: the field is Arg(no_cli=True) (L2115) as in exec_.py@01d795f8, but add_cli_args registers
+     * --enable-flashinfer-allreduce-fusion by hand (L9836-9841, store_true) and _handle_deprecated_args turns it into
+     * backend auto with the deprecation warning (L4446-4461). The newest set said argparse rejects it; it accepts it.
+     */
     @Test
-    void deprecatedFusionFlagIsNoLongerOnTheCommandLine() {
-        // exec_.py@01d795f8: enable_flashinfer_allreduce_fusion is Arg(no_cli=True)
-        error(node("9.0", 1).flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", "--enable-flashinfer-allreduce-fusion"),
-                "SystemExit (argparse)", "sglang serve: error: unrecognized arguments: --enable-flashinfer-allreduce-fusion");
+    void deprecatedFusionFlagIsStillOnTheCommandLine() {
+        Verdict newest = node("9.0", 1).flag("enable-flashinfer-allreduce-fusion", "true").verdict("sglang", "--enable-flashinfer-allreduce-fusion");
+        assertEquals(Outcome.OK, newest.outcome(), newest::toString);
+        assertEquals(SglangMessage.DEPRECATED.text(), newest.message(), newest::toString);
+        whyMentions(newest, "Deprecated: it sets --flashinfer-allreduce-fusion-backend=auto");
         Verdict older = node("9.0", 1).version("sglang", "older").flag("enable-flashinfer-allreduce-fusion", "true")
                 .verdict("sglang", "--enable-flashinfer-allreduce-fusion");
         assertEquals(Outcome.OK, older.outcome(), older::toString);
@@ -378,9 +384,14 @@ class SglangRulesTest {
         error(node("9.0", 1).env("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1").flag("enable-torch-symm-mem", "true").verdict("sglang", k), "RuntimeError",
                 SglangMessage.TSM_MULTICAST.text());
         error(node("12.0", 1).flag("enable-torch-symm-mem", "true").verdict("sglang", k), "KeyError", null);
-        // older copies catch the constructor error
-        fallback(node("9.0", 1).tp(3).flag("enable-torch-symm-mem", "true").version("sglang", "older").verdict("sglang", k), "nccl",
-                "Failed to initialize TorchSymmMemCommunicator: TorchSymmMemCommunicator: World size 3 not supported, communicator is not available.");
+        // the older sets: the "caught" text once quoted is rtp-llm's (symm_mem.py@9de22b6d); SGLang's caller was not read
+        for (String older : List.of("middle", "older")) {
+            Verdict v = node("9.0", 1).tp(3).flag("enable-torch-symm-mem", "true").version("sglang", older).verdict("sglang", k);
+            assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
+            assertNull(v.message(), v::toString);
+            whyMentions(v, "World size 3", "alibaba/rtp-llm", "not SGLang's");
+        }
+        ok(node("9.0", 1).flag("enable-torch-symm-mem", "true").version("sglang", "older").verdict("sglang", k), "torch symmetric memory (multimem)");
     }
 
     // ---- NCCL environment (§1.7)
@@ -458,6 +469,62 @@ class SglangRulesTest {
         // exported off: the classic kernel and its own words
         fallback(machine(What.HGX_H100).tp(3).env("SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2", "0").verdict("sglang", "--disable-custom-all-reduce"), "nccl",
                 CustomAllReduce.worldSizeMessage(3));
+    }
+
+    /**
+     * server_args.py@001067ff:9140-9172 (_handle_deterministic_inference): deterministic inference with TP > 1 on CUDA
+     * declares disable_custom_all_reduce=True (L9155) and enable_torch_symm_mem=False (L9162), sets NCCL_ALGO to
+     * allreduce:tree (L9149) and warns (L9170). Custom all-reduce (V2 included) and --enable-torch-symm-mem, which were
+     * "custom all-reduce v2" / "torch symmetric memory (multimem)" on the dgx-h100 sample, become NCCL (tree).
+     */
+    @Test
+    void deterministicInferenceTurnsCustomAllReduceAndTorchSymmMemOff() {
+        dev.fabricscope.model.MachineSnapshot dgx = dev.fabricscope.samples.Samples.find("dgx-h100").orElseThrow().snapshot().get();
+        ok(What.snapshot(dgx).tp(8).verdict("sglang", "--disable-custom-all-reduce"), "custom all-reduce v2");
+        ok(What.snapshot(dgx).tp(8).flag("enable-torch-symm-mem", "true").verdict("sglang", "--enable-torch-symm-mem"),
+                "torch symmetric memory (multimem)");
+        What det = What.snapshot(dgx).tp(8).flag("enable-deterministic-inference", "true").flag("enable-torch-symm-mem", "true");
+        for (String knob : List.of("--disable-custom-all-reduce", "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2", "--enable-torch-symm-mem")) {
+            Verdict v = det.verdict("sglang", knob);
+            ok(v, "nccl (allreduce:tree)");
+            assertEquals(SglangMessage.DETERMINISTIC_NCCL.text(), v.message(), v::toString);
+            whyMentions(v, "--enable-deterministic-inference with TP > 1", "NCCL_ALGO=allreduce:tree");
+            assertEquals("9140-9172", v.source().line(), v::toString);
+        }
+        // the classic kernel of the older sets: their server_args.py copy was not read for this branch, so they keep it
+        ok(What.snapshot(dgx).tp(8).flag("enable-deterministic-inference", "true").version("sglang", "middle")
+                .verdict("sglang", "--disable-custom-all-reduce"), "custom");
+        // TP 1 has no all-reduce; --disable-custom-all-reduce given keeps its own verdict
+        whyMentions(What.snapshot(dgx).tp(1).flag("enable-deterministic-inference", "true").verdict("sglang", "--disable-custom-all-reduce"), "TP 1");
+        ok(What.snapshot(dgx).tp(8).flag("enable-deterministic-inference", "true").flag("disable-custom-all-reduce", "true")
+                .verdict("sglang", "--disable-custom-all-reduce"), "nccl");
+    }
+
+    /**
+     * server_args.py@001067ff _handle_a2a_moe: --moe-a2a-backend flashinfer asserts DP attention with dp == tp
+     * (L7646-7649), pplx DP attention with dp >= 2 (L7701-7704); the other backends' checks are not modelled. The
+     * verdict was ok ("fusion is not auto-enabled") for every backend on the dgx-h100 sample.
+     */
+    @Test
+    void moeA2aBackendsCheckedAtResolution() {
+        dev.fabricscope.model.MachineSnapshot dgx = dev.fabricscope.samples.Samples.find("dgx-h100").orElseThrow().snapshot().get();
+        String k = "--moe-a2a-backend";
+        error(What.snapshot(dgx).tp(8).flag("moe-a2a-backend", "flashinfer").verdict("sglang", k), "AssertionError",
+                SglangMessage.A2A_FLASHINFER_DP.text());
+        error(What.snapshot(dgx).tp(8).flag("moe-a2a-backend", "flashinfer").flag("enable-dp-attention", "true").flag("dp-size", "4")
+                .verdict("sglang", k), "AssertionError", SglangMessage.A2A_FLASHINFER_DP.text());
+        Verdict dp8 = What.snapshot(dgx).tp(8).flag("moe-a2a-backend", "flashinfer").flag("enable-dp-attention", "true").flag("dp-size", "8")
+                .verdict("sglang", k);
+        assertEquals(Outcome.UNKNOWN, dp8.outcome(), dp8::toString);
+        // --dp-size 1 turns DP attention off (overrides.py@003bbaf9:1429), so pplx's assertion fails
+        error(What.snapshot(dgx).tp(8).flag("moe-a2a-backend", "pplx").flag("enable-dp-attention", "true").verdict("sglang", k),
+                "AssertionError", SglangMessage.A2A_PPLX_DP.text());
+        Verdict deepep = What.snapshot(dgx).tp(8).flag("moe-a2a-backend", "deepep").verdict("sglang", k);
+        assertEquals(Outcome.UNKNOWN, deepep.outcome(), deepep::toString);
+        whyMentions(deepep, "not auto-enabled", "Not modelled");
+        ok(What.snapshot(dgx).tp(8).verdict("sglang", k), null);
+        // the seed copy behind the older sets was not read for this handler
+        ok(What.snapshot(dgx).tp(8).flag("moe-a2a-backend", "flashinfer").version("sglang", "middle").verdict("sglang", k), null);
     }
 
     /** environ.py: SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE auto-enables on MNNVL trays (copies that have it): not modelled, never ok. */

@@ -8,6 +8,7 @@ import dev.fabricscope.advisor.customallreduce.CustomAllReduceMessage;
 import dev.fabricscope.advisor.rule.Eval;
 import dev.fabricscope.advisor.rule.VerdictBuilder;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.CAR_V2_ENV;
+import static dev.fabricscope.advisor.sglang.SglangKnobs.DETERMINISTIC;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.DISABLE_CUSTOM_AR;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.P2P_CHECK;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.SKIP_P2P_ENV;
@@ -42,6 +43,9 @@ final class SglangCustomAllReduceRules {
         if (!e.cuda() && !"rocm".equals(e.platform())) {
             return v.fallback().resolved("torch.distributed").why("The platform is " + e.platformName() + "; the custom all-reduce kernel is not built for it.").build();
         }
+        if (deterministicNccl(e)) {
+            return deterministicOff(v, "custom all-reduce");
+        }
         if (v2Dispatched(e)) {
             return v.apply(v2Path(e)).fix(v2Fix(e)).build();
         }
@@ -61,6 +65,22 @@ final class SglangCustomAllReduceRules {
             case NONE -> v.ok().resolved("custom").why(e.tpPhrase() + " on one node with " + (e.tp() == 2 ? "two GPUs" : "every GPU pair NVLink-connected")
                     + (e.cuda() ? "" : " (xGMI on ROCm; the P2P test is CUDA-only)") + ": the custom all-reduce kernel is used." + perCall).build();
         };
+    }
+
+    /**
+     * {@code _handle_deterministic_inference} (server_args.py@001067ff:9140-9172): deterministic inference with TP > 1
+     * on CUDA declares disable_custom_all_reduce=True and enable_torch_symm_mem=False and sets NCCL_ALGO=allreduce:tree
+     * with a pinned channel count (ROCm keeps its one-stage kernel instead).
+     */
+    static boolean deterministicNccl(Eval e) {
+        return e.version(SglangVersion.class).args().deterministicNcclTree() && e.bool(DETERMINISTIC) && e.tp() > 1 && e.cuda();
+    }
+
+    /** The verdict of a communicator that deterministic inference turns off ({@code what} names it). */
+    static Verdict deterministicOff(VerdictBuilder v, String what) {
+        return v.ok().resolved("nccl (allreduce:tree)").message(SglangMessage.DETERMINISTIC_NCCL.text()).source(SglangSources.DETERMINISTIC_TP)
+                .why(Slots.fill("--enable-deterministic-inference with TP > 1 on CUDA: SGLang turns {what} off and NCCL all-reduces with "
+                        + "NCCL_ALGO=allreduce:tree and a pinned channel count (an exported NCCL_ALGO is overwritten).", "what", what)).build();
     }
 
     /** Custom all-reduce off with {@code message} ({@code text} as formatted), NCCL instead; the source is the line that warns. */
@@ -107,6 +127,9 @@ final class SglangCustomAllReduceRules {
         }
         if (e.bool(DISABLE_CUSTOM_AR)) {
             return v.ok().resolved("nccl").why("--disable-custom-all-reduce turns custom all-reduce off, V2 included.").build();
+        }
+        if (deterministicNccl(e)) {
+            return deterministicOff(v, "custom all-reduce (V2 included)");
         }
         return v.apply(v2Path(e)).fix(v2Fix(e)).build();
     }

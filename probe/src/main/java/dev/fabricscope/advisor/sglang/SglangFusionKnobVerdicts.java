@@ -5,6 +5,7 @@ import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.SourceRef;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.rule.Eval;
+import dev.fabricscope.advisor.rule.Slots;
 import dev.fabricscope.advisor.rule.VerdictBuilder;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.CUTEDSL_ENV;
 import static dev.fabricscope.advisor.sglang.SglangKnobs.DETERMINISTIC;
@@ -125,8 +126,30 @@ final class SglangFusionKnobVerdicts {
     static Verdict moeA2aVerdict(Eval e) {
         VerdictBuilder v = e.on(MOE_A2A, SglangVersion.class).source(SglangSources.AUTO).when(WHEN_RESOLVE);
         String val = v.value();
-        return v.ok().why("none".equals(val) ? "none: no effect on FlashInfer fusion auto-enable."
-                : val + ": FlashInfer all-reduce fusion is not auto-enabled (it needs --moe-a2a-backend none).").build();
+        if ("none".equals(val)) {
+            return v.ok().why("none: no effect on FlashInfer fusion auto-enable.").build();
+        }
+        String fusion = val + ": FlashInfer all-reduce fusion is not auto-enabled (it needs --moe-a2a-backend none).";
+        SglangVersion.Args args = version(e).args();
+        if (!args.a2aChecks()) {
+            return v.ok().why(fusion).build();
+        }
+        boolean dpAttention = args.dpAttention(e);
+        int dp = e.intValue(DP_SIZE);
+        if ("flashinfer".equals(val) && !(dpAttention && dp == e.tp())) {
+            return v.error("AssertionError").message(SglangMessage.A2A_FLASHINFER_DP).source(SglangSources.A2A_FLASHINFER_DP)
+                    .why(Slots.fill("{fusion} _handle_a2a_moe asserts DP attention with --dp-size equal to TP ({dp} and TP {tp}{att}).",
+                            "fusion", fusion, "dp", "--dp-size " + dp, "tp", e.tp(), "att", dpAttention ? "" : ", DP attention off"))
+                    .fix(Slots.fill("--enable-dp-attention --dp-size {tp}, or --moe-a2a-backend none", "tp", e.tp())).build();
+        }
+        if ("pplx".equals(val) && !(dpAttention && dp >= 2)) {
+            return v.error("AssertionError").message(SglangMessage.A2A_PPLX_DP).source(SglangSources.A2A_PPLX_DP)
+                    .why(fusion + " _handle_a2a_moe asserts DP attention with at least 2 DP groups (pplx-kernels' AllToAll needs them).")
+                    .fix("--enable-dp-attention --dp-size N (N >= 2), or --moe-a2a-backend none").build();
+        }
+        return v.outcome(Outcome.UNKNOWN).source(SglangSources.A2A_MOE).why(Slots.fill("{fusion} Not modelled: the checks "
+                + "_handle_a2a_moe makes for {backend} (MoE runner backend, DeepEP mode, dispatch-token budgets, validated "
+                + "architectures) are read but not modelled, so whether it starts is not known.", "fusion", fusion, "backend", val)).build();
     }
 
     static Verdict cutedslVerdict(Eval e) {

@@ -108,9 +108,15 @@ public enum SglangMessage implements UpstreamMessage {
             SglangSources.TSM),
     TSM_MULTICAST("TorchSymmMemCommunicator: torch symmetric memory multicast operations are not supported.",
             SglangSources.TSM),
-    /** What the callers log when they catch the constructor's exception (most copies). */
-    TSM_CAUGHT("Failed to initialize TorchSymmMemCommunicator: %s",
-            SglangSources.TSM_CALLERS);
+    /** server_args.py@001067ff L7647-7649 (AssertionError). */
+    A2A_FLASHINFER_DP("Flashinfer MoE A2A is only supported with dp_size == tp_size and --enable-dp-attention",
+            SglangSources.A2A_FLASHINFER_DP),
+    /** server_args.py@001067ff L7701-7704 (AssertionError). */
+    A2A_PPLX_DP("moe_a2a_backend='pplx' requires --enable-dp-attention with at least 2 DP groups (--dp-size >= 2).",
+            SglangSources.A2A_PPLX_DP),
+    /** server_args.py@001067ff L9170: deterministic inference at TP > 1 on CUDA. */
+    DETERMINISTIC_NCCL("NCCL_ALGO is set to 'allreduce:tree', the NCCL channel count is pinned, and custom and symmetric-memory all reduce are disabled for deterministic inference when TP size > 1.",
+            SglangSources.DETERMINISTIC_TP_WARNING);
 
     private final String text;
     private final SourceRef source;

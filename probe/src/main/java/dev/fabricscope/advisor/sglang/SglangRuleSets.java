@@ -30,7 +30,7 @@ final class SglangRuleSets {
         switch (id) {
             case "newest" -> s.addAll(List.of(SglangSources.ENGINE_NEW, SglangSources.FUSION_NEW, SglangSources.PREFLIGHT,
                     SglangSources.EXEC_COMM, SglangSources.ENVIRON_CAR_V2, SglangSources.CAR_V2, SglangSources.CP_HOOK,
-                    SglangSources.KIMI_K3_DCP, SglangSources.PARALLEL_FIELDS));
+                    SglangSources.KIMI_K3_DCP, SglangSources.PARALLEL_FIELDS, SglangSources.DETERMINISTIC_TP));
             case "middle" -> s.addAll(List.of(SglangSources.ENGINE_MID, SglangSources.FUSION_TB));
             case "older" -> s.addAll(List.of(SglangSources.ENGINE_OLD, SglangSources.FUSION_TB, SglangSources.TRANSPORT));
             default -> throw new IllegalArgumentException("no SGLang rule set " + id);

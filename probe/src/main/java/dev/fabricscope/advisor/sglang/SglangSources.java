@@ -88,8 +88,21 @@ public final class SglangSources {
             "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "92-94");
     static final SourceRef TSM = new SourceRef(REPO, "0cd72ba41d483ac6c1ea96f056b2bcbfb4365121",
             "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "TorchSymmMemCommunicator.__init__");
-    static final SourceRef TSM_CALLERS = new SourceRef(REPO, null, "python/sglang/srt/distributed/",
-            "callers of TorchSymmMemCommunicator (most copies; the calling file was not recorded)");
+
+    /** server_args.py read whole at this commit (retyped from the stored index: 486,489 characters, 11,069 lines). */
+    static final String SERVER_ARGS_COMMIT = "001067fffe33427bee0ed2f007fb7551a1d76b44";
+    static final String SERVER_ARGS_PATH = "python/sglang/srt/server_args.py";
+    /**
+     * {@code _handle_deterministic_inference}: with --enable-deterministic-inference and TP > 1 on CUDA it sets
+     * NCCL_ALGO=allreduce:tree, pins the NCCL channel count and declares disable_custom_all_reduce=True and
+     * enable_torch_symm_mem=False (L9140-9172; the warning L9170).
+     */
+    static final SourceRef DETERMINISTIC_TP = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "9140-9172");
+    /** {@code _handle_a2a_moe}: the per-backend checks of --moe-a2a-backend (L7531-7730). */
+    static final SourceRef A2A_MOE = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "7531-7730");
+    static final SourceRef A2A_FLASHINFER_DP = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "7646-7649");
+    static final SourceRef A2A_PPLX_DP = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "7701-7704");
+    static final SourceRef DETERMINISTIC_TP_WARNING = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "9170");
 
     // ---- when
     /** PcieIpcCommunicator (FlashInfer's PCIe IPC all-reduce under SGLANG_ENABLE_PCIE_IPC_ALLREDUCE). */

@@ -1,5 +1,6 @@
 package dev.fabricscope.advisor.sglang;
 
+import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.nccl.NcclKnobs;
 import dev.fabricscope.advisor.rule.Eval;
@@ -14,6 +15,16 @@ final class SglangTorchSymmMemRules {
 
     /** World sizes in the communicator's size table (majors 9 and 10). */
     static final List<Integer> WORLD_SIZES = List.of(2, 4, 6, 8);
+
+    /**
+     * Why the older sets answer unknown: the caught-exception text once quoted for SGLang is rtp-llm's, and no SGLang
+     * caller that catches the constructor's exception was found (issue 23).
+     */
+    static final String NOT_READ_CALLER = "Not modelled: what this version's caller does with the failure was not read. The text "
+            + "once quoted for it ('Failed to initialize TorchSymmMemCommunicator: {e}') is alibaba/rtp-llm's "
+            + "(rtp_llm/models_py/distributed/symm_mem.py@9de22b6d, init_symm_mem_communicator), not SGLang's; the SGLang "
+            + "GroupCoordinator.__init__ copies in the stored index construct the communicator without a try, and other "
+            + "stored torch_symm_mem.py copies disable it instead of raising.";
 
     private SglangTorchSymmMemRules() {
     }
@@ -38,6 +49,9 @@ final class SglangTorchSymmMemRules {
         if (e.tp() <= 1) {
             return v.ok().why("TP 1: there is no all-reduce.").build();
         }
+        if (SglangCustomAllReduceRules.deterministicNccl(e)) {
+            return SglangCustomAllReduceRules.deterministicOff(v, "--enable-torch-symm-mem");
+        }
         Failure f = failure(e);
         if (f == null) {
             boolean multimem = (e.major() == 9 && List.of(4, 6, 8).contains(e.tp())) || (e.major() == 10 && List.of(6, 8).contains(e.tp()));
@@ -46,13 +60,12 @@ final class SglangTorchSymmMemRules {
                             + (multimem ? "the multimem kernel" : "two-shot (multimem is for world size 4/6/8 on SM90, 6/8 on SM100)") + ".").build();
         }
         String text = f.error().isEmpty() ? null : f.error();
-        if (version(e).torchSymmMemErrorsPropagate()) {
-            v.error(f.error().isEmpty() ? "KeyError" : "RuntimeError").message(text)
-                    .why(f.why() + " In this version the constructor's exception is not caught (one newer copy); exception class inferred.");
-        } else {
-            v.fallback().resolved("nccl").message(text == null ? null : SglangMessage.TSM_CAUGHT.format(text))
-                    .why(f.why() + " The caller catches the constructor's exception and continues without it.");
+        if (!version(e).torchSymmMemErrorsPropagate()) {
+            return v.outcome(Outcome.UNKNOWN).why(f.why() + (text == null ? "" : " The constructor raises '" + text + "'.") + " " + NOT_READ_CALLER)
+                    .fix("drop --enable-torch-symm-mem").build();
         }
+        v.error(f.error().isEmpty() ? "KeyError" : "RuntimeError").message(text)
+                .why(f.why() + " In this version the constructor's exception is not caught (one newer copy); exception class inferred.");
         return v.fix("drop --enable-torch-symm-mem").build();
     }
 

@@ -8,7 +8,8 @@ import java.util.List;
  * One modelled SGLang version.
  *
  * @param engineEnv                    which of the three {@code _set_envs_and_config} variants writes the NCCL environment
- * @param torchSymmMemErrorsPropagate  TorchSymmMemCommunicator's constructor errors reach the user (else caught with a warning)
+ * @param torchSymmMemErrorsPropagate  TorchSymmMemCommunicator's constructor errors reach the user (else: what the caller
+ *                                     does was not read, unknown)
  * @param twoshotRetry                 MNNVL workspaces are re-created when the TWOSHOT stage is misaligned
  * @param gbTransportWorkaround        aarch64 + SM10x (or the env) forces POSIX-FD handles for FlashInfer
  * @param autoEnableArchs              {@code _FLASHINFER_ALLREDUCE_FUSION_ARCHS}
@@ -31,7 +32,9 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
     /**
      * What the argument parser accepts.
      *
-     * @param deprecatedFlagOnCli  {@code --enable-flashinfer-allreduce-fusion} is still a CLI flag (no_cli=True at 01d795f8)
+     * @param deprecatedFlagOnCli  {@code --enable-flashinfer-allreduce-fusion} is still a CLI flag: in the newest set too, where
+     *                             the field is Arg(no_cli=True) but add_cli_args registers the flag by hand
+     *                             (server_args.py@001067ff:9836-9841; earlier read from exec_.py alone as rejected) (no_cli=True at 01d795f8)
      * @param cutedslChoice        {@code cutedsl} is a valid fusion backend
      * @param dcpBackendAuto       with DCP > 1 and no --dcp-comm-backend, SGLang picks fi_a2a or a2a (else ag_rs)
      * @param customAllReduceV2    {@code dispatch_custom_allreduce} picks CustomAllReduceV2 unless
@@ -42,11 +45,15 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
      *                             MNNVL fabric memory or a DCP group inside one node), not the MNNVL fabric alone
      * @param dpAttentionNeedsDp   {@code _data_parallelism_defaults} turns --enable-dp-attention off, silently, when
      *                             --dp-size is 1 (overrides.py@003bbaf9:1429; ep_join_mode 'scale' excepted)
+     * @param deterministicNcclTree --enable-deterministic-inference at TP > 1 on CUDA turns custom all-reduce and
+     *                             --enable-torch-symm-mem off and NCCL to allreduce:tree (server_args.py@001067ff:9140-9172)
+     * @param a2aChecks            {@code _handle_a2a_moe} (server_args.py@001067ff:7531-7730) was read: FlashInfer MoE a2a
+     *                             needs DP attention with dp == tp (L7647), pplx DP attention with dp >= 2 (L7701)
      * @param source               where the fields were read
      */
     record Args(boolean deprecatedFlagOnCli, boolean cutedslChoice, boolean dcpBackendAuto, boolean customAllReduceV2,
                 boolean prefillCpChecks, boolean modelOverrides, boolean dpAttentionNeedsDp, boolean fiA2aSupportCheck,
-                SourceRef source) {
+                boolean deterministicNcclTree, boolean a2aChecks, SourceRef source) {
 
         /** Whether DP attention is on after resolution: as given, or off at --dp-size 1 where this version says so. */
         boolean dpAttention(dev.fabricscope.advisor.rule.Eval e) {
@@ -77,22 +84,22 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
     static final List<String> ARCHS_OLDER = ARCHS_NEWEST.stream()
             .filter(a -> !a.equals("Qwen4ExpForConditionalGeneration") && !a.equals("NemotronH_Omni_Reasoning_V3")).toList();
 
-    static final Args ARGS_NEWEST = new Args(false, true, true, true, true, true, true, true, SglangSources.EXEC_COMM);
-    static final Args ARGS_SEED = new Args(true, false, false, false, false, false, false, false, SglangSources.SEED_ARGS);
+    static final Args ARGS_NEWEST = new Args(true, true, true, true, true, true, true, true, true, true, SglangSources.EXEC_COMM);
+    static final Args ARGS_SEED = new Args(true, false, false, false, false, false, false, false, false, false, SglangSources.SEED_ARGS);
 
     public static final List<SglangVersion> ALL = List.of(
             new SglangVersion("newest", "sglang@" + SglangSources.SEED.substring(0, 8) + " server_args.py (seed), overrides.py@003bbaf9, newer copy of "
                     + "flashinfer_comm_fusion.py (TWOSHOT retry), latest-style engine.py (keeps exported NCCL env), newer torch_symm_mem "
-                    + "callers (errors propagate); argument surface of exec_.py@01d795f8 (cutedsl backend, deprecated fusion flag no longer on the "
-                    + "CLI, DCP backend chosen automatically, CustomAllReduceV2 on by default per environ.py@0003215c, prefill CP checks of "
-                    + "parallel_hook.py@008b79d2)", EngineEnv.LATEST, true, true, false, ARCHS_NEWEST,
+                    + "callers (errors propagate); argument surface of exec_.py@01d795f8 (cutedsl backend, deprecated fusion flag still registered by add_cli_args "
+                    + "(server_args.py@001067ff:9836), DCP backend chosen automatically, CustomAllReduceV2 on by default per environ.py@0003215c, prefill CP checks of "
+                    + "parallel_hook.py@008b79d2; deterministic inference at TP > 1 turns custom all-reduce and torch symmetric memory off, server_args.py@001067ff)", EngineEnv.LATEST, true, true, false, ARCHS_NEWEST,
                     SglangSources.ENGINE_NEW, SglangSources.FUSION_NEW, ARGS_NEWEST),
             new SglangVersion("middle", "seed server_args.py (deprecated flag accepted, no cutedsl, DCP backend default ag_rs); the middle engine.py copy "
                     + "(NCCL_CUMEM_ENABLE=int(--enable-symm-mem); an exported NCCL_NVLS_ENABLE is kept with --enable-symm-mem); traceback-matched "
-                    + "flashinfer_comm_fusion.py; TorchSymmMemCommunicator failures caught", EngineEnv.MIDDLE, false, false, false, ARCHS_OLDER,
+                    + "flashinfer_comm_fusion.py; TorchSymmMemCommunicator failures: caller not read", EngineEnv.MIDDLE, false, false, false, ARCHS_OLDER,
                     SglangSources.ENGINE_MID, SglangSources.FUSION_TB, ARGS_SEED),
             new SglangVersion("older", "older copies: engine.py writes NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) and NCCL_CUMEM_ENABLE=0 "
-                    + "unconditionally; TorchSymmMemCommunicator failures caught with a warning; traceback-matched flashinfer_comm_fusion.py; "
+                    + "unconditionally; TorchSymmMemCommunicator failures: caller not read; traceback-matched flashinfer_comm_fusion.py; "
                     + "auto-enable list without Qwen4Exp/NemotronH_Omni; GB200 transport workaround (sglang@00f6ebe5)",
                     EngineEnv.OLDEST, false, false, true, ARCHS_OLDER, SglangSources.ENGINE_OLD, SglangSources.FUSION_TB, ARGS_SEED));
 
