@@ -10,7 +10,7 @@ import dev.fabricscope.check.api.CheckOptions;
 import dev.fabricscope.check.api.CheckStatus;
 import dev.fabricscope.check.api.P2pResult;
 import dev.fabricscope.check.api.PreflightResult;
-import dev.fabricscope.nativeapi.cuda.CudaJna;
+import dev.fabricscope.nativeapi.cuda.CudaOps;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,7 +23,7 @@ class ChecksOnGpuTest {
 
     @BeforeAll
     static void driver() {
-        assertNotNull(CudaJna.open().cuda(), "needs an NVIDIA driver: " + CudaJna.open().failure());
+        assertNotNull(CudaOps.open().value(), "needs an NVIDIA driver: " + CudaOps.open().failure());
     }
 
     static CheckOptions options() {

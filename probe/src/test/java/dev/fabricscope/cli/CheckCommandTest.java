@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fabricscope.json.Json;
-import dev.fabricscope.nativeapi.cuda.CudaJna;
+import dev.fabricscope.nativeapi.Opened;
+import dev.fabricscope.nativeapi.cuda.CudaOps;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.function.Supplier;
@@ -15,8 +16,8 @@ import org.junit.jupiter.api.Test;
 class CheckCommandTest {
 
     /** Synthetic: what opening the CUDA driver answers where libcuda.so.1 cannot be loaded. */
-    private Supplier<CudaJna.Result> driver = () -> new CudaJna.Result(null, false,
-            "libcuda.so.1 not loadable: libcuda.so.1: cannot open shared object file: No such file or directory", null);
+    private Supplier<Opened<CudaOps>> driver = () -> Opened.notLoaded(
+            "libcuda.so.1 not loadable: libcuda.so.1: cannot open shared object file: No such file or directory");
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
@@ -94,8 +95,9 @@ class CheckCommandTest {
 
     @Test
     void realNoDriverPath() {
-        driver = CudaJna::open;
-        Assumptions.assumeTrue(CudaJna.open().noDriver(), "this machine has an NVIDIA driver");
+        driver = CudaOps::open;
+        Assumptions.assumeTrue(dev.fabricscope.nativeapi.cuda.CudaLoader.noDriver(CudaOps.open()),
+                "this machine has an NVIDIA driver");
         assertEquals(ExitCodes.NO_DRIVER, run("check", "preflight"));
         assertTrue(err.toString().contains("skipped — no NVIDIA driver"), err.toString());
     }
