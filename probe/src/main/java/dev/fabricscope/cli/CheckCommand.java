@@ -9,6 +9,8 @@ import dev.fabricscope.check.CheckProcess;
 import dev.fabricscope.check.api.CheckResult;
 import dev.fabricscope.check.P2pCheck;
 import dev.fabricscope.check.PreflightCheck;
+import dev.fabricscope.check.CheckTraces;
+import dev.fabricscope.nativeapi.trace.TraceIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.render.CheckText;
 import dev.fabricscope.usecase.RunCheck;
@@ -57,6 +59,15 @@ public final class CheckCommand implements Runnable {
         @Option(names = "--in-process", description = "Run the check in this process instead of a child process.")
         boolean inProcess;
 
+        @Option(names = "--record", paramLabel = "TRACE", description = "Also write every CUDA, NCCL and NVML call the "
+                + "check makes and every time it takes to TRACE (run in this process; device memory is not recorded, "
+                + "only what the check reads back); 'check NAME --replay TRACE' gives the same result anywhere.")
+        java.nio.file.Path record;
+
+        @Option(names = "--replay", paramLabel = "TRACE", description = "Run the check over a recorded trace instead of "
+                + "this machine's GPUs, with the options it was recorded with (the others given here are not used).")
+        java.nio.file.Path replay;
+
         /** The child side of {@link CheckProcess}: JSON lines on stdout (progress events, then the result). */
         @Option(names = "--worker", hidden = true)
         boolean worker;
@@ -70,9 +81,11 @@ public final class CheckCommand implements Runnable {
         Common common = new Common();
 
         final RunCheck checks;
+        final List<String> argv;
 
         Base(CliEnvironment env) {
             this.checks = env.runCheck();
+            this.argv = env.argv();
         }
 
         abstract RunCheck.Kind kind();
@@ -87,6 +100,9 @@ public final class CheckCommand implements Runnable {
 
         /** Runs the check in this process. */
         abstract CheckResult runCheck(CheckOptions options);
+
+        /** Runs the check in this process through recording seams ({@code --record}). */
+        abstract CheckTraces.Recorded recordCheck(CheckOptions options);
 
         /** This check's options as the worker process gets them (without --json, --out, --progress, --timeout). */
         abstract List<String> workerArgs();
@@ -106,17 +122,26 @@ public final class CheckCommand implements Runnable {
             }
             var out = spec.commandLine().getOut();
             var err = spec.commandLine().getErr();
-            if (common.out != null) {
+            if (common.record != null && common.replay != null) {
+                err.println("fabricscope: give either --record or --replay, not both");
+                err.println("Try 'fabricscope check " + name() + " --help'.");
+                err.flush();
+                return ExitCodes.USAGE;
+            }
+            for (java.nio.file.Path target : new java.nio.file.Path[] {common.out, common.record}) {
+                if (target == null) {
+                    continue;
+                }
                 try {
-                    dev.fabricscope.io.OutputFile.checkTarget(common.out); // before the check runs, as probe and report do
+                    dev.fabricscope.io.OutputFile.checkTarget(target); // before the check runs, as probe and report do
                 } catch (dev.fabricscope.io.OutputFile.NotAFileException e) {
-                    err.println("fabricscope: --out " + e.getMessage());
+                    err.println("fabricscope: " + (target == common.out ? "--out " : "--record ") + e.getMessage());
                     err.println("Try 'fabricscope check " + name() + " --help'.");
                     err.flush();
                     return ExitCodes.USAGE;
                 }
             }
-            String message = checks.driverMissing();
+            String message = common.replay != null ? null : checks.driverMissing();
             if (message != null) {
                 if (common.json) {
                     out.print(Json.write(RunCheck.skipped(kind(), message)));
@@ -133,8 +158,24 @@ public final class CheckCommand implements Runnable {
             Thread hook = new Thread(control::cancel);
             Runtime.getRuntime().addShutdownHook(hook);
             CheckResult r;
+            String trace = null;
+            int calls = 0;
             try {
-                r = runSomewhere(new CheckOptions(timeout, listener, control));
+                CheckOptions options = new CheckOptions(timeout, listener, control);
+                if (common.replay != null) {
+                    r = RunCheck.replay(common.replay, kind(), options);
+                } else if (common.record != null) {
+                    CheckTraces.Recorded rec = recordCheck(options);
+                    r = rec.result();
+                    trace = TraceIO.write(rec.trace());
+                    calls = rec.trace().calls().stream().mapToInt(dev.fabricscope.nativeapi.trace.TraceCall::count).sum();
+                } else {
+                    r = runSomewhere(options);
+                }
+            } catch (dev.fabricscope.io.SnapshotIO.ReadException e) {
+                err.println("fabricscope: " + e.getMessage());
+                err.flush();
+                return ExitCodes.BAD_INPUT;
             } finally {
                 if (progress != null) {
                     progress.done();
@@ -152,6 +193,16 @@ public final class CheckCommand implements Runnable {
                     dev.fabricscope.io.OutputFile.write(common.out, json, out);
                 } catch (java.io.IOException e) {
                     err.println(ExitCodes.cannotWrite("--out", common.out, e)); // the result still shown below
+                    unwritten = true;
+                }
+            }
+            if (trace != null) {
+                try {
+                    dev.fabricscope.io.OutputFile.write(common.record, trace, out);
+                    err.println("fabricscope: " + calls + " native calls recorded to "
+                            + dev.fabricscope.io.SnapshotIO.oneLineSafe(common.record.toString()));
+                } catch (java.io.IOException e) {
+                    err.println(ExitCodes.cannotWrite("--record", common.record, e)); // the result still shown below
                     unwritten = true;
                 }
             }
@@ -268,6 +319,11 @@ public final class CheckCommand implements Runnable {
         }
 
         @Override
+        CheckTraces.Recorded recordCheck(CheckOptions options) {
+            return checks.preflightRecorded(request(), options, argv);
+        }
+
+        @Override
         List<String> workerArgs() {
             List<String> a = new java.util.ArrayList<>(List.of("--max-tokens", String.valueOf(maxTokens), "--hidden",
                     String.valueOf(hidden), "--dtype", dtype));
@@ -332,6 +388,11 @@ public final class CheckCommand implements Runnable {
         @Override
         CheckResult runCheck(CheckOptions options) {
             return checks.p2pHere(request(), snapshotFile, options);
+        }
+
+        @Override
+        CheckTraces.Recorded recordCheck(CheckOptions options) {
+            return checks.p2pRecorded(request(), snapshotFile, options, argv);
         }
 
         P2pCheck.Request request() {
@@ -402,6 +463,11 @@ public final class CheckCommand implements Runnable {
         @Override
         CheckResult runCheck(CheckOptions options) {
             return checks.allReduceHere(request(), options);
+        }
+
+        @Override
+        CheckTraces.Recorded recordCheck(CheckOptions options) {
+            return checks.allReduceRecorded(request(), options, argv);
         }
 
         @Override
