@@ -51,8 +51,12 @@ public final class CheckTraces {
         return record(check, request, snapshot, commandLine, CheckBackends.live(System.getenv()), run);
     }
 
-    /** The check over {@code backends} (the driver; a test's fake), each call recorded. */
-    static Recorded record(String check, Object request, MachineSnapshot snapshot, List<String> commandLine,
+    /**
+     * The check over {@code backends} (the driver; a simulated one in tests), each call recorded.
+     *
+     * @param run runs the check over the backends it is given (the recording ones)
+     */
+    public static Recorded record(String check, Object request, MachineSnapshot snapshot, List<String> commandLine,
                            CheckBackends backends, Function<CheckBackends, CheckResult> run) {
         TraceRecorder recorder = new TraceRecorder(true);
         String at = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
