@@ -101,4 +101,38 @@ class CheckCommandTest {
         assertEquals(ExitCodes.NO_DRIVER, run("check", "preflight"));
         assertTrue(err.toString().contains("skipped — no NVIDIA driver"), err.toString());
     }
+
+    static final String SYNTHETIC = "src/test/resources/synthetic/check-allreduce-ws1.trace.json";
+
+    @Test
+    void aRecordedCheckReplaysWithoutADriver() throws Exception {
+        driver = () -> {
+            throw new AssertionError("a replay opens no driver");
+        };
+        assertEquals(ExitCodes.OK, run("check", "allreduce", "--replay", SYNTHETIC, "--json"), err.toString());
+        JsonNode n = Json.mapper().readTree(out.toString());
+        JsonNode recorded = Json.mapper().readTree(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(SYNTHETIC)))
+                .get("check").get("result");
+        assertEquals(recorded, n, "the replay gives the recorded result");
+        out.getBuffer().setLength(0);
+        assertEquals(ExitCodes.OK, run("check", "allreduce", "--replay", SYNTHETIC));
+        assertTrue(out.toString().startsWith("PASSED: world size 1: nccl passed, oneshot passed, twoshot passed"), out.toString());
+    }
+
+    @Test
+    void anotherChecksTraceOrBothFlagsAreOneLine() {
+        driver = () -> {
+            throw new AssertionError("no driver for a refused replay");
+        };
+        assertEquals(ExitCodes.BAD_INPUT, run("check", "preflight", "--replay", SYNTHETIC));
+        assertEquals("fabricscope: " + SYNTHETIC + ": a trace of check allreduce, not of preflight; replay it with "
+                + "'fabricscope check allreduce --replay " + SYNTHETIC + "'", err.toString().strip());
+        err.getBuffer().setLength(0);
+        assertEquals(ExitCodes.USAGE, run("check", "allreduce", "--replay", SYNTHETIC, "--record", "x.json"));
+        assertTrue(err.toString().startsWith("fabricscope: give either --record or --replay, not both"), err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(ExitCodes.BAD_INPUT, run("probe", "--replay", SYNTHETIC));
+        assertTrue(err.toString().contains("a trace of the live check allreduce, not of a probe; replay it with "
+                + "'fabricscope check allreduce --replay"), err.toString());
+    }
 }
