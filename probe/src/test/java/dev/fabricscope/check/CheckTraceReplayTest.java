@@ -94,7 +94,7 @@ class CheckTraceReplayTest {
         List<TraceCall> changed = new ArrayList<>();
         for (TraceCall c : t.calls()) {
             if (c.call().equals("cuMemcpyDtoH_v2") && c.value() != null) {
-                int n = c.args().get(1).asInt();
+                int n = c.args().get(2).asInt();
                 c = new TraceCall(c.seq(), c.lib(), c.call(), c.args(), c.rc(),
                         TextNode.valueOf(Base64.getEncoder().encodeToString(new byte[n])), c.fault(), c.detail(), c.us(), c.times());
             }

@@ -45,8 +45,11 @@ public interface CudaCheckCalls extends CudaProbeCalls {
     /** The first {@code bytes} of {@code src} to the device; the data is not recorded. */
     NativeAnswer<Void> cuMemcpyHtoD_v2(long dst, HostData src, long bytes);
 
-    /** {@code bytes} read back from the device: the answer holds them. */
-    NativeAnswer<byte[]> cuMemcpyDtoH_v2(long src, long bytes);
+    /**
+     * {@code bytes} read back from the device into the start of {@code dst}; the answer holds them: from the driver a
+     * direct view of {@code dst} (written in place, nothing copied), from a trace the recorded bytes.
+     */
+    NativeAnswer<java.nio.ByteBuffer> cuMemcpyDtoH_v2(HostData dst, long src, long bytes);
 
     NativeAnswer<Void> cuMemcpyAsync(long dst, long src, long bytes, long stream);
 

@@ -114,13 +114,12 @@ public final class CudaCheckJna extends CudaProbeJna implements CudaCheckCalls {
     }
 
     @Override
-    public NativeAnswer<byte[]> cuMemcpyDtoH_v2(long src, long bytes) {
-        if (bytes < 0 || bytes > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("cannot read back " + bytes + " bytes at once");
+    public NativeAnswer<java.nio.ByteBuffer> cuMemcpyDtoH_v2(HostData dst, long src, long bytes) {
+        if (bytes < 0 || dst.buffer().capacity() < bytes) {
+            throw new IllegalArgumentException("need a direct buffer of at least " + bytes + " bytes");
         }
-        try (Memory m = new Memory(Math.max(1, bytes))) {
-            return call(() -> lib.cuMemcpyDtoH_v2(m, src, bytes), () -> m.getByteArray(0, (int) bytes));
-        }
+        return call(() -> lib.cuMemcpyDtoH_v2(Native.getDirectBufferPointer(dst.buffer()), src, bytes),
+                () -> dst.buffer().slice(0, (int) bytes));
     }
 
     @Override

@@ -208,17 +208,19 @@ public final class CudaOps {
         value("cuMemcpyHtoD", calls.cuMemcpyHtoD_v2(dst, new HostData(src), bytes));
     }
 
-    /** Copies {@code bytes} from the device into the start of a buffer. */
+    /** Copies {@code bytes} from the device into the start of a direct buffer. */
     public void copyToHost(ByteBuffer dst, long src, long bytes) {
         if (dst.capacity() < bytes) {
-            throw new IllegalArgumentException("need a buffer of at least " + bytes + " bytes");
+            throw new IllegalArgumentException("need a direct buffer of at least " + bytes + " bytes");
         }
-        byte[] read = value("cuMemcpyDtoH", calls.cuMemcpyDtoH_v2(src, bytes));
-        if (read == null || read.length != bytes) {
-            throw new CudaCallException("cuMemcpyDtoH", NO_CODE, "answered " + (read == null ? "no" : read.length)
+        ByteBuffer read = value("cuMemcpyDtoH", calls.cuMemcpyDtoH_v2(new HostData(dst), src, bytes));
+        if (read == null || read.remaining() != bytes) {
+            throw new CudaCallException("cuMemcpyDtoH", NO_CODE, "answered " + (read == null ? "no" : read.remaining())
                     + " bytes, not " + bytes);
         }
-        dst.put(0, read);
+        if (!read.isDirect()) { // a trace's bytes; the driver's answer is dst itself, written in place
+            dst.put(0, read, read.position(), (int) bytes);
+        }
     }
 
     public void copyAsync(long dst, long src, long bytes, long stream) {

@@ -62,9 +62,19 @@ public final class TraceRecorder {
     public static TraceCall call(int seq, String lib, String call, Object[] args, NativeAnswer<?> a, Long us) {
         ObjectMapper mapper = Json.mapper();
         JsonNode argsNode = mapper.valueToTree(args == null ? new Object[0] : args);
-        JsonNode value = a == null || a.value() == null ? null : mapper.valueToTree(a.value());
+        JsonNode value = a == null || a.value() == null ? null : mapper.valueToTree(recordable(a.value()));
         return new TraceCall(seq, lib, call, argsNode, a == null || a.fault() != null ? null : a.rc(), value,
                 a == null ? NativeAnswer.Fault.THREW : a.fault(), a == null ? "no answer object" : a.detail(), us);
+    }
+
+    /** A buffer's remaining bytes as an array (Jackson's tree cannot take a direct buffer); anything else as it is. */
+    private static Object recordable(Object value) {
+        if (value instanceof java.nio.ByteBuffer b) {
+            byte[] out = new byte[b.remaining()];
+            b.duplicate().get(out);
+            return out;
+        }
+        return value;
     }
 
     public List<TraceCall> calls() {
