@@ -75,7 +75,7 @@ box(C,630,CW,62,'box','samples',['bundled machines: captured','and synthetic sna
 e(f'<rect x="{A}" y="725" width="640" height="100" rx="6" class="native"/>')
 e(f'<text x="{A+12}" y="746" class="name">nativeapi</text>')
 e(f'<text x="{A+100}" y="746" class="text">the probe and check seams, the only place JNA is used; a failed call is a typed result</text>')
-for i,(n,b) in enumerate([('NvmlCalls','JnaNvml'),('Cuda{Probe,Check}Calls','Cuda{Probe,Check}Jna'),('Nccl{,Check}Calls','JnaNccl, NcclCheckJna'),('HostCalls, ClockCalls','FileHost: /proc, /sys, …')]):
+for i,(n,b) in enumerate([('NvmlCalls','JnaNvml'),('Cuda{Probe,Check}Calls','Cuda{Probe,Check}Jna'),('Nccl{,Check}Calls','JnaNccl, NcclCheckJna'),('HostCalls, CheckHostCalls','FileHost: /proc, /sys, …')]):
     x=A+12+i*156
     e(f'<rect x="{x}" y="760" width="148" height="50" rx="4" class="seam"/>')
     e(f'<text x="{x+10}" y="780" class="text">{n}</text>')

@@ -115,10 +115,29 @@ public final class GpuSession implements AutoCloseable {
      * that times its own rank, -1 for one thread.
      */
     public long nanoTime(int lane) {
-        var a = backends.clock().nanoTime(lane);
+        var a = backends.host().nanoTime(lane);
         if (!a.succeeded() || a.value() == null) {
             throw new IllegalStateException("host clock: " + (a.fault() != null
                     ? dev.fabricscope.nativeapi.NativeReads.faultText(a) : "no time"));
+        }
+        return a.value();
+    }
+
+    /** An environment variable of the process the check runs in (recorded; a replay gets the recorded one), or null. */
+    public String getenv(String name) {
+        var a = backends.host().getenv(name);
+        if (a.fault() != null) {
+            throw new IllegalStateException("getenv(" + name + "): " + dev.fabricscope.nativeapi.NativeReads.faultText(a));
+        }
+        return a.value();
+    }
+
+    /** The CPU architecture ({@code os.arch}) the check runs on (recorded, as {@link #getenv}). */
+    public String osArch() {
+        var a = backends.host().osArch();
+        if (!a.succeeded() || a.value() == null) {
+            throw new IllegalStateException("os.arch: " + (a.fault() != null
+                    ? dev.fabricscope.nativeapi.NativeReads.faultText(a) : "none"));
         }
         return a.value();
     }

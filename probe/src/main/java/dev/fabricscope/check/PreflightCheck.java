@@ -45,6 +45,8 @@ public final class PreflightCheck {
     public static final String NAME = PreflightResult.CHECK;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
+    /** SGLang's override of the handle type. */
+    static final String FORCE_POSIX_FD = "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT";
     static final String PROBE_FAILED = "FlashInfer workspace preflight probe failed (%s). Skipping allreduce fusion.";
     static final String VOTE_FAILED = "FlashInfer workspace preflight: cuMemCreate probe failed on at least one rank. "
             + "Skipping allreduce fusion to avoid cross-rank desync inside the flashinfer collective.";
@@ -205,7 +207,8 @@ public final class PreflightCheck {
         steps.add(step(s, "cuDeviceGetAttribute", "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED (128), dev " + d.ordinal(),
                 rc, rc == 0 ? String.valueOf(fabricAttr.value()) : null, "FlashInfer is_mnnvl_fabric_supported, part 1"));
         boolean fabricAttribute = rc == 0 && fabricAttr.value() != 0;
-        String override = posixOverride(System.getenv(), System.getProperty("os.arch", ""), d.ccMajor());
+        String forced = s.getenv(FORCE_POSIX_FD);
+        String override = posixOverride(forced == null ? Map.of() : Map.of(FORCE_POSIX_FD, forced), s.osArch(), d.ccMajor());
         int handleType;
         String reason;
         if (override != null) {
@@ -388,7 +391,7 @@ public final class PreflightCheck {
      * Returns the reason when POSIX FD is forced, else null.
      */
     static String posixOverride(Map<String, String> env, String osArch, int ccMajor) {
-        String v = env.get("SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT");
+        String v = env.get(FORCE_POSIX_FD);
         if (v != null) {
             boolean on = List.of("1", "true", "yes", "y", "on").contains(v.trim().toLowerCase(Locale.ROOT));
             return on ? "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT=" + v + " forces POSIX FD" : null;

@@ -81,7 +81,7 @@ class CheckTraceReplayTest {
                 "the correctness readback is");
         assertTrue(calls.stream().anyMatch(c -> c.call().equals("cuStreamQuery") && c.count() > 1),
                 "repeated polls are folded");
-        assertTrue(calls.stream().anyMatch(c -> c.lib().equals("clock")), "the host times are recorded");
+        assertTrue(calls.stream().anyMatch(c -> c.lib().equals("host") && c.call().equals("nanoTime")), "the host times are recorded");
         // the polls the trace stands for are those the simulated driver answered
         long recordedPolls = calls.stream().filter(c -> c.call().equals("cuStreamQuery")).mapToLong(TraceCall::count).sum();
         assertEquals(gpus.cudaCalls.stream().filter("cuStreamQuery"::equals).count(), recordedPolls);
@@ -110,7 +110,7 @@ class CheckTraceReplayTest {
     @Test
     void aTraceMissingItsClockGivesAnErrorNotInventedTimes() throws Exception {
         NativeTrace t = recordAllReduce(new SimulatedGpus()).trace();
-        List<TraceCall> noClock = t.calls().stream().filter(c -> !c.lib().equals("clock")).toList();
+        List<TraceCall> noClock = t.calls().stream().filter(c -> !(c.lib().equals("host") && c.call().equals("nanoTime"))).toList();
         NativeTrace other = new NativeTrace(t.format(), t.traceVersion(), t.toolVersion(), t.recordedAt(), t.commandLine(),
                 t.durationMs(), t.source(), noClock, t.snapshot(), t.redaction(), t.check());
         AllReduceResult replayed = (AllReduceResult) CheckTraces.replay(other, options(), "no clock");
@@ -132,6 +132,19 @@ class CheckTraceReplayTest {
                 + "<CUresult.CUDA_ERROR_NOT_SUPPORTED: 801>", g.probeError());
         assertFalse(g.fabric().exportable());
         assertTrue(rec.trace().calls().stream().noneMatch(c -> c.call().startsWith("cuMulticastCreate")));
+        assertEquals(Json.write(live), Json.write(CheckTraces.replay(throughFile(rec.trace()), options(), "synthetic")));
+    }
+
+    @Test
+    void theRecordedHostsSettingsAreReplayedNotThisOnes() throws Exception {
+        SimulatedGpus gpus = new SimulatedGpus();
+        gpus.env = java.util.Map.of(PreflightCheck.FORCE_POSIX_FD, "1");
+        PreflightCheck.Request req = new PreflightCheck.Request(8, 2048, 4096, "bf16");
+        CheckTraces.Recorded rec = CheckTraces.record(PreflightCheck.NAME, req, null, List.of("fabricscope"), gpus.backends(),
+                b -> PreflightCheck.run(req, options(), b));
+        PreflightResult live = (PreflightResult) rec.result();
+        assertEquals(PreflightCheck.FORCE_POSIX_FD + "=1 forces POSIX FD", live.gpus().get(0).handleTypeReason());
+        assertTrue(System.getenv(PreflightCheck.FORCE_POSIX_FD) == null, "this test's machine has the variable unset");
         assertEquals(Json.write(live), Json.write(CheckTraces.replay(throughFile(rec.trace()), options(), "synthetic")));
     }
 

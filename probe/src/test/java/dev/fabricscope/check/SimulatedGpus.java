@@ -10,6 +10,7 @@ import dev.fabricscope.nativeapi.cuda.CudaCheckCalls;
 import dev.fabricscope.nativeapi.cuda.HostData;
 import dev.fabricscope.nativeapi.cuda.KernelArgs;
 import dev.fabricscope.nativeapi.cuda.ModuleImage;
+import dev.fabricscope.nativeapi.host.CheckHostCalls;
 import dev.fabricscope.nativeapi.nccl.Nccl;
 import dev.fabricscope.nativeapi.nccl.NcclCheckCalls;
 import dev.fabricscope.nativeapi.nvml.NvmlCalls;
@@ -38,11 +39,17 @@ final class SimulatedGpus {
     private long nextHandle = 0x7f00_0000_0000L;
     private long clock = 1_000_000_000L;
     private int events;
+    /** The process environment the simulated host answers. */
+    Map<String, String> env = Map.of();
     /** Every CUDA call made, by name, in order. */
     final List<String> cudaCalls = new ArrayList<>();
 
     CheckBackends backends() {
-        return new CheckBackends(cuda(), new Nccl2(), noNvml(), lane -> NativeAnswer.ok(clock += 1_000 + 10L * (lane + 2)));
+        return new CheckBackends(cuda(), new Nccl2(), noNvml(), new CheckHostCalls() {
+            @Override public NativeAnswer<Long> nanoTime(int lane) { return NativeAnswer.ok(clock += 1_000 + 10L * (lane + 2)); }
+            @Override public NativeAnswer<String> getenv(String name) { return NativeAnswer.ok(env.get(name)); }
+            @Override public NativeAnswer<String> osArch() { return NativeAnswer.ok("amd64"); }
+        });
     }
 
     private synchronized long handle(long size) {

@@ -3,7 +3,6 @@ package dev.fabricscope.nativeapi.trace;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.fabricscope.nativeapi.NativeAnswer;
-import dev.fabricscope.nativeapi.host.ClockCalls;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +10,11 @@ import org.junit.jupiter.api.Test;
 
 /** A check's repeated answers are folded into counts and replayed in the same order. */
 class TraceFoldTest {
+
+    /** A clock that answers the same time. */
+    public interface Tick {
+        NativeAnswer<Long> nanoTime(int lane);
+    }
 
     /** A stream that answers NOT_READY (600) n times, then SUCCESS, per wait. */
     public interface Poll {
@@ -24,7 +28,7 @@ class TraceFoldTest {
         TraceRecorder folding = new TraceRecorder(true);
         Poll live = s -> NativeAnswer.returned(pattern[k[0]++ % pattern.length], null);
         Poll recorded = folding.wrap(Poll.class, "cuda", live);
-        ClockCalls clock = folding.wrap(ClockCalls.class, "clock", lane -> NativeAnswer.ok(1000L * (lane + 2)));
+        Tick clock = folding.wrap(Tick.class, "clock", lane -> NativeAnswer.ok(1000L * (lane + 2)));
         List<Integer> answered = new ArrayList<>();
         for (int i = 0; i < pattern.length; i++) {
             answered.add(recorded.cuStreamQuery(7).rc());
