@@ -15,10 +15,10 @@ import java.util.Map;
 
 /**
  * The live checks' four seams: the CUDA driver, NCCL, NVML (the memory audit, the fabric state, the DRAM peak) and
- * the host (its clock, the settings a check reads). Every native call and every time a check takes passes through one of them, so the same check runs
- * on the GPUs, records a trace, or replays one on a machine without a GPU. Unlike the probe's, these calls are not
- * guarded by a time-out thread each (a timed loop cannot afford one); the check runner's deadline and abort hooks
- * stand in for it.
+ * the host (its clock, the settings a check reads). Every native call and every time a check takes passes through
+ * one of them, so the same check runs on the GPUs, records a trace, or replays one on a machine without a GPU.
+ * Unlike the probe's, the CUDA and NCCL calls are not guarded by a time-out thread each (a timed loop cannot afford
+ * one); the check runner's deadline and abort hooks stand in for it.
  */
 public record CheckBackends(CudaCheckCalls cuda, NcclCheckCalls nccl, NvmlCalls nvml, CheckHostCalls host) {
 
