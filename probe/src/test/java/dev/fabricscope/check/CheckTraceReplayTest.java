@@ -136,6 +136,15 @@ class CheckTraceReplayTest {
     }
 
     @Test
+    void recordedP2pReplaysToTheSameResult() throws Exception {
+        P2pCheck.Request req = new P2pCheck.Request(1 << 20, 2, 1000);
+        CheckTraces.Recorded rec = CheckTraces.record(P2pCheck.NAME, req, null, List.of("fabricscope", "check", "p2p"),
+                new SimulatedGpus().backends(), b -> P2pCheck.run(req, null, options(), b));
+        assertEquals(CheckStatus.PASSED, rec.result().status(), rec.result().summary());
+        assertEquals(Json.write(rec.result()), Json.write(CheckTraces.replay(throughFile(rec.trace()), options(), "synthetic")));
+    }
+
+    @Test
     void theRecordedHostsSettingsAreReplayedNotThisOnes() throws Exception {
         SimulatedGpus gpus = new SimulatedGpus();
         gpus.env = java.util.Map.of(PreflightCheck.FORCE_POSIX_FD, "1");

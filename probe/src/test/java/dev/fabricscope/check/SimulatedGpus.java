@@ -172,6 +172,9 @@ final class SimulatedGpus {
                                                               int blockY, int blockZ, long stream, KernelArgs params) {
                 String name = functions.get(function);
                 List<String> a = params.recorded();
+                if ("pointer_chase".equals(name)) {
+                    return OK; // the latency kernel writes only its sink, which no check reads back
+                }
                 if (name == null || !name.startsWith("fs_") || a.size() != 4) {
                     return NativeAnswer.returned(400, null);
                 }
