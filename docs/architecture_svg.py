@@ -74,8 +74,8 @@ box(C,630,CW,62,'box','samples',['bundled machines: captured','and synthetic sna
 # SEAMS
 e(f'<rect x="{A}" y="725" width="640" height="100" rx="6" class="native"/>')
 e(f'<text x="{A+12}" y="746" class="name">nativeapi</text>')
-e(f'<text x="{A+100}" y="746" class="text">four seams, the only place JNA is used; every failed call becomes a typed result</text>')
-for i,(n,b) in enumerate([('NvmlCalls','JnaNvml'),('CudaCalls','JnaCuda'),('NcclCalls','NCCL loader'),('HostCalls','FileHost: /proc, /sys, …')]):
+e(f'<text x="{A+100}" y="746" class="text">the probe and check seams, the only place JNA is used; a failed call is a typed result</text>')
+for i,(n,b) in enumerate([('NvmlCalls','JnaNvml'),('Cuda{Probe,Check}Calls','Cuda{Probe,Check}Jna'),('Nccl{,Check}Calls','JnaNccl, NcclCheckJna'),('HostCalls, CheckHostCalls','FileHost: /proc, /sys, …')]):
     x=A+12+i*156
     e(f'<rect x="{x}" y="760" width="148" height="50" rx="4" class="seam"/>')
     e(f'<text x="{x+10}" y="780" class="text">{n}</text>')
@@ -83,7 +83,7 @@ for i,(n,b) in enumerate([('NvmlCalls','JnaNvml'),('CudaCalls','JnaCuda'),('Nccl
 # MACHINE
 box(A,855,640,55,'side','the machine',['libnvidia-ml.so.1 · libcuda.so.1 · libnccl.so.2 · /proc /sys /etc /dev · environment'])
 # trace
-box(840,725,320,100,'native','trace.json',['probe --record: every seam call with its','arguments, return code and raw answer;','probe --replay: the unchanged probe over','those answers, on any machine, no GPU'])
+box(840,725,320,100,'native','trace.json',['probe|check --record: every seam call with','its arguments, return code and raw answer;','--replay: the unchanged probe or check over','those answers, on any machine, no GPU'])
 arrow([(790,752),(838,752)],color='#b85c00',width=1.8,label='record',lx=796,ly=746,lcls='tracelabel')
 arrow([(840,800),(792,800)],color='#b85c00',width=1.8,label='replay',lx=798,ly=815,lcls='tracelabel')
 # json/io

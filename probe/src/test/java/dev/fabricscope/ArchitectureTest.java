@@ -70,6 +70,42 @@ class ArchitectureTest {
     }
 
     @Test
+    void checkRunnersReachTheDriverOnlyThroughTheSeams() {
+        DescribedPredicate<JavaClass> bindings = new DescribedPredicate<>("a JNA backend, library mapping or loader") {
+            @Override
+            public boolean test(JavaClass c) {
+                return c.getPackageName().startsWith("dev.fabricscope.nativeapi")
+                        && (c.getSimpleName().endsWith("Jna") || c.getSimpleName().startsWith("Jna")
+                        || c.isAssignableTo(com.sun.jna.Library.class)
+                        || c.isEquivalentTo(dev.fabricscope.nativeapi.nccl.NcclEnvironment.class));
+            }
+        };
+        noClasses().that().resideInAPackage(CHECK)
+                .should().dependOnClassesThat(bindings)
+                .because("a check calls CUDA, NCCL and NVML only through nativeapi.backends.CheckBackends' seams, so "
+                        + "that it can be recorded on a GPU machine and replayed anywhere (check NAME --record/--replay)")
+                .check(CLASSES);
+    }
+
+    @Test
+    void libcudaIsLoadedInOnePlace() {
+        DescribedPredicate<com.tngtech.archunit.core.domain.JavaMethodCall> loadsALibrary =
+                new DescribedPredicate<>("load a native library") {
+                    @Override
+                    public boolean test(com.tngtech.archunit.core.domain.JavaMethodCall c) {
+                        String owner = c.getTargetOwner().getName();
+                        return c.getName().equals("load") && (owner.equals(dev.fabricscope.nativeapi.JnaCalls.class.getName())
+                                || owner.equals("com.sun.jna.Native"));
+                    }
+                };
+        noClasses().that().resideInAPackage("dev.fabricscope.nativeapi.cuda")
+                .and().doNotBelongToAnyOf(dev.fabricscope.nativeapi.cuda.CudaLoader.class)
+                .should().callMethodWhere(loadsALibrary)
+                .because("the probe's and the checks' backends and the direct-mapped hot calls bind one libcuda")
+                .check(CLASSES);
+    }
+
+    @Test
     void modelDependsOnNothingOfOurs() {
         classes().that().resideInAPackage(MODEL)
                 .should(ArchConditions.onlyHaveDependenciesWhere(dependencyTarget(resideOutsideOfPackage(OURS).or(resideInAPackage(MODEL)))

@@ -8,8 +8,10 @@ import dev.fabricscope.check.api.CheckOptions;
 import dev.fabricscope.check.api.CheckStatus;
 import dev.fabricscope.check.api.MemoryAudit;
 import dev.fabricscope.check.api.WorkspaceSizing;
-import dev.fabricscope.nativeapi.cuda.CudaGpus;
-import dev.fabricscope.nativeapi.nccl.NcclComms;
+import dev.fabricscope.nativeapi.cuda.CudaOps;
+import dev.fabricscope.nativeapi.Opened;
+import dev.fabricscope.nativeapi.backends.CheckBackends;
+import dev.fabricscope.nativeapi.nccl.NcclOps;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,8 +51,14 @@ public final class AllReduceCheck {
     private AllReduceCheck() {
     }
 
+    /** On this machine's GPUs. */
     public static AllReduceResult run(AllReduceRequest req, CheckOptions options) {
-        return CheckRunner.run(NAME, options, ctx -> new Run(req, ctx).execute(), (status, message) ->
+        return run(req, options, CheckBackends.live(System.getenv()));
+    }
+
+    /** Through {@code backends}: the driver, or a trace being recorded or replayed. */
+    public static AllReduceResult run(AllReduceRequest req, CheckOptions options, CheckBackends backends) {
+        return CheckRunner.run(NAME, options, ctx -> new Run(req, ctx, backends).execute(), (status, message) ->
                 new AllReduceResult(NAME, status, message, null, null, null, null, List.of(), List.of(),
                         MemoryAudit.none("not measured: " + message)));
     }
@@ -59,11 +67,12 @@ public final class AllReduceCheck {
     private static final class Run {
         final AllReduceRequest req;
         final CheckContext ctx;
+        final CheckBackends backends;
         final List<AllReduceResult.Row> rows = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
         final List<Long> sizes;
         GpuSession s;
-        CudaGpus cuda;
+        CudaOps cuda;
         int n;
         long[] send;
         long[] recv;
@@ -75,15 +84,16 @@ public final class AllReduceCheck {
         int stepsDone;
         int stepsTotal;
 
-        Run(AllReduceRequest req, CheckContext ctx) {
+        Run(AllReduceRequest req, CheckContext ctx, CheckBackends backends) {
             this.req = req;
             this.ctx = ctx;
+            this.backends = backends;
             this.sizes = AllReduceMath.sizes(req.minBytes(), req.maxBytes(), 2);
         }
 
         AllReduceResult execute() {
             try {
-                s = GpuSession.open();
+                s = GpuSession.open(backends);
             } catch (NoDriverException e) {
                 return new AllReduceResult(NAME, CheckStatus.SKIPPED, e.getMessage(), null, null, null, null, List.of(),
                         List.of(), MemoryAudit.none("no GPU used"));
@@ -336,7 +346,7 @@ public final class AllReduceCheck {
             }
             try {
                 recordAll(startEvents);
-                long t0 = System.nanoTime();
+                long t0 = s.nanoTime(-1);
                 if (graph) {
                     for (int l = 0; l < req.graphLaunches(); l++) {
                         for (int i = 0; i < n; i++) {
@@ -351,7 +361,7 @@ public final class AllReduceCheck {
                 }
                 recordAll(endEvents);
                 awaitAll(op, what);
-                long t1 = System.nanoTime();
+                long t1 = s.nanoTime(-1);
                 int ops = req.iters() * (graph ? req.graphLaunches() : 1);
                 return new Timing((t1 - t0) / 1e3 / ops, slowestEventUs(ops));
             } finally {
@@ -390,7 +400,7 @@ public final class AllReduceCheck {
                     try {
                         together.await();
                         cuda.recordEvent(startEvents[rank], streams[rank]);
-                        long t0 = System.nanoTime();
+                        long t0 = s.nanoTime(rank);
                         if (graph) {
                             for (int l = 0; l < req.graphLaunches(); l++) {
                                 cuda.launchGraph(exec, streams[rank]);
@@ -404,7 +414,7 @@ public final class AllReduceCheck {
                         while (!cuda.streamDone(streams[rank]) && !stop.get()) {
                             Thread.onSpinWait();
                         }
-                        return System.nanoTime() - t0;
+                        return s.nanoTime(rank) - t0;
                     } finally {
                         if (exec != 0) {
                             cuda.destroyGraphExec(exec);
@@ -519,18 +529,18 @@ public final class AllReduceCheck {
         /** The NCCL part. */
         final class NcclPart {
             String detail;
-            NcclComms nccl;
+            NcclOps nccl;
             long[] comms;
             final AtomicBoolean aborted = new AtomicBoolean();
             volatile boolean live;
 
             AllReduceResult.Impl run() {
-                NcclComms.Opened o = NcclComms.open(req.ncclLib(), System.getenv());
-                if (o.comms() == null) {
+                Opened<NcclOps> o = NcclOps.open(backends.nccl(), req.ncclLib());
+                if (!o.isOpen()) {
                     return skip(o.failure());
                 }
-                nccl = o.comms();
-                String nvls = NcclComms.setEnvironment("NCCL_NVLS_ENABLE", "0");
+                nccl = o.value();
+                String nvls = nccl.setEnvironment("NCCL_NVLS_ENABLE", "0");
                 detail = "NCCL " + nccl.version() + " from " + nccl.path() + "; NCCL_NVLS_ENABLE=0"
                         + (nvls == null ? " (was unset)" : " (was " + nvls + ")");
                 int[] devs = new int[n];
@@ -540,7 +550,7 @@ public final class AllReduceCheck {
                 ctx.progress("ncclCommInitAll over " + n + " GPU(s)", -1);
                 try {
                     comms = nccl.initAll(devs);
-                } catch (NcclComms.NcclCallException e) {
+                } catch (NcclOps.NcclCallException e) {
                     return new AllReduceResult.Impl("nccl", CheckStatus.ERROR, detail + "; " + e.getMessage());
                 }
                 live = true;

@@ -2,7 +2,7 @@ package dev.fabricscope.check;
 
 import dev.fabricscope.check.api.AllReduceMath.DType;
 import dev.fabricscope.check.api.WorkspaceSizing;
-import dev.fabricscope.nativeapi.cuda.CudaGpus;
+import dev.fabricscope.nativeapi.cuda.CudaOps;
 import dev.fabricscope.nativeapi.cuda.KernelArgs;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -38,7 +38,7 @@ final class CustomAllReduce {
         long[] signal = new long[n];
         long[] stage = new long[n];
         long[] gather = new long[n];
-        CudaGpus cuda = s.cuda();
+        CudaOps cuda = s.cuda();
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < n; j++) {
                 if (i != j) {

@@ -3,7 +3,10 @@ package dev.fabricscope.check;
 import dev.fabricscope.check.api.MemoryAudit;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.Reading;
-import dev.fabricscope.nativeapi.cuda.CudaGpus;
+import dev.fabricscope.nativeapi.Opened;
+import dev.fabricscope.nativeapi.backends.CheckBackends;
+import dev.fabricscope.nativeapi.cuda.CudaLoader;
+import dev.fabricscope.nativeapi.cuda.CudaOps;
 import dev.fabricscope.nativeapi.nvml.NvmlGpus;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -11,7 +14,8 @@ import java.util.Deque;
 import java.util.List;
 
 /**
- * The GPUs a check works on, through {@link CudaGpus}: primary contexts, tracked allocations, streams and events, and
+ * The GPUs a check works on, through the check's seams ({@link CheckBackends}: the driver, or a trace being recorded
+ * or replayed) and {@link CudaOps}: primary contexts, tracked allocations, streams and events, and
  * any other resource registered with {@link #track}. {@link #close()} frees everything in reverse order, reads NVML's
  * used memory again and releases the contexts, so the check can report whether GPU memory went back to its starting
  * level. Context switches are per thread: a thread that drives GPU i calls {@link #makeCurrent} first.
@@ -36,10 +40,11 @@ public final class GpuSession implements AutoCloseable {
     private record Resource(int index, String what, Runnable release) {
     }
 
-    private final CudaGpus cuda;
+    private final CudaOps cuda;
     private final List<Device> devices;
     private final long[] contexts;
     private final NvmlGpus nvml;
+    private final CheckBackends backends;
     private final Long[] usedBeforeContext;
     private final Long[] usedBefore;
     private final Deque<Resource> resources = new ArrayDeque<>();
@@ -47,7 +52,8 @@ public final class GpuSession implements AutoCloseable {
     private MemoryAudit audit;
     private boolean closed;
 
-    private GpuSession(CudaGpus cuda, List<Device> devices, NvmlGpus nvml) {
+    private GpuSession(CheckBackends backends, CudaOps cuda, List<Device> devices, NvmlGpus nvml) {
+        this.backends = backends;
         this.cuda = cuda;
         this.devices = List.copyOf(devices);
         this.contexts = new long[devices.size()];
@@ -56,26 +62,26 @@ public final class GpuSession implements AutoCloseable {
         this.usedBefore = new Long[devices.size()];
     }
 
-    /** Opens the driver and every visible GPU's primary context. */
-    public static GpuSession open() throws NoDriverException {
-        CudaGpus.Opened r = CudaGpus.open();
-        if (r.gpus() == null) {
-            if (r.noDriver()) {
+    /** Opens the driver through {@code backends} and every visible GPU's primary context. */
+    public static GpuSession open(CheckBackends backends) throws NoDriverException {
+        Opened<CudaOps> r = CudaOps.open(backends.cuda());
+        if (!r.isOpen()) {
+            if (CudaLoader.noDriver(r)) {
                 throw new NoDriverException("no NVIDIA driver: " + r.failure());
             }
             throw new IllegalStateException(r.failure());
         }
-        CudaGpus cuda = r.gpus();
+        CudaOps cuda = r.value();
         int n = cuda.deviceCount();
         if (n == 0) {
             throw new NoDriverException("no NVIDIA GPU visible to CUDA (cuDeviceGetCount = 0)");
         }
         List<Device> devices = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            CudaGpus.Device d = cuda.device(i);
+            CudaOps.Device d = cuda.device(i);
             devices.add(new Device(d.ordinal(), PciAddress.parse(d.pciBusId()), d.name(), d.ccMajor(), d.ccMinor()));
         }
-        GpuSession s = new GpuSession(cuda, devices, NvmlGpus.open());
+        GpuSession s = new GpuSession(backends, cuda, devices, NvmlGpus.open(backends.nvml()));
         for (int i = 0; i < devices.size(); i++) {
             s.usedBeforeContext[i] = s.usedBytes(i).orElse(null);
         }
@@ -96,8 +102,44 @@ public final class GpuSession implements AutoCloseable {
         return s;
     }
 
-    public CudaGpus cuda() {
+    public CudaOps cuda() {
         return cuda;
+    }
+
+    public CheckBackends backends() {
+        return backends;
+    }
+
+    /**
+     * The host clock, through the seam (a replayed check gets the recorded times); {@code lane} keys a host thread
+     * that times its own rank, -1 for one thread.
+     */
+    public long nanoTime(int lane) {
+        var a = backends.host().nanoTime(lane);
+        if (!a.succeeded() || a.value() == null) {
+            throw new IllegalStateException("host clock: " + (a.fault() != null
+                    ? dev.fabricscope.nativeapi.NativeReads.faultText(a) : "no time"));
+        }
+        return a.value();
+    }
+
+    /** An environment variable of the process the check runs in (recorded; a replay gets the recorded one), or null. */
+    public String getenv(String name) {
+        var a = backends.host().getenv(name);
+        if (a.fault() != null) {
+            throw new IllegalStateException("getenv(" + name + "): " + dev.fabricscope.nativeapi.NativeReads.faultText(a));
+        }
+        return a.value();
+    }
+
+    /** The CPU architecture ({@code os.arch}) the check runs on (recorded, as {@link #getenv}). */
+    public String osArch() {
+        var a = backends.host().osArch();
+        if (!a.succeeded() || a.value() == null) {
+            throw new IllegalStateException("os.arch: " + (a.fault() != null
+                    ? dev.fabricscope.nativeapi.NativeReads.faultText(a) : "none"));
+        }
+        return a.value();
     }
 
     public List<Device> devices() {

@@ -11,7 +11,8 @@ import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.NvLink;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.Reading;
-import dev.fabricscope.nativeapi.cuda.CudaGpus;
+import dev.fabricscope.nativeapi.backends.CheckBackends;
+import dev.fabricscope.nativeapi.cuda.CudaOps;
 import dev.fabricscope.nativeapi.cuda.KernelArgs;
 import dev.fabricscope.nativeapi.nvml.NvmlGpus;
 import dev.fabricscope.topology.NvLinkSpecs;
@@ -40,14 +41,19 @@ public final class P2pCheck {
 
     /** @param snapshot the machine's snapshot, for theoretical link figures (may be null) */
     public static P2pResult run(P2pRequest req, MachineSnapshot snapshot, CheckOptions options) {
-        return CheckRunner.run(NAME, options, ctx -> body(req, snapshot, ctx), (status, message) -> new P2pResult(NAME,
+        return run(req, snapshot, options, CheckBackends.live(System.getenv()));
+    }
+
+    /** Through {@code backends}: the driver, or a trace being recorded or replayed. */
+    public static P2pResult run(P2pRequest req, MachineSnapshot snapshot, CheckOptions options, CheckBackends backends) {
+        return CheckRunner.run(NAME, options, ctx -> body(req, snapshot, ctx, backends), (status, message) -> new P2pResult(NAME,
                 status, message, null, List.of(), List.of(), List.of(), MemoryAudit.none("not measured: " + message)));
     }
 
-    private static P2pResult body(P2pRequest req, MachineSnapshot snapshot, CheckContext ctx) {
+    private static P2pResult body(P2pRequest req, MachineSnapshot snapshot, CheckContext ctx, CheckBackends backends) {
         GpuSession s;
         try {
-            s = GpuSession.open();
+            s = GpuSession.open(backends);
         } catch (NoDriverException e) {
             return new P2pResult(NAME, CheckStatus.SKIPPED, e.getMessage(), null, List.of(), List.of(), List.of(),
                     MemoryAudit.none("no GPU used"));
@@ -157,7 +163,7 @@ public final class P2pCheck {
 
     private static double copyGBps(GpuSession s, int streamGpu, long stream, long src, long dst, P2pRequest req,
                                    CheckContext ctx) {
-        CudaGpus cuda = s.cuda();
+        CudaOps cuda = s.cuda();
         s.makeCurrent(streamGpu);
         long start = s.event(streamGpu);
         long end = s.event(streamGpu);
@@ -175,7 +181,7 @@ public final class P2pCheck {
 
     private static double bidiGBps(GpuSession s, int i, int j, long[] streams, long[] a, long[] b, P2pRequest req,
                                    CheckContext ctx) {
-        CudaGpus cuda = s.cuda();
+        CudaOps cuda = s.cuda();
         long si = s.event(i);
         long ei = s.event(i);
         long sj = s.event(j);
@@ -210,7 +216,7 @@ public final class P2pCheck {
     private static Double latencyNs(GpuSession s, PtxKernels k, int reader, int owner, long stream, long buffer, int nodes, long hops,
                                     CheckContext ctx) {
         ByteBuffer ring = PointerChaseRing.image(buffer, nodes, P2pRequest.LATENCY_STRIDE, SEED);
-        CudaGpus cuda = s.cuda();
+        CudaOps cuda = s.cuda();
         s.makeCurrent(owner);
         cuda.copyToDevice(buffer, ring, ring.capacity());
         long sink = s.alloc(reader, 8);
@@ -219,10 +225,10 @@ public final class P2pCheck {
              KernelArgs timed = new KernelArgs().u64(buffer).u64(hops).u64(sink)) {
             cuda.launch(k.pointerChase, 1, 1, stream, warm, "pointer_chase");
             ctx.await("pointer chase (warm-up)", () -> s.streamDone(stream), () -> null);
-            long t0 = System.nanoTime();
+            long t0 = s.nanoTime(-1);
             cuda.launch(k.pointerChase, 1, 1, stream, timed, "pointer_chase");
             ctx.await("pointer chase", () -> s.streamDone(stream), () -> null);
-            long t1 = System.nanoTime();
+            long t1 = s.nanoTime(-1);
             return round((t1 - t0) / (double) hops);
         }
     }

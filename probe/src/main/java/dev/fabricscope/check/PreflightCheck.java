@@ -9,9 +9,10 @@ import dev.fabricscope.check.api.PreflightResult;
 import dev.fabricscope.check.api.WorkspaceSizing;
 import dev.fabricscope.model.FabricInfo;
 import dev.fabricscope.model.Reading;
+import dev.fabricscope.nativeapi.backends.CheckBackends;
 import dev.fabricscope.nativeapi.cuda.CuMemAllocationProp;
 import dev.fabricscope.nativeapi.cuda.CudaAttribute;
-import dev.fabricscope.nativeapi.cuda.CudaGpus;
+import dev.fabricscope.nativeapi.cuda.CudaOps;
 import dev.fabricscope.nativeapi.nvml.FabricDecoder;
 import dev.fabricscope.nativeapi.nvml.Nvml;
 import java.time.Duration;
@@ -23,7 +24,8 @@ import java.util.Map;
 /**
  * Runs, on every local GPU, the steps SGLang takes before creating FlashInfer's all-reduce fusion workspace
  * ({@code _preflight_check_workspace_memory} and helpers in {@code python/sglang/srt/layers/flashinfer_comm_fusion.py},
- * SGLang PR #24172; stored copies, commit not recorded), through JNA with explicitly zeroed structs:
+ * SGLang PR #24172; stored copies, commit not recorded), through the check's CUDA seam with explicitly zeroed
+ * structs:
  * <ol>
  * <li>{@code _make_flashinfer_workspace_allocation_prop}: PINNED on the device, {@code gpuDirectRDMACapable = 1},
  *     handle type FABRIC when FlashInfer's {@code is_mnnvl_fabric_supported} (flashinfer@0006e88
@@ -44,6 +46,8 @@ public final class PreflightCheck {
     public static final String NAME = PreflightResult.CHECK;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
+    /** SGLang's override of the handle type. */
+    static final String FORCE_POSIX_FD = "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT";
     static final String PROBE_FAILED = "FlashInfer workspace preflight probe failed (%s). Skipping allreduce fusion.";
     static final String VOTE_FAILED = "FlashInfer workspace preflight: cuMemCreate probe failed on at least one rank. "
             + "Skipping allreduce fusion to avoid cross-rank desync inside the flashinfer collective.";
@@ -63,16 +67,22 @@ public final class PreflightCheck {
         return "<CUresult." + codeName + ": " + code + ">";
     }
 
+    /** On this machine's GPUs. */
     public static PreflightResult run(PreflightRequest req, CheckOptions options) {
-        return CheckRunner.run(NAME, options, ctx -> body(req, ctx), (status, message) -> new PreflightResult(NAME,
+        return run(req, options, CheckBackends.live(System.getenv()));
+    }
+
+    /** Through {@code backends}: the driver, or a trace being recorded or replayed. */
+    public static PreflightResult run(PreflightRequest req, CheckOptions options, CheckBackends backends) {
+        return CheckRunner.run(NAME, options, ctx -> body(req, ctx, backends), (status, message) -> new PreflightResult(NAME,
                 status, message, null, List.of(), null, List.of(), message, List.of(), MemoryAudit.none(
                         "not measured: " + message)));
     }
 
-    private static PreflightResult body(PreflightRequest req, CheckContext ctx) {
+    private static PreflightResult body(PreflightRequest req, CheckContext ctx, CheckBackends backends) {
         GpuSession s;
         try {
-            s = GpuSession.open();
+            s = GpuSession.open(backends);
         } catch (NoDriverException e) {
             return new PreflightResult(NAME, CheckStatus.SKIPPED, e.getMessage(), null, List.of(), null, List.of(),
                     e.getMessage(), List.of(), MemoryAudit.none("no GPU used"));
@@ -165,17 +175,18 @@ public final class PreflightCheck {
 
     private static PreflightResult.Gpu probeGpu(GpuSession s, int i, PreflightResult.Params p, CheckContext ctx) {
         GpuSession.Device d = s.devices().get(i);
-        CudaGpus cuda = s.cuda();
+        CudaOps cuda = s.cuda();
         s.makeCurrent(i);
         List<CallStep> steps = new ArrayList<>();
 
         // 1. handle type, as _make_flashinfer_workspace_allocation_prop chooses it
-        CudaGpus.Answer<Integer> fabricAttr = cuda.attributeAnswer(CudaAttribute.HANDLE_TYPE_FABRIC_SUPPORTED, d.ordinal());
+        CudaOps.Answer<Integer> fabricAttr = cuda.attributeAnswer(CudaAttribute.HANDLE_TYPE_FABRIC_SUPPORTED, d.ordinal());
         int rc = fabricAttr.code();
         steps.add(step(s, "cuDeviceGetAttribute", "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED (128), dev " + d.ordinal(),
                 rc, rc == 0 ? String.valueOf(fabricAttr.value()) : null, "FlashInfer is_mnnvl_fabric_supported, part 1"));
         boolean fabricAttribute = rc == 0 && fabricAttr.value() != 0;
-        String override = posixOverride(System.getenv(), System.getProperty("os.arch", ""), d.ccMajor());
+        String forced = s.getenv(FORCE_POSIX_FD);
+        String override = posixOverride(forced == null ? Map.of() : Map.of(FORCE_POSIX_FD, forced), s.osArch(), d.ccMajor());
         int handleType;
         String reason;
         if (override != null) {
@@ -201,7 +212,7 @@ public final class PreflightCheck {
         String probeError = null;
         for (WorkspaceSizing.Buffer b : buffers) {
             ctx.checkpoint();
-            CudaGpus.Answer<Long> gran = cuda.allocationGranularity(d.ordinal(), handleType,
+            CudaOps.Answer<Long> gran = cuda.allocationGranularity(d.ordinal(), handleType,
                     CuMemAllocationProp.GRANULARITY_RECOMMENDED);
             rc = gran.code();
             steps.add(step(s, "cuMemGetAllocationGranularity", propText + ", RECOMMENDED", rc,
@@ -213,7 +224,7 @@ public final class PreflightCheck {
             }
             long size = WorkspaceSizing.withAllocationGranularity(b.roundedBytes(), gran.value());
             sizesWithoutMulticast.add(size);
-            CudaGpus.Answer<Long> mcGran = cuda.multicastGranularity(p.worldSize(), size, handleType,
+            CudaOps.Answer<Long> mcGran = cuda.multicastGranularity(p.worldSize(), size, handleType,
                     CuMemAllocationProp.GRANULARITY_RECOMMENDED);
             rc = mcGran.code();
             steps.add(step(s, "cuMulticastGetGranularity", "numDevices=" + p.worldSize() + ", size=" + size
@@ -235,7 +246,7 @@ public final class PreflightCheck {
             // beyond SGLang: would the allocation itself have worked without the multicast rounding?
             List<Long> all = new ArrayList<>();
             for (WorkspaceSizing.Buffer b : buffers) {
-                CudaGpus.Answer<Long> gran = cuda.allocationGranularity(d.ordinal(), handleType,
+                CudaOps.Answer<Long> gran = cuda.allocationGranularity(d.ordinal(), handleType,
                         CuMemAllocationProp.GRANULARITY_RECOMMENDED);
                 if (!gran.ok()) {
                     all = null;
@@ -257,13 +268,13 @@ public final class PreflightCheck {
     /** {@code _probe_cumem_create_sequence}: create each size, stop at the first failure, release in reverse. */
     static boolean createSequence(GpuSession s, int device, int handleType, List<Long> sizes, List<CallStep> steps,
                                   CheckContext ctx) {
-        CudaGpus cuda = s.cuda();
+        CudaOps cuda = s.cuda();
         List<Long> handles = new ArrayList<>();
         boolean ok = true;
         try {
             for (long size : sizes) {
                 ctx.checkpoint();
-                CudaGpus.Answer<Long> h = cuda.memCreate(device, handleType, size);
+                CudaOps.Answer<Long> h = cuda.memCreate(device, handleType, size);
                 steps.add(step(s, "cuMemCreate", "size=" + size, h.code(), h.ok() ? "handle" : null, null));
                 if (!h.ok()) {
                     ok = false;
@@ -305,10 +316,10 @@ public final class PreflightCheck {
 
     /** cuMemCreate with FABRIC handles, then cuMemExportToShareableHandle(FABRIC), then release. */
     static PreflightResult.FabricCheck fabricCheck(GpuSession s, int i, boolean attribute) {
-        CudaGpus cuda = s.cuda();
+        CudaOps cuda = s.cuda();
         GpuSession.Device d = s.devices().get(i);
         List<CallStep> steps = new ArrayList<>();
-        CudaGpus.Answer<Long> gran = cuda.allocationGranularity(d.ordinal(), CuMemAllocationProp.HANDLE_FABRIC,
+        CudaOps.Answer<Long> gran = cuda.allocationGranularity(d.ordinal(), CuMemAllocationProp.HANDLE_FABRIC,
                 CuMemAllocationProp.GRANULARITY_RECOMMENDED);
         int rc = gran.code();
         steps.add(step(s, "cuMemGetAllocationGranularity", "requestedHandleTypes=CU_MEM_HANDLE_TYPE_FABRIC, RECOMMENDED", rc,
@@ -317,7 +328,7 @@ public final class PreflightCheck {
             return new PreflightResult.FabricCheck(steps, false, "Fabric handles unusable: the granularity query for "
                     + "CU_MEM_HANDLE_TYPE_FABRIC fails with " + s.cuda().describe(rc) + ".");
         }
-        CudaGpus.Answer<Long> h = cuda.memCreate(d.ordinal(), CuMemAllocationProp.HANDLE_FABRIC, gran.value());
+        CudaOps.Answer<Long> h = cuda.memCreate(d.ordinal(), CuMemAllocationProp.HANDLE_FABRIC, gran.value());
         rc = h.code();
         steps.add(step(s, "cuMemCreate", "size=" + gran.value() + ", requestedHandleTypes=CU_MEM_HANDLE_TYPE_FABRIC", rc,
                 rc == 0 ? "handle" : null, null));
@@ -358,7 +369,7 @@ public final class PreflightCheck {
      * Returns the reason when POSIX FD is forced, else null.
      */
     static String posixOverride(Map<String, String> env, String osArch, int ccMajor) {
-        String v = env.get("SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT");
+        String v = env.get(FORCE_POSIX_FD);
         if (v != null) {
             boolean on = List.of("1", "true", "yes", "y", "on").contains(v.trim().toLowerCase(Locale.ROOT));
             return on ? "SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT=" + v + " forces POSIX FD" : null;

@@ -1,6 +1,6 @@
 package dev.fabricscope.check;
 
-import dev.fabricscope.nativeapi.cuda.CudaGpus;
+import dev.fabricscope.nativeapi.cuda.CudaOps;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -29,7 +29,7 @@ final class PtxKernels {
     final long twoShotF32;
     final long pointerChase;
 
-    private PtxKernels(CudaGpus cuda, long module) {
+    private PtxKernels(CudaOps cuda, long module) {
         oneShotBf16 = cuda.function(module, "fs_oneshot_bf16");
         oneShotF32 = cuda.function(module, "fs_oneshot_f32");
         twoShotBf16 = cuda.function(module, "fs_twoshot_bf16");
@@ -67,7 +67,7 @@ final class PtxKernels {
     /** Loads the module into GPU {@code index}'s context. */
     static PtxKernels load(GpuSession s, int index) {
         s.makeCurrent(index);
-        CudaGpus cuda = s.cuda();
+        CudaOps cuda = s.cuda();
         long module = cuda.loadModule(image(), "oneshot_allreduce.ptx");
         s.track(index, "module", () -> cuda.unloadModule(module));
         return new PtxKernels(cuda, module);

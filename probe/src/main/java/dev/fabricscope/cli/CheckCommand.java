@@ -9,6 +9,8 @@ import dev.fabricscope.check.api.CheckOptions;
 import dev.fabricscope.check.api.CheckResult;
 import dev.fabricscope.check.api.P2pRequest;
 import dev.fabricscope.check.api.PreflightRequest;
+import dev.fabricscope.check.CheckTraces;
+import dev.fabricscope.nativeapi.trace.TraceIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.render.CheckText;
 import dev.fabricscope.usecase.RunCheck;
@@ -57,6 +59,15 @@ public final class CheckCommand implements Runnable {
         @Option(names = "--in-process", description = "Run the check in this process instead of a child process.")
         boolean inProcess;
 
+        @Option(names = "--record", paramLabel = "TRACE", description = "Also write every CUDA, NCCL and NVML call the "
+                + "check makes and every time it takes to TRACE (run in this process; device memory is not recorded, "
+                + "only what the check reads back); 'check NAME --replay TRACE' gives the same result anywhere.")
+        java.nio.file.Path record;
+
+        @Option(names = "--replay", paramLabel = "TRACE", description = "Run the check over a recorded trace instead of "
+                + "this machine's GPUs, with the options it was recorded with (the others given here are not used).")
+        java.nio.file.Path replay;
+
         /** The child side of {@link CheckProcess}: JSON lines on stdout (progress events, then the result). */
         @Option(names = "--worker", hidden = true)
         boolean worker;
@@ -70,9 +81,11 @@ public final class CheckCommand implements Runnable {
         Common common = new Common();
 
         final RunCheck checks;
+        final List<String> argv;
 
         Base(CliEnvironment env) {
             this.checks = env.runCheck();
+            this.argv = env.argv();
         }
 
         abstract RunCheck.Kind kind();
@@ -88,6 +101,9 @@ public final class CheckCommand implements Runnable {
         /** Runs the check in this process. */
         abstract CheckResult runCheck(CheckOptions options);
 
+        /** Runs the check in this process through recording seams ({@code --record}). */
+        abstract CheckTraces.Recorded recordCheck(CheckOptions options);
+
         /** This check's options as the worker process gets them (without --json, --out, --progress, --timeout). */
         abstract List<String> workerArgs();
 
@@ -100,20 +116,26 @@ public final class CheckCommand implements Runnable {
         }
 
         @Override
-        public Integer call() throws CommandFailure {
+        public Integer call() throws CommandFailure, dev.fabricscope.io.SnapshotIO.ReadException {
             if (common.worker) {
                 return worker();
             }
             var out = spec.commandLine().getOut();
             var err = spec.commandLine().getErr();
-            if (common.out != null) {
+            if (common.record != null && common.replay != null) {
+                throw CommandFailure.usage("give either --record or --replay, not both");
+            }
+            for (java.nio.file.Path target : new java.nio.file.Path[] {common.out, common.record}) {
+                if (target == null) {
+                    continue;
+                }
                 try {
-                    dev.fabricscope.io.OutputFile.checkTarget(common.out); // before the check runs, as probe and report do
+                    dev.fabricscope.io.OutputFile.checkTarget(target); // before the check runs, as probe and report do
                 } catch (dev.fabricscope.io.OutputFile.NotAFileException e) {
-                    throw CommandFailure.usage("--out " + e.getMessage());
+                    throw CommandFailure.usage((target == common.out ? "--out " : "--record ") + e.getMessage());
                 }
             }
-            String message = checks.driverMissing();
+            String message = common.replay != null ? null : checks.driverMissing();
             if (message != null) {
                 if (common.json) {
                     out.print(Json.write(RunCheck.skipped(kind(), message)));
@@ -128,8 +150,20 @@ public final class CheckCommand implements Runnable {
             Thread hook = new Thread(control::cancel);
             Runtime.getRuntime().addShutdownHook(hook);
             CheckResult r;
+            String trace = null;
+            int calls = 0;
             try {
-                r = runSomewhere(new CheckOptions(timeout, listener, control));
+                CheckOptions options = new CheckOptions(timeout, listener, control);
+                if (common.replay != null) {
+                    r = RunCheck.replay(common.replay, kind(), options);
+                } else if (common.record != null) {
+                    CheckTraces.Recorded rec = recordCheck(options);
+                    r = rec.result();
+                    trace = TraceIO.write(rec.trace());
+                    calls = rec.trace().calls().stream().mapToInt(dev.fabricscope.nativeapi.trace.TraceCall::count).sum();
+                } else {
+                    r = runSomewhere(options);
+                }
             } finally {
                 if (progress != null) {
                     progress.done();
@@ -147,6 +181,15 @@ public final class CheckCommand implements Runnable {
                     dev.fabricscope.io.OutputFile.write(common.out, json, out);
                 } catch (java.io.IOException e) {
                     ErrorLine.print(err, ExitCodes.cannotWrite("--out", common.out, e)); // the result still shown below
+                    unwritten = true;
+                }
+            }
+            if (trace != null) {
+                try {
+                    dev.fabricscope.io.OutputFile.write(common.record, trace, out);
+                    ErrorLine.print(err, calls + " native calls recorded to " + common.record);
+                } catch (java.io.IOException e) {
+                    ErrorLine.print(err, ExitCodes.cannotWrite("--record", common.record, e)); // the result still shown below
                     unwritten = true;
                 }
             }
@@ -263,6 +306,11 @@ public final class CheckCommand implements Runnable {
         }
 
         @Override
+        CheckTraces.Recorded recordCheck(CheckOptions options) {
+            return checks.preflightRecorded(request(), options, argv);
+        }
+
+        @Override
         List<String> workerArgs() {
             List<String> a = new java.util.ArrayList<>(List.of("--max-tokens", String.valueOf(maxTokens), "--hidden",
                     String.valueOf(hidden), "--dtype", dtype));
@@ -281,7 +329,7 @@ public final class CheckCommand implements Runnable {
         }
 
         @Override
-        public Integer call() throws CommandFailure {
+        public Integer call() throws CommandFailure, dev.fabricscope.io.SnapshotIO.ReadException {
             request();
             return super.call();
         }
@@ -329,6 +377,11 @@ public final class CheckCommand implements Runnable {
             return checks.p2pHere(request(), snapshotFile, options);
         }
 
+        @Override
+        CheckTraces.Recorded recordCheck(CheckOptions options) {
+            return checks.p2pRecorded(request(), snapshotFile, options, argv);
+        }
+
         P2pRequest request() {
             try {
                 return new P2pRequest(buffer, reps, hops);
@@ -338,7 +391,7 @@ public final class CheckCommand implements Runnable {
         }
 
         @Override
-        public Integer call() throws CommandFailure {
+        public Integer call() throws CommandFailure, dev.fabricscope.io.SnapshotIO.ReadException {
             request();
             return super.call();
         }
@@ -400,6 +453,11 @@ public final class CheckCommand implements Runnable {
         }
 
         @Override
+        CheckTraces.Recorded recordCheck(CheckOptions options) {
+            return checks.allReduceRecorded(request(), options, argv);
+        }
+
+        @Override
         List<String> workerArgs() {
             List<String> a = new java.util.ArrayList<>(List.of("--impl", impl, "--mode", mode, "-G",
                     String.valueOf(graphLaunches), "-b", String.valueOf(minBytes), "-e", String.valueOf(maxBytes),
@@ -424,7 +482,7 @@ public final class CheckCommand implements Runnable {
         }
 
         @Override
-        public Integer call() throws CommandFailure {
+        public Integer call() throws CommandFailure, dev.fabricscope.io.SnapshotIO.ReadException {
             request();
             return super.call();
         }

@@ -2,7 +2,9 @@ package dev.fabricscope.cli;
 
 import dev.fabricscope.check.CheckProcess;
 import dev.fabricscope.model.MachineSnapshot;
-import dev.fabricscope.nativeapi.cuda.CudaJna;
+import dev.fabricscope.nativeapi.Opened;
+import dev.fabricscope.nativeapi.cuda.CudaLoader;
+import dev.fabricscope.nativeapi.cuda.CudaOps;
 import dev.fabricscope.probe.LiveProbe;
 import dev.fabricscope.usecase.Advise;
 import dev.fabricscope.usecase.Compare;
@@ -23,7 +25,7 @@ import java.util.function.Supplier;
  * @param checkLauncher how a check's child process is started
  * @param clock         when reports are made
  */
-public record CliEnvironment(List<String> argv, LiveProbeFunction liveProbe, Supplier<CudaJna.Result> driverOpener,
+public record CliEnvironment(List<String> argv, LiveProbeFunction liveProbe, Supplier<Opened<CudaOps>> driverOpener,
                              Supplier<CheckProcess.Launcher> checkLauncher, Clock clock) {
 
     /** Probes this machine. */
@@ -40,7 +42,7 @@ public record CliEnvironment(List<String> argv, LiveProbeFunction liveProbe, Sup
     public static CliEnvironment of(String... args) {
         List<String> argv = new java.util.ArrayList<>(List.of("fabricscope"));
         argv.addAll(List.of(args));
-        return new CliEnvironment(argv, (a, lib) -> new LiveProbe(a, lib).probe(), CudaJna::open, CheckProcess.Launcher::current,
+        return new CliEnvironment(argv, (a, lib) -> new LiveProbe(a, lib).probe(), CudaOps::open, CheckProcess.Launcher::current,
                 Clock.systemUTC());
     }
 
@@ -48,7 +50,7 @@ public record CliEnvironment(List<String> argv, LiveProbeFunction liveProbe, Sup
         return new CliEnvironment(argv, (a, lib) -> machine.get(), driverOpener, checkLauncher, clock);
     }
 
-    public CliEnvironment withDriverOpener(Supplier<CudaJna.Result> opener) {
+    public CliEnvironment withDriverOpener(Supplier<Opened<CudaOps>> opener) {
         return new CliEnvironment(argv, liveProbe, opener, checkLauncher, clock);
     }
 
@@ -75,8 +77,8 @@ public record CliEnvironment(List<String> argv, LiveProbeFunction liveProbe, Sup
 
     /** Why there is no CUDA driver to run checks on ({@code no NVIDIA driver: …}), or null when it opens. */
     private String driverMissing() {
-        CudaJna.Result d = driverOpener.get();
-        return d.cuda() == null && d.noDriver() ? "no NVIDIA driver: " + d.failure() : null;
+        Opened<CudaOps> d = driverOpener.get();
+        return CudaLoader.noDriver(d) ? "no NVIDIA driver: " + d.failure() : null;
     }
 
     public MakeReport makeReport() {

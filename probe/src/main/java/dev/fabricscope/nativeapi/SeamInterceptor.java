@@ -5,7 +5,7 @@ import java.lang.reflect.Proxy;
 
 /**
  * Sees every answer that passes through a seam interface ({@link dev.fabricscope.nativeapi.nvml.NvmlCalls},
- * {@code CudaCalls}, {@code NcclCalls}, {@code HostCalls}), so that recording or watching a seam needs no forwarding
+ * {@code CudaProbeCalls}, {@code NcclCalls}, {@code HostCalls}), so that recording or watching a seam needs no forwarding
  * method per call, and a call added to the seam is seen without further edits.
  */
 @FunctionalInterface

@@ -20,10 +20,11 @@ import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.ProbeInfo;
 import dev.fabricscope.model.PythonStack;
 import dev.fabricscope.model.Reading;
+import dev.fabricscope.nativeapi.Opened;
 import dev.fabricscope.nativeapi.backends.NativeBackends;
-import dev.fabricscope.nativeapi.cuda.CudaApi;
+import dev.fabricscope.nativeapi.cuda.CudaReadings;
 import dev.fabricscope.nativeapi.cuda.CudaAttribute;
-import dev.fabricscope.nativeapi.cuda.CudaDriver;
+import dev.fabricscope.nativeapi.cuda.CudaReader;
 import dev.fabricscope.nativeapi.nccl.JnaNccl;
 import dev.fabricscope.nativeapi.nccl.NcclCalls;
 import dev.fabricscope.nativeapi.nccl.NcclLocator;
@@ -42,7 +43,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * Reads the machine through NVML (JNA) and the CUDA driver (JCuda) into an immutable snapshot. CUDA
+ * Reads the machine through NVML and the CUDA driver (both JNA) into an immutable snapshot. CUDA
  * initialisation, the NCCL look-up and the NVML walk run concurrently; no failed call stops the others.
  */
 public final class LiveProbe {
@@ -51,7 +52,7 @@ public final class LiveProbe {
     private final String ncclPath;
     private final Supplier<Map<String, String>> env;
     private final Supplier<NvmlReading> nvmlReader;
-    private final java.util.function.Function<NvmlReading, CompletableFuture<CudaDriver.Result>> cudaOpener;
+    private final java.util.function.Function<NvmlReading, CompletableFuture<Opened<CudaReadings>>> cudaOpener;
     private final HostProbe hostProbe;
     private final NcclCalls nccl;
 
@@ -70,13 +71,13 @@ public final class LiveProbe {
         // as on the machine (NativePrefetch): NVML read on a thread of its own, cuInit once NVML is open
         this(commandLine, ncclPath, host::environment, () -> NativePrefetch.readNvml(() -> Nvml.open(backends.nvml())),
                 nvml -> NativePrefetch.onThread("fabricscope-cuda-init",
-                        () -> CudaDriver.open(backends.cuda(), () -> NativePrefetch.awaitQuietly(nvml.opened()))),
+                        () -> CudaReader.open(backends.cuda(), () -> NativePrefetch.awaitQuietly(nvml.opened()))),
                 host, backends.nccl());
     }
 
     /** With injected native back-ends (tests drive the probe with fake NVML and CUDA libraries). */
-    public LiveProbe(List<String> commandLine, String ncclPath, Map<String, String> env, Supplier<Nvml.Result> nvmlOpener,
-                     Supplier<CompletableFuture<CudaDriver.Result>> cudaOpener, HostProbe hostProbe) {
+    public LiveProbe(List<String> commandLine, String ncclPath, Map<String, String> env, Supplier<Opened<Nvml>> nvmlOpener,
+                     Supplier<CompletableFuture<Opened<CudaReadings>>> cudaOpener, HostProbe hostProbe) {
         this(commandLine, ncclPath, () -> EnvironmentFilter.filter(env),
                 () -> NvmlReading.done(readNvml(nvmlOpener.get())), nvml -> cudaOpener.get(), hostProbe,
                 new JnaNccl(env));
@@ -84,7 +85,7 @@ public final class LiveProbe {
 
     private LiveProbe(List<String> commandLine, String ncclPath, Supplier<Map<String, String>> env,
                       Supplier<NvmlReading> nvmlReader,
-                      java.util.function.Function<NvmlReading, CompletableFuture<CudaDriver.Result>> cudaOpener,
+                      java.util.function.Function<NvmlReading, CompletableFuture<Opened<CudaReadings>>> cudaOpener,
                       HostProbe hostProbe, NcclCalls nccl) {
         this.commandLine = commandLine;
         this.ncclPath = ncclPath;
@@ -100,7 +101,7 @@ public final class LiveProbe {
      * whole of a running {@code cuInit} (docs/benchmarks.md, start-up round 2), so NVML is opened first and
      * {@code cuInit} started once it is open; the reads then run beside {@code cuInit}.
      */
-    record NvmlRead(Nvml.Result open, List<NvmlGpuRef> devices, Map<PciAddress, NvmlGpu> gpus,
+    record NvmlRead(Opened<Nvml> open, List<NvmlGpuRef> devices, Map<PciAddress, NvmlGpu> gpus,
                     Map<List<PciAddress>, NvmlPair> pairs, Reading<String> driverVersion, Reading<String> nvmlVersion,
                     Reading<String> cudaDriverVersion) {
     }
@@ -112,8 +113,8 @@ public final class LiveProbe {
         }
     }
 
-    static NvmlRead readNvml(Nvml.Result open) {
-        Nvml nvml = open.nvml();
+    static NvmlRead readNvml(Opened<Nvml> open) {
+        Nvml nvml = open.value();
         if (nvml == null) {
             return new NvmlRead(open, List.of(), Map.of(), Map.of(), null, null, null);
         }
@@ -134,7 +135,7 @@ public final class LiveProbe {
         long t0 = System.nanoTime();
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         NvmlReading nvmlRead = nvmlReader.get();
-        CompletableFuture<CudaDriver.Result> cudaInit = cudaOpener.apply(nvmlRead);
+        CompletableFuture<Opened<CudaReadings>> cudaInit = cudaOpener.apply(nvmlRead);
         CompletableFuture<NcclInfo> ncclInfo = CompletableFuture.supplyAsync(() -> NcclLocator.locate(nccl, ncclPath));
         // -Dfabricscope.pythonStack=off leaves the stack unread (docs/benchmarks.md times the probe with and without it)
         CompletableFuture<PythonStack> pythonStack = "off".equals(System.getProperty("fabricscope.pythonStack"))
@@ -143,13 +144,13 @@ public final class LiveProbe {
         HostInfo host = hostProbe.probe();
         dev.fabricscope.Trace.mark("host read");
         NvmlRead nv = nvmlRead.read().join();
-        Nvml.Result nvmlOpen = nv.open();
+        Opened<Nvml> nvmlOpen = nv.open();
         List<NvmlGpuRef> nvmlDevices = nv.devices();
         Map<PciAddress, NvmlGpu> nvmlGpus = nv.gpus();
         dev.fabricscope.Trace.mark("nvml read");
-        CudaDriver.Result cudaOpen = cudaInit.join();
+        Opened<CudaReadings> cudaOpen = cudaInit.join();
         dev.fabricscope.Trace.mark("cuda init joined");
-        CudaApi cuda = cudaOpen.driver();
+        CudaReadings cuda = cudaOpen.value();
         Map<PciAddress, CudaDevice> cudaDevices = cuda == null ? Map.of() : cudaDevices(cuda);
         DriverInfo driver = driverInfo(nv, cudaOpen, ncclInfo.join(), hostProbe);
         List<Gpu> gpus = new ArrayList<>();
@@ -258,7 +259,7 @@ public final class LiveProbe {
         return a.compareTo(b) <= 0 ? List.of(a, b) : List.of(b, a);
     }
 
-    private static Map<PciAddress, CudaDevice> cudaDevices(CudaApi cuda) {
+    private static Map<PciAddress, CudaDevice> cudaDevices(CudaReadings cuda) {
         Map<PciAddress, CudaDevice> out = new HashMap<>();
         int n = cuda.deviceCount().orElse(0);
         for (int i = 0; i < n; i++) {
@@ -270,10 +271,10 @@ public final class LiveProbe {
         return out;
     }
 
-    private DriverInfo driverInfo(NvmlRead nv, CudaDriver.Result cudaOpen, NcclInfo nccl, HostProbe host) {
-        Nvml.Result nvmlOpen = nv.open();
-        Nvml nvml = nvmlOpen.nvml();
-        CudaApi cuda = cudaOpen.driver();
+    private DriverInfo driverInfo(NvmlRead nv, Opened<CudaReadings> cudaOpen, NcclInfo nccl, HostProbe host) {
+        Opened<Nvml> nvmlOpen = nv.open();
+        Nvml nvml = nvmlOpen.value();
+        CudaReadings cuda = cudaOpen.value();
         DriverInfo.Status status;
         String message = null;
         if (!nvmlOpen.libraryLoaded() && !cudaOpen.libraryLoaded()) {
@@ -298,14 +299,14 @@ public final class LiveProbe {
                 cuda != null ? cuda.deviceCount() : Reading.unavailable(String.valueOf(cudaOpen.failure())));
     }
 
-    private static <T> Reading<T> fromNvml(NvmlGpu n, Nvml.Result open, java.util.function.Function<NvmlGpu, Reading<T>> f) {
+    private static <T> Reading<T> fromNvml(NvmlGpu n, Opened<Nvml> open, java.util.function.Function<NvmlGpu, Reading<T>> f) {
         if (n == null) {
-            return Reading.unavailable(open.nvml() == null ? "NVML unavailable: " + open.failure() : "device not visible to NVML");
+            return Reading.unavailable(open.value() == null ? "NVML unavailable: " + open.failure() : "device not visible to NVML");
         }
         return f.apply(n);
     }
 
-    private Gpu gpu(PciAddress pci, NvmlGpu n, CudaApi cuda, CudaDevice c, Nvml.Result nvmlOpen, CudaDriver.Result cudaOpen) {
+    private Gpu gpu(PciAddress pci, NvmlGpu n, CudaReadings cuda, CudaDevice c, Opened<Nvml> nvmlOpen, Opened<CudaReadings> cudaOpen) {
         Reading<String> cc = fromNvml(n, nvmlOpen, NvmlGpu::computeCapability);
         if (!cc.isPresent() && c != null) {
             Reading<Integer> major = cuda.attribute(c.ordinal, CudaAttribute.COMPUTE_CAPABILITY_MAJOR);
@@ -337,15 +338,15 @@ public final class LiveProbe {
                 fromNvml(n, nvmlOpen, NvmlGpu::virt),
                 fromNvml(n, nvmlOpen, NvmlGpu::persistence),
                 cudaAttributes(cuda, c, cudaOpen), links.count, links.links, fabric,
-                n != null ? n.health : GpuHealth.unknown(Missing.unavailable(nvmlOpen.nvml() == null
+                n != null ? n.health : GpuHealth.unknown(Missing.unavailable(nvmlOpen.value() == null
                         ? "NVML unavailable: " + nvmlOpen.failure() : "device not visible to NVML")),
-                n != null ? n.signals : dev.fabricscope.model.NvLinkSignals.unknown(Missing.unavailable(nvmlOpen.nvml() == null
+                n != null ? n.signals : dev.fabricscope.model.NvLinkSignals.unknown(Missing.unavailable(nvmlOpen.value() == null
                         ? "NVML unavailable: " + nvmlOpen.failure() : "device not visible to NVML")),
-                n != null ? n.hostLink : dev.fabricscope.model.HostLink.unknown(Missing.unavailable(nvmlOpen.nvml() == null
+                n != null ? n.hostLink : dev.fabricscope.model.HostLink.unknown(Missing.unavailable(nvmlOpen.value() == null
                         ? "NVML unavailable: " + nvmlOpen.failure() : "device not visible to NVML")));
     }
 
-    private static CudaAttributes cudaAttributes(CudaApi cuda, CudaDevice c, CudaDriver.Result open) {
+    private static CudaAttributes cudaAttributes(CudaReadings cuda, CudaDevice c, Opened<CudaReadings> open) {
         if (c == null) {
             Reading<Boolean> none = Reading.unavailable(cuda == null ? "CUDA unavailable: " + open.failure() : "device not visible to CUDA");
             return new CudaAttributes(none, none, none, none, none, none, Reading.unavailable("CUDA unavailable"));
@@ -469,13 +470,13 @@ public final class LiveProbe {
                 : v;
     }
 
-    private static FabricInfo unavailableFabric(Nvml.Result open) {
-        Reading<String> none = Reading.unavailable(open.nvml() == null ? "NVML unavailable: " + open.failure() : "not visible to NVML");
+    private static FabricInfo unavailableFabric(Opened<Nvml> open) {
+        Reading<String> none = Reading.unavailable(open.value() == null ? "NVML unavailable: " + open.failure() : "not visible to NVML");
         Reading<Long> noneL = Reading.missing(none.missing());
         return new FabricInfo(none, none, none, noneL, none, noneL, none);
     }
 
-    private static List<GpuPair> pairs(Map<List<PciAddress>, NvmlPair> nvmlPairs, CudaApi cuda,
+    private static List<GpuPair> pairs(Map<List<PciAddress>, NvmlPair> nvmlPairs, CudaReadings cuda,
                                        Map<PciAddress, CudaDevice> cudaDevices, List<Gpu> gpus) {
         List<GpuPair> out = new ArrayList<>();
         Reading<String> noNvml = Reading.unavailable("NVML unavailable for this pair");

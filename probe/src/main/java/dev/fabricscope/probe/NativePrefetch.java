@@ -2,9 +2,11 @@ package dev.fabricscope.probe;
 
 import dev.fabricscope.Trace;
 import dev.fabricscope.nativeapi.CallGuard;
-import dev.fabricscope.nativeapi.cuda.CudaCalls;
-import dev.fabricscope.nativeapi.cuda.CudaDriver;
-import dev.fabricscope.nativeapi.cuda.JnaCuda;
+import dev.fabricscope.nativeapi.Opened;
+import dev.fabricscope.nativeapi.cuda.CudaReadings;
+import dev.fabricscope.nativeapi.cuda.CudaProbeCalls;
+import dev.fabricscope.nativeapi.cuda.CudaReader;
+import dev.fabricscope.nativeapi.cuda.CudaProbeJna;
 import dev.fabricscope.nativeapi.nvml.Nvml;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +24,7 @@ public final class NativePrefetch {
     /** At most this long {@code cuInit} waits for {@code nvmlInit} (a hung NVML must not hold CUDA back). */
     static final long NVML_WAIT_MS = 1_000;
 
-    private static CompletableFuture<CudaDriver.Result> cuda;
+    private static CompletableFuture<Opened<CudaReadings>> cuda;
     private static LiveProbe.NvmlReading nvml;
 
     private NativePrefetch() {
@@ -35,8 +37,8 @@ public final class NativePrefetch {
         LiveProbe.NvmlReading reading = readNvml(Nvml::open);
         nvml = reading;
         cuda = onThread("fabricscope-cuda-init", () -> {
-            CudaCalls calls = CallGuard.guard(CudaCalls.class, "cuda", new JnaCuda(), CallGuard.defaultTimeout());
-            CudaDriver.Result r = CudaDriver.open(calls, () -> {
+            CudaProbeCalls calls = CallGuard.guard(CudaProbeCalls.class, "cuda", new CudaProbeJna(), CallGuard.defaultTimeout());
+            Opened<CudaReadings> r = CudaReader.open(calls, () -> {
                 Trace.mark("libcuda loaded");
                 // -Dfabricscope.nvmlBeforeCuInit=true: cuInit after NVML's whole read (docs/benchmarks.md compares)
                 awaitQuietly(Boolean.getBoolean("fabricscope.nvmlBeforeCuInit") ? reading.read() : reading.opened());
@@ -47,10 +49,10 @@ public final class NativePrefetch {
     }
 
     /** NVML opened and read whole on a thread of its own, shut down after. */
-    static LiveProbe.NvmlReading readNvml(Supplier<Nvml.Result> opener) {
+    static LiveProbe.NvmlReading readNvml(Supplier<Opened<Nvml>> opener) {
         CompletableFuture<Void> opened = new CompletableFuture<>();
         CompletableFuture<LiveProbe.NvmlRead> read = onThread("fabricscope-nvml-read", () -> {
-            Nvml.Result open;
+            Opened<Nvml> open;
             try {
                 open = opener.get();
             } finally {
@@ -95,12 +97,12 @@ public final class NativePrefetch {
     }
 
     /** CUDA's open result: the prefetched one, else opened now, {@code cuInit} once {@code nvml} is open. */
-    static synchronized CompletableFuture<CudaDriver.Result> cuda(LiveProbe.NvmlReading nvml) {
+    static synchronized CompletableFuture<Opened<CudaReadings>> cuda(LiveProbe.NvmlReading nvml) {
         if (cuda != null) {
             return cuda;
         }
-        CudaCalls calls = CallGuard.guard(CudaCalls.class, "cuda", new JnaCuda(), CallGuard.defaultTimeout());
-        return onThread("fabricscope-cuda-init", () -> CudaDriver.open(calls, () -> awaitQuietly(nvml.opened())));
+        CudaProbeCalls calls = CallGuard.guard(CudaProbeCalls.class, "cuda", new CudaProbeJna(), CallGuard.defaultTimeout());
+        return onThread("fabricscope-cuda-init", () -> CudaReader.open(calls, () -> awaitQuietly(nvml.opened())));
     }
 
     /** The prefetched NVML read, handed over once, else a new one. */

@@ -81,10 +81,11 @@ public final class TraceMinimizer {
         }
         List<TraceCall> numbered = new ArrayList<>(out.size());
         for (TraceCall c : out) {
-            numbered.add(new TraceCall(numbered.size(), c.lib(), c.call(), c.args(), c.rc(), c.value(), c.fault(), c.detail(), c.us()));
+            numbered.add(new TraceCall(numbered.size(), c.lib(), c.call(), c.args(), c.rc(), c.value(), c.fault(), c.detail(), c.us(),
+                    c.times()));
         }
         return new NativeTrace(trace.format(), trace.traceVersion(), trace.toolVersion(), trace.recordedAt(), trace.commandLine(),
-                trace.durationMs(), trace.source(), numbered, snapshot, trace.redaction());
+                trace.durationMs(), trace.source(), numbered, snapshot, trace.redaction(), trace.check());
     }
 
     /** Which narrow question a raw host call's file answers, or null when it is not one of those files. */

@@ -73,7 +73,7 @@ public final class OpenSnapshot {
                             + "records one"));
         }
         try {
-            return TraceReplay.replay(TraceIO.read(bytes, file.toString()), file.getFileName() == null ? file.toString()
+            return TraceReplay.replay(probeTrace(bytes, file), file.getFileName() == null ? file.toString()
                     : file.getFileName().toString());
         } catch (TraceIO.TraceFormatException e) {
             throw new SnapshotIO.ReadException(e.getMessage());
@@ -98,10 +98,21 @@ public final class OpenSnapshot {
             throw notASnapshot;
         }
         try {
-            var trace = TraceIO.read(bytes, file.toString());
+            var trace = probeTrace(bytes, file);
             return TraceReplay.replay(trace, file.getFileName() == null ? file.toString() : file.getFileName().toString());
         } catch (TraceIO.TraceFormatException e) {
             throw new SnapshotIO.ReadException(e.getMessage());
         }
+    }
+
+    /** The probe's trace in {@code bytes}; a live check's trace is one line naming the command that replays it. */
+    private static NativeTrace probeTrace(byte[] bytes, Path file) throws TraceIO.TraceFormatException, SnapshotIO.ReadException {
+        NativeTrace trace = TraceIO.read(bytes, file.toString());
+        if (trace.check() != null) {
+            String check = SnapshotIO.oneLineSafe(trace.check().path("name").asText("?"));
+            throw new SnapshotIO.ReadException(file + ": a trace of the live check " + check + ", not of a probe; "
+                    + "replay it with 'fabricscope check " + check + " --replay " + file + "'");
+        }
+        return trace;
     }
 }

@@ -18,6 +18,9 @@ import dev.fabricscope.check.api.NodeAcceptance;
 import dev.fabricscope.check.api.P2pRequest;
 import dev.fabricscope.check.api.P2pResult;
 import dev.fabricscope.check.api.PreflightRequest;
+import dev.fabricscope.check.CheckTraces;
+import dev.fabricscope.nativeapi.trace.NativeTrace;
+import dev.fabricscope.nativeapi.trace.TraceIO;
 import dev.fabricscope.check.api.PreflightResult;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
@@ -186,6 +189,60 @@ public final class RunCheck {
 
     public AllReduceResult allReduceHere(AllReduceRequest request, CheckOptions options) {
         return AllReduceCheck.run(request, options);
+    }
+
+    // ---- Recorded here, replayed anywhere ({@code check NAME --record | --replay})
+
+    public CheckTraces.Recorded preflightRecorded(PreflightRequest request, CheckOptions options, List<String> argv) {
+        return CheckTraces.preflight(request, options, argv);
+    }
+
+    /** @param snapshotFile as {@link #p2pHere}; the snapshot used is kept in the trace for the replay */
+    public CheckTraces.Recorded p2pRecorded(P2pRequest request, Path snapshotFile, CheckOptions options, List<String> argv) {
+        MachineSnapshot snapshot;
+        try {
+            snapshot = snapshotFile != null ? OpenSnapshot.read(snapshotFile) : liveMachine.get();
+        } catch (SnapshotIO.ReadException | RuntimeException e) {
+            snapshot = null;
+        }
+        return CheckTraces.p2p(request, snapshot, options, argv);
+    }
+
+    public CheckTraces.Recorded allReduceRecorded(AllReduceRequest request, CheckOptions options, List<String> argv) {
+        return CheckTraces.allReduce(request, options, argv);
+    }
+
+    /**
+     * The check recorded in the trace {@code file}, run again over its answers with the options it was recorded with;
+     * no GPU is touched. A probe's trace, another check's trace or an unreadable file is one line.
+     */
+    public static CheckResult replay(Path file, Kind expected, CheckOptions options) throws SnapshotIO.ReadException {
+        NativeTrace trace = readTrace(file);
+        String where = file.getFileName() == null ? file.toString() : file.getFileName().toString();
+        try {
+            String name = CheckTraces.checkOf(trace, file.toString());
+            if (!name.equals(expected.check)) {
+                throw new SnapshotIO.ReadException(file + ": a trace of check " + name + ", not of " + expected.check
+                        + "; replay it with 'fabricscope check " + name + " --replay " + file + "'");
+            }
+            return CheckTraces.replay(trace, options, where);
+        } catch (TraceIO.TraceFormatException e) {
+            throw new SnapshotIO.ReadException(e.getMessage());
+        }
+    }
+
+    private static NativeTrace readTrace(Path file) throws SnapshotIO.ReadException {
+        byte[] bytes = SnapshotIO.readBytes(file);
+        SnapshotIO.checkUtf8(bytes, file.toString());
+        if (!TraceIO.looksLikeTrace(bytes)) {
+            throw new SnapshotIO.ReadException(file + ": not a native-call trace (no \"format\": \"" + NativeTrace.FORMAT
+                    + "\"); 'fabricscope check NAME --record FILE' records one");
+        }
+        try {
+            return TraceIO.read(bytes, file.toString());
+        } catch (TraceIO.TraceFormatException e) {
+            throw new SnapshotIO.ReadException(e.getMessage());
+        }
     }
 
     // ---- The checks of a report and of a node acceptance

@@ -13,7 +13,7 @@ import dev.fabricscope.check.api.P2pRequest;
 import dev.fabricscope.check.api.P2pResult;
 import dev.fabricscope.check.api.PreflightRequest;
 import dev.fabricscope.check.api.PreflightResult;
-import dev.fabricscope.nativeapi.cuda.CudaJna;
+import dev.fabricscope.nativeapi.cuda.CudaOps;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,7 +26,7 @@ class ChecksOnGpuTest {
 
     @BeforeAll
     static void driver() {
-        assertNotNull(CudaJna.open().cuda(), "needs an NVIDIA driver: " + CudaJna.open().failure());
+        assertNotNull(CudaOps.open().value(), "needs an NVIDIA driver: " + CudaOps.open().failure());
     }
 
     static CheckOptions options() {

@@ -4,7 +4,7 @@ import com.sun.jna.Memory;
 import dev.fabricscope.check.api.AllReduceMath;
 import dev.fabricscope.nativeapi.cuda.CuMemAllocationProp;
 import dev.fabricscope.nativeapi.cuda.CuMulticastObjectProp;
-import dev.fabricscope.nativeapi.cuda.LibCuda;
+import dev.fabricscope.nativeapi.cuda.CudaLibrary;
 import dev.fabricscope.nativeapi.nccl.NcclCollectivesLibrary;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +48,7 @@ class NativeLayoutTest {
     @Test
     void noBindingCanCreateMulticastObjects() {
         Set<String> names = new HashSet<>();
-        for (Class<?> c : new Class<?>[] {LibCuda.class, NcclCollectivesLibrary.class}) {
+        for (Class<?> c : new Class<?>[] {CudaLibrary.class, NcclCollectivesLibrary.class}) {
             for (Method method : c.getMethods()) {
                 names.add(method.getName());
             }

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** Issue 11's seam: JNA and JCuda only inside {@code dev.fabricscope.nativeapi} (the checks included). */
+/** Issue 11's seam: JNA only inside {@code dev.fabricscope.nativeapi} (the checks included). */
 class NativeSeamTest {
 
     @Test

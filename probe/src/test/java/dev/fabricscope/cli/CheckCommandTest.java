@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fabricscope.json.Json;
-import dev.fabricscope.nativeapi.cuda.CudaJna;
+import dev.fabricscope.nativeapi.Opened;
+import dev.fabricscope.nativeapi.cuda.CudaOps;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.function.Supplier;
@@ -15,8 +16,8 @@ import org.junit.jupiter.api.Test;
 class CheckCommandTest {
 
     /** Synthetic: what opening the CUDA driver answers where libcuda.so.1 cannot be loaded. */
-    private Supplier<CudaJna.Result> driver = () -> new CudaJna.Result(null, false,
-            "libcuda.so.1 not loadable: libcuda.so.1: cannot open shared object file: No such file or directory", null);
+    private Supplier<Opened<CudaOps>> driver = () -> Opened.notLoaded(
+            "libcuda.so.1 not loadable: libcuda.so.1: cannot open shared object file: No such file or directory");
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
@@ -94,9 +95,44 @@ class CheckCommandTest {
 
     @Test
     void realNoDriverPath() {
-        driver = CudaJna::open;
-        Assumptions.assumeTrue(CudaJna.open().noDriver(), "this machine has an NVIDIA driver");
+        driver = CudaOps::open;
+        Assumptions.assumeTrue(dev.fabricscope.nativeapi.cuda.CudaLoader.noDriver(CudaOps.open()),
+                "this machine has an NVIDIA driver");
         assertEquals(ExitCodes.NO_DRIVER, run("check", "preflight"));
         assertTrue(err.toString().contains("skipped — no NVIDIA driver"), err.toString());
+    }
+
+    static final String SYNTHETIC = "src/test/resources/synthetic/check-allreduce-ws1.trace.json";
+
+    @Test
+    void aRecordedCheckReplaysWithoutADriver() throws Exception {
+        driver = () -> {
+            throw new AssertionError("a replay opens no driver");
+        };
+        assertEquals(ExitCodes.OK, run("check", "allreduce", "--replay", SYNTHETIC, "--json"), err.toString());
+        JsonNode n = Json.mapper().readTree(out.toString());
+        JsonNode recorded = Json.mapper().readTree(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(SYNTHETIC)))
+                .get("check").get("result");
+        assertEquals(recorded, n, "the replay gives the recorded result");
+        out.getBuffer().setLength(0);
+        assertEquals(ExitCodes.OK, run("check", "allreduce", "--replay", SYNTHETIC));
+        assertTrue(out.toString().startsWith("PASSED: world size 1: nccl passed, oneshot passed, twoshot passed"), out.toString());
+    }
+
+    @Test
+    void anotherChecksTraceOrBothFlagsAreOneLine() {
+        driver = () -> {
+            throw new AssertionError("no driver for a refused replay");
+        };
+        assertEquals(ExitCodes.BAD_INPUT, run("check", "preflight", "--replay", SYNTHETIC));
+        assertEquals("fabricscope: " + SYNTHETIC + ": a trace of check allreduce, not of preflight; replay it with "
+                + "'fabricscope check allreduce --replay " + SYNTHETIC + "'", err.toString().strip());
+        err.getBuffer().setLength(0);
+        assertEquals(ExitCodes.USAGE, run("check", "allreduce", "--replay", SYNTHETIC, "--record", "x.json"));
+        assertTrue(err.toString().startsWith("fabricscope: give either --record or --replay, not both"), err.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(ExitCodes.BAD_INPUT, run("probe", "--replay", SYNTHETIC));
+        assertTrue(err.toString().contains("a trace of the live check allreduce, not of a probe; replay it with "
+                + "'fabricscope check allreduce --replay"), err.toString());
     }
 }

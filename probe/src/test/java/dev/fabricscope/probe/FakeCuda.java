@@ -3,12 +3,12 @@ package dev.fabricscope.probe;
 import dev.fabricscope.model.Missing;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.Reading;
-import dev.fabricscope.nativeapi.cuda.CudaApi;
+import dev.fabricscope.nativeapi.cuda.CudaReadings;
 import java.util.List;
 import java.util.Map;
 
 /** A CUDA driver for tests: devices in the order given (CUDA's order, not NVML's), attributes per device. */
-final class FakeCuda implements CudaApi {
+final class FakeCuda implements CudaReadings {
 
     private final List<String> pciByOrdinal;
     private final Map<Integer, Integer> attributes;

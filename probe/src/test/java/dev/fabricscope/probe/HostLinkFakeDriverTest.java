@@ -1,5 +1,7 @@
 package dev.fabricscope.probe;
 
+import dev.fabricscope.nativeapi.cuda.CudaReadings;
+import dev.fabricscope.nativeapi.Opened;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,7 +12,7 @@ import dev.fabricscope.model.HostLink;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.Missing;
 import dev.fabricscope.nativeapi.backends.NativeBackends;
-import dev.fabricscope.nativeapi.cuda.CudaDriver;
+import dev.fabricscope.nativeapi.cuda.CudaReader;
 import dev.fabricscope.nativeapi.host.FileHost;
 import dev.fabricscope.nativeapi.host.HostCalls;
 import dev.fabricscope.nativeapi.nvml.JnaNvml;
@@ -84,7 +86,7 @@ class HostLinkFakeDriverTest {
 
     private MachineSnapshot probe(NvmlCalls nvml, HostCalls host) {
         FakeCuda cuda = new FakeCuda(List.of(GPUS[0], GPUS[1]), Map.of(75, 10, 76, 0, 134, 0));
-        CompletableFuture<CudaDriver.Result> c = CompletableFuture.completedFuture(new CudaDriver.Result(cuda, true, null, 0));
+        CompletableFuture<Opened<CudaReadings>> c = CompletableFuture.completedFuture(new Opened<CudaReadings>(cuda, true, null, 0));
         return new LiveProbe(List.of("fabricscope", "probe"), "/nonexistent/libnccl.so.2", Map.of("HOME", "/x"),
                 () -> Nvml.open(nvml), () -> c, new HostProbe(host)).probe();
     }

@@ -1,5 +1,7 @@
 package dev.fabricscope.probe;
 
+import dev.fabricscope.nativeapi.cuda.CudaReadings;
+import dev.fabricscope.nativeapi.Opened;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +11,7 @@ import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.Missing;
 import dev.fabricscope.model.PciAddress;
-import dev.fabricscope.nativeapi.cuda.CudaDriver;
+import dev.fabricscope.nativeapi.cuda.CudaReader;
 import dev.fabricscope.nativeapi.nvml.Nvml;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,8 +31,8 @@ class LiveProbeFakeDriverTest {
     Path root;
 
     private MachineSnapshot probe(FakeNvml nvml, FakeCuda cuda) {
-        CompletableFuture<CudaDriver.Result> cudaResult = CompletableFuture.completedFuture(
-                new CudaDriver.Result(cuda, true, null, 0));
+        CompletableFuture<Opened<CudaReadings>> cudaResult = CompletableFuture.completedFuture(
+                new Opened<CudaReadings>(cuda, true, null, 0));
         return new LiveProbe(List.of("fabricscope", "probe"), "/nonexistent/libnccl.so.2", Map.of("NCCL_NVLS_ENABLE", "0", "HOME", "/x"),
                 () -> Nvml.initialise(nvml), () -> cudaResult, new HostProbe(root)).probe();
     }
@@ -143,8 +145,8 @@ class LiveProbeFakeDriverTest {
 
     @Test
     void cudaUnavailableLeavesNvmlReadingsAndSaysWhy() {
-        CompletableFuture<CudaDriver.Result> noCuda = CompletableFuture.completedFuture(
-                new CudaDriver.Result(null, true, "cuInit → CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)", 803));
+        CompletableFuture<Opened<CudaReadings>> noCuda = CompletableFuture.completedFuture(
+                new Opened<CudaReadings>(null, true, "cuInit → CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)", 803));
         MachineSnapshot s = new LiveProbe(List.of("x"), null, Map.of(), () -> Nvml.initialise(hgx(Set.of())), () -> noCuda,
                 new HostProbe(root)).probe();
         assertEquals(DriverInfo.Status.PARTIAL, s.driver().status());

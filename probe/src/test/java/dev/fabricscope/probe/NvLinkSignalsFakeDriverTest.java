@@ -1,5 +1,7 @@
 package dev.fabricscope.probe;
 
+import dev.fabricscope.nativeapi.cuda.CudaReadings;
+import dev.fabricscope.nativeapi.Opened;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,7 +10,7 @@ import dev.fabricscope.model.Gpu;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.model.Missing;
 import dev.fabricscope.model.NvLinkSignals;
-import dev.fabricscope.nativeapi.cuda.CudaDriver;
+import dev.fabricscope.nativeapi.cuda.CudaReader;
 import dev.fabricscope.nativeapi.nvml.Nvml;
 import dev.fabricscope.render.SnapshotText;
 import dev.fabricscope.topology.FabricVerdict;
@@ -38,7 +40,7 @@ class NvLinkSignalsFakeDriverTest {
 
     private MachineSnapshot probe(FakeNvml nvml) {
         FakeCuda cuda = new FakeCuda(List.of(GPUS[0], GPUS[1]), Map.of(75, 10, 76, 0, 102, 1, 103, 1, 128, 1, 132, 1, 116, 1, 41, 1, 134, 0));
-        CompletableFuture<CudaDriver.Result> c = CompletableFuture.completedFuture(new CudaDriver.Result(cuda, true, null, 0));
+        CompletableFuture<Opened<CudaReadings>> c = CompletableFuture.completedFuture(new Opened<CudaReadings>(cuda, true, null, 0));
         return new LiveProbe(List.of("fabricscope", "probe"), "/nonexistent/libnccl.so.2", Map.of("HOME", "/x"),
                 () -> Nvml.initialise(nvml), () -> c, new HostProbe(root)).probe();
     }

@@ -1,6 +1,6 @@
 package dev.fabricscope.nativeapi.cuda;
 
-/** CUdevice_attribute values read by Fabricscope (cuda.h 13.0; 128 and 132 are absent from JCuda 12.6). */
+/** CUdevice_attribute values read by Fabricscope (cuda.h 13.0). */
 public final class CudaAttribute {
     private CudaAttribute() {
     }

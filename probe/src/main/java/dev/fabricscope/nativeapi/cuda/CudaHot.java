@@ -6,12 +6,14 @@ import com.sun.jna.NativeLibrary;
 /**
  * JNA direct mapping of the few driver calls a timed loop makes (kernel and graph launches, event records, stream
  * queries, context switches): direct calls cost a fraction of an interface-mapped call, which matters when one
- * all-reduce takes a few microseconds. Handles and device pointers are plain {@code long}s (LP64).
+ * all-reduce takes a few microseconds. Bound to the library {@link CudaLoader} loaded (first used only after it
+ * did). Handles and device pointers are plain {@code long}s (LP64).
  */
 final class CudaHot {
 
     static {
-        Native.register(CudaHot.class, NativeLibrary.getInstance("libcuda.so.1"));
+        String name = CudaLoader.loadedName();
+        Native.register(CudaHot.class, NativeLibrary.getInstance(name != null ? name : CudaLoader.LIBRARY_NAMES[0]));
     }
 
     private CudaHot() {

@@ -1,12 +1,16 @@
 package dev.fabricscope.nativeapi.cuda;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import com.sun.jna.Memory;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
  * A kernel's parameters in native memory, built once and reused by every launch ({@code cuLaunchKernel}'s
- * {@code void** kernelParams}): each argument's bytes, 8-byte aligned, and the array of pointers to them.
+ * {@code void** kernelParams}): each argument's bytes, 8-byte aligned, and the array of pointers to them. A trace
+ * records the arguments' bytes (device pointers in them are the opaque numbers the trace answered), never the
+ * native copy's address.
  */
 public final class KernelArgs implements AutoCloseable {
 
@@ -33,6 +37,16 @@ public final class KernelArgs implements AutoCloseable {
     public KernelArgs i32(int value) {
         values.add(new byte[] {(byte) value, (byte) (value >>> 8), (byte) (value >>> 16), (byte) (value >>> 24)});
         return this;
+    }
+
+    /** Each argument's bytes in hex, little-endian: what a trace records of a launch's parameters. */
+    @JsonValue
+    public List<String> recorded() {
+        List<String> out = new ArrayList<>(values.size());
+        for (byte[] v : values) {
+            out.add(HexFormat.of().formatHex(v));
+        }
+        return out;
     }
 
     /** The {@code void**} to pass; builds the native copy on first use. */

@@ -6,6 +6,7 @@ import dev.fabricscope.model.Reading;
 import dev.fabricscope.nativeapi.CallGuard;
 import dev.fabricscope.nativeapi.NativeAnswer;
 import dev.fabricscope.nativeapi.NativeReads;
+import dev.fabricscope.nativeapi.Opened;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -36,42 +37,35 @@ public final class Nvml implements AutoCloseable {
     public record NvmlDevice(int index) {
     }
 
-    /**
-     * @param nvml          the opened facade, or null
-     * @param libraryLoaded whether the library file was found (false = no driver at all)
-     * @param failure       why it could not be opened
-     */
-    public record Result(Nvml nvml, boolean libraryLoaded, String failure) {
-    }
-
     /** The driver's NVML, each call guarded by the default time-out. */
-    public static Result open() {
+    public static Opened<Nvml> open() {
         return open(CallGuard.guard(NvmlCalls.class, "nvml", new JnaNvml(), CallGuard.defaultTimeout()));
     }
 
     /** Initialises NVML through an already loaded library (tests pass a fake one). */
-    public static Result initialise(NvmlLibrary lib) {
+    public static Opened<Nvml> initialise(NvmlLibrary lib) {
         return open(new JnaNvml(lib));
     }
 
     /** Loads and initialises NVML through the seam, or says in one line why it could not. */
-    public static Result open(NvmlCalls calls) {
+    public static Opened<Nvml> open(NvmlCalls calls) {
         NativeAnswer<String> loaded = calls.load();
         if (loaded.fault() != null) {
-            return new Result(null, false, loaded.detail() == null ? "libnvidia-ml.so.1 not loadable" : loaded.detail());
+            return Opened.notLoaded(loaded.detail() == null ? "libnvidia-ml.so.1 not loadable" : loaded.detail());
         }
         NativeAnswer<Void> init = calls.nvmlInit_v2();
         if (init.fault() != null) {
-            return new Result(null, true, "nvmlInit_v2: " + NativeReads.faultText(init));
+            return Opened.notInitialised("nvmlInit_v2: " + NativeReads.faultText(init), null);
         }
         if (init.rc() != NvmlCodes.SUCCESS) {
             NativeAnswer<String> text = calls.nvmlErrorString(init.rc());
             String words = text.succeeded() && text.value() != null ? ": " + text.value() : "";
-            return new Result(null, true, "nvmlInit_v2 → " + NvmlCodes.returnName(init.rc()) + " (" + init.rc() + ")" + words);
+            return Opened.notInitialised("nvmlInit_v2 → " + NvmlCodes.returnName(init.rc()) + " (" + init.rc() + ")" + words,
+                    init.rc());
         }
         Nvml nvml = new Nvml(calls);
         nvml.reads.driverVersion(nvml.driverVersion().orElse(null));
-        return new Result(nvml, true, null);
+        return Opened.of(nvml, init.rc());
     }
 
     public static Missing missing(String call, int rc) {

@@ -2,6 +2,7 @@ package dev.fabricscope.nativeapi.nvml;
 
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.Reading;
+import dev.fabricscope.nativeapi.Opened;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,8 +36,16 @@ public final class NvmlGpus implements AutoCloseable {
 
     /** Opens NVML; when it cannot, every reading says why. */
     public static NvmlGpus open() {
-        Nvml.Result r = Nvml.open();
-        return new NvmlGpus(r.nvml(), r.nvml() == null ? "NVML: " + r.failure() : null);
+        return of(Nvml.open());
+    }
+
+    /** Opens NVML through a seam (the driver, or a trace being recorded or replayed). */
+    public static NvmlGpus open(NvmlCalls calls) {
+        return of(Nvml.open(calls));
+    }
+
+    private static NvmlGpus of(Opened<Nvml> r) {
+        return new NvmlGpus(r.value(), r.isOpen() ? null : "NVML: " + r.failure());
     }
 
     /** The PCI addresses NVML lists, in its order. */

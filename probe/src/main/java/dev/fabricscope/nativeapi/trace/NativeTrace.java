@@ -19,10 +19,13 @@ import java.util.List;
  * @param snapshot    the snapshot the probe produced when recording (null in converted traces)
  * @param redaction   what {@code fabricscope redact} (or {@code probe --record --redact}) replaced, as a report's
  *                    {@code redaction} section; null when the trace is not redacted
+ * @param check       for a recorded live check ({@code check NAME --record}): {@code name}, the {@code request} it
+ *                    ran with and the {@code result} it gave; null for a probe's trace
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NativeTrace(String format, int traceVersion, String toolVersion, String recordedAt, List<String> commandLine,
-                          Long durationMs, String source, List<TraceCall> calls, JsonNode snapshot, JsonNode redaction) {
+                          Long durationMs, String source, List<TraceCall> calls, JsonNode snapshot, JsonNode redaction,
+                          JsonNode check) {
 
     public static final String FORMAT = "fabricscope-native-trace";
     public static final int VERSION = 1;
@@ -32,6 +35,12 @@ public record NativeTrace(String format, int traceVersion, String toolVersion, S
         calls = calls == null ? List.of() : List.copyOf(calls);
     }
 
+    /** A probe's trace. */
+    public NativeTrace(String format, int traceVersion, String toolVersion, String recordedAt, List<String> commandLine,
+                       Long durationMs, String source, List<TraceCall> calls, JsonNode snapshot, JsonNode redaction) {
+        this(format, traceVersion, toolVersion, recordedAt, commandLine, durationMs, source, calls, snapshot, redaction, null);
+    }
+
     /** An unredacted trace. */
     public NativeTrace(String format, int traceVersion, String toolVersion, String recordedAt, List<String> commandLine,
                        Long durationMs, String source, List<TraceCall> calls, JsonNode snapshot) {
@@ -39,7 +48,8 @@ public record NativeTrace(String format, int traceVersion, String toolVersion, S
     }
 
     public NativeTrace withSnapshot(JsonNode s) {
-        return new NativeTrace(format, traceVersion, toolVersion, recordedAt, commandLine, durationMs, source, calls, s, redaction);
+        return new NativeTrace(format, traceVersion, toolVersion, recordedAt, commandLine, durationMs, source, calls, s, redaction,
+                check);
     }
 
     /** Whether {@code fabricscope redact} replaced its identifiers. */

@@ -70,6 +70,9 @@ public final class TraceIO {
             if (c == null || c.lib() == null || c.call() == null) {
                 throw new TraceFormatException(where + ": at $.calls[" + i + "]: a call needs 'lib' and 'call'");
             }
+            if (c.times() != null && c.times() < 1) {
+                throw new TraceFormatException(where + ": at $.calls[" + i + "].times: " + c.times() + " is not a count");
+            }
             JsonNode args = c.args();
             if (args != null && !args.isArray()) {
                 throw new TraceFormatException(where + ": at $.calls[" + i + "].args: not an array");

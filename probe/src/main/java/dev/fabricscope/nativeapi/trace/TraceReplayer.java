@@ -26,10 +26,11 @@ import java.util.Map;
  */
 public final class TraceReplayer {
 
-    /** The answers recorded for one key, in order, and how many were given. */
+    /** The answers recorded for one key, in order, and how far they were given (an entry may stand for several). */
     private static final class Answers {
         final List<TraceCall> calls = new java.util.ArrayList<>(1);
         int given;
+        int givenOfEntry;
     }
 
     /** {@code "lib call"} → the arguments' text ({@link ArgsKey}) → the answers: small keys, small maps. */
@@ -168,7 +169,8 @@ public final class TraceReplayer {
     }
 
     /**
-     * The next of a key's answers; once all were given, the last again. The maps are only read after the
+     * The next of a key's answers (an entry recorded {@code times} over is given that many times); once all were
+     * given, the last again. The maps are only read after the
      * constructor, so the seams' threads (NVML, CUDA and the host are read concurrently) lock one key's answers only.
      */
     private static TraceCall next(Answers a) {
@@ -176,7 +178,15 @@ public final class TraceReplayer {
             return null;
         }
         synchronized (a) {
-            return a.given < a.calls.size() ? a.calls.get(a.given++) : a.calls.get(a.calls.size() - 1);
+            if (a.given >= a.calls.size()) {
+                return a.calls.get(a.calls.size() - 1);
+            }
+            TraceCall c = a.calls.get(a.given);
+            if (++a.givenOfEntry >= c.count()) {
+                a.given++;
+                a.givenOfEntry = 0;
+            }
+            return c;
         }
     }
 }

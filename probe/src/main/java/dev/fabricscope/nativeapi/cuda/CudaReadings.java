@@ -3,8 +3,8 @@ package dev.fabricscope.nativeapi.cuda;
 import dev.fabricscope.model.PciAddress;
 import dev.fabricscope.model.Reading;
 
-/** The CUDA driver queries the probe makes, by device ordinal; {@link CudaDriver} answers them through JCuda. */
-public interface CudaApi {
+/** The CUDA driver readings the probe takes, by device ordinal; {@link CudaReader} takes them through the seam. */
+public interface CudaReadings {
     Reading<String> driverVersion();
 
     Reading<Integer> deviceCount();

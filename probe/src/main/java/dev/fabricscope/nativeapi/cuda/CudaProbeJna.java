@@ -5,26 +5,21 @@ import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import dev.fabricscope.nativeapi.JnaCalls;
 import dev.fabricscope.nativeapi.NativeAnswer;
+import dev.fabricscope.nativeapi.Opened;
 import java.nio.charset.StandardCharsets;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
-/**
- * {@link CudaCalls} through JNA ({@link LibCuda}). One binding per library: JCuda cannot be recorded or replayed
- * (static natives), extracts its own native library to a temporary directory, and lacks the multicast and
- * fabric-handle calls the checks need.
- */
-public final class JnaCuda implements CudaCalls {
+/** {@link CudaProbeCalls} through JNA ({@link CudaLibrary}, loaded by {@link CudaLoader}). */
+public class CudaProbeJna implements CudaProbeCalls {
 
-    private static final String[] LIBRARY_NAMES = {"libcuda.so.1", "cuda"};
-
-    private LibCuda lib;
+    CudaLibrary lib;
 
     @Override
     public NativeAnswer<String> load() {
-        JnaCalls.Loaded<LibCuda> l = JnaCalls.load(LibCuda.class, LIBRARY_NAMES);
-        lib = l.library();
-        return lib != null ? NativeAnswer.ok(l.name()) : NativeAnswer.failed(NativeAnswer.Fault.LOAD_FAILED, l.failure());
+        Opened<CudaLoader.Loaded> l = CudaLoader.library();
+        lib = l.isOpen() ? l.value().library() : null;
+        return lib != null ? NativeAnswer.ok(l.value().name()) : NativeAnswer.failed(NativeAnswer.Fault.LOAD_FAILED, l.failure());
     }
 
     private <T> NativeAnswer<T> call(IntSupplier nativeCall, Supplier<T> outputs) {

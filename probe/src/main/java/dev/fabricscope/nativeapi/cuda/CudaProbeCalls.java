@@ -4,10 +4,10 @@ import dev.fabricscope.nativeapi.NativeAnswer;
 
 /**
  * The seam to {@code libcuda.so.1} for the probe: every CUDA driver call it makes, named as in {@code cuda.h}, with
- * plain arguments ({@code CUdevice} is an int) and raw outputs. Backends: {@link JnaCuda} (the driver), a recorded
- * trace. {@link CudaDriver} turns the answers into readings.
+ * plain arguments ({@code CUdevice} is an int) and raw outputs. Backends: {@link CudaProbeJna} (the driver), a recorded
+ * trace. {@link CudaReader} turns the answers into readings.
  */
-public interface CudaCalls {
+public interface CudaProbeCalls {
 
     /** Loads the library; answers its file name, or {@link NativeAnswer.Fault#LOAD_FAILED} with the loader's words. */
     NativeAnswer<String> load();

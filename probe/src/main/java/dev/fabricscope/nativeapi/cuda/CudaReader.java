@@ -6,72 +6,47 @@ import dev.fabricscope.model.Reading;
 import dev.fabricscope.nativeapi.CallGuard;
 import dev.fabricscope.nativeapi.NativeAnswer;
 import dev.fabricscope.nativeapi.NativeReads;
+import dev.fabricscope.nativeapi.Opened;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Safe facade over the CUDA driver seam ({@link CudaCalls}) for the probe: every call answers a {@link Reading}
+ * Safe facade over the CUDA driver seam ({@link CudaProbeCalls}) for the probe: every call answers a {@link Reading}
  * naming the call and its CUresult; out-of-range answers keep their raw value. Never throws.
  */
-public final class CudaDriver implements CudaApi {
+public final class CudaReader implements CudaReadings {
 
     /** More CUDA devices than any host has: a count above is not believed. */
     public static final int MAX_DEVICES = 4096;
 
-    private final CudaCalls calls;
+    private final CudaProbeCalls calls;
     private final NativeReads reads;
     private final Map<Integer, Reading<Integer>> devices = new ConcurrentHashMap<>();
     private final Map<Integer, String> errorNames = new ConcurrentHashMap<>();
 
-    private CudaDriver(CudaCalls calls) {
+    private CudaReader(CudaProbeCalls calls) {
         this.calls = calls;
         this.reads = new NativeReads(CuResults.SUCCESS, CuResults.NOT_SUPPORTED, this::errorName);
     }
 
-    /**
-     * @param driver        the facade when {@code cuInit} succeeded
-     * @param libraryLoaded whether libcuda.so.1 was found
-     * @param failure       why not, in one line
-     * @param initCode      {@code cuInit}'s CUresult, or null when it was never called
-     */
-    public record Result(CudaApi driver, boolean libraryLoaded, String failure, Integer initCode) {
-    }
-
     /** The driver's libcuda through JNA, each call guarded by the default time-out. */
-    public static Result open() {
-        return open(CallGuard.guard(CudaCalls.class, "cuda", new JnaCuda(), CallGuard.defaultTimeout()));
+    public static Opened<CudaReadings> open() {
+        return open(CallGuard.guard(CudaProbeCalls.class, "cuda", new CudaProbeJna(), CallGuard.defaultTimeout()));
     }
 
     /** Loads the library and calls {@code cuInit(0)} through the seam. */
-    public static Result open(CudaCalls calls) {
+    public static Opened<CudaReadings> open(CudaProbeCalls calls) {
         return open(calls, () -> { });
     }
 
     /** Loads the library, runs {@code beforeInit} (the probe waits there for NVML's read), then calls {@code cuInit(0)}. */
-    public static Result open(CudaCalls calls, Runnable beforeInit) {
-        NativeAnswer<String> loaded = calls.load();
-        if (loaded.fault() != null) {
-            return new Result(null, false, "libcuda.so.1 not loadable: " + loaded.detail(), null);
-        }
-        beforeInit.run();
-        NativeAnswer<Void> init = calls.cuInit(0);
-        if (init.fault() != null) {
-            return new Result(null, true, "cuInit: " + NativeReads.faultText(init), null);
-        }
-        CudaDriver driver = new CudaDriver(calls);
-        if (init.rc() != CuResults.SUCCESS) {
-            return new Result(null, true, "cuInit → " + driver.errorName(init.rc()) + " (" + init.rc() + ")", init.rc());
-        }
-        return new Result(driver, true, null, init.rc());
+    public static Opened<CudaReadings> open(CudaProbeCalls calls, Runnable beforeInit) {
+        return CudaLoader.open(calls, beforeInit, CudaReader::new);
     }
 
     /** The driver's name for a CUresult, else the table's. */
     public String errorName(int rc) {
-        return errorNames.computeIfAbsent(rc, code -> {
-            NativeAnswer<String> a = calls.cuGetErrorName(code);
-            String name = a.succeeded() ? a.value() : null;
-            return name != null && name.matches("CUDA_[A-Z0-9_]{1,80}") ? name : CuResults.name(code);
-        });
+        return errorNames.computeIfAbsent(rc, code -> CudaLoader.errorName(calls, code));
     }
 
     private Reading<Integer> device(int ordinal) {

@@ -8,15 +8,15 @@ import com.sun.jna.ptr.LongByReference;
 import com.sun.jna.ptr.PointerByReference;
 
 /**
- * Raw JNA mapping of the parts of {@code libcuda.so.1} the live checks use (names as exported: cuda.h remaps
- * several to {@code _v2}). JCuda 12.6 marshals {@code CUmemAllocationProp} wrongly and lacks the multicast
- * calls, so VMM work goes through here with explicitly zeroed structs ({@link CuMemAllocationProp}).
+ * Raw JNA mapping of the parts of {@code libcuda.so.1} the probe and the live checks use (names as exported: cuda.h
+ * remaps several to {@code _v2}), loaded once by {@link CudaLoader}; VMM structs are written explicitly zeroed
+ * ({@link CuMemAllocationProp}). Only the seams' JNA backends ({@link CudaProbeJna}, {@link CudaCheckJna}) call it.
  *
  * <p>{@code cuMulticastCreate}, {@code cuMulticastAddDevice} and {@code cuMulticastBind*} are deliberately
  * absent: Fabricscope only ever queries multicast granularity, it never creates a multicast object.
  * {@code CUdeviceptr} and {@code size_t} are mapped to {@code long} (LP64).
  */
-public interface LibCuda extends Library {
+public interface CudaLibrary extends Library {
     int cuInit(int flags);
 
     int cuDriverGetVersion(IntByReference version);
