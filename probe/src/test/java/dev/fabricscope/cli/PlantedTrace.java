@@ -40,7 +40,7 @@ public final class PlantedTrace {
     static final String GUID = "0x0c42a10300b2c3d4";
 
     /** Kind of the issue → the strings of it planted (each must be gone after redaction, in any case). */
-    static final Map<String, List<String>> PLANTED = Map.ofEntries(
+    public static final Map<String, List<String>> PLANTED = Map.ofEntries(
             Map.entry("host name", List.of(HOST)),
             Map.entry("fully qualified host name", List.of(FQDN)),
             Map.entry("domain", List.of(DOMAIN)),
