@@ -65,7 +65,7 @@ class SweepErrorTableTest {
             Calibration.Fit fit = Calibration.fit(bytes -> CostModel.terms(b, k, fabric, bytes), points);
             for (long s : SIZES) {
                 CostModel.Terms t = CostModel.terms(b, k, fabric, s);
-                out.add(new Cell(b, s, measured.get(s), t.best(s, CostModel.Scale.SPECS).us(), t.best(s, fit.scale()).us()));
+                out.add(new Cell(b, s, measured.get(s), t.best(s, CostModel.Scale.SPECS).us(), fit.estimate(t, s).us()));
             }
         }
         return out;
