@@ -319,13 +319,6 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     static String size(long b) {
-        String[] units = {"B", "KiB", "MiB", "GiB"};
-        int u = 0;
-        double v = b;
-        while (v >= 1024 && u < 3 && (long) v % 1024 == 0) {
-            v /= 1024;
-            u++;
-        }
-        return (v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v)) + " " + units[u];
+        return dev.fabricscope.predict.CostModel.size(b);
     }
 }

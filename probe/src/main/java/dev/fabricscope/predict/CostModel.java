@@ -175,6 +175,18 @@ public final class CostModel {
         return sm >= 100 ? 3 : sm >= 90 ? 2 : sm >= 80 ? 1 : 0;
     }
 
+    /** A size in its largest exact binary unit: {@code 8 B}, {@code 64 KiB}, {@code 1.5 MiB} where not exact. */
+    public static String size(long b) {
+        String[] units = {"B", "KiB", "MiB", "GiB"};
+        int u = 0;
+        double v = b;
+        while (v >= 1024 && u < 3 && (long) v % 1024 == 0) {
+            v /= 1024;
+            u++;
+        }
+        return (v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v)) + " " + units[u];
+    }
+
     static String fmt(double v) {
         return String.format(Locale.ROOT, "%.1f", v);
     }

@@ -151,7 +151,7 @@ public final class Predict {
         var eff = base.deployment();
         Fabric fabric = Fabric.of(r.machine(), eff.tp(), eff.nodes(), Boolean.TRUE.equals(base.machine().nvswitch().value()),
                 Boolean.TRUE.equals(base.machine().multicast().value()), !Boolean.FALSE.equals(base.machine().allNvlink().value()));
-        Map<String, CostModel.Scale> scales = new HashMap<>();
+        Map<String, Calibration.Fit> scales = new HashMap<>();
         List<String> calibrations = new ArrayList<>();
         if (r.calibration() != null) {
             calibrate(r.calibration(), r.calibrationFrom(), fabric, scales, calibrations);
@@ -190,13 +190,13 @@ public final class Predict {
     }
 
     private static Row row(String framework, Backend b, Kernels k, Fabric fabric, Size s, boolean valid, String verdict,
-                           Map<String, CostModel.Scale> scales, String calibrationFrom) {
+                           Map<String, Calibration.Fit> scales, String calibrationFrom) {
         CostModel.Terms t = CostModel.terms(b, k, fabric, s.bytes());
         if (t.unpriced() != null) {
             return new Row(framework, b.id, s.bytes(), s.phase(), null, null, valid, verdict, "not priced: " + t.unpriced(), null);
         }
-        CostModel.Scale scale = scales.get(key(b, k));
-        CostModel.Estimate e = t.best(s.bytes(), scale == null ? CostModel.Scale.SPECS : scale);
+        Calibration.Fit scale = scales.get(key(b, k));
+        CostModel.Estimate e = scale == null ? t.best(s.bytes(), CostModel.Scale.SPECS) : scale.estimate(t, s.bytes());
         int n = fabric.worldSize();
         double busbw = s.bytes() / (e.us() * 1000.0) * 2.0 * (n - 1) / n;
         String basis = scale == null ? "from specs" : "calibrated by the check of " + calibrationFrom;
@@ -232,7 +232,7 @@ public final class Predict {
     }
 
     /** Fits NCCL and the check's one-/two-shot to the check's rows: graph mode where it ran, bf16 where measured. */
-    private static void calibrate(AllReduceResult check, String from, Fabric fabric, Map<String, CostModel.Scale> scales,
+    private static void calibrate(AllReduceResult check, String from, Fabric fabric, Map<String, Calibration.Fit> scales,
                                   List<String> lines) {
         boolean graph = check.rows().stream().anyMatch(x -> "graph".equals(x.modeName()));
         boolean bf16 = check.rows().stream().anyMatch(x -> "bf16".equals(x.dtype()));
@@ -251,11 +251,34 @@ public final class Predict {
             if (fit == null) {
                 continue;
             }
-            scales.put(key(b, k), fit.scale());
-            lines.add(String.format(Locale.ROOT, "%s: latency ×%.2f, bandwidth ×%.2f from %d %s-mode %s points of world size %d "
-                            + "(worst point %.0f%% off)", b == Backend.NCCL ? "nccl" : "check " + b.id, fit.scale().latency(),
-                    fit.scale().bandwidth(), fit.points(), mode, bf16 ? "bf16" : "", check.params().worldSize(),
-                    fit.worstRelativeError() * 100));
+            scales.put(key(b, k), fit);
+            String what = String.format(Locale.ROOT, "%d %s-mode %spoints of world size %d", fit.points(), mode,
+                    bf16 ? "bf16 " : "", check.params().worldSize());
+            lines.add((b == Backend.NCCL ? "nccl" : "check " + b.id) + ": " + describe(fit, what));
         }
+    }
+
+    /**
+     * One calibration in words: {@code latency ×1.13, bandwidth ×1.22 from 26 … points (worst point 12% off)}, or,
+     * with terms of their own, each term's factors and the sizes NCCL's tuner assigns it.
+     */
+    static String describe(Calibration.Fit fit, String points) {
+        String worst = String.format(Locale.ROOT, "worst point %.0f%% off", fit.worstRelativeError() * 100);
+        if (fit.terms().isEmpty()) {
+            return String.format(Locale.ROOT, "latency ×%.2f, bandwidth ×%.2f from %s (%s)", fit.scale().latency(),
+                    fit.scale().bandwidth(), points, worst);
+        }
+        StringBuilder sb = new StringBuilder("per term, the " + points + " as NCCL's tuner assigns them (latency / "
+                + "bandwidth factor): ");
+        String sep = "";
+        for (var e : fit.terms().entrySet()) {
+            var t = e.getValue();
+            sb.append(sep).append(String.format(Locale.ROOT, "%s ×%.2f / ×%.2f over %s – %s (%d sizes)", e.getKey(),
+                    t.scale().latency(), t.scale().bandwidth(), CostModel.size(t.fromBytes()), CostModel.size(t.toBytes()),
+                    t.points()));
+            sep = ", ";
+        }
+        return sb.append(String.format(Locale.ROOT, "; other terms ×%.2f / ×%.2f (one pair over every size); %s",
+                fit.scale().latency(), fit.scale().bandwidth(), worst)).toString();
     }
 }

@@ -80,6 +80,39 @@ class CostModelTest {
     }
 
     @Test
+    void eachProtocolNcclsTunerPicksGetsItsOwnFactorsWhereItHoldsEnoughSizes() {
+        // synthetic measurements: NCCL at 2 ranks, Ring LL (8 B .. 1 MiB as the tuner picks) with latency ×1.5 and
+        // bandwidth ×0.9, Ring Simple (2 MiB ..) with ×1.8 and ×0.8: one pair of factors cannot follow both
+        Fabric f = nvswitch(2, false);
+        java.util.Map<String, CostModel.Scale> truth = java.util.Map.of("Ring LL", new CostModel.Scale(1.5, 0.9),
+                "Ring Simple", new CostModel.Scale(1.8, 0.8));
+        List<Calibration.Point> pts = new ArrayList<>();
+        for (long b = 8; b <= 256L << 20; b *= 2) {
+            CostModel.Terms t = CostModel.terms(Backend.NCCL, CostModel.Kernels.NCCL, f, b);
+            CostModel.Estimate tuner = t.best(b, CostModel.Scale.SPECS);
+            CostModel.Term term = t.terms().stream().filter(x -> x.label().equals(tuner.term())).findFirst().orElseThrow();
+            pts.add(new Calibration.Point(b, term.timeUs(b, truth.get(tuner.term()))));
+        }
+        Calibration.Fit fit = Calibration.fit(b -> CostModel.terms(Backend.NCCL, CostModel.Kernels.NCCL, f, b), pts);
+        assertEquals(truth.keySet(), fit.terms().keySet());
+        for (var e : truth.entrySet()) {
+            assertEquals(e.getValue().latency(), fit.scaleOf(e.getKey()).latency(), 1e-6, e.getKey());
+            assertEquals(e.getValue().bandwidth(), fit.scaleOf(e.getKey()).bandwidth(), 1e-6, e.getKey());
+        }
+        assertEquals(8, fit.terms().get("Ring LL").fromBytes());
+        assertEquals(1L << 20, fit.terms().get("Ring LL").toBytes());
+        assertEquals(8, fit.terms().get("Ring Simple").points(), "2 MiB .. 256 MiB");
+        assertTrue(fit.worstRelativeError() < 1e-9);
+        assertEquals("Ring Simple", fit.estimate(CostModel.terms(Backend.NCCL, CostModel.Kernels.NCCL, f, 4L << 20), 4L << 20).term());
+
+        // three Simple sizes are too few for a pair of their own: Simple takes the backend-wide factors
+        List<Calibration.Point> few = pts.stream().filter(p -> p.bytes() <= 8L << 20).toList();
+        Calibration.Fit less = Calibration.fit(b -> CostModel.terms(Backend.NCCL, CostModel.Kernels.NCCL, f, b), few);
+        assertEquals(java.util.Set.of("Ring LL"), less.terms().keySet());
+        assertEquals(less.scale(), less.scaleOf("Ring Simple"));
+    }
+
+    @Test
     void everyConstantNamesItsSource() {
         for (Constant c : Specs.all()) {
             assertTrue(c.source() != null && c.source().length() > 10, c.name());

@@ -63,9 +63,18 @@ class SweepErrorTableTest {
             }
             assertEquals(26, points.size(), b.id + ": the sweep's graph-mode bf16 rows, 8 B .. 256 MiB");
             Calibration.Fit fit = Calibration.fit(bytes -> CostModel.terms(b, k, fabric, bytes), points);
+            if (b == Backend.NCCL) {
+                // as docs/benchmarks.md says: NCCL's tuner gives Ring LL 8 B .. 1 MiB and Ring Simple 2 .. 256 MiB
+                assertEquals(List.of("Ring LL", "Ring Simple"), List.copyOf(fit.terms().keySet()));
+                assertEquals(18, fit.terms().get("Ring LL").points());
+                assertEquals(1L << 20, fit.terms().get("Ring LL").toBytes());
+                assertEquals(2L << 20, fit.terms().get("Ring Simple").fromBytes());
+            } else {
+                assertTrue(fit.terms().isEmpty(), b.id + " is one term: one pair of factors");
+            }
             for (long s : SIZES) {
                 CostModel.Terms t = CostModel.terms(b, k, fabric, s);
-                out.add(new Cell(b, s, measured.get(s), t.best(s, CostModel.Scale.SPECS).us(), t.best(s, fit.scale()).us()));
+                out.add(new Cell(b, s, measured.get(s), t.best(s, CostModel.Scale.SPECS).us(), fit.estimate(t, s).us()));
             }
         }
         return out;
