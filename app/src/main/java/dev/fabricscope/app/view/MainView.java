@@ -147,6 +147,7 @@ public final class MainView extends BorderPane {
     public ClusterPage clusterPage() {
         if (clusterPage == null) {
             clusterPage = new ClusterPage(vms.cluster());
+            clusterPage.setPalette(FabricPalette.of(dark));
         }
         return clusterPage;
     }
@@ -243,6 +244,9 @@ public final class MainView extends BorderPane {
         menu.showDark(d);
         if (fabric != null) {
             fabric.setPalette(FabricPalette.of(d));
+        }
+        if (clusterPage != null) {
+            clusterPage.setPalette(FabricPalette.of(d));
         }
         themeSwitcher.accept(d);
     }

@@ -105,9 +105,13 @@ public final class RackLayout {
         text(x + PAD, ty + 32, fit(d.gfdLabel(), 12, false, inner), 12, false, p.text(), Anchor.START, "gfd-label");
         ty += 40;
         if (!d.otherCliques().isEmpty()) {
-            text(x + PAD, ty + 10, fit("Also clique " + join(d.otherCliques()) + " on the same fabric (outlined trays)",
-                    11, false, inner), 11, false, p.warnStroke(), Anchor.START, "other-cliques");
-            ty += 16;
+            for (String line : wrap("Also clique " + join(d.otherCliques()) + " on the same fabric (outlined trays):"
+                    + " GFD gives its trays another clique label, and cluster show counts it as a domain of its own.",
+                    11, false, inner)) {
+                text(x + PAD, ty + 10, line, 11, false, p.warnStroke(), Anchor.START, "other-cliques");
+                ty += 15;
+            }
+            ty += 1;
         }
         for (String line : wrap(planeLine(d), 11, inner)) {
             text(x + PAD, ty + 10, line, 11, false, p.muted(), Anchor.START, "plane-basis");

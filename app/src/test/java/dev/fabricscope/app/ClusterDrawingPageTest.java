@@ -1,0 +1,87 @@
+package dev.fabricscope.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fabricscope.app.view.RackCanvas;
+import dev.fabricscope.render.rack.RackModel;
+import dev.fabricscope.render.rack.RackScene;
+import dev.fabricscope.samples.SyntheticCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javafx.scene.control.Label;
+import javafx.scene.control.ToggleButton;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/**
+ * The cluster page's drawing (issue 30) of a SYNTHETIC GB200 NVL72 rack ({@link SyntheticCluster#nvl72Rack}, 18 trays
+ * from the gb200-nvl72-tray sample, tray 7 with four links down, tray 12 in another clique): one NVLink domain of 72
+ * GPUs, the two odd trays marked. Saves the page to docs/screenshots/cluster-nvl72-drawing.png.
+ */
+@ExtendWith(ApplicationExtension.class)
+class ClusterDrawingPageTest {
+
+    private AppHarness app;
+    private Stage stage;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+        app = AppHarness.withoutLiveProbe(stage);
+    }
+
+    @Test
+    void theRackIsOneDomainWithItsTwoOddTraysMarked(FxRobot robot, @TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("nvl72-rack");
+        SyntheticCluster.writeNvl72Racks(dir, 1, true);
+        robot.interact(() -> {
+            stage.setWidth(1440);
+            stage.setHeight(900);
+        });
+        robot.interact(() -> app.vm.openCluster(dir));
+        AppHarness.await(() -> !app.vm.isBusy() && app.vm.getCluster() != null);
+
+        robot.clickOn("#showDrawing");
+        assertTrue(robot.lookup("#showDrawing").queryAs(ToggleButton.class).isSelected());
+        AppHarness.await(() -> app.cluster.drawingProperty().get() != null);
+        RackModel m = app.cluster.drawingProperty().get();
+        assertEquals(1, m.domains().size());
+        assertEquals(72, m.domains().get(0).gpus());
+        assertEquals(List.of("rack1-tray07", "rack1-tray12"), m.domains().get(0).odd().stream().map(RackModel.Tray::name).toList());
+        assertEquals("1 NVLink domain · 18 trays · 72 GPUs · 2 odd trays (rack1-tray07, rack1-tray12) · 0 nodes outside"
+                + " any domain", robot.lookup("#drawingLine").queryAs(Label.class).getText());
+
+        RackCanvas canvas = robot.lookup("#clusterDrawing").queryAs(RackCanvas.class);
+        assertTrue(canvas.isVisible() && canvas.getScene() != null, "the drawing is on the page");
+        RackScene scene = canvas.scene();
+        assertNotNull(scene);
+        assertEquals(2, scene.shapes().stream().filter(s -> s instanceof RackScene.Box b && b.role().equals("odd-tray")).count());
+        assertTrue(scene.shapes().stream().anyMatch(s -> s instanceof RackScene.Text t
+                && t.text().equals(m.domains().get(0).gfdLabel())), "the domain named as GFD names it");
+
+        Path shots = Path.of("..", "docs", "screenshots");
+        if (Files.isDirectory(shots)) {
+            robot.interact(() -> {
+                try {
+                    PngWriter.write(stage.getScene().snapshot(null), shots.resolve("cluster-nvl72-drawing.png"));
+                    PngWriter.write(RackCanvas.render(scene, 1), shots.resolve("cluster-nvl72-drawing-full.png"));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+        }
+
+        robot.clickOn("#showDrawing"); // back to the tiles
+        assertFalse(robot.lookup("#showDrawing").queryAs(ToggleButton.class).isSelected());
+        assertTrue(robot.lookup("#clusterGrid").tryQuery().map(n -> n.getScene() != null).orElse(false));
+    }
+}
