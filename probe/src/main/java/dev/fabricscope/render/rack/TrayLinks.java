@@ -54,10 +54,15 @@ public record TrayLinks(int gpu, int links, int up, int toSwitch, Double gbps, S
                 generations.add(l.generation().value());
             }
         }
+        return of(index, g.nvLinks().size(), up, toSwitch, rates, rateUnknown, generations);
+    }
+
+    /** One GPU's links from their counts, the distinct rates and generations of the active ones. */
+    public static TrayLinks of(int index, int links, int up, int toSwitch, Set<Double> rates, boolean rateUnknown,
+                               Set<Integer> generations) {
         Double gbps = rates.size() == 1 && !rateUnknown ? rates.iterator().next() : null;
         String note = up == 0 ? null : rates.size() > 1 ? "mixed rates " + rates : rateUnknown ? "rate not read" : null;
-        return new TrayLinks(index, g.nvLinks().size(), up, toSwitch, gbps, note,
-                generations.size() == 1 ? generations.iterator().next() : 0);
+        return new TrayLinks(index, links, up, toSwitch, gbps, note, generations.size() == 1 ? generations.iterator().next() : 0);
     }
 
     /** What the cluster summary alone holds: active links per GPU, no link count or rate. */
