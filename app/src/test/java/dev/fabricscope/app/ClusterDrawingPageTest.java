@@ -80,6 +80,19 @@ class ClusterDrawingPageTest {
             });
         }
 
+        // the export writes what cluster draw writes (SVG), and a PNG the command line cannot
+        Path png = tmp.resolve("drawing.png");
+        Path svg = tmp.resolve("drawing.svg");
+        robot.interact(() -> {
+            app.cluster.exportDrawing(png, dev.fabricscope.render.FabricPalette.LIGHT, true);
+            app.cluster.exportDrawing(svg, dev.fabricscope.render.FabricPalette.LIGHT, false);
+        });
+        byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(png), 8);
+        assertEquals("\u0089PNG", new String(head, 0, 4, java.nio.charset.StandardCharsets.ISO_8859_1));
+        assertEquals(dev.fabricscope.render.rack.RackSvg.render(dev.fabricscope.render.rack.RackLayout.layout(m,
+                dev.fabricscope.render.FabricPalette.LIGHT)), Files.readString(svg));
+        assertEquals("cluster-nvl72-rack-drawing.png", app.cluster.drawingFileName(true));
+
         robot.clickOn("#showDrawing"); // back to the tiles
         assertFalse(robot.lookup("#showDrawing").queryAs(ToggleButton.class).isSelected());
         assertTrue(robot.lookup("#clusterGrid").tryQuery().map(n -> n.getScene() != null).orElse(false));

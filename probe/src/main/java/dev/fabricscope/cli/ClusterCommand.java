@@ -289,7 +289,7 @@ public final class ClusterCommand implements Runnable {
             String file = out.getFileName() == null ? "" : out.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
             if (file.endsWith(".png")) {
                 err.println("fabricscope: --out " + SnapshotIO.oneLineSafe(out.toString()) + ": the command line writes SVG only;"
-                        + " PNG needs the desktop app (cluster page, Export drawing as PNG). Use --out FILE.svg.");
+                        + " PNG needs the desktop app (cluster page: Drawing, Export drawing, as PNG). Use --out FILE.svg.");
                 return ExitCodes.USAGE;
             }
             if (!OutputFile.isStandardOutput(out) && !file.endsWith(".svg")) {

@@ -75,6 +75,7 @@ public final class ClusterPage extends BorderPane {
     private final VBox drawingBox;
     private final SplitPane split;
     private dev.fabricscope.render.FabricPalette palette = dev.fabricscope.render.FabricPalette.LIGHT;
+    private java.util.function.Consumer<Boolean> onExportDrawing = png -> { };
     private int perRow = -1;
     private double tileWidth = TILE_MIN_WIDTH;
 
@@ -161,7 +162,20 @@ public final class ClusterPage extends BorderPane {
         drawingLine.setMinHeight(Region.USE_PREF_SIZE);
         drawingLine.setPadding(new Insets(4, 8, 4, 8));
         SafeText.bind(drawingLine.textProperty(), vm.drawingLineProperty());
-        drawingBox = new VBox(drawingLine, drawing);
+        javafx.scene.control.MenuItem asPng = new javafx.scene.control.MenuItem("as PNG…");
+        asPng.setOnAction(e -> onExportDrawing.accept(true));
+        javafx.scene.control.MenuItem asSvg = new javafx.scene.control.MenuItem("as SVG…");
+        asSvg.setOnAction(e -> onExportDrawing.accept(false));
+        javafx.scene.control.MenuButton export = new javafx.scene.control.MenuButton("Export drawing", null, asPng, asSvg);
+        export.setId("exportDrawing");
+        export.disableProperty().bind(vm.drawingProperty().isNull());
+        export.setMinWidth(Region.USE_PREF_SIZE);
+        HBox.setHgrow(drawingLine, Priority.ALWAYS);
+        drawingLine.setMaxWidth(Double.MAX_VALUE);
+        HBox drawingBar = new HBox(8, drawingLine, export);
+        drawingBar.setAlignment(Pos.CENTER_LEFT);
+        drawingBar.setPadding(new Insets(2, 8, 2, 0));
+        drawingBox = new VBox(drawingBar, drawing);
         VBox.setVgrow(drawing, Priority.ALWAYS);
         vm.drawingProperty().addListener((o, was, now) -> repaint());
         split = new SplitPane(grid, side);
@@ -253,6 +267,11 @@ public final class ClusterPage extends BorderPane {
     private void repaint() {
         dev.fabricscope.render.rack.RackModel m = vm.drawingProperty().get();
         drawing.show(m == null ? null : dev.fabricscope.render.rack.RackLayout.layout(m, palette));
+    }
+
+    /** What "Export drawing" does: asks where and writes the drawing, as PNG ({@code true}) or SVG. */
+    public void setOnExportDrawing(java.util.function.Consumer<Boolean> action) {
+        onExportDrawing = action;
     }
 
     public RackCanvas drawing() {

@@ -148,6 +148,7 @@ public final class MainView extends BorderPane {
         if (clusterPage == null) {
             clusterPage = new ClusterPage(vms.cluster());
             clusterPage.setPalette(FabricPalette.of(dark));
+            clusterPage.setOnExportDrawing(png -> dialogs.exportDrawing(vms.cluster(), png, dark));
         }
         return clusterPage;
     }

@@ -104,6 +104,12 @@ public final class ClusterViewModel {
     private final ReadOnlyObjectWrapper<RackModel> drawing = new ReadOnlyObjectWrapper<>(this, "drawing");
     private final ReadOnlyStringWrapper drawingLine = new ReadOnlyStringWrapper(this, "drawingLine", "");
     private LoadedCluster drawn;
+    private DrawingImageWriter drawingPng;
+
+    /** Draws the cluster drawing into a PNG file (needs the UI toolkit, so the app supplies it). */
+    public interface DrawingImageWriter {
+        void write(dev.fabricscope.render.rack.RackScene scene, java.nio.file.Path file) throws java.io.IOException;
+    }
 
     public ClusterViewModel(MainViewModel main, AdvisorViewModel advisorVm) {
         this.main = main;
@@ -204,6 +210,46 @@ public final class ClusterViewModel {
                 }
             });
         });
+    }
+
+    /** How the app writes the drawing as PNG; without one, PNG export says it is not available. */
+    public void setDrawingImageWriter(DrawingImageWriter w) {
+        drawingPng = w;
+    }
+
+    /** A file name for the drawing: {@code cluster-<folder>-drawing.png}. */
+    public String drawingFileName(boolean png) {
+        LoadedCluster c = cluster.get();
+        String name = c == null ? "cluster" : c.name().replaceAll("[^A-Za-z0-9._-]+", "_");
+        return "cluster-" + name + "-drawing." + (png ? "png" : "svg");
+    }
+
+    /**
+     * Writes the drawing shown to {@code target} as PNG (twice the size, crisp in documents) or SVG (as
+     * {@code cluster draw} writes it), in {@code palette}; says on the status line what was written or why not.
+     * Runs on the UI thread (a PNG is painted by the toolkit).
+     */
+    public void exportDrawing(java.nio.file.Path target, dev.fabricscope.render.FabricPalette palette, boolean png) {
+        RackModel m = drawing.get();
+        if (m == null) {
+            main.report("No drawing to export yet: show the drawing first.");
+            return;
+        }
+        var scene = dev.fabricscope.render.rack.RackLayout.layout(m, palette);
+        try {
+            if (png) {
+                if (drawingPng == null) {
+                    main.report("PNG export is not available here; export the drawing as SVG.");
+                    return;
+                }
+                drawingPng.write(scene, target);
+            } else {
+                dev.fabricscope.io.OutputFile.write(target, dev.fabricscope.render.rack.RackSvg.render(scene));
+            }
+            main.report("Saved the cluster drawing to " + target);
+        } catch (java.io.IOException e) {
+            main.report("Cannot write " + target + ": " + dev.fabricscope.io.OutputFile.reason(e));
+        }
     }
 
     /** "1 NVLink domain · 18 trays · 72 GPUs · 2 odd trays (rack1-tray07, rack1-tray12) · 0 nodes outside any domain". */
