@@ -37,6 +37,8 @@ public final class RackLayout {
     static final double WIRE_W = 40;
     static final double PLANE_W = 116;
     static final double OUTSIDE_W = 200;
+    /** GPUs of a tray drawn one by one; the bundle counts them all. */
+    static final int MAX_GPUS_DRAWN = 16;
     static final double OUTSIDE_H = 42;
 
     private final FabricPalette p;
@@ -161,18 +163,26 @@ public final class RackLayout {
                 odd ? "odd-tray" : "tray", t.name() + (odd ? ": " + String.join("; ", t.odd()) : "")
                 + (t.note() == null ? "" : " (" + t.note() + ")")));
         text(x + 8, y + 19, fit(t.name(), 12, true, NAME_W - 12), 12, true, p.text(), Anchor.START, "tray-name");
+        // four GPUs a tray (GB200) get their name and links up; more share the same room, with links up only
+        List<TrayLinks> drawn = t.gpus().subList(0, Math.min(t.gpus().size(), MAX_GPUS_DRAWN));
+        int n = Math.max(1, drawn.size());
+        boolean narrow = n > 4;
+        double gw = narrow ? (4 * (GPU_W + GPU_GAP) - n * GPU_GAP) / n : GPU_W;
         double gx = x + NAME_W;
-        for (TrayLinks g : t.gpus().subList(0, Math.min(4, t.gpus().size()))) {
+        for (TrayLinks g : drawn) {
             boolean down = g.down() > 0;
-            shapes.add(new Box(gx, y + 5, GPU_W, 20, 3, p.gpuFill(), down ? p.warnStroke() : p.gpuStroke(),
+            shapes.add(new Box(gx, y + 5, gw, 20, 3, p.gpuFill(), down ? p.warnStroke() : p.gpuStroke(),
                     down ? 2 : 1, false, "gpu", "GPU" + g.gpu() + ": " + g.up() + (g.links() < 0 ? "" : " of " + g.links())
                     + " links up" + (g.gbps() == null ? "" : ", " + RackModel.number(g.gbps()) + " GB/s each")));
-            String label = "GPU" + g.gpu() + " " + (g.links() < 0 ? g.up() : g.up() + "/" + g.links());
-            text(gx + GPU_W / 2, y + 19, fit(label, 10, false, GPU_W - 4), 10, false, p.text(), Anchor.MIDDLE, "gpu-label");
-            gx += GPU_W + GPU_GAP;
-        }
-        if (t.gpus().size() > 4) {
-            text(gx, y + 19, "+" + (t.gpus().size() - 4), 10, false, p.muted(), Anchor.START, "more-gpus");
+            String count = g.links() < 0 ? String.valueOf(g.up()) : g.up() + "/" + g.links();
+            if (gw < 20) {
+                gx += gw + GPU_GAP;
+                continue;
+            }
+            double size = narrow ? 9 : 10;
+            text(gx + gw / 2, y + 19, fit(narrow ? count : "GPU" + g.gpu() + " " + count, size, false, gw - 2), size, false,
+                    p.text(), Anchor.MIDDLE, "gpu-label");
+            gx += gw + GPU_GAP;
         }
         double bx = x + NAME_W + 4 * (GPU_W + GPU_GAP) + 4;
         RackModel.Bundle b = t.bundle();

@@ -169,6 +169,36 @@ class RackDrawingTest {
     }
 
     @Test
+    void eightGpusATrayFitTheirRow(@TempDir Path dir) throws Exception {
+        var h100 = SyntheticCluster.sample("dgx-h100");
+        for (int i = 1; i <= 2; i++) {
+            SyntheticCluster.write(dir, SyntheticCluster.withFabric(SyntheticCluster.node(h100, "h100-" + i, i),
+                    "00000000-0000-4000-8000-0000000000aa", 5), "h" + i + ".json");
+        }
+        RackModel m = model(dir);
+        assertEquals(16, m.domains().get(0).gpus());
+        assertEquals(new RackModel.Bundle(144, 144, 25.0), m.domains().get(0).trays().get(0).bundle());
+        assertEquals(4, m.domains().get(0).switches().trays(), "the NVSwitches a DGX sees on PCI");
+        RackScene scene = RackLayout.layout(m, FabricPalette.LIGHT);
+        textWithinBounds(scene);
+        List<RackScene.Box> gpus = scene.shapes().stream().filter(s -> s instanceof RackScene.Box b && b.role().equals("gpu"))
+                .map(s -> (RackScene.Box) s).toList();
+        assertEquals(16, gpus.size());
+        List<Text> labels = scene.shapes().stream().filter(s -> s instanceof Text t && t.role().equals("gpu-label"))
+                .map(s -> (Text) s).toList();
+        assertTrue(labels.stream().allMatch(t -> t.text().equals("18/18")), labels.toString());
+        for (int i = 0; i < 8; i++) {
+            RackScene.Box g = gpus.get(i);
+            Text t = labels.get(i);
+            assertTrue(t.left() >= g.x() && t.right() <= g.x() + g.w(), "label within its GPU box: " + t);
+        }
+        RackScene.Box last = gpus.get(7);
+        Text bundle = scene.shapes().stream().filter(s -> s instanceof Text t && t.role().equals("bundle-label"))
+                .map(s -> (Text) s).findFirst().orElseThrow();
+        assertTrue(last.x() + last.w() < bundle.left(), "the GPUs end before the bundle's label");
+    }
+
+    @Test
     void hostileNamesAreEscapedAndCut() {
         String svg = RackSvg.element(new RackScene(10, 10, "#fff", List.of(new Text(1, 5, "<b>&\u0007\"", 10, false,
                 "#000", RackScene.Anchor.START, "x")), List.of()));
