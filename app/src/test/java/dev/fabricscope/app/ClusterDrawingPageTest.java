@@ -97,4 +97,35 @@ class ClusterDrawingPageTest {
         assertFalse(robot.lookup("#showDrawing").queryAs(ToggleButton.class).isSelected());
         assertTrue(robot.lookup("#clusterGrid").tryQuery().map(n -> n.getScene() != null).orElse(false));
     }
+
+    @Test
+    void eightRacksAndANodeOutsideAreNinePanels(FxRobot robot, @TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("eight-racks");
+        SyntheticCluster.writeNvl72Racks(dir, 8, true);
+        SyntheticCluster.write(dir, SyntheticCluster.node(SyntheticCluster.sample("dgx-h100"), "dgx-h100-01", 900), "dgx.json");
+        robot.interact(() -> {
+            stage.setWidth(1440);
+            stage.setHeight(900);
+        });
+        robot.interact(() -> app.vm.openCluster(dir));
+        AppHarness.await(() -> !app.vm.isBusy() && app.vm.getCluster() != null);
+        robot.clickOn("#showDrawing");
+        AppHarness.await(() -> app.cluster.drawingProperty().get() != null);
+        RackModel m = app.cluster.drawingProperty().get();
+        assertEquals(8, m.domains().size());
+        assertEquals(144, m.trays());
+        assertEquals(1, m.outside().size());
+        RackScene scene = robot.lookup("#clusterDrawing").queryAs(RackCanvas.class).scene();
+        assertEquals(9, scene.panels().size(), "one panel per rack and the row of nodes outside any domain");
+        Path shots = Path.of("..", "docs", "screenshots");
+        if (Files.isDirectory(shots)) {
+            robot.interact(() -> {
+                try {
+                    PngWriter.write(RackCanvas.render(scene, 1), shots.resolve("cluster-8-racks-drawing.png"));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+        }
+    }
 }
