@@ -187,9 +187,12 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
         members.sort(Comparator.comparing(m -> m.node().name()));
         Bundle usual = majority(members.stream().map(m -> bundle(m.links().gpus())).toList());
         int usualGpus = majority(members.stream().map(m -> m.node().summary().gpus().size()).toList());
+        // the fabric health most of the domain's GPUs report (null: none reads it): a tray differing from it is odd
+        String usualHealth = majority(members.stream().flatMap(m -> m.node().summary().gpus().stream())
+                .map(g -> g.fabric().healthSummary().orElse(null)).filter(java.util.Objects::nonNull).toList());
         List<Tray> trays = new ArrayList<>();
         for (Member m : members) {
-            List<String> odd = oddness(m.node().summary(), m.links(), m.clique(), main, usual, usualGpus);
+            List<String> odd = oddness(m.node().summary(), m.links(), m.clique(), main, usual, usualGpus, usualHealth);
             trays.add(new Tray(tame(m.node().name()), m.clique(), m.links().gpus(), bundle(m.links().gpus()), odd,
                     m.links().note() == null ? null : tame(m.links().note())));
         }
@@ -207,7 +210,8 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
     }
 
     /** Why a tray differs from its domain, each in a few words; empty when it does not. */
-    static List<String> oddness(NodeSummary s, NodeLinks links, long clique, NvlinkDomain main, Bundle usual, int usualGpus) {
+    static List<String> oddness(NodeSummary s, NodeLinks links, long clique, NvlinkDomain main, Bundle usual, int usualGpus,
+                                String usualHealth) {
         List<String> out = new ArrayList<>();
         int down = links.gpus().stream().mapToInt(TrayLinks::down).sum();
         if (down > 0) {
@@ -228,7 +232,9 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
             out.add(s.gpus().size() + " GPUs, the domain's trays " + usualGpus);
         }
         addPerGpu(out, s, "fabric state", f -> f.state().orElse(null), FabricInfo.COMPLETED);
-        addPerGpu(out, s, "fabric health", f -> f.healthSummary().orElse(null), "HEALTHY");
+        if (usualHealth != null) {
+            addPerGpu(out, s, "fabric health", f -> f.healthSummary().orElse(null), usualHealth);
+        }
         if (clique != main.cliqueId()) {
             out.add("clique " + clique + ", not the domain's " + main.cliqueId() + ": GFD labels it "
                     + NvlinkDomain.GFD_CLIQUE_LABEL + "=" + main.clusterUuid() + "." + clique);
@@ -236,7 +242,12 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
         return out.stream().map(RackModel::tame).toList();
     }
 
-    /** "fabric state IN_PROGRESS (GPU1, GPU3)" for the GPUs whose value is read and is not {@code expected}. */
+    /**
+     * "fabric state IN_PROGRESS (GPU1, GPU3)" for the GPUs whose value is read and is not {@code expected}: a domain's
+     * GPUs are COMPLETED by definition, and health is held against what most of the domain's GPUs report (a domain whose
+     * GPUs all answer NOT_SUPPORTED or all UNHEALTHY has no odd tray for it; {@code cluster show} names a problem every
+     * node shares).
+     */
     private static void addPerGpu(List<String> out, NodeSummary s, String what, Function<FabricInfo, String> value,
                                   String expected) {
         Map<String, List<String>> byValue = new TreeMap<>();

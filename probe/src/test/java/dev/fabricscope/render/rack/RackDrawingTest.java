@@ -94,6 +94,16 @@ class RackDrawingTest {
     }
 
     @Test
+    void healthEveryTraySharesIsNoOddness(@TempDir Path dir) throws Exception {
+        for (var s : SyntheticCluster.nvl72Rack(0, false)) {
+            s = SyntheticCluster.mapFabric(s, (g, f) -> new dev.fabricscope.model.FabricInfo(f.api(), f.state(), f.status(),
+                    f.cliqueId(), f.clusterUuid(), f.healthMask(), dev.fabricscope.model.Reading.of("NOT_SUPPORTED")));
+            SyntheticCluster.write(dir, s, s.host().hostname().value() + ".json");
+        }
+        assertTrue(model(dir).domains().get(0).odd().isEmpty(), "every tray answers NOT_SUPPORTED: none differs");
+    }
+
+    @Test
     void nodesOutsideAnyDomainAreAPlainRowAndSeveralDomainsSideBySide(@TempDir Path dir) throws Exception {
         SyntheticCluster.writeNvl72Racks(dir, 2, false);
         SyntheticCluster.write(dir, SyntheticCluster.node(SyntheticCluster.sample("dgx-h100"), "dgx-1", 900), "dgx-1.json");
