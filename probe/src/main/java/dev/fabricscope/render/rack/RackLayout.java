@@ -271,8 +271,11 @@ public final class RackLayout {
         if (s == null || RackScene.textWidth(s, size, bold) <= width) {
             return s;
         }
-        int keep = Math.max(0, (int) Math.floor(width / (size * (bold ? 0.68 : 0.62))) - 1);
-        return s.substring(0, Math.min(keep, s.length())) + "…";
+        int keep = Math.min(s.length(), Math.max(0, (int) Math.floor(width / (size * (bold ? 0.68 : 0.62))) - 1));
+        if (keep > 0 && Character.isHighSurrogate(s.charAt(keep - 1))) {
+            keep--; // never half a character
+        }
+        return s.substring(0, keep) + "…";
     }
 
     /** {@code s} broken at spaces into lines of at most {@code width} px; a word too long is cut. */

@@ -196,7 +196,7 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
             trays.add(new Tray(tame(m.node().name()), m.clique(), m.links().gpus(), bundle(m.links().gpus()), odd,
                     m.links().note() == null ? null : tame(m.links().note())));
         }
-        return new Domain(uuid, main.cliqueId(), main.gfdLabel(), others, trays,
+        return new Domain(tame(uuid), main.cliqueId(), tame(main.gfdLabel()), others, trays,
                 switchPlane(members.stream().map(Member::links).toList()), usual);
     }
 

@@ -209,6 +209,29 @@ class RackDrawingTest {
     }
 
     @Test
+    void hostileHostsAndFabricIdsFromFilesStayText(@TempDir Path dir) throws Exception {
+        var tray = SyntheticCluster.sample("gb200-nvl72-tray");
+        String host = "<b>tray\u001b[31m&\u202e";
+        SyntheticCluster.write(dir, SyntheticCluster.withFabric(SyntheticCluster.node(tray, host, 1), "<uuid>&\u0007", 9), "a.json");
+        SyntheticCluster.write(dir, SyntheticCluster.withFabric(SyntheticCluster.node(tray, "\ud83d\ude00".repeat(40), 2),
+                "<uuid>&\u0007", 9), "b.json"); // a name cut where a pair of surrogates would be split
+        RackModel m = model(dir);
+        String svg = RackSvg.render(RackLayout.layout(m, FabricPalette.LIGHT));
+        Document doc = parse(svg); // well-formed: no markup or control character got in
+        for (int i = 0; i < svg.length(); i++) {
+            char c = svg.charAt(i);
+            if (Character.isHighSurrogate(c)) {
+                assertTrue(i + 1 < svg.length() && Character.isLowSurrogate(svg.charAt(++i)), "half a character at " + i);
+            } else {
+                assertFalse(Character.isLowSurrogate(c), "half a character at " + i);
+            }
+        }
+        assertFalse(svg.contains("\u001b") || svg.contains("\u0007") || svg.contains("\u202e"), "controls shown as escapes");
+        assertTrue(byClass(doc, "text", "gfd-label").get(0).getTextContent().startsWith("nvidia.com/gpu.clique=<uuid>&\\u0007"));
+        assertTrue(byClass(doc, "text", "tray-name").stream().anyMatch(e -> e.getTextContent().startsWith("<b>tray\\u001b")));
+    }
+
+    @Test
     void hostileNamesAreEscapedAndCut() {
         String svg = RackSvg.element(new RackScene(10, 10, "#fff", List.of(new Text(1, 5, "<b>&\u0007\"", 10, false,
                 "#000", RackScene.Anchor.START, "x")), List.of()));
