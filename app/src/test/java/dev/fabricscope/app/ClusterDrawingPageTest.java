@@ -25,7 +25,9 @@ import org.testfx.framework.junit5.Start;
 /**
  * The cluster page's drawing (issue 30) of a SYNTHETIC GB200 NVL72 rack ({@link SyntheticCluster#nvl72Rack}, 18 trays
  * from the gb200-nvl72-tray sample, tray 7 with four links down, tray 12 in another clique): one NVLink domain of 72
- * GPUs, the two odd trays marked. Saves the page to docs/screenshots/cluster-nvl72-drawing.png.
+ * GPUs, the two odd trays marked; and 8 racks with a node outside any domain. With
+ * {@code -Dfabricscope.screenshots=../docs/screenshots} saves cluster-nvl72-drawing.png (the page),
+ * cluster-nvl72-drawing-full.png and cluster-8-racks-drawing.png (the drawings).
  */
 @ExtendWith(ApplicationExtension.class)
 class ClusterDrawingPageTest {
@@ -37,6 +39,15 @@ class ClusterDrawingPageTest {
     void start(Stage stage) {
         this.stage = stage;
         app = AppHarness.withoutLiveProbe(stage);
+    }
+
+    /**
+     * Where the screenshots go: {@code -Dfabricscope.screenshots=../docs/screenshots} (as they were made for the README),
+     * else none is written (a plain test run leaves the tracked pictures alone).
+     */
+    static Path shots() {
+        String dir = System.getProperty("fabricscope.screenshots");
+        return dir == null || !Files.isDirectory(Path.of(dir)) ? null : Path.of(dir);
     }
 
     @Test
@@ -68,8 +79,8 @@ class ClusterDrawingPageTest {
         assertTrue(scene.shapes().stream().anyMatch(s -> s instanceof RackScene.Text t
                 && t.text().equals(m.domains().get(0).gfdLabel())), "the domain named as GFD names it");
 
-        Path shots = Path.of("..", "docs", "screenshots");
-        if (Files.isDirectory(shots)) {
+        Path shots = shots();
+        if (shots != null) {
             robot.interact(() -> {
                 try {
                     PngWriter.write(stage.getScene().snapshot(null), shots.resolve("cluster-nvl72-drawing.png"));
@@ -117,8 +128,8 @@ class ClusterDrawingPageTest {
         assertEquals(1, m.outside().size());
         RackScene scene = robot.lookup("#clusterDrawing").queryAs(RackCanvas.class).scene();
         assertEquals(9, scene.panels().size(), "one panel per rack and the row of nodes outside any domain");
-        Path shots = Path.of("..", "docs", "screenshots");
-        if (Files.isDirectory(shots)) {
+        Path shots = shots();
+        if (shots != null) {
             robot.interact(() -> {
                 try {
                     PngWriter.write(RackCanvas.render(scene, 1), shots.resolve("cluster-8-racks-drawing.png"));
