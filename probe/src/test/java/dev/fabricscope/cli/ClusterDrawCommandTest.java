@@ -44,6 +44,18 @@ class ClusterDrawCommandTest {
     }
 
     @Test
+    void anUnreadableFileExitsFourAndTheOthersAreStillDrawn(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("rack");
+        SyntheticCluster.writeNvl72Racks(dir, 1, false);
+        Files.writeString(dir.resolve("broken.json"), "{\"gpus\": [");
+        Path svg = tmp.resolve("rack.svg");
+        CliTest.Run r = CliTest.run("cluster", "draw", dir.toString(), "--out", svg.toString());
+        assertEquals(ExitCodes.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("18 tray(s), 0 odd tray(s), 0 node(s) outside any domain, 1 unreadable file(s)"), r.err());
+        assertTrue(Files.readString(svg).contains(LABEL));
+    }
+
+    @Test
     void anEmptyFolderIsBadInput(@TempDir Path tmp) throws Exception {
         Files.createDirectories(tmp.resolve("empty"));
         CliTest.Run r = CliTest.run("cluster", "draw", tmp.resolve("empty").toString(), "--out", tmp.resolve("x.svg").toString());
