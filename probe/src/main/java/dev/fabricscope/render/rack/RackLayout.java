@@ -60,7 +60,9 @@ public final class RackLayout {
 
     private RackScene lay(RackModel m) {
         int cols = columns(m.domains().size());
-        double width = MARGIN * 2 + cols * PANEL_W + (cols - 1) * GAP;
+        // many nodes outside any domain get at least two panels' width, so that their row stays short
+        int wide = m.outside().size() > 8 ? Math.max(cols, 2) : cols;
+        double width = MARGIN * 2 + wide * PANEL_W + (wide - 1) * GAP;
         double y = MARGIN;
         int trays = m.trays();
         int gpus = m.domains().stream().mapToInt(Domain::gpus).sum();
