@@ -219,6 +219,17 @@ class ArchitectureTest {
     }
 
     @Test
+    void rackDrawingIsPure() {
+        noClasses().that().resideInAPackage("dev.fabricscope.render.rack..")
+                .should().dependOnClassesThat(resideInAnyPackage(NATIVEAPI, PROBE, CLI, USECASE, CHECK, REPORT,
+                        "dev.fabricscope.io..", "java.nio.file..", "java.io..", "javafx..", "java.awt..")
+                        .or(resideInAnyPackage(NATIVE_BINDINGS)))
+                .because("the cluster drawing is laid out from the merged view and each node's links, read elsewhere"
+                        + " (usecase.DrawCluster); it reads no file and no device, and paints with no toolkit")
+                .check(CLASSES);
+    }
+
+    @Test
     void theDrawingUsesOnlyModelTopologyAndTheTextHelpers() {
         classes().that().resideInAPackage(RENDER_FABRIC)
                 .should().onlyDependOnClassesThat(resideOutsideOfPackage(OURS)

@@ -118,6 +118,7 @@ public class FabricscopeApp extends Application {
             Advise advise = new Advise();
             ViewModels vms = ViewModels.create(vm, prefs, tasks, advise, runs,
                     new MakeReport(advise, runs, java.time.Clock.systemUTC()), PngWriter::writeGraph);
+            vms.cluster().setDrawingImageWriter(PngWriter::writeRack);
             MainView view = new MainView(vms, dark, d -> {
                 Theme.apply(scene, d);
                 prefs.setDark(d);

@@ -25,6 +25,11 @@ public final class PngWriter {
         write(FabricCanvas.render(graph, palette, scale), file);
     }
 
+    /** The cluster drawing drawn off screen at twice its size, as PNG (the cluster page's export). */
+    public static void writeRack(dev.fabricscope.render.rack.RackScene scene, Path file) throws IOException {
+        write(dev.fabricscope.app.view.RackCanvas.render(scene, 2), file);
+    }
+
     public static void write(Image image, Path file) throws IOException {
         int w = (int) image.getWidth();
         int h = (int) image.getHeight();

@@ -61,6 +61,7 @@ final class AppHarness {
         checks = vms.checks();
         reports = vms.reports();
         cluster = vms.cluster();
+        cluster.setDrawingImageWriter(PngWriter::writeRack);
         exports = vms.exports();
         view = new MainView(vms, false, d -> { }, url -> { });
         Scene scene = new Scene(view, 1280, 820);

@@ -9,6 +9,13 @@ import dev.fabricscope.cluster.collect.SlurmCollector;
 import dev.fabricscope.io.OutputFile;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.render.ClusterText;
+import dev.fabricscope.render.fabric.FabricPalette;
+import dev.fabricscope.render.Fit;
+import dev.fabricscope.render.rack.ClusterHtml;
+import dev.fabricscope.render.rack.RackLayout;
+import dev.fabricscope.render.rack.RackModel;
+import dev.fabricscope.render.rack.RackSvg;
+import dev.fabricscope.usecase.DrawCluster;
 import dev.fabricscope.usecase.InspectCluster;
 import dev.fabricscope.usecase.OpenSnapshot;
 import dev.fabricscope.usecase.UseCaseException;
@@ -26,7 +33,7 @@ import picocli.CommandLine.Spec;
 /** {@code fabricscope cluster collect|show}: probe every node through Slurm or pdsh, then merge the reports. */
 @Command(name = "cluster", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
         description = "Probe every node of a cluster through Slurm or pdsh, and merge a folder of node reports.",
-        subcommands = {ClusterCommand.Collect.class, ClusterCommand.Show.class})
+        subcommands = {ClusterCommand.Collect.class, ClusterCommand.Show.class, ClusterCommand.Draw.class})
 public final class ClusterCommand implements Runnable {
 
     @Spec
@@ -193,8 +200,12 @@ public final class ClusterCommand implements Runnable {
         @Parameters(paramLabel = "DIR", description = "Folder of per-node reports or snapshots (*.json).")
         Path dir;
 
-        @Option(names = "--json", description = "Print the merged view as JSON.")
+        @Option(names = "--json", description = "Print the merged view as JSON (as --format json).")
         boolean json;
+
+        @Option(names = "--format", paramLabel = "FORMAT", description = "text (default), json, or html: one self-contained"
+                + " page with the drawing of the NVLink domains (as cluster draw) and the merged view.")
+        String format;
 
         @Option(names = "--fail-on-outliers", description = "Exit 6 when nodes differ in anything compared (driver, GPUs, NVLink, fabric, environment…).")
         boolean failOnOutliers;
@@ -208,7 +219,15 @@ public final class ClusterCommand implements Runnable {
             if (v.readable().isEmpty()) {
                 throw CommandFailure.of(ExitCodes.BAD_INPUT, dir + ": no readable node report (" + v.unreadable().size() + " unreadable)");
             }
-            spec.commandLine().getOut().print(json ? Json.write(v) : ClusterText.render(v, all));
+            String f = format == null ? (json ? "json" : "text") : format.toLowerCase(java.util.Locale.ROOT);
+            if (!List.of("text", "json", "html").contains(f) || json && !f.equals("json")) {
+                throw CommandFailure.usage("--format " + format + (json ? " with --json" : "") + ": the formats are text, json and html");
+            }
+            spec.commandLine().getOut().print(switch (f) {
+                case "json" -> Json.write(v);
+                case "html" -> ClusterHtml.page(v, DrawCluster.model(v), all);
+                default -> ClusterText.render(v, all);
+            });
             spec.commandLine().getOut().flush();
             if (!v.failedChecks().isEmpty() || !v.problems().isEmpty()) {
                 return ExitCodes.CHECK_FAILED; // a node failed its check, or its own data shows a problem (NodeProblem)
@@ -217,6 +236,69 @@ public final class ClusterCommand implements Runnable {
                 return ExitCodes.BAD_INPUT;
             }
             return failOnOutliers && !v.inconsistencies().isEmpty() ? ExitCodes.DIFFERENT : ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "draw", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
+            description = {"Draw a folder of node reports: one panel per NVLink domain (the trays of one MNNVL cluster UUID,",
+                "named by its GPU Feature Discovery label nvidia.com/gpu.clique=<ClusterUUID>.<CliqueId>), each tray with its",
+                "GPUs and its links bundled (count and rate) to the switch plane (switch trays inferred from the links when no",
+                "tray sees them, drawn dashed); trays whose links, fabric state, health or clique differ from the domain",
+                "outlined, with why. Nodes outside any domain as a plain row.",
+                "Writes SVG. PNG needs the desktop app (its cluster page exports the drawing as PNG): the command line's",
+                "runtime has no image library. Exits 4 when the folder has no readable report or a file could not be read."})
+    static final class Draw implements Callable<Integer> {
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        private final CliEnvironment env;
+
+        Draw(CliEnvironment env) {
+            this.env = env;
+        }
+
+        @Parameters(paramLabel = "DIR", description = "Folder of per-node reports or snapshots (*.json).")
+        Path dir;
+
+        @Option(names = "--out", required = true, paramLabel = "FILE.svg", description = "The drawing (SVG; - for standard output).")
+        Path out;
+
+        @Option(names = "--dark", description = "Dark colours (as the app's dark theme).")
+        boolean dark;
+
+        @Override
+        public Integer call() throws CommandFailure, UseCaseException {
+            var err = spec.commandLine().getErr();
+            String file = out.getFileName() == null ? "" : out.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+            if (file.endsWith(".png")) {
+                throw CommandFailure.fitted(ExitCodes.USAGE, "--out " + out + ": the command line writes SVG only; use --out FILE.svg",
+                        "PNG needs the desktop app (cluster page: Drawing, Export drawing, as PNG).");
+            }
+            if (!OutputFile.isStandardOutput(out) && !file.endsWith(".svg")) {
+                throw CommandFailure.usage("--out " + out + ": name an .svg file (or - for standard output)");
+            }
+            try {
+                OutputFile.checkTarget(out);
+            } catch (OutputFile.NotAFileException e) {
+                throw CommandFailure.usage("--out " + e.getMessage());
+            }
+            ClusterView v = env.inspectCluster().open(InspectCluster.Request.of(dir)).view();
+            if (v.readable().isEmpty()) {
+                throw CommandFailure.of(ExitCodes.BAD_INPUT, dir + ": no readable node report (" + v.unreadable().size() + " unreadable)");
+            }
+            RackModel m = DrawCluster.model(v);
+            String svg = RackSvg.render(RackLayout.layout(m, FabricPalette.of(dark)));
+            try {
+                OutputFile.write(out, svg, spec.commandLine().getOut());
+            } catch (IOException e) {
+                throw CommandFailure.cannotWrite("--out", out, e);
+            }
+            long odd = m.domains().stream().mapToLong(d -> d.odd().size()).sum();
+            ErrorLine.printWrapped(err, "drew " + m.domains().size() + " NVLink domain(s), " + m.trays() + " tray(s), "
+                    + odd + " odd tray(s), " + m.outside().size() + " node(s) outside any domain"
+                    + (v.unreadable().isEmpty() ? "" : ", " + v.unreadable().size() + " unreadable file(s)")
+                    + (OutputFile.isStandardOutput(out) ? "" : " → " + out));
+            return v.unreadable().isEmpty() ? ExitCodes.OK : ExitCodes.BAD_INPUT;
         }
     }
 }

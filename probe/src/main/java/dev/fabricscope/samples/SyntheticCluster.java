@@ -56,6 +56,59 @@ public final class SyntheticCluster {
         return mapGpus(s, g -> g.withFabric(f.apply(i[0]++, g.fabric())));
     }
 
+    /** The tray of a synthetic rack whose GPU2 has four links down ({@link #nvl72Rack}). */
+    public static final int LINKS_DOWN_TRAY = 7;
+    /** The tray of a synthetic rack in another clique of the same fabric ({@link #nvl72Rack}). */
+    public static final int OTHER_CLIQUE_TRAY = 12;
+
+    /**
+     * SYNTHETIC GB200 NVL72 rack {@code rack} (0-based) as 18 compute-tray reports, each a copy of the
+     * {@code gb200-nvl72-tray} sample (GB200 NVL72 datasheet: 18 compute trays of 4 GPUs): hosts
+     * {@code rack<r>-tray<NN>} (NN 01–18), GPU UUIDs distinct across racks, one MNNVL cluster UUID per rack. With
+     * {@code oddTrays}, tray {@value #LINKS_DOWN_TRAY} has four of GPU2's links down and tray {@value #OTHER_CLIQUE_TRAY}
+     * is in another clique.
+     */
+    public static List<MachineSnapshot> nvl72Rack(int rack, boolean oddTrays) {
+        MachineSnapshot tray = sample("gb200-nvl72-tray");
+        String uuid = String.format(Locale.ROOT, "00000000-0000-4000-8000-%012x", rack + 1);
+        long clique = tray.gpus().get(0).fabric().cliqueId().orElse(0L);
+        List<MachineSnapshot> out = new java.util.ArrayList<>();
+        for (int t = 1; t <= 18; t++) {
+            String host = String.format(Locale.ROOT, "rack%d-tray%02d", rack + 1, t);
+            MachineSnapshot node = withFabric(node(tray, host, rack * 18 + t), uuid, oddTrays && t == OTHER_CLIQUE_TRAY
+                    ? clique + 1 : clique);
+            if (oddTrays && t == LINKS_DOWN_TRAY) {
+                node = withLinksDown(node, 2, 4);
+            }
+            out.add(node);
+        }
+        return out;
+    }
+
+    /** {@code racks} synthetic NVL72 racks ({@link #nvl72Rack}) written to {@code dir}, the odd trays in the first only. */
+    public static void writeNvl72Racks(Path dir, int racks, boolean oddTrays) throws IOException {
+        for (int r = 0; r < racks; r++) {
+            for (MachineSnapshot s : nvl72Rack(r, oddTrays && r == 0)) {
+                write(dir, s, s.host().hostname().value() + ".json");
+            }
+        }
+    }
+
+    /** {@code s} with the last {@code count} links of GPU {@code gpu} down. */
+    public static MachineSnapshot withLinksDown(MachineSnapshot s, int gpu, int count) {
+        int[] i = {0};
+        return mapGpus(s, g -> {
+            if (i[0]++ != gpu) {
+                return g;
+            }
+            List<dev.fabricscope.model.NvLink> links = new java.util.ArrayList<>(g.nvLinks());
+            for (int k = links.size() - count; k < links.size(); k++) {
+                links.set(k, links.get(k).down());
+            }
+            return g.withLinks(links);
+        });
+    }
+
     public static void write(Path dir, MachineSnapshot s, String file) throws IOException {
         Files.createDirectories(dir);
         Files.writeString(dir.resolve(file), Json.write(s));

@@ -70,6 +70,12 @@ public final class ClusterPage extends BorderPane {
     private final Label nodeChecksTitle = new Label();
     private final VBox nodeChecksBox = new VBox(4);
     private final Button advise = new Button("Advise for this cluster…");
+    private final RackCanvas drawing = new RackCanvas();
+    private final Label drawingLine = new Label();
+    private final VBox drawingBox;
+    private final SplitPane split;
+    private dev.fabricscope.render.fabric.FabricPalette palette = dev.fabricscope.render.fabric.FabricPalette.LIGHT;
+    private java.util.function.Consumer<Boolean> onExportDrawing = png -> { };
     private int perRow = -1;
     private double tileWidth = TILE_MIN_WIDTH;
 
@@ -150,7 +156,29 @@ public final class ClusterPage extends BorderPane {
         side.getStyleClass().add("cluster-side");
         side.setMinWidth(260);
 
-        SplitPane split = new SplitPane(grid, side);
+        drawingLine.setId("drawingLine");
+        drawingLine.getStyleClass().add("text-muted");
+        drawingLine.setWrapText(true);
+        drawingLine.setMinHeight(Region.USE_PREF_SIZE);
+        drawingLine.setPadding(new Insets(4, 8, 4, 8));
+        SafeText.bind(drawingLine.textProperty(), vm.drawingLineProperty());
+        javafx.scene.control.MenuItem asPng = new javafx.scene.control.MenuItem("as PNG…");
+        asPng.setOnAction(e -> onExportDrawing.accept(true));
+        javafx.scene.control.MenuItem asSvg = new javafx.scene.control.MenuItem("as SVG…");
+        asSvg.setOnAction(e -> onExportDrawing.accept(false));
+        javafx.scene.control.MenuButton export = new javafx.scene.control.MenuButton("Export drawing", null, asPng, asSvg);
+        export.setId("exportDrawing");
+        export.disableProperty().bind(vm.drawingProperty().isNull());
+        export.setMinWidth(Region.USE_PREF_SIZE);
+        HBox.setHgrow(drawingLine, Priority.ALWAYS);
+        drawingLine.setMaxWidth(Double.MAX_VALUE);
+        HBox drawingBar = new HBox(8, drawingLine, export);
+        drawingBar.setAlignment(Pos.CENTER_LEFT);
+        drawingBar.setPadding(new Insets(2, 8, 2, 0));
+        drawingBox = new VBox(drawingBar, drawing);
+        VBox.setVgrow(drawing, Priority.ALWAYS);
+        vm.drawingProperty().addListener((o, was, now) -> repaint());
+        split = new SplitPane(grid, side);
         split.setDividerPositions(0.66);
         SplitPane.setResizableWithParent(side, false);
         nodeChecksTitle.setId("nodeChecksTitle");
@@ -169,6 +197,8 @@ public final class ClusterPage extends BorderPane {
         vm.nodeChecksLineProperty().addListener((o, was, now) -> showNodeChecks());
         showNodeChecks();
 
+        vm.drawingShownProperty().addListener((o, was, now) -> showDrawing(now));
+        showDrawing(vm.drawingShownProperty().get());
         vm.groupsProperty().addListener((o, was, now) -> relayout(true));
         vm.clusterProperty().addListener((o, was, now) -> show(now));
         show(vm.clusterProperty().get());
@@ -206,10 +236,46 @@ public final class ClusterPage extends BorderPane {
         listed.setMinHeight(Region.USE_PREF_SIZE);
         listed.setMinWidth(0);
         HBox.setHgrow(listed, Priority.SOMETIMES);
-        HBox bar = new HBox(8, filter, outliers, listed, spacer, advise);
+        ToggleButton draw = new ToggleButton("Drawing");
+        draw.setId("showDrawing");
+        draw.setTooltip(new Tooltip("Draw each NVLink domain: its trays, their links to the switch plane, the odd trays"
+                + " (as fabricscope cluster draw)"));
+        draw.selectedProperty().bindBidirectional(vm.drawingShownProperty());
+        draw.setMinWidth(Region.USE_PREF_SIZE);
+        HBox bar = new HBox(8, filter, outliers, draw, listed, spacer, advise);
         bar.setAlignment(Pos.CENTER_LEFT);
         bar.setPadding(new Insets(6, 0, 0, 0));
         return bar;
+    }
+
+    /** The drawing in place of the node tiles, or the tiles again. */
+    private void showDrawing(boolean on) {
+        javafx.scene.Node want = on ? drawingBox : grid;
+        if (split.getItems().get(0) != want) {
+            double[] dividers = split.getDividerPositions();
+            split.getItems().set(0, want);
+            split.setDividerPositions(dividers);
+        }
+    }
+
+    /** Colours of the drawing (the app's light or dark theme). */
+    public void setPalette(dev.fabricscope.render.fabric.FabricPalette p) {
+        palette = p;
+        repaint();
+    }
+
+    private void repaint() {
+        dev.fabricscope.render.rack.RackModel m = vm.drawingProperty().get();
+        drawing.show(m == null ? null : dev.fabricscope.render.rack.RackLayout.layout(m, palette));
+    }
+
+    /** What "Export drawing" does: asks where and writes the drawing, as PNG ({@code true}) or SVG. */
+    public void setOnExportDrawing(java.util.function.Consumer<Boolean> action) {
+        onExportDrawing = action;
+    }
+
+    public RackCanvas drawing() {
+        return drawing;
     }
 
     /** Takes the keyboard focus for the page itself (no tile looks selected; Tab leads to the filter). */

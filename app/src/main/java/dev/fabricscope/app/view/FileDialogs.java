@@ -93,6 +93,16 @@ final class FileDialogs {
         }
     }
 
+    /** Asks where to write the cluster drawing, then writes it as PNG or SVG. */
+    void exportDrawing(dev.fabricscope.app.viewmodel.ClusterViewModel cluster, boolean png, boolean dark) {
+        String what = png ? "PNG" : "SVG";
+        Path p = saveTarget("Export drawing as " + what, what + " (*." + what.toLowerCase(java.util.Locale.ROOT) + ")",
+                what.toLowerCase(java.util.Locale.ROOT), cluster.drawingFileName(png));
+        if (p != null) {
+            cluster.exportDrawing(p, dev.fabricscope.render.fabric.FabricPalette.of(dark), png);
+        }
+    }
+
     /** Asks where to write {@code kind}, then writes it. */
     void export(ExportViewModel.Kind kind, boolean dark) {
         if (kind == ExportViewModel.Kind.TRACE && vm.getMachine() != null && !exports.traceAvailable()) {

@@ -147,6 +147,8 @@ public final class MainView extends BorderPane {
     public ClusterPage clusterPage() {
         if (clusterPage == null) {
             clusterPage = new ClusterPage(vms.cluster());
+            clusterPage.setPalette(FabricPalette.of(dark));
+            clusterPage.setOnExportDrawing(png -> dialogs.exportDrawing(vms.cluster(), png, dark));
         }
         return clusterPage;
     }
@@ -243,6 +245,9 @@ public final class MainView extends BorderPane {
         menu.showDark(d);
         if (fabric != null) {
             fabric.setPalette(FabricPalette.of(d));
+        }
+        if (clusterPage != null) {
+            clusterPage.setPalette(FabricPalette.of(d));
         }
         themeSwitcher.accept(d);
     }

@@ -5,6 +5,8 @@ import dev.fabricscope.cluster.Inconsistency;
 import dev.fabricscope.cluster.NodeCheckSummary;
 import dev.fabricscope.cluster.NvlinkDomain;
 import dev.fabricscope.render.ClusterText;
+import dev.fabricscope.render.rack.RackModel;
+import dev.fabricscope.usecase.DrawCluster;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -98,6 +100,16 @@ public final class ClusterViewModel {
     private LoadedCluster shownCluster;
     private final MainViewModel main;
     private final AdvisorViewModel advisorVm;
+    private final BooleanProperty drawingShown = new SimpleBooleanProperty(this, "drawingShown");
+    private final ReadOnlyObjectWrapper<RackModel> drawing = new ReadOnlyObjectWrapper<>(this, "drawing");
+    private final ReadOnlyStringWrapper drawingLine = new ReadOnlyStringWrapper(this, "drawingLine", "");
+    private LoadedCluster drawn;
+    private DrawingImageWriter drawingPng;
+
+    /** Draws the cluster drawing into a PNG file (needs the UI toolkit, so the app supplies it). */
+    public interface DrawingImageWriter {
+        void write(dev.fabricscope.render.rack.RackScene scene, java.nio.file.Path file) throws java.io.IOException;
+    }
 
     public ClusterViewModel(MainViewModel main, AdvisorViewModel advisorVm) {
         this.main = main;
@@ -114,6 +126,8 @@ public final class ClusterViewModel {
         }
         highlighted.addListener((o, was, now) -> highlightedNodes = now == null ? Set.of() : new HashSet<>(now.outliers()));
         cluster.bind(main.clusterProperty());
+        cluster.addListener((o, was, now) -> draw());
+        drawingShown.addListener((o, was, now) -> draw());
         showNodeChecks(cluster.get());
         listedLine.bind(Bindings.createStringBinding(() -> cluster.get() == null ? "" : String.format(Locale.ROOT,
                 "%,d of %,d nodes listed · click a node to open its fabric view", listed.get(), cluster.get().view().readable().size()),
@@ -152,6 +166,100 @@ public final class ClusterViewModel {
      * of the folder is a {@code check node} report.
      */
     public ReadOnlyStringProperty nodeChecksLineProperty() { return nodeChecksLine.getReadOnlyProperty(); }
+
+    /** The page shows the drawing of the NVLink domains instead of the node tiles. */
+    public BooleanProperty drawingShownProperty() { return drawingShown; }
+    /** The drawing's model of the open cluster, once its node reports were read again for their links; else null. */
+    public ReadOnlyObjectProperty<RackModel> drawingProperty() { return drawing.getReadOnlyProperty(); }
+    /** "Reading 18 node reports for their links…", then what the drawing shows in a line; empty when not shown. */
+    public ReadOnlyStringProperty drawingLineProperty() { return drawingLine.getReadOnlyProperty(); }
+
+    /**
+     * Reads the open cluster's drawing ({@link DrawCluster}: each node's report again, for its per-link readings) in
+     * the background, once per cluster and only while the drawing is shown.
+     */
+    private void draw() {
+        LoadedCluster c = cluster.get();
+        if (!drawingShown.get() || c == drawn) {
+            return;
+        }
+        drawn = c;
+        drawing.set(null);
+        if (c == null) {
+            drawingLine.set("");
+            return;
+        }
+        drawingLine.set(String.format(Locale.ROOT, "Reading %,d node reports for their links…", c.view().readable().size()));
+        main.tasks().background(() -> {
+            RackModel m;
+            try {
+                m = DrawCluster.model(c.view());
+            } catch (RuntimeException e) {
+                String why = "Cannot draw the cluster: " + e.getMessage();
+                main.tasks().ui(() -> {
+                    if (drawn == c) {
+                        drawingLine.set(why);
+                    }
+                });
+                return;
+            }
+            main.tasks().ui(() -> {
+                if (drawn == c) {
+                    drawing.set(m);
+                    drawingLine.set(drawingSummary(m));
+                }
+            });
+        });
+    }
+
+    /** How the app writes the drawing as PNG; without one, PNG export says it is not available. */
+    public void setDrawingImageWriter(DrawingImageWriter w) {
+        drawingPng = w;
+    }
+
+    /** A file name for the drawing: {@code cluster-<folder>-drawing.png}. */
+    public String drawingFileName(boolean png) {
+        LoadedCluster c = cluster.get();
+        String name = c == null ? "cluster" : c.name().replaceAll("[^A-Za-z0-9._-]+", "_");
+        return "cluster-" + name + "-drawing." + (png ? "png" : "svg");
+    }
+
+    /**
+     * Writes the drawing shown to {@code target} as PNG (twice the size, crisp in documents) or SVG (as
+     * {@code cluster draw} writes it), in {@code palette}; says on the status line what was written or why not.
+     * Runs on the UI thread (a PNG is painted by the toolkit).
+     */
+    public void exportDrawing(java.nio.file.Path target, dev.fabricscope.render.fabric.FabricPalette palette, boolean png) {
+        RackModel m = drawing.get();
+        if (m == null) {
+            main.report("No drawing to export yet: show the drawing first.");
+            return;
+        }
+        var scene = dev.fabricscope.render.rack.RackLayout.layout(m, palette);
+        try {
+            if (png) {
+                if (drawingPng == null) {
+                    main.report("PNG export is not available here; export the drawing as SVG.");
+                    return;
+                }
+                drawingPng.write(scene, target);
+            } else {
+                dev.fabricscope.io.OutputFile.write(target, dev.fabricscope.render.rack.RackSvg.render(scene));
+            }
+            main.report("Saved the cluster drawing to " + target);
+        } catch (java.io.IOException e) {
+            main.report("Cannot write " + target + ": " + dev.fabricscope.io.OutputFile.reason(e));
+        }
+    }
+
+    /** "1 NVLink domain · 18 trays · 72 GPUs · 2 odd trays (rack1-tray07, rack1-tray12) · 0 nodes outside any domain". */
+    static String drawingSummary(RackModel m) {
+        List<String> odd = m.domains().stream().flatMap(d -> d.odd().stream()).map(RackModel.Tray::name).toList();
+        return LoadedCluster.plural(m.domains().size(), "NVLink domain") + " · " + LoadedCluster.plural(m.trays(), "tray")
+                + " · " + LoadedCluster.plural(m.domains().stream().mapToInt(RackModel.Domain::gpus).sum(), "GPU") + " · "
+                + LoadedCluster.plural(odd.size(), "odd tray") + (odd.isEmpty() ? "" : " (" + names(odd, 6) + ")")
+                + " · " + LoadedCluster.plural(m.outside().size(), "node") + " outside any domain";
+    }
 
     /** Whether {@code node}'s {@code check node} report failed. */
     public boolean checkFailed(String node) {

@@ -63,6 +63,11 @@ public final class MainViewModel {
     private final AppPreferences prefs;
     private final Tasks tasks;
 
+    /** Where this view-model's work runs (the cluster page's drawing is read with it). */
+    Tasks tasks() {
+        return tasks;
+    }
+
     // ---- Properties
 
     private final ReadOnlyObjectWrapper<LoadedMachine> machine = new ReadOnlyObjectWrapper<>(this, "machine");

@@ -71,6 +71,26 @@ class ClusterViewModelTest {
     }
 
     @Test
+    void theDrawingIsReadOnlyWhileShownAndOncePerCluster(@TempDir Path dir) throws Exception {
+        dev.fabricscope.samples.SyntheticCluster.writeNvl72Racks(dir, 1, true);
+        open(dir);
+        assertNull(vm.drawingProperty().get(), "not read while the tiles are shown");
+        vm.drawingShownProperty().set(true);
+        assertEquals("Reading 18 node reports for their links…", vm.drawingLineProperty().get());
+        tasks.runAll();
+        dev.fabricscope.render.rack.RackModel m = vm.drawingProperty().get();
+        assertEquals(1, m.domains().size());
+        assertEquals(72, m.domains().get(0).gpus());
+        assertEquals("1 NVLink domain · 18 trays · 72 GPUs · 2 odd trays (rack1-tray07, rack1-tray12) · 0 nodes outside"
+                + " any domain", vm.drawingLineProperty().get());
+        vm.drawingShownProperty().set(false);
+        vm.drawingShownProperty().set(true);
+        tasks.runAll();
+        assertTrue(m == vm.drawingProperty().get(), "the same cluster is not read again");
+        assertEquals("cluster-" + dir.getFileName() + "-drawing.svg", vm.drawingFileName(false));
+    }
+
+    @Test
     void highlightingADifferenceMarksItsOutliers(@TempDir Path dir) throws Exception {
         ClusterFolders.mixed(dir);
         open(dir);

@@ -1,0 +1,86 @@
+package dev.fabricscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fabricscope.samples.SyntheticCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code cluster draw} and {@code cluster show --format html} on a SYNTHETIC GB200 NVL72 rack of 18 trays from the
+ * gb200-nvl72-tray sample ({@link SyntheticCluster#nvl72Rack}: tray 7 with four links down, tray 12 in another clique).
+ */
+class ClusterDrawCommandTest {
+
+    static final String LABEL = "nvidia.com/gpu.clique=00000000-0000-4000-8000-000000000001.32766";
+
+    @Test
+    void drawsTheRackAsOneDomainWithTwoOddTrays(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("rack");
+        SyntheticCluster.writeNvl72Racks(dir, 1, true);
+        Path svg = tmp.resolve("rack.svg");
+        CliTest.Run r = CliTest.run("cluster", "draw", dir.toString(), "--out", svg.toString());
+        assertEquals(ExitCodes.OK, r.code(), r.out() + r.err());
+        assertTrue(r.err().startsWith("fabricscope: drew 1 NVLink domain(s), 18 tray(s), 2 odd tray(s), 0 node(s) outside"),
+                r.err());
+        String text = Files.readString(svg);
+        assertTrue(text.startsWith("<?xml") && text.contains(LABEL), text.substring(0, 300));
+        assertEquals(2, text.split("class=\"odd-tray\"", -1).length - 1);
+        r.err().lines().forEach(l -> assertTrue(l.length() <= 120, l));
+    }
+
+    @Test
+    void pngIsRefusedWithWhereToGetIt(@TempDir Path tmp) throws Exception {
+        SyntheticCluster.writeNvl72Racks(tmp.resolve("rack"), 1, false);
+        Path png = tmp.resolve("rack.png");
+        CliTest.Run r = CliTest.run("cluster", "draw", tmp.resolve("rack").toString(), "--out", png.toString());
+        assertEquals(ExitCodes.USAGE, r.code());
+        assertTrue(r.err().contains("PNG needs the desktop app"), r.err());
+        assertFalse(Files.exists(png));
+    }
+
+    @Test
+    void anUnreadableFileExitsFourAndTheOthersAreStillDrawn(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("rack");
+        SyntheticCluster.writeNvl72Racks(dir, 1, false);
+        Files.writeString(dir.resolve("broken.json"), "{\"gpus\": [");
+        Path svg = tmp.resolve("rack.svg");
+        CliTest.Run r = CliTest.run("cluster", "draw", dir.toString(), "--out", svg.toString());
+        assertEquals(ExitCodes.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("18 tray(s), 0 odd tray(s), 0 node(s) outside any domain, 1 unreadable file(s)"), r.err());
+        assertTrue(Files.readString(svg).contains(LABEL));
+    }
+
+    @Test
+    void anEmptyFolderIsBadInput(@TempDir Path tmp) throws Exception {
+        Files.createDirectories(tmp.resolve("empty"));
+        CliTest.Run r = CliTest.run("cluster", "draw", tmp.resolve("empty").toString(), "--out", tmp.resolve("x.svg").toString());
+        assertEquals(ExitCodes.BAD_INPUT, r.code(), r.err());
+        assertFalse(Files.exists(tmp.resolve("x.svg")));
+    }
+
+    @Test
+    void showAsHtmlEmbedsTheDrawingSelfContained(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("rack");
+        SyntheticCluster.writeNvl72Racks(dir, 1, true);
+        CliTest.Run r = CliTest.run("cluster", "show", dir.toString(), "--format", "html");
+        assertEquals(ExitCodes.OK, r.code(), r.err());
+        String html = r.out();
+        assertTrue(html.startsWith("<!DOCTYPE html>"), html.substring(0, 100));
+        int svg = html.indexOf("<svg xmlns=\"http://www.w3.org/2000/svg\"");
+        assertTrue(svg > 0 && html.indexOf("</svg>") > svg, "the drawing inline");
+        assertTrue(html.contains(LABEL));
+        assertEquals(2, html.split("class=\"odd-tray\"", -1).length - 1);
+        assertTrue(html.contains("<pre>18 nodes, 72 GPUs"), "the merged view as cluster show prints it");
+        for (String fetch : new String[] {"<script", "<link", "src=", "href=", "url(", "@import"}) {
+            assertFalse(html.contains(fetch), "self-contained: no " + fetch);
+        }
+        CliTest.Run bad = CliTest.run("cluster", "show", dir.toString(), "--format", "pdf");
+        assertEquals(ExitCodes.USAGE, bad.code());
+        assertTrue(bad.err().contains("the formats are text, json and html"), bad.err());
+    }
+}
