@@ -317,6 +317,47 @@ class SglangRulesTest {
     }
 
     /**
+     * The MNNVL-fabric variant of comm.py (middle and older sets) is a stored copy without a commit: its errors stay
+     * (an error is no claim that something works), but with the kernel and the fabric the answer is unknown, not ok,
+     * because comm.py@00ac7105, the only copy with a commit, replaced that check with is_fi_a2a_supported.
+     */
+    @Test
+    void fiA2aOfTheCommitLessVariantIsNeverOk() {
+        for (String set : List.of("middle", "older")) {
+            Verdict v = machine(What.GB200_NVL).tp(4).dcp(2).flag("dcp-comm-backend", "fi_a2a").version("sglang", set)
+                    .verdict("sglang", "--dcp-comm-backend");
+            assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
+            assertEquals("fi_a2a", v.resolved());
+            assertNull(v.source().commit(), "the variant cites the stored copy: " + v.source());
+            whyMentions(v, "no copy with a commit holds that check");
+            error(machine(What.HGX_H100).tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a").version("sglang", set)
+                    .verdict("sglang", "--dcp-comm-backend"), "RuntimeError", SglangMessage.FI_A2A_FABRIC.text());
+        }
+    }
+
+    /**
+     * The per-call fusion check cites communicator.py@fd3907ee:346-380 (should_fuse_mlp_allreduce_with_next_layer: DP
+     * attention off, 0 < batch <= 2048), and the workspace failure flashinfer_comm_fusion.py@00f6ebe5:539-546 / 629-634.
+     */
+    @Test
+    void perCallAndWorkspaceChecksCitePinnedCopies() {
+        Verdict dp = node("9.0", 1).flag("enable-dp-attention", "true").flag("dp-size", "2").verdict("sglang", "--enable-dp-attention");
+        assertEquals("fd3907ee4618e96b73ee94d9a836db78efb5d046", dp.source().commit(), dp::toString);
+        assertEquals("346-380", dp.source().line());
+        assertEquals("539-546", SglangMessage.WORKSPACE_FAILED.source().line());
+        assertEquals("629-634", SglangMessage.WORKSPACE_FAILED_GLOBAL.source().line());
+        assertEquals("00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", SglangMessage.WORKSPACE_FAILED.source().commit());
+    }
+
+    /** The DCP checks cite server_args.py@001067ff:4269-4299 by line, not the seed copy by character offset. */
+    @Test
+    void dcpChecksCiteLinesAtTheRetypedServerArgs() {
+        Verdict v = node("9.0", 1).dcp(1).flag("dcp-comm-backend", "a2a").verdict("sglang", "--dcp-comm-backend");
+        assertEquals("001067fffe33427bee0ed2f007fb7551a1d76b44", v.source().commit(), v::toString);
+        assertEquals("4269-4299", v.source().line());
+    }
+
+    /**
      * sgl-project/sglang@003bbaf9 python/sglang/srt/arg_groups/overrides.py:1032-1038: the CuTe-DSL switch owns the
      * fusion for both Qwen3.5-MoE architectures, the CausalLM one too; a backend given beside it is suppressed with a warning.
      */
