@@ -495,6 +495,34 @@ class SglangRulesTest {
         whyMentions(set, "one-shot push up to " + CustomAllReduceV2Table.size(row.oneShotPushBytes()));
     }
 
+    /**
+     * sgl-project/sglang@0cd72ba4 custom_all_reduce_utils.py can_use_custom_all_reduce_with_nvlink: V2's warnings are the
+     * helper's, cited at their lines, and the P2P test (L467-471) runs for every group, --enable-p2p-check or not; it
+     * comes after the PCIe-only check, so four PCIe GPUs without P2P get the PCIe warning.
+     */
+    @Test
+    void customAllReduceV2WarnsWithItsOwnHelperWordsAndTestsP2pAlways() {
+        String utils = "python/sglang/srt/distributed/device_communicators/custom_all_reduce_utils.py";
+        for (SglangMessage m : List.of(SglangMessage.CAR_V2_SPANS_NODES, SglangMessage.CAR_V2_WORLD_SIZE, SglangMessage.CAR_V2_PCIE_ONLY,
+                SglangMessage.CAR_V2_P2P)) {
+            assertEquals(utils, m.source().path(), m::name);
+            assertEquals("0cd72ba41d483ac6c1ea96f056b2bcbfb4365121", m.source().commit(), m::name);
+            assertTrue(m.text().startsWith("CustomAllReduceV2 is disabled"), m::name);
+        }
+        Verdict noP2p = machine(What.HGX_H100).assume("p2p=false").tp(8).verdict("sglang", "--disable-custom-all-reduce");
+        fallback(noP2p, "nccl", SglangMessage.CAR_V2_P2P.text());
+        assertEquals("467-471", noP2p.source().line());
+        whyMentions(noP2p, "whether or not --enable-p2p-check is given");
+        assertEquals("--disable-custom-all-reduce (NCCL is used either way)", noP2p.fix());
+        Verdict skip = machine(What.HGX_H100).assume("p2p=false").tp(8).env("SGLANG_SKIP_P2P_CHECK", "1").verdict("sglang", "--disable-custom-all-reduce");
+        fallback(skip, "nccl", SglangMessage.CAR_V2_P2P.text());
+        whyMentions(skip, "torch.cuda.can_device_access_peer");
+        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false", "p2p=false").tp(4).verdict("sglang", "--disable-custom-all-reduce"),
+                "nccl", SglangMessage.CAR_V2_PCIE_ONLY.text());
+        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false", "p2p=false").tp(2).verdict("sglang", "--disable-custom-all-reduce"),
+                "nccl", SglangMessage.CAR_V2_P2P.text());
+    }
+
     /** custom_all_reduce_v2.py@50e143a6 L47 `if full_nvlink != True: return`: two PCIe GPUs are refused silently (classic: ok). */
     @Test
     void customAllReduceV2RefusesTwoPcieGpusSilently() {

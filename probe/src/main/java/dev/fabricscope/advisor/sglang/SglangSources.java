@@ -75,6 +75,16 @@ public final class SglangSources {
     static final String CAR_V2_COMMIT = "50e143a67729a27e5939dfb586ca449648ddb0fa";
     static final String CAR_V2_PATH = "python/sglang/srt/distributed/device_communicators/custom_all_reduce_v2.py";
     static final SourceRef CAR_V2 = CustomAllReduceV2Table.INIT;
+    /**
+     * The NVLink helper V2 calls with {@code cls_name="CustomAllReduceV2"}: {@code can_use_custom_all_reduce_with_nvlink}
+     * (L401-472), its warnings in this order: spans nodes (L423-425), world size (L430-434), more than two PCIe-only GPUs
+     * (L455-459), no P2P (L467-471: {@code can_p2p} runs for every group, with no --enable-p2p-check gate).
+     */
+    static final String CAR_UTILS_COMMIT = "0cd72ba41d483ac6c1ea96f056b2bcbfb4365121";
+    static final String CAR_UTILS_PATH = "python/sglang/srt/distributed/device_communicators/custom_all_reduce_utils.py";
+    static SourceRef carUtilsLine(String lines) {
+        return new SourceRef(REPO, CAR_UTILS_COMMIT, CAR_UTILS_PATH, lines);
+    }
     /** {@code SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2 = EnvBool(True)} and {@code SGLANG_CUSTOM_ALL_REDUCE_V2_MAX_SIZE_KB}. */
     static final String ENVIRON_COMMIT = "0003215cf1464f44b389cd0b18d0b4c56f2a3da6";
     static final SourceRef ENVIRON_CAR_V2 = new SourceRef(REPO, ENVIRON_COMMIT, "python/sglang/srt/environ.py",
