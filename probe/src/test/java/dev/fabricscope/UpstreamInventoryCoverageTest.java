@@ -40,16 +40,10 @@ class UpstreamInventoryCoverageTest {
      * shrinks: a listed one that gains a commit fails the test until it is taken off). Keys: {@code repo path line}.
      */
     static final Map<String, String> STILL_WITHOUT_COMMIT = Map.ofEntries(
-            Map.entry("sgl-project/sglang python/sglang/srt/distributed/parallel_state.py initialize_model_parallel",
-                    "only the prefix 0005973a was recorded; the index's one copy with a commit (accf8adb, inventoried) has no "
-                            + "decode_context_parallel_size in initialize_model_parallel (L1032-1076), and server_args.py@001067ff "
-                            + "checks no TP % DCP"),
-            Map.entry("sgl-project/sglang python/sglang/srt/entrypoints/engine.py _set_envs_and_config (latest-style copy)",
-                    "find_files lists only 18bfdd16 for this path (the oldest variant, ENGINE_OLD); the latest-style copy was "
-                            + "read from an index entry that gives no commit, and the sglang mirror (1.2 GB) is beyond fetch"),
             Map.entry("sgl-project/sglang python/sglang/srt/entrypoints/engine.py _set_envs_and_config (middle copy)",
-                    "find_files lists only 18bfdd16 for this path (the oldest variant, ENGINE_OLD); the middle copy was read "
-                            + "from an index entry that gives no commit, and the sglang mirror (1.2 GB) is beyond fetch"),
+                    "the index holds this path at 18bfdd16 (find_files; the oldest variant, ENGINE_OLD) and 001067ff "
+                            + "(read_file; the latest-style variant, ENGINE_NEW); the middle copy was read from an index entry "
+                            + "that gives no commit, and the sglang mirror (1.2 GB) is beyond fetch"),
             Map.entry("sgl-project/sglang python/sglang/srt/layers/dcp/comm.py _pre_initialize_fi_a2a_workspace (MNNVL-fabric variant)",
                     "the index gives this variant no commit; comm.py@00ac7105 replaced its fabric check with "
                             + "is_fi_a2a_supported, so the variant's ok is unknown (SglangDcpRules.fiA2a)"),

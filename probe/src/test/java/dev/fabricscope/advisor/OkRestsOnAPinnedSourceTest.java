@@ -22,10 +22,8 @@ import org.junit.jupiter.api.Test;
 class OkRestsOnAPinnedSourceTest {
 
     static final Map<String, String> OK_ON_A_COMMIT_LESS_COPY = Map.of(
-            "python/sglang/srt/entrypoints/engine.py _set_envs_and_config (latest-style copy)",
-            "the NCCL environment the newest set writes; only the oldest variant (18bfdd16) is stored with a commit",
             "python/sglang/srt/entrypoints/engine.py _set_envs_and_config (middle copy)",
-            "the NCCL environment the middle set writes; only the oldest variant (18bfdd16) is stored with a commit",
+            "the NCCL environment the middle set writes; the index holds the oldest (18bfdd16) and newest (001067ff) variants only",
             "python/sglang/srt/layers/flashinfer_comm_fusion.py 62-64",
             "'auto' resolved by _resolve_backend; the copies with a commit (cc28b8ab, 00f6ebe5) have no _resolve_backend",
             "python/sglang/srt/layers/flashinfer_comm_fusion.py 67",

@@ -317,6 +317,22 @@ class SglangRulesTest {
     }
 
     /**
+     * sgl-project/sglang@001067ff python/sglang/srt/entrypoints/engine.py _set_envs_and_config: with nnodes > 1 and
+     * is_mnnvl_fabric_device() (body not read) NCCL_CUMEM_ENABLE defaults to 1 before the --enable-symm-mem write, so
+     * on a multi-node MNNVL fabric the unset variable is unknown; one node, or an exported value, stays as before.
+     */
+    @Test
+    void newestEngineDefaultsCumemOnAcrossAnMnnvlFabric() {
+        Verdict trays = machine(What.GB200_NVL).tp(8).nodes(2).verdict("sglang", "NCCL_CUMEM_ENABLE");
+        assertEquals(Outcome.UNKNOWN, trays.outcome(), trays::toString);
+        whyMentions(trays, "is_mnnvl_fabric_device()", "whose body was not read");
+        assertEquals("001067fffe33427bee0ed2f007fb7551a1d76b44", trays.source().commit());
+        ok(machine(What.GB200_NVL).tp(4).verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=0");
+        ok(machine(What.GB200_NVL).tp(8).nodes(2).flag("enable-symm-mem", "true").verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=1");
+        ok(machine(What.GB200_NVL).tp(8).nodes(2).version("sglang", "middle").verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=0");
+    }
+
+    /**
      * The MNNVL-fabric variant of comm.py (middle and older sets) is a stored copy without a commit: its errors stay
      * (an error is no claim that something works), but with the kernel and the fabric the answer is unknown, not ok,
      * because comm.py@00ac7105, the only copy with a commit, replaced that check with is_fi_a2a_supported.

@@ -11,15 +11,23 @@ public final class SglangSources {
     static final String FUSION_PATH = "python/sglang/srt/layers/flashinfer_comm_fusion.py";
     static final String EXEC_COMMIT = "01d795f8aa711691052ae277055a67f23a123b0b";
     static final String EXEC_PATH = "python/sglang/srt/arg_groups/fields/exec_.py";
-    /** Short hash as recorded by the audit (backend-rules.md §0). */
-    static final String PARALLEL_STATE_COMMIT = "0005973a";
+    /**
+     * The audit recorded the prefix 0005973a; read_file without a commit holds this version (131,741 characters), whose
+     * initialize_model_parallel raises the TP % DCP RuntimeError (read at characters 100,000-116,000; lines not counted).
+     */
+    static final String PARALLEL_STATE_COMMIT = "0005973a84f7a02787e270b6be5970d3022d07fe";
 
     /** server_args.py read whole at this commit (retyped from the stored index: 486,489 characters, 11,069 lines). */
     static final String SERVER_ARGS_COMMIT = "001067fffe33427bee0ed2f007fb7551a1d76b44";
     static final String SERVER_ARGS_PATH = "python/sglang/srt/server_args.py";
 
     // ---- the copies the versions follow
-    static final SourceRef ENGINE_NEW = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (latest-style copy)");
+    /**
+     * The latest-style variant, at the commit server_args.py was read at (read_file without a commit; 75,177 characters;
+     * its lines were not counted): on a multi-node MNNVL-fabric device it first sets NCCL_CUMEM_ENABLE=1 and
+     * NCCL_MNNVL_ENABLE=1 (setdefault), then writes the two variables from --enable-symm-mem / --enable-nccl-nvls.
+     */
+    static final SourceRef ENGINE_NEW = new SourceRef(REPO, SERVER_ARGS_COMMIT, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config");
     static final SourceRef ENGINE_MID = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (middle copy)");
     /** The index's only copy (18bfdd16): NCCL_CUMEM_ENABLE=0 (L425) and NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) (L426), as OLDEST. */
     static final SourceRef ENGINE_OLD = new SourceRef(REPO, "18bfdd16794a857cefaebc00a0964935b8d0a026", "python/sglang/srt/entrypoints/engine.py",
