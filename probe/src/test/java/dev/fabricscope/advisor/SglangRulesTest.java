@@ -352,14 +352,14 @@ class SglangRulesTest {
     }
 
     /**
-     * The per-call fusion check cites communicator.py@fd3907ee:346-380 (should_fuse_mlp_allreduce_with_next_layer: DP
-     * attention off, 0 < batch <= 2048), and the workspace failure flashinfer_comm_fusion.py@00f6ebe5:539-546 / 629-634.
+     * The per-call fusion check cites communicator.py@0090b34c:219-235 (apply_flashinfer_allreduce_fusion: DP attention
+     * off, 0 < batch <= 2048), and the workspace failure flashinfer_comm_fusion.py@00f6ebe5:539-546 / 629-634.
      */
     @Test
     void perCallAndWorkspaceChecksCitePinnedCopies() {
         Verdict dp = node("9.0", 1).flag("enable-dp-attention", "true").flag("dp-size", "2").verdict("sglang", "--enable-dp-attention");
-        assertEquals("fd3907ee4618e96b73ee94d9a836db78efb5d046", dp.source().commit(), dp::toString);
-        assertEquals("346-380", dp.source().line());
+        assertEquals("0090b34ce0e68cd2dace8bb0aa2148938ad4c7db", dp.source().commit(), dp::toString);
+        assertEquals("219-235", dp.source().line());
         assertEquals("539-546", SglangMessage.WORKSPACE_FAILED.source().line());
         assertEquals("629-634", SglangMessage.WORKSPACE_FAILED_GLOBAL.source().line());
         assertEquals("00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", SglangMessage.WORKSPACE_FAILED.source().commit());

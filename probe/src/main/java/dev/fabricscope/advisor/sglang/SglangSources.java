@@ -58,11 +58,12 @@ public final class SglangSources {
     static final SourceRef WORKSPACE_GLOBAL = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "629-634");
     static final SourceRef TRANSPORT = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "FlashInfer transport workaround");
     /**
-     * The per-call check, {@code LayerCommunicator.should_fuse_mlp_allreduce_with_next_layer} in the only stored copy with
-     * a commit: DP attention off and 0 < batch <= FUSE_ALLREDUCE_MAX_BATCH_SIZE (2048), the two conditions later copies
-     * keep in {@code apply_flashinfer_allreduce_fusion}.
+     * The per-call check {@code apply_flashinfer_allreduce_fusion} (read_file without a commit gives this copy, 137,809
+     * characters; lines counted to L235): SM90 or SM100, FlashInfer, DP attention off, a backend set, not CuTe-DSL, fusion
+     * not unavailable, 0 < batch <= FUSE_ALLREDUCE_MAX_BATCH_SIZE (2048). The older fd3907ee (find_files, inventoried)
+     * holds the same DP-attention and batch conditions in should_fuse_mlp_allreduce_with_next_layer (L346-380).
      */
-    static final SourceRef PER_CALL = new SourceRef(REPO, "fd3907ee4618e96b73ee94d9a836db78efb5d046", "python/sglang/srt/layers/communicator.py", "346-380");
+    static final SourceRef PER_CALL = new SourceRef(REPO, "0090b34ce0e68cd2dace8bb0aa2148938ad4c7db", "python/sglang/srt/layers/communicator.py", "219-235");
     static final SourceRef ARGPARSE = new SourceRef("python/cpython", "8ea6cc14a5178b456278c35f63b0859c6b5f4f64", "Lib/argparse.py",
             "parse_args / _check_value error texts (program name as sglang issue #37646 shows it)");
 
