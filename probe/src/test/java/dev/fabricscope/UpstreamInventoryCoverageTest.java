@@ -30,41 +30,41 @@ class UpstreamInventoryCoverageTest {
 
     static final Pattern COMMIT = Pattern.compile("[0-9a-f]{40}");
 
+    /** Why the _resolve_backend copies keep no commit. */
+    static final String FUSION_WHY = "_resolve_backend is in two index entries that give no repository or commit (31,493 and "
+            + "50,557 characters); find_files lists cc28b8ab for this path and read_file also holds 00f6ebe5 (inventoried), "
+            + "and neither has _resolve_backend: 00f6ebe5 hands the backend to FlashInfer's create_allreduce_fusion_workspace";
+
     /**
      * SourceRefs still without a full commit, each with why it could not be filled from upstream here (the list only
      * shrinks: a listed one that gains a commit fails the test until it is taken off). Keys: {@code repo path line}.
      */
     static final Map<String, String> STILL_WITHOUT_COMMIT = Map.ofEntries(
-            Map.entry("sgl-project/sglang python/sglang/srt/distributed/parallel_state.py initialize_model_parallel",
-                    "only the prefix 0005973a was recorded; the stored index holds accf8adb only"),
-            Map.entry("sgl-project/sglang python/sglang/srt/entrypoints/engine.py _set_envs_and_config (latest-style copy)",
-                    "copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
             Map.entry("sgl-project/sglang python/sglang/srt/entrypoints/engine.py _set_envs_and_config (middle copy)",
-                    "copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
-            Map.entry("sgl-project/sglang python/sglang/srt/layers/communicator.py apply_flashinfer_allreduce_fusion",
-                    "the stored copy (fd3907ee) was not checked for the function"),
+                    "the index holds this path at 18bfdd16 (find_files; the oldest variant, ENGINE_OLD) and 001067ff "
+                            + "(read_file; the latest-style variant, ENGINE_NEW); the middle copy was read from an index entry "
+                            + "that gives no commit, and the sglang mirror (1.2 GB) is beyond fetch"),
             Map.entry("sgl-project/sglang python/sglang/srt/layers/dcp/comm.py _pre_initialize_fi_a2a_workspace (MNNVL-fabric variant)",
-                    "the index stores this comm.py variant without giving its commit; the inventory is pinned at the later 00ac7105"),
+                    "the index gives this variant no commit; comm.py@00ac7105 replaced its fabric check with "
+                            + "is_fi_a2a_supported, so the variant's ok is unknown (SglangDcpRules.fiA2a)"),
             Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py 50",
-                    "a line of the traceback-matched copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
+                    FUSION_WHY),
             Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py 62-64",
-                    "lines of the traceback-matched copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
+                    FUSION_WHY),
             Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py 67",
-                    "a line of the traceback-matched copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
+                    FUSION_WHY),
             Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py _resolve_backend (both copies)",
-                    "copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
+                    FUSION_WHY),
             Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py _resolve_backend (newer copy, L46-75)",
-                    "copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
+                    FUSION_WHY),
             Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py _resolve_backend (traceback-matched copy, L47-76)",
-                    "copy whose commit was not recorded; the sglang mirror (1.2 GB) is beyond fetch and the stored index holds other versions"),
-            Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py ensure_workspace_initialized (L669)",
-                    "the line was not checked in the stored 00f6ebe5 copy"),
-            Map.entry("vllm-project/vllm vllm/distributed/device_communicators/cuda_communicator.py all_reduce",
-                    "the stored copy (00b5a01d) predates the dispatch the rule describes"),
+                    FUSION_WHY),
             Map.entry("vllm-project/vllm vllm/distributed/device_communicators/flashinfer_all_reduce.py get_fi_ar_workspace (newer copies, allow_trtllm_fallback)",
-                    "the stored copy is the older 00545a8a, without allow_trtllm_fallback"),
+                    "find_files lists 43e62814 (VLLM_FLASHINFER_ALLREDUCE_BACKEND passed straight to "
+                            + "create_allreduce_fusion_workspace, no trtllm retry) and the rules pin the older 00545a8a; neither "
+                            + "has allow_trtllm_fallback"),
             Map.entry("vllm-project/vllm vllm/engine/arg_utils.py EngineArgs (flags as listed by the audit)",
-                    "the flags were listed by the audit, not read at one commit"),
+                    "the flags were listed by the audit, not read at one commit; the index's copy (99d7eb5d) is v0.11-era"),
             Map.entry("vllm-project/vllm vllm/envs.py VLLM_FLASHINFER_ALLREDUCE_BACKEND",
                     "three copies disagree (backend-rules.md §2.1); none was recorded, and the stored index holds only the v0.6-era f218f9c2"));
 

@@ -317,6 +317,63 @@ class SglangRulesTest {
     }
 
     /**
+     * sgl-project/sglang@001067ff python/sglang/srt/entrypoints/engine.py _set_envs_and_config: with nnodes > 1 and
+     * is_mnnvl_fabric_device() (body not read) NCCL_CUMEM_ENABLE defaults to 1 before the --enable-symm-mem write, so
+     * on a multi-node MNNVL fabric the unset variable is unknown; one node, or an exported value, stays as before.
+     */
+    @Test
+    void newestEngineDefaultsCumemOnAcrossAnMnnvlFabric() {
+        Verdict trays = machine(What.GB200_NVL).tp(8).nodes(2).verdict("sglang", "NCCL_CUMEM_ENABLE");
+        assertEquals(Outcome.UNKNOWN, trays.outcome(), trays::toString);
+        whyMentions(trays, "is_mnnvl_fabric_device()", "whose body was not read");
+        assertEquals("001067fffe33427bee0ed2f007fb7551a1d76b44", trays.source().commit());
+        ok(machine(What.GB200_NVL).tp(4).verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=0");
+        ok(machine(What.GB200_NVL).tp(8).nodes(2).flag("enable-symm-mem", "true").verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=1");
+        ok(machine(What.GB200_NVL).tp(8).nodes(2).version("sglang", "middle").verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=0");
+    }
+
+    /**
+     * The MNNVL-fabric variant of comm.py (middle and older sets) is a stored copy without a commit: its errors stay
+     * (an error is no claim that something works), but with the kernel and the fabric the answer is unknown, not ok,
+     * because comm.py@00ac7105, the only copy with a commit, replaced that check with is_fi_a2a_supported.
+     */
+    @Test
+    void fiA2aOfTheCommitLessVariantIsNeverOk() {
+        for (String set : List.of("middle", "older")) {
+            Verdict v = machine(What.GB200_NVL).tp(4).dcp(2).flag("dcp-comm-backend", "fi_a2a").version("sglang", set)
+                    .verdict("sglang", "--dcp-comm-backend");
+            assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
+            assertEquals("fi_a2a", v.resolved());
+            assertNull(v.source().commit(), "the variant cites the stored copy: " + v.source());
+            whyMentions(v, "no copy with a commit holds that check");
+            error(machine(What.HGX_H100).tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a").version("sglang", set)
+                    .verdict("sglang", "--dcp-comm-backend"), "RuntimeError", SglangMessage.FI_A2A_FABRIC.text());
+        }
+    }
+
+    /**
+     * The per-call fusion check cites communicator.py@0090b34c:219-235 (apply_flashinfer_allreduce_fusion: DP attention
+     * off, 0 < batch <= 2048), and the workspace failure flashinfer_comm_fusion.py@00f6ebe5:539-546 / 629-634.
+     */
+    @Test
+    void perCallAndWorkspaceChecksCitePinnedCopies() {
+        Verdict dp = node("9.0", 1).flag("enable-dp-attention", "true").flag("dp-size", "2").verdict("sglang", "--enable-dp-attention");
+        assertEquals("0090b34ce0e68cd2dace8bb0aa2148938ad4c7db", dp.source().commit(), dp::toString);
+        assertEquals("219-235", dp.source().line());
+        assertEquals("539-546", SglangMessage.WORKSPACE_FAILED.source().line());
+        assertEquals("629-634", SglangMessage.WORKSPACE_FAILED_GLOBAL.source().line());
+        assertEquals("00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", SglangMessage.WORKSPACE_FAILED.source().commit());
+    }
+
+    /** The DCP checks cite server_args.py@001067ff:4269-4299 by line, not the seed copy by character offset. */
+    @Test
+    void dcpChecksCiteLinesAtTheRetypedServerArgs() {
+        Verdict v = node("9.0", 1).dcp(1).flag("dcp-comm-backend", "a2a").verdict("sglang", "--dcp-comm-backend");
+        assertEquals("001067fffe33427bee0ed2f007fb7551a1d76b44", v.source().commit(), v::toString);
+        assertEquals("4269-4299", v.source().line());
+    }
+
+    /**
      * sgl-project/sglang@003bbaf9 python/sglang/srt/arg_groups/overrides.py:1032-1038: the CuTe-DSL switch owns the
      * fusion for both Qwen3.5-MoE architectures, the CausalLM one too; a backend given beside it is suppressed with a warning.
      */
@@ -452,6 +509,34 @@ class SglangRulesTest {
         ok(set, "custom all-reduce v2");
         CustomAllReduceV2Table.Row row = CustomAllReduceV2Table.row(CustomAllReduceV2Table.Family.OTHER, tp).orElseThrow();
         whyMentions(set, "one-shot push up to " + CustomAllReduceV2Table.size(row.oneShotPushBytes()));
+    }
+
+    /**
+     * sgl-project/sglang@0cd72ba4 custom_all_reduce_utils.py can_use_custom_all_reduce_with_nvlink: V2's warnings are the
+     * helper's, cited at their lines, and the P2P test (L467-471) runs for every group, --enable-p2p-check or not; it
+     * comes after the PCIe-only check, so four PCIe GPUs without P2P get the PCIe warning.
+     */
+    @Test
+    void customAllReduceV2WarnsWithItsOwnHelperWordsAndTestsP2pAlways() {
+        String utils = "python/sglang/srt/distributed/device_communicators/custom_all_reduce_utils.py";
+        for (SglangMessage m : List.of(SglangMessage.CAR_V2_SPANS_NODES, SglangMessage.CAR_V2_WORLD_SIZE, SglangMessage.CAR_V2_PCIE_ONLY,
+                SglangMessage.CAR_V2_P2P)) {
+            assertEquals(utils, m.source().path(), m::name);
+            assertEquals("0cd72ba41d483ac6c1ea96f056b2bcbfb4365121", m.source().commit(), m::name);
+            assertTrue(m.text().startsWith("CustomAllReduceV2 is disabled"), m::name);
+        }
+        Verdict noP2p = machine(What.HGX_H100).assume("p2p=false").tp(8).verdict("sglang", "--disable-custom-all-reduce");
+        fallback(noP2p, "nccl", SglangMessage.CAR_V2_P2P.text());
+        assertEquals("467-471", noP2p.source().line());
+        whyMentions(noP2p, "whether or not --enable-p2p-check is given");
+        assertEquals("--disable-custom-all-reduce (NCCL is used either way)", noP2p.fix());
+        Verdict skip = machine(What.HGX_H100).assume("p2p=false").tp(8).env("SGLANG_SKIP_P2P_CHECK", "1").verdict("sglang", "--disable-custom-all-reduce");
+        fallback(skip, "nccl", SglangMessage.CAR_V2_P2P.text());
+        whyMentions(skip, "torch.cuda.can_device_access_peer");
+        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false", "p2p=false").tp(4).verdict("sglang", "--disable-custom-all-reduce"),
+                "nccl", SglangMessage.CAR_V2_PCIE_ONLY.text());
+        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false", "p2p=false").tp(2).verdict("sglang", "--disable-custom-all-reduce"),
+                "nccl", SglangMessage.CAR_V2_P2P.text());
     }
 
     /** custom_all_reduce_v2.py@50e143a6 L47 `if full_nvlink != True: return`: two PCIe GPUs are refused silently (classic: ok). */

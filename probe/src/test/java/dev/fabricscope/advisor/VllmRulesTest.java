@@ -159,7 +159,12 @@ class VllmRulesTest {
     @Test
     void standaloneFlashInferAllReduce() {
         String k = "VLLM_ALLREDUCE_USE_FLASHINFER";
-        ok(node("9.0", 8).tp(8).env(k, "1").verdict("vllm", k), "flashinfer");
+        Verdict used = node("9.0", 8).tp(8).env(k, "1").verdict("vllm", k);
+        ok(used, "flashinfer");
+        // vllm@00545a8a flashinfer_all_reduce.py:302-323 (should_use_fi_ar); the dispatch order has no pinned copy
+        assertEquals("00545a8acc220f4c5fa47afad739e3d2baac7310", used.source().commit(), used::toString);
+        assertEquals("302-323", used.source().line());
+        whyMentions(used, "should_use_fi_ar accepts");
         fallback(node("9.0", 8).tp(6).env(k, "1").verdict("vllm", k), null, "FlashInfer All Reduce is disabled because it is not supported for world_size=6.");
         fallback(node("12.0", 2).tp(2).env(k, "1").verdict("vllm", k), null, "FlashInfer All Reduce is disabled because it is not supported for world_size=2.");
         fallback(machine("platform=rocm", "gpus-per-node=8").tp(8).env(k, "1").verdict("vllm", k), null, VllmMessage.FIAR_CUDA.text());

@@ -140,14 +140,16 @@ final class SglangCustomAllReduceRules {
         if (p.outcome() != Outcome.FALLBACK) {
             return null;
         }
-        boolean classicTakes = !e.tpSpansNodes() && CustomAllReduce.WORLD_SIZES.contains(e.tp()) && (e.tp() == 2 || e.allNvlink());
+        boolean classicTakes = !e.tpSpansNodes() && e.p2p() && CustomAllReduce.WORLD_SIZES.contains(e.tp()) && (e.tp() == 2 || e.allNvlink());
         return classicTakes ? CAR_V2_ENV.name() + "=0 (the classic kernel takes this group)" : "--disable-custom-all-reduce (NCCL is used either way)";
     }
 
     /**
      * CustomAllReduceV2.__init__ (custom_all_reduce_v2.py@50e143a6 L41-49): the shared NVLink helper with the world
      * sizes of {@link CustomAllReduceV2Table}; anything but {@code full_nvlink is True} leaves it disabled, so NCCL
-     * all-reduces. Unlike the classic kernel, two GPUs without NVLink are refused too (silently).
+     * all-reduces. Unlike the classic kernel, two GPUs without NVLink are refused too (silently). The helper's checks, in
+     * its order (custom_all_reduce_utils.py@0cd72ba4 L401-472): one node, a world size of the map, full NVLink above two
+     * GPUs, P2P for every group (no --enable-p2p-check gate), each with its warning.
      */
     static Partial v2Path(Eval e) {
         SourceRef src = SglangSources.CAR_V2;
@@ -167,31 +169,36 @@ final class SglangCustomAllReduceRules {
             return new Partial(Outcome.FALLBACK, "nccl", null, SglangMessage.CAR_V2_SPANS_NODES.text(), WHEN_COMM, Slots.fill("{span} and the "
                     + "{tp} group crosses them{mnnvl}; V2 stays within one node, so NCCL all-reduces (which class prints the warning depends "
                     + "on the copy: some force V2 off with more than one node).", "span", e.span(), "tp", e.tpPhrase(),
-                    "mnnvl", multinode == null ? " without an MNNVL fabric" : " and SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE=" + multinode), src);
+                    "mnnvl", multinode == null ? " without an MNNVL fabric" : " and SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE=" + multinode),
+                    SglangMessage.CAR_V2_SPANS_NODES.source());
         }
         if (!sizes.contains(e.tp())) {
             return new Partial(Outcome.FALLBACK, "nccl", null, SglangMessage.CAR_V2_WORLD_SIZE.format(e.tp(), Values.pyList(sizes)), WHEN_COMM,
-                    Slots.fill("World size {ws} is not a key of V2's THRESHOLD_2_SHOT_MAP ({sizes}).", "ws", e.tp(), "sizes", sizes), src);
+                    Slots.fill("World size {ws} is not a key of V2's THRESHOLD_2_SHOT_MAP ({sizes}).", "ws", e.tp(), "sizes", sizes),
+                    SglangMessage.CAR_V2_WORLD_SIZE.source());
+        }
+        String gpus = e.gpus() + " without NVLink between every pair";
+        if (!e.allNvlink() && e.tp() > 2) {
+            return new Partial(Outcome.FALLBACK, "nccl", null, SglangMessage.CAR_V2_PCIE_ONLY.text(), WHEN_COMM,
+                    Slots.fill("{tp} needs every GPU pair NVLink-connected for more than two GPUs, and {gpus}.", "tp", e.tpPhrase(), "gpus", gpus),
+                    SglangMessage.CAR_V2_PCIE_ONLY.source());
+        }
+        if (!e.p2p()) {
+            return new Partial(Outcome.FALLBACK, "nccl", null, SglangMessage.CAR_V2_P2P.text(), WHEN_COMM, Slots.fill("Not every GPU "
+                    + "pair reports peer access (cuDeviceCanAccessPeer = 0). The helper V2 shares tests P2P for every group, whether or not "
+                    + "--enable-p2p-check is given ({how}), so V2 stays disabled and NCCL all-reduces.", "how", e.envTrue(SKIP_P2P_ENV)
+                            ? "SGLANG_SKIP_P2P_CHECK=1 only swaps the test for torch.cuda.can_device_access_peer" : "gpu_p2p_access_check"),
+                    SglangMessage.CAR_V2_P2P.source());
         }
         if (!e.allNvlink()) {
-            String gpus = e.gpus() + " without NVLink between every pair";
-            if (e.tp() == 2) {
-                return new Partial(Outcome.FALLBACK, "nccl", null, null, WHEN_COMM, Slots.fill("{gpus}: V2 runs only when the helper reports "
-                        + "full NVLink (full_nvlink is True), so on two PCIe GPUs it stays disabled without a warning and NCCL all-reduces; "
-                        + "the classic kernel would take them.", "gpus", gpus), src);
-            }
-            return new Partial(Outcome.FALLBACK, "nccl", null, SglangMessage.CAR_V2_PCIE_ONLY.text(), WHEN_COMM,
-                    Slots.fill("{tp} needs every GPU pair NVLink-connected for more than two GPUs, and {gpus}.", "tp", e.tpPhrase(), "gpus", gpus), src);
-        }
-        if (!e.p2p() && e.bool(P2P_CHECK)) {
-            return new Partial(Outcome.FALLBACK, "nccl", null, null, WHEN_COMM, "--enable-p2p-check runs the P2P test, and the GPUs cannot access "
-                    + "each other (cuDeviceCanAccessPeer = 0), so V2 stays disabled (its exact warning was not read).", src);
+            return new Partial(Outcome.FALLBACK, "nccl", null, null, WHEN_COMM, Slots.fill("{gpus}: V2 runs only when the helper reports "
+                    + "full NVLink (full_nvlink is True), so on two PCIe GPUs it stays disabled without a warning and NCCL all-reduces; "
+                    + "the classic kernel would take them.", "gpus", gpus), src);
         }
         return Partial.ok("custom all-reduce v2", WHEN_COMM, Slots.fill("{tp} on one node with every GPU pair NVLink-connected: "
-                + "CustomAllReduceV2 (the default dispatch) takes world sizes {sizes}{odd}.{perCall}{p2p}", "tp", e.tpPhrase(), "sizes", sizes,
+                + "CustomAllReduceV2 (the default dispatch) takes world sizes {sizes}{odd}.{perCall}", "tp", e.tpPhrase(), "sizes", sizes,
                 "odd", CustomAllReduce.WORLD_SIZES.contains(e.tp()) ? "" : ", so it runs where the classic kernel refuses world size " + e.tp(),
-                "perCall", v2PerCall(e), "p2p", e.p2p() ? "" : " The GPUs report no P2P access, but without --enable-p2p-check SGLang does "
-                        + "not test it; what V2 then does was not verified."), src);
+                "perCall", v2PerCall(e)), src);
     }
 
     /** What V2 does per message, from its threshold map (custom_all_reduce_v2.py@50e143a6 L160-185). */

@@ -93,7 +93,9 @@ final class SglangDcpRules {
                     .why("The argument check (CUDA only) passed, but at warm-up is_mnnvl_fabric_supported() is false: " + FlashInferWorkspace.fabricWhy(e) + "." + later)
                     .fix("--dcp-comm-backend a2a (or ag_rs)").build();
         }
-        return v.ok().resolved("fi_a2a").why("CUDA, SM " + e.sm() + " and MNNVL fabric memory: " + FlashInferWorkspace.fabricWhy(e) + ".").build();
+        return v.outcome(Outcome.UNKNOWN).resolved("fi_a2a").why("CUDA, SM " + e.sm() + " and MNNVL fabric memory (" + FlashInferWorkspace.fabricWhy(e)
+                + "): the stored comm.py copy this version follows would go on, but no copy with a commit holds that check (comm.py@00ac7105 "
+                + "replaced it with is_fi_a2a_supported, the newest set's rule), so whether the warm-up passes is not read.").build();
     }
 
     /** Pipeline parallelism is not among the advisor's inputs: is_fi_a2a_supported is evaluated at pp_size 1. */

@@ -37,9 +37,9 @@ public enum SglangMessage implements UpstreamMessage {
     PREFLIGHT_VOTE("FlashInfer workspace preflight: cuMemCreate probe failed on at least one rank. Skipping allreduce fusion to avoid cross-rank desync inside the flashinfer collective.",
             SglangSources.PREFLIGHT),
     WORKSPACE_FAILED("Failed to initialize FlashInfer workspace (backend=%s): %s. Disabling flashinfer allreduce fusion permanently.",
-            SglangSources.ENSURE),
+            SglangSources.WORKSPACE_WARNING),
     WORKSPACE_FAILED_GLOBAL("FlashInfer allreduce fusion disabled globally because workspace initialization failed on at least one rank.",
-            SglangSources.ENSURE),
+            SglangSources.WORKSPACE_GLOBAL),
     TWOSHOT("Could not allocate a FlashInfer MNNVL workspace whose TWOSHOT stage offset is 32B-aligned after 3 attempts; disabling allreduce fusion. The trtllm backend sizes its workspace differently and is unaffected.",
             SglangSources.FUSION_NEW),
     TRANSPORT("Applying FlashInfer transport workaround: forcing PosixFD symmetric-memory handle exchange on aarch64 + sm10x to avoid known data corruption with Fabric handle exchange on GB systems. Set SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT=0 to disable.",
@@ -55,15 +55,17 @@ public enum SglangMessage implements UpstreamMessage {
             SglangSources.EXEC_COMM),
     /**
      * CustomAllReduceV2's warnings: V2 hands {@code cls_name="CustomAllReduceV2"} to the NVLink helper it shares with the
-     * classic class (custom_all_reduce_v2.py@50e143a6 L41-49), which prints the classic words with that name in front.
-     * The helper's body (custom_all_reduce_utils.py) was not read at a commit: the texts follow the classic ones.
+     * classic class (custom_all_reduce_v2.py@50e143a6 L41-49); the texts are the helper's f-strings
+     * (custom_all_reduce_utils.py@0cd72ba4 can_use_custom_all_reduce_with_nvlink) with that name in front.
      */
     CAR_V2_SPANS_NODES("CustomAllReduceV2 is disabled because this process group spans across nodes.",
-            SglangSources.CAR_V2),
+            SglangSources.carUtilsLine("423-425")),
     CAR_V2_WORLD_SIZE("CustomAllReduceV2 is disabled due to an unsupported world size: %d. Supported world sizes: %s. To silence this warning, specify disable_custom_all_reduce=True explicitly.",
-            SglangSources.CAR_V2),
+            SglangSources.carUtilsLine("430-434")),
     CAR_V2_PCIE_ONLY("CustomAllReduceV2 is disabled because it's not supported on more than two PCIe-only GPUs. To silence this warning, specify disable_custom_all_reduce=True explicitly.",
-            SglangSources.CAR_V2),
+            SglangSources.carUtilsLine("455-459")),
+    CAR_V2_P2P("CustomAllReduceV2 is disabled because your platform lacks GPU P2P capability or P2P test failed. To silence this warning, specify disable_custom_all_reduce=True explicitly.",
+            SglangSources.carUtilsLine("467-471")),
     CP_DSV32_ZIGZAG("DeepSeek V3.2 prefill CP does not support --cp-strategy zigzag; use interleave.",
             SglangSources.cpLine("38-46")),
     CP_MIMO_ZIGZAG("MiMo V2 prefill CP only supports --cp-strategy zigzag.",

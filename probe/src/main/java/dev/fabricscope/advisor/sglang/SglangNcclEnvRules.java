@@ -124,6 +124,11 @@ final class SglangNcclEnvRules {
         VerdictBuilder v = e.on(CUMEM_ENV, SglangVersion.class).source(version(e).engineSource()).when(WHEN_ENV);
         NcclEnv env = ncclEnv(e);
         String user = e.value(CUMEM_ENV);
+        if (mnnvlDefault(e) && user == null && !e.bool(SYMM_MEM)) {
+            return v.outcome(Outcome.UNKNOWN).why(Slots.fill("{span} with an MNNVL fabric: this version first sets NCCL_CUMEM_ENABLE=1 and "
+                    + "NCCL_MNNVL_ENABLE=1 (setdefault) when is_mnnvl_fabric_device() holds, whose body was not read; then the "
+                    + "variable stays 1, else SGLang writes 0 from --enable-symm-mem.", "span", e.span())).build();
+        }
         v.resolved("NCCL_CUMEM_ENABLE=" + env.cumem());
         if (user != null && env.cumemWritten() && !user.equals(env.cumem())) {
             return v.fallback().why("Exported as " + user + ", but SGLang overwrites it with " + env.cumem()
@@ -131,6 +136,11 @@ final class SglangNcclEnvRules {
         }
         String from = version(e).engineEnv() != SglangVersion.EngineEnv.OLDEST ? " from --enable-symm-mem." : " (this version writes 0 unconditionally).";
         return v.ok().why(user == null ? "Not exported: SGLang sets NCCL_CUMEM_ENABLE=" + env.cumem() + from : "Exported as " + user + " and kept.").build();
+    }
+
+    /** The newest variant's multi-node MNNVL default (engine.py@001067ff _set_envs_and_config, is_mnnvl_fabric_device). */
+    private static boolean mnnvlDefault(Eval e) {
+        return version(e).engineEnv() == SglangVersion.EngineEnv.LATEST && e.nodes() > 1 && e.mnnvlFabric();
     }
 
     static Verdict transportVerdict(Eval e) {

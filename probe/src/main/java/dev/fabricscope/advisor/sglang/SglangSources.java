@@ -11,11 +11,23 @@ public final class SglangSources {
     static final String FUSION_PATH = "python/sglang/srt/layers/flashinfer_comm_fusion.py";
     static final String EXEC_COMMIT = "01d795f8aa711691052ae277055a67f23a123b0b";
     static final String EXEC_PATH = "python/sglang/srt/arg_groups/fields/exec_.py";
-    /** Short hash as recorded by the audit (backend-rules.md §0). */
-    static final String PARALLEL_STATE_COMMIT = "0005973a";
+    /**
+     * The audit recorded the prefix 0005973a; read_file without a commit holds this version (131,741 characters), whose
+     * initialize_model_parallel raises the TP % DCP RuntimeError (read at characters 100,000-116,000; lines not counted).
+     */
+    static final String PARALLEL_STATE_COMMIT = "0005973a84f7a02787e270b6be5970d3022d07fe";
+
+    /** server_args.py read whole at this commit (retyped from the stored index: 486,489 characters, 11,069 lines). */
+    static final String SERVER_ARGS_COMMIT = "001067fffe33427bee0ed2f007fb7551a1d76b44";
+    static final String SERVER_ARGS_PATH = "python/sglang/srt/server_args.py";
 
     // ---- the copies the versions follow
-    static final SourceRef ENGINE_NEW = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (latest-style copy)");
+    /**
+     * The latest-style variant, at the commit server_args.py was read at (read_file without a commit; 75,177 characters;
+     * its lines were not counted): on a multi-node MNNVL-fabric device it first sets NCCL_CUMEM_ENABLE=1 and
+     * NCCL_MNNVL_ENABLE=1 (setdefault), then writes the two variables from --enable-symm-mem / --enable-nccl-nvls.
+     */
+    static final SourceRef ENGINE_NEW = new SourceRef(REPO, SERVER_ARGS_COMMIT, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config");
     static final SourceRef ENGINE_MID = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (middle copy)");
     /** The index's only copy (18bfdd16): NCCL_CUMEM_ENABLE=0 (L425) and NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) (L426), as OLDEST. */
     static final SourceRef ENGINE_OLD = new SourceRef(REPO, "18bfdd16794a857cefaebc00a0964935b8d0a026", "python/sglang/srt/entrypoints/engine.py",
@@ -27,8 +39,10 @@ public final class SglangSources {
     static final SourceRef SEED_ARGS = new SourceRef(REPO, SEED, "python/sglang/srt/server_args.py", "ServerArgs fields");
 
     // ---- fusion (§1.1–1.3)
-    static final SourceRef FIELD = new SourceRef(REPO, SEED, "python/sglang/srt/server_args.py", "flashinfer_allreduce_fusion_backend field (≈ char 80 k)");
-    static final SourceRef DEPRECATED = new SourceRef(REPO, SEED, "python/sglang/srt/server_args.py", "_handle_deprecated_args (≈ char 186 k)");
+    /** The field and its help text (the seed copy holds the same text; its lines were not counted). */
+    static final SourceRef FIELD = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "2121-2138");
+    /** {@code _handle_deprecated_args}: --enable-flashinfer-allreduce-fusion without a backend warns and sets auto. */
+    static final SourceRef DEPRECATED = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "4446-4461");
     static final SourceRef AUTO = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_flashinfer_allreduce_fusion_auto_enable");
     static final SourceRef ENFORCE = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_enforce_disable_allreduce_fusion");
     static final SourceRef DETERMINISTIC = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_deterministic_allreduce_fusion_disable");
@@ -36,14 +50,26 @@ public final class SglangSources {
     static final SourceRef AUTO_RESOLVE = new SourceRef(REPO, null, FUSION_PATH, "62-64");
     static final SourceRef R3 = new SourceRef(REPO, null, FUSION_PATH, "67");
     static final SourceRef PREFLIGHT = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "_preflight_check_workspace_memory");
-    static final SourceRef ENSURE = new SourceRef(REPO, null, FUSION_PATH, "ensure_workspace_initialized (L669)");
+    /** {@code ensure_workspace_initialized} at the preflight copy (L639-721): a failed workspace creation disables fusion. */
+    static final SourceRef ENSURE = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "639-721");
+    /** FlashInferWorkspaceManager.initialize's except branch: the warning, fusion off for good. */
+    static final SourceRef WORKSPACE_WARNING = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "539-546");
+    /** {@code _sync_allreduce_unavailable_across_tp}: one rank's failure turns fusion off on every rank. */
+    static final SourceRef WORKSPACE_GLOBAL = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "629-634");
     static final SourceRef TRANSPORT = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "FlashInfer transport workaround");
-    static final SourceRef PER_CALL = new SourceRef(REPO, null, "python/sglang/srt/layers/communicator.py", "apply_flashinfer_allreduce_fusion");
+    /**
+     * The per-call check {@code apply_flashinfer_allreduce_fusion} (read_file without a commit gives this copy, 137,809
+     * characters; lines counted to L235): SM90 or SM100, FlashInfer, DP attention off, a backend set, not CuTe-DSL, fusion
+     * not unavailable, 0 < batch <= FUSE_ALLREDUCE_MAX_BATCH_SIZE (2048). The older fd3907ee (find_files, inventoried)
+     * holds the same DP-attention and batch conditions in should_fuse_mlp_allreduce_with_next_layer (L346-380).
+     */
+    static final SourceRef PER_CALL = new SourceRef(REPO, "0090b34ce0e68cd2dace8bb0aa2148938ad4c7db", "python/sglang/srt/layers/communicator.py", "219-235");
     static final SourceRef ARGPARSE = new SourceRef("python/cpython", "8ea6cc14a5178b456278c35f63b0859c6b5f4f64", "Lib/argparse.py",
             "parse_args / _check_value error texts (program name as sglang issue #37646 shows it)");
 
     // ---- decode context parallel (§1.4)
-    static final SourceRef DCP = new SourceRef(REPO, SEED, "python/sglang/srt/server_args.py", "_handle_dcp_validation (≈ char 178 k)");
+    /** {@code _handle_dcp_validation}: the four checks, texts as in the seed copy (read there by character offset). */
+    static final SourceRef DCP = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "4269-4299");
     static final SourceRef DP_DEFAULTS = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "1429");
     static final SourceRef DCP_DEFAULT = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_dcp_comm_backend_default");
     /** comm.py@00ac7105: init_fi_a2a_workspace raises unless is_fi_a2a_supported (L388-396, raise L441). */
@@ -58,6 +84,16 @@ public final class SglangSources {
     static final String CAR_V2_COMMIT = "50e143a67729a27e5939dfb586ca449648ddb0fa";
     static final String CAR_V2_PATH = "python/sglang/srt/distributed/device_communicators/custom_all_reduce_v2.py";
     static final SourceRef CAR_V2 = CustomAllReduceV2Table.INIT;
+    /**
+     * The NVLink helper V2 calls with {@code cls_name="CustomAllReduceV2"}: {@code can_use_custom_all_reduce_with_nvlink}
+     * (L401-472), its warnings in this order: spans nodes (L423-425), world size (L430-434), more than two PCIe-only GPUs
+     * (L455-459), no P2P (L467-471: {@code can_p2p} runs for every group, with no --enable-p2p-check gate).
+     */
+    static final String CAR_UTILS_COMMIT = "0cd72ba41d483ac6c1ea96f056b2bcbfb4365121";
+    static final String CAR_UTILS_PATH = "python/sglang/srt/distributed/device_communicators/custom_all_reduce_utils.py";
+    static SourceRef carUtilsLine(String lines) {
+        return new SourceRef(REPO, CAR_UTILS_COMMIT, CAR_UTILS_PATH, lines);
+    }
     /** {@code SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2 = EnvBool(True)} and {@code SGLANG_CUSTOM_ALL_REDUCE_V2_MAX_SIZE_KB}. */
     static final String ENVIRON_COMMIT = "0003215cf1464f44b389cd0b18d0b4c56f2a3da6";
     static final SourceRef ENVIRON_CAR_V2 = new SourceRef(REPO, ENVIRON_COMMIT, "python/sglang/srt/environ.py",
@@ -89,9 +125,6 @@ public final class SglangSources {
     static final SourceRef TSM = new SourceRef(REPO, "0cd72ba41d483ac6c1ea96f056b2bcbfb4365121",
             "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "TorchSymmMemCommunicator.__init__");
 
-    /** server_args.py read whole at this commit (retyped from the stored index: 486,489 characters, 11,069 lines). */
-    static final String SERVER_ARGS_COMMIT = "001067fffe33427bee0ed2f007fb7551a1d76b44";
-    static final String SERVER_ARGS_PATH = "python/sglang/srt/server_args.py";
     /**
      * {@code _handle_deterministic_inference}: with --enable-deterministic-inference and TP > 1 on CUDA it sets
      * NCCL_ALGO=allreduce:tree, pins the NCCL channel count and declares disable_custom_all_reduce=True and

@@ -57,9 +57,11 @@ final class VllmCommunicatorRules {
                             + " (the message names the world size even when the capability is the reason; the size table of the fusion pass is assumed).")
                     .fix("drop VLLM_ALLREDUCE_USE_FLASHINFER").build();
         }
-        return v.ok().resolved("flashinfer").source(VllmSources.DISPATCH)
-                .why(Slots.fill("Tried before custom all-reduce for TP all-reduces: each call needs a contiguous 2-D CUDA tensor of at most "
-                        + "{mb} MB ({table}), else the next backend runs. {mnnvl}", "mb", VllmSizeTable.fmt(mb.get()), "table", table.name(),
+        return v.ok().resolved("flashinfer").source(VllmSources.FIAR_USE)
+                .why(Slots.fill("FlashInferAllReduce stays enabled and takes each TP all-reduce that should_use_fi_ar accepts: a contiguous "
+                        + "2-D CUDA tensor of at most {mb} MB ({table}); other calls go to the next backend (where CudaCommunicator.all_reduce "
+                        + "tries it relative to custom all-reduce was not read at a commit: the stored cuda_communicator.py copies predate "
+                        + "it). {mnnvl}", "mb", VllmSizeTable.fmt(mb.get()), "table", table.name(),
                         "mnnvl", Slots.fill("With the mnnvl backend newer vLLM copies tune that budget per (capability, world size, nodes) in "
                                 + "{tuned}; no stored vllm-project/vllm copy holds its rows ({where} has none), so the {table} value is what "
                                 + "the advisor knows.", "tuned", VllmSizeTable.MNNVL.name(), "where", VllmSizeTable.MNNVL.source(),

@@ -19,6 +19,8 @@ final class VllmSources {
             "enable_allreduce_rms_fusion");
     static final SourceRef ENVS = new SourceRef(REPO, null, "vllm/envs.py", "VLLM_FLASHINFER_ALLREDUCE_BACKEND");
     static final SourceRef FIAR = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "FlashInferAllReduce.__init__");
+    /** {@code FlashInferAllReduce.should_use_fi_ar}: which all-reduce calls the standalone FlashInfer path takes. */
+    static final SourceRef FIAR_USE = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "302-323");
     static final SourceRef PARALLEL = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py",
             "_validate_parallel_config");
     /** {@code ModelConfig.verify_with_parallel_config}: the non-MLA DCP asserts on the model's heads. */
@@ -38,7 +40,6 @@ final class VllmSources {
     static final SourceRef SYMM = new SourceRef(REPO, "00859a52088e757514a25dddd0214ccc89898a1c",
             "vllm/distributed/device_communicators/symm_mem.py", "SymmMemCommunicator.__init__");
     static final SourceRef ARGS = new SourceRef(REPO, null, "vllm/engine/arg_utils.py", "EngineArgs (flags as listed by the audit)");
-    static final SourceRef DISPATCH = new SourceRef(REPO, null, "vllm/distributed/device_communicators/cuda_communicator.py", "all_reduce");
 
     /** The PCIe IPC wrapper (vllm PR #53576): FlashInferPcieIpcAllReduce.__init__ checks, then setup() at kernel warm-up. */
     static final String PCIE_IPC_COMMIT = "fcf933f40ae09692023b9f6d10b3d9b06a499f41";
