@@ -196,11 +196,7 @@ public final class AdvisorView extends BorderPane {
                 setGraphic(null);
                 if (!empty && item != null) {
                     Label badge = new Label(icon(item) + " " + item);
-                    badge.getStyleClass().addAll("badge", "badge-" + switch (item) {
-                        case "error" -> "error";
-                        case "fallback" -> "warning";
-                        default -> "ok";
-                    });
+                    badge.getStyleClass().addAll("badge", "badge-" + badgeStyle(item));
                     setGraphic(badge);
                 }
             }
@@ -236,11 +232,25 @@ public final class AdvisorView extends BorderPane {
         return sb.toString();
     }
 
+    /** The badge's mark: only {@code ok} gets the tick; unknown is a question, never a pass. */
     static String icon(String outcome) {
         return switch (outcome) {
             case "error" -> "✖";
             case "fallback" -> "▲";
-            default -> "✔";
+            case "ok" -> "✔";
+            case "unknown" -> "?";
+            default -> "–"; // not applicable
+        };
+    }
+
+    /** The badge's colour class: green only for ok. */
+    static String badgeStyle(String outcome) {
+        return switch (outcome) {
+            case "error" -> "error";
+            case "fallback" -> "warning";
+            case "ok" -> "ok";
+            case "unknown" -> "info";
+            default -> "muted";
         };
     }
 

@@ -125,9 +125,8 @@ public final class ChecksView extends ScrollPane {
             box.getChildren().add(table);
         }
         for (ChecksViewModel.Chart c : r.charts()) {
-            NumberAxis x = new NumberAxis();
+            NumberAxis x = sizeAxis(c);
             x.setLabel(c.xLabel() + ", log scale");
-            x.setForceZeroInRange(false);
             x.setTickLabelFormatter(new javafx.util.StringConverter<>() {
                 @Override
                 public String toString(Number v) {
@@ -171,10 +170,43 @@ public final class ChecksView extends ScrollPane {
                     series.getData().add(new XYChart.Data<>(Math.log(p[0]) / Math.log(2), c.logY() ? Math.log10(p[1]) : p[1]));
                 }
                 chart.getData().add(series);
+                if (s.predicted()) { // the model's curve: dashed, no points, so it never reads as a measurement
+                    series.getNode().setStyle("-fx-stroke-dash-array: 8 5;");
+                    series.getData().forEach(d -> d.getNode().setVisible(false));
+                }
             }
             chart.setPrefHeight(320);
             box.getChildren().add(chart);
         }
+    }
+
+    /**
+     * The log₂ size axis with a tick on whole powers of two only (8, 64, 512, 4K…, never 2^12.5 = 5793), at most about
+     * ten ticks over the sizes charted.
+     */
+    static NumberAxis sizeAxis(ChecksViewModel.Chart c) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (ChecksViewModel.Series s : c.series()) {
+            for (double[] p : s.points()) {
+                if (p[0] > 0) {
+                    lo = Math.min(lo, Math.log(p[0]) / Math.log(2));
+                    hi = Math.max(hi, Math.log(p[0]) / Math.log(2));
+                }
+            }
+        }
+        if (lo > hi) {
+            lo = 3;
+            hi = 28;
+        }
+        double low = Math.floor(lo);
+        double high = Math.ceil(hi);
+        double unit = Math.max(1, Math.ceil((high - low) / 10));
+        low = Math.floor(low / unit) * unit;
+        high = Math.max(low + unit, Math.ceil(high / unit) * unit);
+        NumberAxis x = new NumberAxis(low, high, unit);
+        x.setAutoRanging(false);
+        return x;
     }
 
     /** 8, 64K, 1M, 256M: message sizes as nccl-tests' flags write them. */

@@ -243,11 +243,8 @@ public final class AdvisorViewModel {
             List<VerdictRow> sorted = a.verdicts();
             verdicts.setAll(sorted);
             recommendations.setAll(a.recommendations());
-            long errors = sorted.stream().filter(v -> v.outcome().equals(Outcome.ERROR.json())).count();
-            long fallbacks = sorted.stream().filter(v -> v.outcome().equals(Outcome.FALLBACK.json())).count();
             String blocked = a.advice().blocked();
-            status.set(blocked != null ? "No verdicts: " + blocked : sorted.size() + " verdicts: " + errors + " error, "
-                    + fallbacks + " fallback, " + (sorted.size() - errors - fallbacks) + " ok");
+            status.set(blocked != null ? "No verdicts: " + blocked : counted(sorted));
         });
         job.onFailed(t -> {
             if (job == running) {
@@ -303,4 +300,15 @@ public final class AdvisorViewModel {
             throw new IllegalArgumentException(what + " '" + text.strip() + "' is not a whole number");
         }
     }
+    /**
+     * "69 verdicts: 0 error, 1 fallback, 41 unknown, 27 ok" — each outcome counted as itself: an unknown verdict (the
+     * upstream path not read, a fact unreadable) is never counted as ok; not applicable only where there is one.
+     */
+    static String counted(List<VerdictRow> rows) {
+        java.util.function.Function<Outcome, Long> n = o -> rows.stream().filter(v -> v.outcome().equals(o.json())).count();
+        long na = n.apply(Outcome.NOT_APPLICABLE);
+        return rows.size() + " verdicts: " + n.apply(Outcome.ERROR) + " error, " + n.apply(Outcome.FALLBACK) + " fallback, "
+                + n.apply(Outcome.UNKNOWN) + " unknown, " + n.apply(Outcome.OK) + " ok" + (na > 0 ? ", " + na + " not applicable" : "");
+    }
+
 }

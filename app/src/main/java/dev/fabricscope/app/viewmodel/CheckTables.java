@@ -184,6 +184,9 @@ final class CheckTables {
                 rows, memory(r, notes), charts, null, entry(r));
     }
 
+    /** The end of a predicted series' name. */
+    static final String PREDICTED = ", predicted from specs";
+
     /** Adds "NCCL, predicted from specs" and the like for every implementation charted, at the sizes it ran. */
     private static void predicted(AllReduceResult r, dev.fabricscope.model.MachineSnapshot machine, String chartType,
                                   Map<String, List<double[]>> latency, Map<String, List<double[]>> busbw) {
@@ -201,7 +204,7 @@ final class CheckTables {
             if (backend == null) return;
             var kernels = backend == dev.fabricscope.predict.Backend.NCCL ? dev.fabricscope.predict.CostModel.Kernels.NCCL
                     : dev.fabricscope.predict.CostModel.Kernels.FABRICSCOPE;
-            String key = label(impl) + ", predicted from specs";
+            String key = label(impl) + PREDICTED;
             for (long b : bytes) {
                 var terms = dev.fabricscope.predict.CostModel.terms(backend, kernels, fabric, b);
                 if (terms.unpriced() != null) return;

@@ -49,6 +49,10 @@ public final class ChecksViewModel {
 
     /** A line of a chart: x and y values (e.g. message size in bytes and busbw in GB/s). */
     public record Series(String name, List<double[]> points) {
+        /** A curve from the cost model (drawn dashed, without points), not a measurement. */
+        public boolean predicted() {
+            return name.endsWith(CheckTables.PREDICTED);
+        }
     }
 
     /** A chart of series against message size (x drawn on a log₂ axis; y on a log₁₀ axis when {@code logY}). */
