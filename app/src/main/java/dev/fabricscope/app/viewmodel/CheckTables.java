@@ -205,7 +205,7 @@ final class CheckTables {
             for (long b : bytes) {
                 var terms = dev.fabricscope.predict.CostModel.terms(backend, kernels, fabric, b);
                 if (terms.unpriced() != null) return;
-                double us = terms.best(b, dev.fabricscope.predict.CostModel.Scale.SPECS).us();
+                double us = terms.best(b, dev.fabricscope.predict.Scale.SPECS).us();
                 latency.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {b, us});
                 busbw.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {b, b / (us * 1000.0) * 2.0 * (n - 1) / n});
             }
