@@ -1,10 +1,10 @@
 package dev.fabricscope.app.viewmodel;
 
-import dev.fabricscope.app.viewmodel.ChecksViewModel.Chart;
-import dev.fabricscope.app.viewmodel.ChecksViewModel.Heatmap;
-import dev.fabricscope.app.viewmodel.ChecksViewModel.Kind;
-import dev.fabricscope.app.viewmodel.ChecksViewModel.Result;
-import dev.fabricscope.app.viewmodel.ChecksViewModel.Series;
+import dev.fabricscope.app.viewmodel.CheckDisplay.Chart;
+import dev.fabricscope.app.viewmodel.CheckDisplay.Heatmap;
+import dev.fabricscope.app.viewmodel.CheckDisplay.Kind;
+import dev.fabricscope.app.viewmodel.CheckDisplay.Result;
+import dev.fabricscope.app.viewmodel.CheckDisplay.Series;
 import dev.fabricscope.check.api.AllReduceResult;
 import dev.fabricscope.check.api.CallStep;
 import dev.fabricscope.check.api.CheckResult;

@@ -119,8 +119,8 @@ public final class ExportViewModel {
             return null;
         }
         main.report("Writing the " + format.title + " report…");
-        List<ChecksViewModel.Result> checksRun = new ArrayList<>();
-        for (var kind : ChecksViewModel.Kind.values()) {
+        List<CheckDisplay.Result> checksRun = new ArrayList<>();
+        for (var kind : CheckDisplay.Kind.values()) {
             var r = checks.resultProperty(kind).get();
             if (r != null && m == checks.machineProperty().get()) {
                 checksRun.add(r);

@@ -51,7 +51,7 @@ public final class ReportsViewModel {
     }
 
     /** As below, with the Advisor tab's deployment ({@link AdvisorViewModel#deployment()}: it must be well formed). */
-    public Job<String> export(LoadedMachine machine, AdvisorViewModel advisor, List<ChecksViewModel.Result> checksRun,
+    public Job<String> export(LoadedMachine machine, AdvisorViewModel advisor, List<CheckDisplay.Result> checksRun,
                                ReportFormat format, Path target, Consumer<String> done, Consumer<String> failed) {
         return export(machine, advisor.deployment(), checksRun, format, target, done, failed);
     }
@@ -61,9 +61,9 @@ public final class ReportsViewModel {
      * none: the results recorded with the report the machine was opened from, if any. The report records the
      * {@code fabricscope report} command that makes it again.
      */
-    public Job<String> export(LoadedMachine machine, DeploymentRequest deployment, List<ChecksViewModel.Result> checksRun,
+    public Job<String> export(LoadedMachine machine, DeploymentRequest deployment, List<CheckDisplay.Result> checksRun,
                                ReportFormat format, Path target, Consumer<String> done, Consumer<String> failed) {
-        List<ReportChecks.Entry> entries = checksRun.stream().map(ChecksViewModel.Result::reportEntry)
+        List<ReportChecks.Entry> entries = checksRun.stream().map(CheckDisplay.Result::reportEntry)
                 .filter(java.util.Objects::nonNull).toList();
         ReportChecks checks = entries.isEmpty() ? null : new ReportChecks(true, null, entries);
         MakeReport.Request request = new MakeReport.Request(machine.snapshot(), origin(machine), deployment,
