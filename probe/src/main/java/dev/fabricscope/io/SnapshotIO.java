@@ -430,12 +430,4 @@ public final class SnapshotIO {
         String m = e.getMessage();
         return m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse("");
     }
-
-    /**
-     * Writes an output file: a regular file or new path atomically, a device or FIFO as a stream, {@code -} to
-     * standard output, a folder refused ({@link OutputFile}).
-     */
-    public static void writeAtomically(Path target, String content) throws IOException {
-        OutputFile.write(target, content);
-    }
 }

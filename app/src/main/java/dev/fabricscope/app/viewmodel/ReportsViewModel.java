@@ -1,6 +1,6 @@
 package dev.fabricscope.app.viewmodel;
 
-import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.io.OutputFile;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.report.ReportChecks;
 import dev.fabricscope.report.ReportFormat;
@@ -70,7 +70,7 @@ public final class ReportsViewModel {
                 checks == null ? MakeReport.Checks.recorded() : MakeReport.Checks.given(checks), null, format, redact.get());
         Job<String> job = new Job<>(tasks, p -> {
             String text = reports.make(request).text();
-            SnapshotIO.writeAtomically(target, text);
+            OutputFile.write(target, text);
             return "Report written to " + target + " (" + format.title + (request.redact() ? ", identifiers redacted" : "")
                     + (checks != null ? ", " + checks.results().size() + " check result" + (checks.results().size() == 1 ? "" : "s") : "") + ", "
                     + String.format(java.util.Locale.ROOT, "%,d", text.length()) + " characters)";
