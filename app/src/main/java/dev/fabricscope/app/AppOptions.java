@@ -1,6 +1,6 @@
 package dev.fabricscope.app;
 
-import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.io.ErrorText;
 import dev.fabricscope.render.Fit;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -154,6 +154,6 @@ public record AppOptions(String sample, Path snapshot, Path cluster, List<Path> 
 
     /** Text from the command line as every error shows it: control characters as escapes, one short line. */
     private static String visible(String s) {
-        return Fit.atWord(SnapshotIO.oneLineSafe(s), 100);
+        return Fit.atWord(ErrorText.oneLineSafe(s), 100);
     }
 }

@@ -66,7 +66,7 @@ public class FabricscopeApp extends Application {
             opt = options(getParameters().getRaw());
         } catch (AppOptions.Invalid | AppOptions.HelpAsked e) {
             // started without the launcher (a development tool, an IDE): the launcher's words, then no window
-            Launcher.checkAppOptions(getParameters().getRaw().toArray(String[]::new));
+            Startup.checkAppOptions(getParameters().getRaw().toArray(String[]::new));
             Platform.exit();
             return;
         }
@@ -130,7 +130,7 @@ public class FabricscopeApp extends Application {
                 uiReadyMillis = System.currentTimeMillis();
                 trace("ui ready");
                 tasks.background(FabricscopeApp::warmUp);
-                whenReady(stage, view, vms, opt, new StartTimes(Launcher.mainEnteredMillis, startEnteredMillis, shownMillis,
+                whenReady(stage, view, vms, opt, new StartTimes(Startup.mainEnteredMillis, startEnteredMillis, shownMillis,
                         firstFrameMillis, uiReadyMillis));
             }).start();
         }).start();
@@ -190,6 +190,6 @@ public class FabricscopeApp extends Application {
 
     /** For {@code mvn javafx:run}, where JavaFX is on the module path: always the desktop app. */
     public static void main(String[] args) {
-        Launcher.gui(args);
+        Startup.launch(FabricscopeApp.class, args);
     }
 }

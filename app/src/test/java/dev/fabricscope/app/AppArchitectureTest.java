@@ -73,6 +73,44 @@ class AppArchitectureTest {
     }
 
     @Test
+    void noClassCyclesInAnyPackage() {
+        java.util.Set<String> packages = new java.util.TreeSet<>();
+        APP_CLASSES.forEach(c -> packages.add(c.getPackageName()));
+        java.util.List<String> failures = new java.util.ArrayList<>();
+        for (String pkg : packages) {
+            var result = slices().assignedFrom(classesOf(pkg)).should().beFreeOfCycles().allowEmptyShould(true)
+                    .evaluate(APP_CLASSES);
+            result.getFailureReport().getDetails().stream().filter(l -> l.startsWith("Cycle detected"))
+                    .map(l -> pkg + ": " + l.substring(0, l.indexOf("  1. ") < 0 ? l.length() : l.indexOf("  1. "))
+                            .replaceAll("\\s+", " ").trim())
+                    .forEach(failures::add);
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), failures,
+                "no two classes of one package depend on each other, in every package of the app");
+    }
+
+    /** One slice per top-level class of {@code pkg} (nested classes belong to their outer class); others ignored. */
+    static com.tngtech.archunit.library.dependencies.SliceAssignment classesOf(String pkg) {
+        return new com.tngtech.archunit.library.dependencies.SliceAssignment() {
+            @Override
+            public com.tngtech.archunit.library.dependencies.SliceIdentifier getIdentifierOf(
+                    com.tngtech.archunit.core.domain.JavaClass c) {
+                if (!c.getPackageName().equals(pkg)) {
+                    return com.tngtech.archunit.library.dependencies.SliceIdentifier.ignore();
+                }
+                String name = c.getName().substring(pkg.length() + 1);
+                int nested = name.indexOf('$');
+                return com.tngtech.archunit.library.dependencies.SliceIdentifier.of(nested < 0 ? name : name.substring(0, nested));
+            }
+
+            @Override
+            public String getDescription() {
+                return "classes of " + pkg;
+            }
+        };
+    }
+
+    @Test
     void viewsSeeOnlyViewModelsRenderAndModel() {
         classes().that().resideInAPackage(VIEW)
                 .should().onlyDependOnClassesThat(resideInAnyPackage(VIEW, VIEWMODEL, "dev.fabricscope.render..",

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.app.viewmodel.ChecksViewModel;
+import dev.fabricscope.app.viewmodel.CheckDisplay;
 import dev.fabricscope.samples.Samples;
 import dev.fabricscope.usecase.RunCheck;
 import java.util.Map;
@@ -60,7 +60,7 @@ class ChecksTabTest {
     void p2pResultShowsInChecksAndMatrices(FxRobot robot) {
         liveMachineOnChecksTab(robot);
         robot.clickOn("#run-p2p");
-        AppHarness.await(() -> app.checks.resultProperty(ChecksViewModel.Kind.P2P).get() != null);
+        AppHarness.await(() -> app.checks.resultProperty(CheckDisplay.Kind.P2P).get() != null);
         assertTrue(robot.lookup(".heatmap").tryQuery().isPresent());
         robot.interact(() -> app.view.tabs().getSelectionModel().select(2));
         WaitForAsyncUtils.waitForFxEvents();
@@ -82,13 +82,13 @@ class ChecksTabTest {
         String made = "made 2026-12-01 02:20:48 UTC on vm (2× NVIDIA H200)";
         assertEquals("Read-only: the checks this report recorded (" + made + "). New checks run on this machine's GPUs: use "
                 + "File ▸ Probe this machine.", robot.lookup("#checksDisabledReason").queryAs(Label.class).getText());
-        for (ChecksViewModel.Kind k : ChecksViewModel.Kind.values()) {
-            ChecksViewModel.Result r = app.checks.resultProperty(k).get();
+        for (CheckDisplay.Kind k : CheckDisplay.Kind.values()) {
+            CheckDisplay.Result r = app.checks.resultProperty(k).get();
             assertEquals("PASSED", r.status(), k.name());
             assertEquals(made, r.recorded());
             assertNull(r.reportEntry(), "an export keeps the report's own record");
         }
-        assertEquals(312, app.checks.resultProperty(ChecksViewModel.Kind.ALLREDUCE).get().rows().size());
+        assertEquals(312, app.checks.resultProperty(CheckDisplay.Kind.ALLREDUCE).get().rows().size());
         assertEquals(3, robot.lookup(".check-recorded").queryAll().size(), "each card says where its result was recorded");
         assertTrue(robot.lookup(".checks-view .heatmap").tryQuery().isPresent());
         robot.interact(() -> app.view.tabs().getSelectionModel().select(2));
@@ -100,7 +100,7 @@ class ChecksTabTest {
         // another machine replaces them
         robot.interact(() -> app.vm.openSample("dgx-h100"));
         app.awaitIdle();
-        assertNull(app.checks.resultProperty(ChecksViewModel.Kind.P2P).get());
+        assertNull(app.checks.resultProperty(CheckDisplay.Kind.P2P).get());
     }
 
     @Test

@@ -4,7 +4,7 @@ import dev.fabricscope.report.ReportFormat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fabricscope.app.viewmodel.ChecksViewModel;
+import dev.fabricscope.app.viewmodel.CheckDisplay;
 import dev.fabricscope.app.viewmodel.ReportsViewModel;
 import dev.fabricscope.report.Report;
 import dev.fabricscope.report.ReportChecks;
@@ -50,8 +50,8 @@ class ExportWithChecksTest {
     void checksRunHereAndChecksRecordedInAReportAreExported(FxRobot robot, @TempDir Path dir) throws Exception {
         robot.interact(() -> app.vm.probeLive());
         app.awaitIdle();
-        robot.interact(() -> app.checks.run(ChecksViewModel.Kind.P2P));
-        AppHarness.await(() -> app.checks.resultProperty(ChecksViewModel.Kind.P2P).get() != null);
+        robot.interact(() -> app.checks.run(CheckDisplay.Kind.P2P));
+        AppHarness.await(() -> app.checks.resultProperty(CheckDisplay.Kind.P2P).get() != null);
 
         Report live = export(robot, dir.resolve("live.json"));
         assertEquals(List.of("p2p"), live.checks().results().stream().map(ReportChecks.Entry::check).toList());

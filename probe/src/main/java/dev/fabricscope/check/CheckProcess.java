@@ -259,7 +259,7 @@ public final class CheckProcess {
                 while ((line = r.readLine()) != null) {
                     if (!sink.accept(line) && !line.isBlank()) {
                         synchronized (tail) {
-                            tail.addLast(dev.fabricscope.io.SnapshotIO.oneLineSafe(line));
+                            tail.addLast(dev.fabricscope.io.ErrorText.oneLineSafe(line));
                             while (tail.size() > TAIL_LINES) {
                                 tail.removeFirst();
                             }

@@ -85,7 +85,7 @@ public final class CheckTraces {
         }
         String name = c.path("name").textValue();
         if (CheckResults.typeOf(name) == null) {
-            throw new TraceIO.TraceFormatException(where + ": unknown check '" + dev.fabricscope.io.SnapshotIO.oneLineSafe(name) + "'");
+            throw new TraceIO.TraceFormatException(where + ": unknown check '" + dev.fabricscope.io.ErrorText.oneLineSafe(name) + "'");
         }
         return name;
     }
@@ -105,7 +105,7 @@ public final class CheckTraces {
         } catch (IllegalArgumentException e) {
             String why = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
             throw new TraceIO.TraceFormatException(where + ": the recorded " + name + " request is not readable: "
-                    + dev.fabricscope.io.SnapshotIO.oneLineSafe(why));
+                    + dev.fabricscope.io.ErrorText.oneLineSafe(why));
         }
     }
 

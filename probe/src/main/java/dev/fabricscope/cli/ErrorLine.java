@@ -1,6 +1,6 @@
 package dev.fabricscope.cli;
 
-import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.io.ErrorText;
 import dev.fabricscope.render.Fit;
 import dev.fabricscope.text.Escape;
 import java.io.PrintWriter;
@@ -18,9 +18,9 @@ final class ErrorLine {
     private ErrorLine() {
     }
 
-    /** {@code fabricscope: MESSAGE} as one line ({@link SnapshotIO#oneLineSafe}: newlines and controls escaped). */
+    /** {@code fabricscope: MESSAGE} as one line ({@link ErrorText#oneLineSafe}: newlines and controls escaped). */
     static String of(String message) {
-        return PREFIX + SnapshotIO.oneLineSafe(message);
+        return PREFIX + ErrorText.oneLineSafe(message);
     }
 
     static void print(PrintWriter err, String message) {

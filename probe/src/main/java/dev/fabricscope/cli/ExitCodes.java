@@ -26,7 +26,7 @@ public final class ExitCodes {
     /** What an output that could not be written says: {@code cannot write --out /dev/full: No space left on device}. */
     static String cannotWrite(String option, java.nio.file.Path target, Exception e) {
         String what = e instanceof dev.fabricscope.io.OutputFile.NotAFileException ? e.getMessage() // names the target
-                : dev.fabricscope.io.SnapshotIO.oneLineSafe(target + ": " + dev.fabricscope.io.OutputFile.reason(e));
+                : dev.fabricscope.io.ErrorText.oneLineSafe(target + ": " + dev.fabricscope.io.OutputFile.reason(e));
         return "cannot write " + (option == null ? "" : option + " ") + what;
     }
 

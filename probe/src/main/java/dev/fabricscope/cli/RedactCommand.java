@@ -1,7 +1,7 @@
 package dev.fabricscope.cli;
 
 import dev.fabricscope.io.OutputFile;
-import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.io.ErrorText;
 import dev.fabricscope.text.Escape;
 import dev.fabricscope.usecase.Redact;
 import dev.fabricscope.usecase.UseCaseException;
@@ -62,7 +62,7 @@ public final class RedactCommand implements Callable<Integer> {
         }
         // the summary names every kind replaced; at 120 columns it wraps at a comma's space, indented
         ErrorLine.printWrapped(err, what + " " + r.redaction().describe()
-                + (out != null && !OutputFile.isStandardOutput(out) ? " → " + SnapshotIO.oneLineSafe(out.toString()) : ""));
+                + (out != null && !OutputFile.isStandardOutput(out) ? " → " + ErrorText.oneLineSafe(out.toString()) : ""));
         return ExitCodes.OK;
     }
 }

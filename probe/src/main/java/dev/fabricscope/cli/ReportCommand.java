@@ -5,6 +5,7 @@ import dev.fabricscope.advisor.api.AdvisorInputException;
 import dev.fabricscope.check.api.CheckControl;
 import dev.fabricscope.check.api.CheckListener;
 import dev.fabricscope.check.api.CheckStatus;
+import dev.fabricscope.io.ErrorText;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.render.Fit;
@@ -41,7 +42,7 @@ public final class ReportCommand implements Callable<Integer> {
                     return f;
                 }
             }
-            throw new picocli.CommandLine.TypeConversionException("expected json, md or html, not '" + SnapshotIO.oneLineSafe(value) + "'");
+            throw new picocli.CommandLine.TypeConversionException("expected json, md or html, not '" + ErrorText.oneLineSafe(value) + "'");
         }
     }
 
@@ -126,7 +127,7 @@ public final class ReportCommand implements Callable<Integer> {
             // a device or FIFO may be this terminal (/dev/stdout): the confirmation then goes to standard error
             var confirm = kind == dev.fabricscope.io.OutputFile.Kind.STREAMED ? err : spec.commandLine().getOut();
             confirm.print(Fit.wrap((kind == dev.fabricscope.io.OutputFile.Kind.STREAMED ? "Report streamed to " : "Report written to ")
-                    + SnapshotIO.oneLineSafe(out.toString()) + " (" + f.cli + ", " + text.length() + " characters; "
+                    + ErrorText.oneLineSafe(out.toString()) + " (" + f.cli + ", " + text.length() + " characters; "
                     + report.redaction().describe() + ")", Fit.WIDTH, 2));
             confirm.flush();
         } else {

@@ -50,7 +50,7 @@ public final class OutputFile {
         private final transient Path target;
 
         CannotWriteException(Path target, String reason, Throwable cause) {
-            super(SnapshotIO.oneLineSafe(reason), cause);
+            super(ErrorText.oneLineSafe(reason), cause);
             this.target = target;
         }
 
@@ -77,7 +77,7 @@ public final class OutputFile {
             return;
         }
         if (target.toString().isEmpty() || target.toAbsolutePath().getFileName() == null || Files.isDirectory(target)) {
-            throw new NotAFileException(SnapshotIO.oneLineSafe(target + ": is a folder; give a file name"));
+            throw new NotAFileException(ErrorText.oneLineSafe(target + ": is a folder; give a file name"));
         }
     }
 
@@ -143,7 +143,7 @@ public final class OutputFile {
             if (Files.exists(abs)) {
                 BasicFileAttributes a = Files.readAttributes(abs, BasicFileAttributes.class); // links followed
                 if (a.isDirectory()) {
-                    throw new NotAFileException(SnapshotIO.oneLineSafe(target + ": is a folder; give a file name"));
+                    throw new NotAFileException(ErrorText.oneLineSafe(target + ": is a folder; give a file name"));
                 }
                 if (!a.isRegularFile()) {
                     // opened as named: /dev/stdout on a pipe has no real path (/proc/self/fd/1 -> pipe:[…])

@@ -98,10 +98,10 @@ public final class RecordValidator {
             size(m.size(), path);
             for (Map.Entry<?, ?> e : m.entrySet()) {
                 if (e.getValue() == null) {
-                    throw new Invalid("at " + path.member(SnapshotIO.pathKey(String.valueOf(e.getKey()))) + ": null value");
+                    throw new Invalid("at " + path.member(ErrorText.pathKey(String.valueOf(e.getKey()))) + ": null value");
                 }
                 if (!isLeaf(e.getValue())) {
-                    walk(e.getValue(), path.member(SnapshotIO.pathKey(String.valueOf(e.getKey()))), depth + 1);
+                    walk(e.getValue(), path.member(ErrorText.pathKey(String.valueOf(e.getKey()))), depth + 1);
                 }
             }
         } else if (v instanceof JsonNode) {

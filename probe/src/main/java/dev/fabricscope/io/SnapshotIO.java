@@ -32,35 +32,8 @@ public final class SnapshotIO {
     /** One-line, user-facing read failure. */
     public static final class ReadException extends Exception {
         public ReadException(String message) {
-            super(oneLineSafe(message));
+            super(ErrorText.oneLineSafe(message));
         }
-    }
-
-    /** Longest error message: a hostile file's names and values are quoted in errors, never in full. */
-    static final int MAX_MESSAGE = 600;
-
-    /** Jackson's location text ({@code [Source: REDACTED (…); line: 1, column: 30]}) says nothing to a user. */
-    private static final java.util.regex.Pattern JACKSON_SOURCE =
-            java.util.regex.Pattern.compile("\\[Source: [^\\]]*?; line: (\\d+), column: (\\d+)\\]");
-
-    /** Control characters shown as escapes, the whole cut to {@link #MAX_MESSAGE}: an error is always one short line. */
-    public static String oneLineSafe(String message) {
-        String m = message == null ? "unknown error" : JACKSON_SOURCE.matcher(message).replaceAll("line $1, column $2");
-        StringBuilder sb = new StringBuilder(Math.min(m.length(), MAX_MESSAGE + 16));
-        for (int i = 0; i < m.length() && sb.length() < MAX_MESSAGE; i++) {
-            char c = m.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < m.length() && Character.isLowSurrogate(m.charAt(i + 1))) {
-                sb.append(c).append(m.charAt(++i));
-            } else if (c == '\n' || c == '\t' || dev.fabricscope.text.Escape.invisible(c)) {
-                sb.append(dev.fabricscope.text.Escape.escaped(c));
-            } else {
-                sb.append(c);
-            }
-        }
-        if (sb.length() >= MAX_MESSAGE && m.length() > MAX_MESSAGE) {
-            sb.append("…");
-        }
-        return sb.toString();
     }
 
     /**
@@ -428,7 +401,7 @@ public final class SnapshotIO {
             StringBuilder path = new StringBuilder("$");
             for (var ref : mie.getPath()) {
                 if (ref.getFieldName() != null) {
-                    path.append('.').append(pathKey(ref.getFieldName()));
+                    path.append('.').append(ErrorText.pathKey(ref.getFieldName()));
                 } else if (ref.getIndex() >= 0) {
                     path.append('[').append(ref.getIndex()).append(']');
                 }
@@ -456,22 +429,5 @@ public final class SnapshotIO {
         }
         String m = e.getMessage();
         return m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse("");
-    }
-
-    /** A map key or field name as it appears in an error path: plain names as they are, others quoted and cut. */
-    public static String pathKey(String key) {
-        if (key.matches("[A-Za-z0-9_:.\\-]{1,64}")) {
-            return key;
-        }
-        String k = key.length() > 40 ? key.substring(0, 40) + "…" : key;
-        return "[\"" + oneLineSafe(k).replace("\"", "\\\"") + "\"]";
-    }
-
-    /**
-     * Writes an output file: a regular file or new path atomically, a device or FIFO as a stream, {@code -} to
-     * standard output, a folder refused ({@link OutputFile}).
-     */
-    public static void writeAtomically(Path target, String content) throws IOException {
-        OutputFile.write(target, content);
     }
 }

@@ -34,7 +34,7 @@ public final class Calibration {
      * @param fromBytes the smallest of them
      * @param toBytes   the largest
      */
-    public record TermFit(CostModel.Scale scale, int points, long fromBytes, long toBytes) {
+    public record TermFit(Scale scale, int points, long fromBytes, long toBytes) {
     }
 
     /**
@@ -45,18 +45,18 @@ public final class Calibration {
      * @param points the measured sizes used
      * @param worstRelativeError the largest |predicted − measured| / measured over them, as {@link #estimate} predicts
      */
-    public record Fit(CostModel.Scale scale, Map<String, TermFit> terms, int points, double worstRelativeError) {
+    public record Fit(Scale scale, Map<String, TermFit> terms, int points, double worstRelativeError) {
         public Fit {
             terms = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(terms)); // smallest sizes' term first
         }
 
         /** A fit of the backend-wide factors alone (no term of its own). */
-        public Fit(CostModel.Scale scale, int points, double worstRelativeError) {
+        public Fit(Scale scale, int points, double worstRelativeError) {
             this(scale, Map.of(), points, worstRelativeError);
         }
 
         /** The factors applied to {@code term}: its own where it had enough sizes, else the backend-wide ones. */
-        public CostModel.Scale scaleOf(String term) {
+        public Scale scaleOf(String term) {
             TermFit t = terms.get(term);
             return t == null ? scale : t.scale();
         }
@@ -65,12 +65,12 @@ public final class Calibration {
          * The time at {@code bytes}: with terms of their own, the term NCCL's tuner picks from specs at that term's
          * factors; else the fastest term under the backend-wide factors.
          */
-        public CostModel.Estimate estimate(CostModel.Terms t, long bytes) {
+        public Estimate estimate(Terms t, long bytes) {
             if (terms.isEmpty()) {
                 return t.best(bytes, scale);
             }
-            CostModel.Term chosen = fastest(t, bytes, CostModel.Scale.SPECS);
-            return chosen == null ? null : new CostModel.Estimate(chosen.timeUs(bytes, scaleOf(chosen.label())), chosen.label());
+            Term chosen = fastest(t, bytes, Scale.SPECS);
+            return chosen == null ? null : new Estimate(chosen.timeUs(bytes, scaleOf(chosen.label())), chosen.label());
         }
     }
 
@@ -78,24 +78,24 @@ public final class Calibration {
      * @param termsAt the backend's candidate terms at a size
      * @return the fit, or null with fewer than two usable points or no terms
      */
-    public static Fit fit(LongFunction<CostModel.Terms> termsAt, List<Point> points) {
+    public static Fit fit(LongFunction<Terms> termsAt, List<Point> points) {
         List<Point> usable = points.stream().filter(p -> p.timeUs() > 0 && p.bytes() > 0)
                 .sorted(java.util.Comparator.comparingLong(Point::bytes)).toList();
         if (usable.size() < 2) {
             return null;
         }
-        List<CostModel.Terms> terms = new ArrayList<>();
+        List<Terms> terms = new ArrayList<>();
         for (Point p : usable) {
-            CostModel.Terms t = termsAt.apply(p.bytes());
+            Terms t = termsAt.apply(p.bytes());
             if (t.terms().isEmpty()) {
                 return null;
             }
             terms.add(t);
         }
-        CostModel.Scale s = backendWide(usable, terms);
+        Scale s = backendWide(usable, terms);
         Map<String, List<Integer>> byTerm = new LinkedHashMap<>();
         for (int i = 0; i < usable.size(); i++) {
-            byTerm.computeIfAbsent(fastest(terms.get(i), usable.get(i).bytes(), CostModel.Scale.SPECS).label(),
+            byTerm.computeIfAbsent(fastest(terms.get(i), usable.get(i).bytes(), Scale.SPECS).label(),
                     x -> new ArrayList<>()).add(i);
         }
         Map<String, TermFit> own = new LinkedHashMap<>();
@@ -108,10 +108,10 @@ public final class Calibration {
                 List<double[]> rows = new ArrayList<>();
                 for (int i : idx) {
                     Point p = usable.get(i);
-                    CostModel.Term t = terms.get(i).terms().stream().filter(x -> x.label().equals(e.getKey())).findFirst().orElseThrow();
+                    Term t = terms.get(i).terms().stream().filter(x -> x.label().equals(e.getKey())).findFirst().orElseThrow();
                     rows.add(new double[] {t.latencyUs(), p.bytes() / (1000.0 * t.gbps()), p.timeUs()});
                 }
-                CostModel.Scale ts = solve(rows);
+                Scale ts = solve(rows);
                 if (ts != null) {
                     own.put(e.getKey(), new TermFit(ts, idx.size(), usable.get(idx.get(0)).bytes(),
                             usable.get(idx.get(idx.size() - 1)).bytes()));
@@ -129,16 +129,16 @@ public final class Calibration {
     }
 
     /** The one pair of factors for every term, each point taking the fastest term under the current factors. */
-    private static CostModel.Scale backendWide(List<Point> usable, List<CostModel.Terms> terms) {
-        CostModel.Scale s = CostModel.Scale.SPECS;
+    private static Scale backendWide(List<Point> usable, List<Terms> terms) {
+        Scale s = Scale.SPECS;
         for (int round = 0; round < 50; round++) {
             List<double[]> rows = new ArrayList<>();
             for (int i = 0; i < usable.size(); i++) {
                 Point p = usable.get(i);
-                CostModel.Term t = fastest(terms.get(i), p.bytes(), s);
+                Term t = fastest(terms.get(i), p.bytes(), s);
                 rows.add(new double[] {t.latencyUs(), p.bytes() / (1000.0 * t.gbps()), p.timeUs()});
             }
-            CostModel.Scale next = solve(rows);
+            Scale next = solve(rows);
             if (next == null) {
                 next = clamped(rows);
             }
@@ -158,15 +158,15 @@ public final class Calibration {
      * Weighted least squares of {@code T = a·L + c·W} over rows {L, W, T}, weights 1/T²; the factors {@code (a, 1/c)},
      * or null when the rows cannot tell latency from bandwidth or a factor comes out not positive.
      */
-    private static CostModel.Scale solve(List<double[]> rows) {
+    private static Scale solve(List<double[]> rows) {
         double[] ac = normal(rows);
-        return ac == null || ac[0] <= 0 || ac[1] <= 0 ? null : new CostModel.Scale(ac[0], 1.0 / ac[1]);
+        return ac == null || ac[0] <= 0 || ac[1] <= 0 ? null : new Scale(ac[0], 1.0 / ac[1]);
     }
 
     /** As {@link #solve}, a factor that comes out not positive held at 1e-3 (the backend-wide fit's old behaviour). */
-    private static CostModel.Scale clamped(List<double[]> rows) {
+    private static Scale clamped(List<double[]> rows) {
         double[] ac = normal(rows);
-        return ac == null ? null : new CostModel.Scale(Math.max(ac[0], 1e-3), 1.0 / Math.max(ac[1], 1e-3));
+        return ac == null ? null : new Scale(Math.max(ac[0], 1e-3), 1.0 / Math.max(ac[1], 1e-3));
     }
 
     private static double[] normal(List<double[]> rows) {
@@ -187,9 +187,9 @@ public final class Calibration {
         return new double[] {(sLT * sWW - sWT * sLW) / det, (sLL * sWT - sLW * sLT) / det};
     }
 
-    static CostModel.Term fastest(CostModel.Terms t, long bytes, CostModel.Scale s) {
-        CostModel.Term best = null;
-        for (CostModel.Term x : t.terms()) {
+    static Term fastest(Terms t, long bytes, Scale s) {
+        Term best = null;
+        for (Term x : t.terms()) {
             if (best == null || x.timeUs(bytes, s) < best.timeUs(bytes, s)) {
                 best = x;
             }

@@ -16,50 +16,6 @@ public final class CostModel {
     /** Whose kernels a one-shot / two-shot backend runs: the published figures differ by implementation. */
     public enum Kernels { FABRICSCOPE, SGLANG, VLLM, FLASHINFER, TORCH, NCCL }
 
-    /**
-     * One candidate: time = {@code latencyUs + bytes / (1000 × gbps)} µs.
-     *
-     * @param label what it models, e.g. {@code Ring LL}
-     */
-    public record Term(String label, double latencyUs, double gbps) {
-        public double timeUs(long bytes, Scale s) {
-            return s.latency() * latencyUs + bytes / (1000.0 * s.bandwidth() * gbps);
-        }
-    }
-
-    /** A calibration's factors on the latency and the bandwidth terms (1, 1: from specs). */
-    public record Scale(double latency, double bandwidth) {
-        public static final Scale SPECS = new Scale(1, 1);
-    }
-
-    /**
-     * The candidate terms of {@code backend} at {@code bytes} (NCCL's tree correction depends on the size), or a
-     * reason why it cannot be priced here.
-     *
-     * @param terms    the candidates (empty when {@code unpriced})
-     * @param unpriced why no time is given, or null
-     * @param sources  the sources of the figures used
-     */
-    public record Terms(List<Term> terms, String unpriced, List<String> sources) {
-        static Terms none(String why) {
-            return new Terms(List.of(), why, List.of());
-        }
-
-        /** The fastest term's time and label, scaled. */
-        public Estimate best(long bytes, Scale s) {
-            Term best = null;
-            for (Term t : terms) {
-                if (best == null || t.timeUs(bytes, s) < best.timeUs(bytes, s)) {
-                    best = t;
-                }
-            }
-            return best == null ? null : new Estimate(best.timeUs(bytes, s), best.label());
-        }
-    }
-
-    public record Estimate(double us, String term) {
-    }
-
     public static Terms terms(Backend b, Kernels k, Fabric f, long bytes) {
         int n = f.worldSize();
         if (n < 2) {
@@ -161,7 +117,7 @@ public final class CostModel {
         List<String> src = new ArrayList<>(List.of(Specs.SYMM_MEM_MULTIMEM.source() + " (8 GPUs; used at every TP)",
                 Specs.READ_EFFICIENCY.source()));
         if (f.multicast() && f.nvlink() && f.smTimes10() >= 90) {
-            double eff = NcclConstants.NVLS_EFFICIENCY[ccIndex(f.smTimes10())];
+            double eff = NcclConstants.NVLS_EFFICIENCY[NcclConstants.ccIndex(f.smTimes10())];
             // multimem.ld_reduce + multimem.st: each GPU moves 2(n-1)/n·S through the switch at the NVLS efficiency
             t.add(new Term("multimem", Specs.SYMM_MEM_MULTIMEM.value(), f.nvlinkGBps() * eff * n / (2.0 * (n - 1))));
             src.add(NcclConstants.NVLS_EFFICIENCY_SRC);
@@ -169,10 +125,6 @@ public final class CostModel {
         t.add(new Term("one-shot", Specs.SYMM_MEM_ONESHOT.value(), read / (n - 1)));
         t.add(new Term("two-shot", Specs.SYMM_MEM_TWOSHOT.value(), read * n / (2.0 * (n - 1))));
         return new Terms(t, null, src);
-    }
-
-    static int ccIndex(int sm) {
-        return sm >= 100 ? 3 : sm >= 90 ? 2 : sm >= 80 ? 1 : 0;
     }
 
     /** A size in its largest exact binary unit: {@code 8 B}, {@code 64 KiB}, {@code 1.5 MiB} where not exact. */

@@ -71,4 +71,9 @@ public final class NcclConstants {
     public static final String NVLS_CHANNELS_SRC = REPO + " src/graph/search.cc:1127, src/include/device.h:213";
     /** LL128 only where the intra path is at most NVB (tuning.cc l.531): off over PCIe. */
     public static final String LL128_SRC = TUNING + ":531";
+
+    /** NCCL's compute-capability index of SM {@code sm} × 10: 0 Volta, 1 Ampere, 2 Hopper, 3 Blackwell. */
+    static int ccIndex(int sm) {
+        return sm >= 100 ? 3 : sm >= 90 ? 2 : sm >= 80 ? 1 : 0;
+    }
 }

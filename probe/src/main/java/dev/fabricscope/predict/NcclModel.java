@@ -23,22 +23,22 @@ final class NcclModel {
         return f.pcieGBps();
     }
 
-    static CostModel.Terms terms(Fabric f, long bytes) {
+    static Terms terms(Fabric f, long bytes) {
         Double intra = totalBw(f);
         if (intra == null) {
-            return CostModel.Terms.none("no NVLink or PCIe bandwidth read");
+            return Terms.none("no NVLink or PCIe bandwidth read");
         }
         if (f.nodes() > 1) {
-            return CostModel.Terms.none("across nodes NCCL's model needs the network's bandwidth per GPU, which is not modelled");
+            return Terms.none("across nodes NCCL's model needs the network's bandwidth per GPU, which is not modelled");
         }
         boolean nvl = f.nvlink();
         int n = f.worldSize();
         int nsteps = 2 * (n - 1);
-        int cc = CostModel.ccIndex(f.smTimes10());
+        int cc = ccIndex(f.smTimes10());
         double llMaxBw = LL_MAX_BW[cc][0];
         double[] hwRing = nvl ? HW_LAT_NVLINK_RING : HW_LAT_PCI_RING;
         double[] hwTree = nvl ? HW_LAT_NVLINK_TREE : HW_LAT_PCI_TREE;
-        List<CostModel.Term> out = new ArrayList<>();
+        List<Term> out = new ArrayList<>();
         int logSize = log2(bytes >> 6);
         for (int p = 0; p < 3; p++) {
             if (p == 1 && (!nvl || f.smTimes10() < 70)) {
@@ -49,34 +49,34 @@ final class NcclModel {
             if (p == 0) ring = Math.min(llMaxBw, ring * .5);
             if (p == 1) ring = ring * 0.92;
             ring *= (double) n / nsteps;
-            out.add(new CostModel.Term("Ring " + PROTOCOLS[p], BASE_LAT_RING[p] + nsteps * hwRing[p], ring));
+            out.add(new Term("Ring " + PROTOCOLS[p], BASE_LAT_RING[p] + nsteps * hwRing[p], ring));
             // Tree (l.330-335, ratio .5 l.380, latency l.416, correction l.640-641)
             double tree = intra * .92;
             if (p == 0) tree = Math.min(tree / 3.8, llMaxBw);
             if (p == 1) tree = tree * 7.0 / 9.0;
             tree *= .5;
             if (logSize >= 0 && logSize < 23) tree *= TREE_CORRECTION[p][logSize];
-            out.add(new CostModel.Term("Tree " + PROTOCOLS[p], BASE_LAT_TREE[p] + 2 * (n - 1) * hwTree[p], tree));
+            out.add(new Term("Tree " + PROTOCOLS[p], BASE_LAT_TREE[p] + 2 * (n - 1) * hwTree[p], tree));
         }
-        return new CostModel.Terms(out, null, List.of(BASE_LAT_SRC, nvl ? HW_LAT_NVLINK_SRC : HW_LAT_PCI_SRC, BW_CAPS_SRC,
+        return new Terms(out, null, List.of(BASE_LAT_SRC, nvl ? HW_LAT_NVLINK_SRC : HW_LAT_PCI_SRC, BW_CAPS_SRC,
                 COMPOSITION_SRC, TREE_CORRECTION_SRC, TIME_SRC, nvl ? NVLINK_BW_SRC : Fabric.PCIE_SRC, SEARCH_SRC));
     }
 
     /** NVLS (Simple only): NVSwitch multicast on Hopper and later, one node (l.301, 307-323, 424-426, 502-506). */
-    static CostModel.Terms nvls(Fabric f) {
+    static Terms nvls(Fabric f) {
         if (!f.multicast() || !f.nvswitch() || !f.nvlink() || f.smTimes10() < 90) {
-            return CostModel.Terms.none("NVLS needs NVSwitches with CUDA multicast on SM 9.0 or later; the snapshot shows "
+            return Terms.none("NVLS needs NVSwitches with CUDA multicast on SM 9.0 or later; the snapshot shows "
                     + (f.multicast() ? "" : "no multicast, ") + (f.nvswitch() ? "" : "no NVSwitch, ") + "SM " + f.smTimes10() / 10.0);
         }
         if (f.nodes() > 1) {
-            return CostModel.Terms.none("NVLS across nodes needs CollNet (NVLS Tree); not modelled");
+            return Terms.none("NVLS across nodes needs CollNet (NVLS Tree); not modelled");
         }
         int n = f.worldSize();
         int channels = Math.min(32, n);
-        double eff = NVLS_EFFICIENCY[CostModel.ccIndex(f.smTimes10())];
+        double eff = NVLS_EFFICIENCY[ccIndex(f.smTimes10())];
         double bus = totalBw(f) * eff * (channels - 1) / channels * 2.0;
         double alg = bus * n / (2.0 * (n - 1));
-        return new CostModel.Terms(List.of(new CostModel.Term("NVLS Simple", HW_LAT_NVLS_SIMPLE, alg)), null,
+        return new Terms(List.of(new Term("NVLS Simple", HW_LAT_NVLS_SIMPLE, alg)), null,
                 List.of(HW_LAT_NVLS_SRC, NVLS_SRC, NVLS_EFFICIENCY_SRC, NVLS_CHANNELS_SRC, NVLINK_BW_SRC));
     }
 

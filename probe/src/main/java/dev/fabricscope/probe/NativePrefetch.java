@@ -25,7 +25,7 @@ public final class NativePrefetch {
     static final long NVML_WAIT_MS = 1_000;
 
     private static CompletableFuture<Opened<CudaReadings>> cuda;
-    private static LiveProbe.NvmlReading nvml;
+    private static NvmlReading nvml;
 
     private NativePrefetch() {
     }
@@ -34,7 +34,7 @@ public final class NativePrefetch {
         if (cuda != null || nvml != null) {
             return;
         }
-        LiveProbe.NvmlReading reading = readNvml(Nvml::open);
+        NvmlReading reading = readNvml(Nvml::open);
         nvml = reading;
         cuda = onThread("fabricscope-cuda-init", () -> {
             CudaProbeCalls calls = CallGuard.guard(CudaProbeCalls.class, "cuda", new CudaProbeJna(), CallGuard.defaultTimeout());
@@ -49,9 +49,9 @@ public final class NativePrefetch {
     }
 
     /** NVML opened and read whole on a thread of its own, shut down after. */
-    static LiveProbe.NvmlReading readNvml(Supplier<Opened<Nvml>> opener) {
+    static NvmlReading readNvml(Supplier<Opened<Nvml>> opener) {
         CompletableFuture<Void> opened = new CompletableFuture<>();
-        CompletableFuture<LiveProbe.NvmlRead> read = onThread("fabricscope-nvml-read", () -> {
+        CompletableFuture<NvmlRead> read = onThread("fabricscope-nvml-read", () -> {
             Opened<Nvml> open;
             try {
                 open = opener.get();
@@ -59,11 +59,11 @@ public final class NativePrefetch {
                 opened.complete(null);
             }
             Trace.mark("nvml opened");
-            LiveProbe.NvmlRead r = LiveProbe.readNvml(open);
+            NvmlRead r = NvmlRead.of(open);
             Trace.mark("nvml read and shut down");
             return r;
         });
-        return new LiveProbe.NvmlReading(opened, read);
+        return new NvmlReading(opened, read);
     }
 
     /** {@code s} on a daemon thread of its own (no fork-join pool: its one worker on a 2-core host could be busy). */
@@ -97,7 +97,7 @@ public final class NativePrefetch {
     }
 
     /** CUDA's open result: the prefetched one, else opened now, {@code cuInit} once {@code nvml} is open. */
-    static synchronized CompletableFuture<Opened<CudaReadings>> cuda(LiveProbe.NvmlReading nvml) {
+    static synchronized CompletableFuture<Opened<CudaReadings>> cuda(NvmlReading nvml) {
         if (cuda != null) {
             return cuda;
         }
@@ -106,8 +106,8 @@ public final class NativePrefetch {
     }
 
     /** The prefetched NVML read, handed over once, else a new one. */
-    static synchronized LiveProbe.NvmlReading takeNvml() {
-        LiveProbe.NvmlReading r = nvml;
+    static synchronized NvmlReading takeNvml() {
+        NvmlReading r = nvml;
         nvml = null;
         return r != null ? r : readNvml(Nvml::open);
     }

@@ -9,7 +9,7 @@ import dev.fabricscope.check.api.NodeCheckResult;
 import dev.fabricscope.check.api.P2pResult;
 import dev.fabricscope.check.api.PreflightResult;
 import dev.fabricscope.check.api.WorkspaceSizing;
-import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.io.ErrorText;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -69,14 +69,14 @@ public final class CheckText {
         int[] w = {head[0].length(), head[1].length(), head[2].length()};
         for (NodeAcceptance.Expectation e : r.expectations()) {
             w[0] = Math.max(w[0], e.outcome().name().length());
-            w[1] = Math.max(w[1], SnapshotIO.oneLineSafe(e.name()).length());
-            w[2] = Math.max(w[2], SnapshotIO.oneLineSafe(e.expected()).length());
+            w[1] = Math.max(w[1], ErrorText.oneLineSafe(e.name()).length());
+            w[2] = Math.max(w[2], ErrorText.oneLineSafe(e.expected()).length());
         }
         int room = Math.max(30, Fit.WIDTH - w[0] - w[1] - w[2] - 6);
         TextTable t = new TextTable("Result", "Expectation", "Expected", "Measured");
         List<String> full = new java.util.ArrayList<>();
         for (NodeAcceptance.Expectation e : r.expectations()) {
-            String measured = SnapshotIO.oneLineSafe(e.measured());
+            String measured = ErrorText.oneLineSafe(e.measured());
             String cell = Fit.atWord(measured, room);
             if (!cell.equals(measured)) {
                 full.add(e.name() + ": " + measured);

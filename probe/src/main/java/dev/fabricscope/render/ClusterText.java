@@ -5,7 +5,7 @@ import dev.fabricscope.cluster.ClusterView;
 import dev.fabricscope.cluster.collect.CollectResult;
 import dev.fabricscope.cluster.Inconsistency;
 import dev.fabricscope.cluster.NvlinkDomain;
-import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.io.ErrorText;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -116,7 +116,7 @@ public final class ClusterText {
         }
         sb.append("\nProblems in the nodes' own data (each node judged by itself, not by comparison):\n");
         for (dev.fabricscope.cluster.NodeProblem p : v.problems()) {
-            sb.append("  ").append(p.severity()).append(": ").append(SnapshotIO.oneLineSafe(p.message()).replaceAll("\\.$", "")).append(" — ")
+            sb.append("  ").append(p.severity()).append(": ").append(ErrorText.oneLineSafe(p.message()).replaceAll("\\.$", "")).append(" — ")
                     .append(where(p)).append(p.everyNode() ? "" : ": " + names(p.nodes(), maxNames)).append('\n');
         }
     }
@@ -153,8 +153,8 @@ public final class ClusterText {
 
     /** {@code FAIL GPU count: expected 8, measured 0}: one failed expectation of a node's check, on one safe line. */
     public static String failedExpectation(dev.fabricscope.cluster.NodeCheckSummary.Failed f) {
-        return "FAIL " + SnapshotIO.oneLineSafe(f.name()) + ": expected " + SnapshotIO.oneLineSafe(f.expected())
-                + ", measured " + SnapshotIO.oneLineSafe(f.measured());
+        return "FAIL " + ErrorText.oneLineSafe(f.name()) + ": expected " + ErrorText.oneLineSafe(f.expected())
+                + ", measured " + ErrorText.oneLineSafe(f.measured());
     }
 
     /** {@code 4 nodes, 32 GPUs: 2 differences — driver version: dgx-3 on 550.54.15 (others 580.126.20)}. */
@@ -169,7 +169,7 @@ public final class ClusterText {
         }
         if (!v.problems().isEmpty()) {
             dev.fabricscope.cluster.NodeProblem worst = v.problems().get(0);
-            sb.append(SnapshotIO.oneLineSafe(worst.message()).replaceAll("\\.$", "")).append(" on ").append(where(worst))
+            sb.append(ErrorText.oneLineSafe(worst.message()).replaceAll("\\.$", "")).append(" on ").append(where(worst))
                     .append(v.problems().size() > 1 ? " (+" + (v.problems().size() - 1) + " more problem(s))" : "").append("; ");
         }
         if (v.inconsistencies().isEmpty()) {

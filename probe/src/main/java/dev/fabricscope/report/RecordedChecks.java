@@ -88,6 +88,6 @@ public record RecordedChecks(String madeAt, String machine, List<ReportChecks.En
     }
 
     private static String oneLine(String s) {
-        return s == null ? "" : dev.fabricscope.io.SnapshotIO.oneLineSafe(s);
+        return s == null ? "" : dev.fabricscope.io.ErrorText.oneLineSafe(s);
     }
 }

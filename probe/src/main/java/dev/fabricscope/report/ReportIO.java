@@ -1,6 +1,7 @@
 package dev.fabricscope.report;
 
 import dev.fabricscope.io.RecordValidator;
+import dev.fabricscope.io.OutputFile;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.io.SnapshotIO.ReadException;
 import dev.fabricscope.json.Json;
@@ -97,6 +98,6 @@ public final class ReportIO {
 
     /** Writes {@code content} (any format) atomically: a failed write never leaves a partial file or harms an old one. */
     public static void write(Path file, String content) throws IOException {
-        SnapshotIO.writeAtomically(file, content);
+        OutputFile.write(file, content);
     }
 }

@@ -24,9 +24,7 @@ public final class Samples {
     static {
         captured("h200-vm", "captured/h200-vm.json",
                 "CAPTURED: 1× NVIDIA H200 in a pass-through VM, driver 580.159.04 (NVLink hidden, no multicast)");
-        for (Sample s : SyntheticSamples.all()) {
-            ALL.put(s.name(), s);
-        }
+        SyntheticSamples.addTo((name, description, snapshot) -> ALL.put(name, new Sample(name, description, snapshot)));
     }
 
     private Samples() {

@@ -42,29 +42,36 @@ final class SyntheticSamples {
     private SyntheticSamples() {
     }
 
-    static List<Samples.Sample> all() {
-        return List.of(
-                sample("dgx-h100", "SYNTHETIC: NVIDIA DGX H100, 8× H100 80GB HBM3 SXM5, 4 NVSwitches, 18 NVLink4 links per GPU,"
+    /** Receives each synthetic machine: its name, its one-line description and how to build it. */
+    @FunctionalInterface
+    interface Sink {
+        void add(String name, String description, Supplier<MachineSnapshot> snapshot);
+    }
+
+    /** Hands every synthetic machine to {@code sink}, in the order {@code fabricscope samples} lists them. */
+    static void addTo(Sink sink) {
+        for (Entry e : List.of(
+                new Entry("dgx-h100", "SYNTHETIC: NVIDIA DGX H100, 8× H100 80GB HBM3 SXM5, 4 NVSwitches, 18 NVLink4 links per GPU,"
                         + " 8× ConnectX-7 400 Gb/s one per GPU (DGX H100 User Guide, H100 datasheet, Hopper whitepaper); UUIDs and serials are fake", SyntheticSamples::dgxH100),
-                sample("hgx-b200", "SYNTHETIC: NVIDIA HGX B200 board as in DGX B200, 8× B200, 2 NVSwitch chips, 18 NVLink5 links"
+                new Entry("hgx-b200", "SYNTHETIC: NVIDIA HGX B200 board as in DGX B200, 8× B200, 2 NVSwitch chips, 18 NVLink5 links"
                         + " per GPU, 8× ConnectX-7 400 Gb/s (DGX B200 User Guide and datasheet, Blackwell whitepaper); NVSwitch PCI ids are placeholders, UUIDs and serials fake", SyntheticSamples::hgxB200),
-                sample("gb200-nvl72-tray", "SYNTHETIC: one GB200 NVL72 compute tray, 2 Grace (Neoverse V2) + 4 B200, GPUs on"
+                new Entry("gb200-nvl72-tray", "SYNTHETIC: one GB200 NVL72 compute tray, 2 Grace (Neoverse V2) + 4 B200, GPUs on"
                         + " NVLink-C2C to their Grace, 32 CPU-less GPU NUMA nodes, 18 NVLink5 links per GPU to switch trays,"
                         + " 4× ConnectX-7, MNNVL clique (GB200 NVL72 datasheet, Blackwell whitepaper, Grace CPU datasheet);"
                         + " cluster UUID, GPU UUIDs and serials are fake", SyntheticSamples::gb200Tray),
-                sample("dgx-a100", "SYNTHETIC: NVIDIA DGX A100, 8× A100-SXM4-80GB, 6 NVSwitches, 12 NVLink3 links per GPU"
+                new Entry("dgx-a100", "SYNTHETIC: NVIDIA DGX A100, 8× A100-SXM4-80GB, 6 NVSwitches, 12 NVLink3 links per GPU"
                         + " (DGX A100 User Guide, A100 datasheet, Ampere whitepaper); UUIDs and serials are fake", SyntheticSamples::dgxA100),
-                sample("h100-nvl-pairs", "SYNTHETIC: 4× H100 NVL, NVLink bridges joining GPU0-1 and GPU2-3 (12 links),"
+                new Entry("h100-nvl-pairs", "SYNTHETIC: 4× H100 NVL, NVLink bridges joining GPU0-1 and GPU2-3 (12 links),"
                         + " PCIe otherwise (H100 NVL product brief); host, bus ids, UUIDs and serials are illustrative", SyntheticSamples::h100NvlPairs),
-                sample("rtx-pro-6000-2x", "SYNTHETIC: 2× RTX PRO 6000 Blackwell Server Edition, SM 12.0, PCIe only"
+                new Entry("rtx-pro-6000-2x", "SYNTHETIC: 2× RTX PRO 6000 Blackwell Server Edition, SM 12.0, PCIe only"
                         + " (RTX PRO 6000 Blackwell Server Edition datasheet); host, bus ids, UUIDs and serials are illustrative", SyntheticSamples::rtxPro6000),
-                sample("l40s-4x", "SYNTHETIC: 4× L40S, SM 8.9, PCIe only (L40S datasheet, Ada whitepaper);"
-                        + " host, bus ids, UUIDs and serials are illustrative", SyntheticSamples::l40s));
+                new Entry("l40s-4x", "SYNTHETIC: 4× L40S, SM 8.9, PCIe only (L40S datasheet, Ada whitepaper);"
+                        + " host, bus ids, UUIDs and serials are illustrative", SyntheticSamples::l40s))) {
+            sink.add(e.name, e.description, () -> e.machine.get().describedAs(e.description).build());
+        }
     }
 
-    private static Samples.Sample sample(String name, String description, Supplier<SyntheticMachine> machine) {
-        Supplier<MachineSnapshot> build = () -> machine.get().describedAs(description).build();
-        return new Samples.Sample(name, description, build);
+    private record Entry(String name, String description, Supplier<SyntheticMachine> machine) {
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.fabricscope.usecase;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fabricscope.cluster.ClusterNode;
 import dev.fabricscope.cluster.ClusterView;
+import dev.fabricscope.io.ErrorText;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.NvLink;
@@ -47,7 +48,7 @@ public final class DrawCluster {
             }
             return NodeLinks.of(n.readSnapshot(OpenSnapshot.TRACES));
         } catch (SnapshotIO.ReadException | IOException | RuntimeException e) {
-            return NodeLinks.summaryOnly(n.summary(), "per-link readings not read: " + SnapshotIO.oneLineSafe(e.getMessage()));
+            return NodeLinks.summaryOnly(n.summary(), "per-link readings not read: " + ErrorText.oneLineSafe(e.getMessage()));
         }
     }
 

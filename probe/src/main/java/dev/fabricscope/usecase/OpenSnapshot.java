@@ -1,5 +1,6 @@
 package dev.fabricscope.usecase;
 
+import dev.fabricscope.io.ErrorText;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.nativeapi.trace.NativeTrace;
@@ -109,7 +110,7 @@ public final class OpenSnapshot {
     private static NativeTrace probeTrace(byte[] bytes, Path file) throws TraceIO.TraceFormatException, SnapshotIO.ReadException {
         NativeTrace trace = TraceIO.read(bytes, file.toString());
         if (trace.check() != null) {
-            String check = SnapshotIO.oneLineSafe(trace.check().path("name").asText("?"));
+            String check = ErrorText.oneLineSafe(trace.check().path("name").asText("?"));
             throw new SnapshotIO.ReadException(file + ": a trace of the live check " + check + ", not of a probe; "
                     + "replay it with 'fabricscope check " + check + " --replay " + file + "'");
         }

@@ -11,7 +11,10 @@ import dev.fabricscope.predict.Backend;
 import dev.fabricscope.predict.Calibration;
 import dev.fabricscope.predict.CostModel;
 import dev.fabricscope.predict.CostModel.Kernels;
+import dev.fabricscope.predict.Estimate;
 import dev.fabricscope.predict.Fabric;
+import dev.fabricscope.predict.Scale;
+import dev.fabricscope.predict.Terms;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -191,12 +194,12 @@ public final class Predict {
 
     private static Row row(String framework, Backend b, Kernels k, Fabric fabric, Size s, boolean valid, String verdict,
                            Map<String, Calibration.Fit> scales, String calibrationFrom) {
-        CostModel.Terms t = CostModel.terms(b, k, fabric, s.bytes());
+        Terms t = CostModel.terms(b, k, fabric, s.bytes());
         if (t.unpriced() != null) {
             return new Row(framework, b.id, s.bytes(), s.phase(), null, null, valid, verdict, "not priced: " + t.unpriced(), null);
         }
         Calibration.Fit scale = scales.get(key(b, k));
-        CostModel.Estimate e = scale == null ? t.best(s.bytes(), CostModel.Scale.SPECS) : scale.estimate(t, s.bytes());
+        Estimate e = scale == null ? t.best(s.bytes(), Scale.SPECS) : scale.estimate(t, s.bytes());
         int n = fabric.worldSize();
         double busbw = s.bytes() / (e.us() * 1000.0) * 2.0 * (n - 1) / n;
         String basis = scale == null ? "from specs" : "calibrated by the check of " + calibrationFrom;

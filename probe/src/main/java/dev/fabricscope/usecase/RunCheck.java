@@ -22,6 +22,7 @@ import dev.fabricscope.check.CheckTraces;
 import dev.fabricscope.nativeapi.trace.NativeTrace;
 import dev.fabricscope.nativeapi.trace.TraceIO;
 import dev.fabricscope.check.api.PreflightResult;
+import dev.fabricscope.io.OutputFile;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
@@ -132,7 +133,7 @@ public final class RunCheck {
     private static Path snapshotFile(MachineSnapshot s) {
         try {
             Path file = Files.createTempFile("fabricscope-snapshot-", ".json");
-            SnapshotIO.writeAtomically(file, Json.write(s));
+            OutputFile.write(file, Json.write(s));
             return file;
         } catch (IOException | RuntimeException e) {
             return null; // the child probes the machine itself

@@ -95,8 +95,8 @@ class SnapshotIOTest {
     @Test
     void atomicWriteReplacesAndLeavesNoTemporaryFile() throws Exception {
         Path out = Files.createDirectory(tmp.resolve("sub")).resolve("snap.json");
-        SnapshotIO.writeAtomically(out, "first");
-        SnapshotIO.writeAtomically(out, Json.write(SnapshotIO.read(CAPTURED)));
+        OutputFile.write(out, "first");
+        OutputFile.write(out, Json.write(SnapshotIO.read(CAPTURED)));
         assertEquals(SnapshotIO.read(CAPTURED), SnapshotIO.read(out));
         try (var files = Files.list(out.getParent())) {
             assertEquals(1, files.count());
@@ -106,10 +106,10 @@ class SnapshotIOTest {
     @Test
     void writtenFilesAreReadableByOthersLikeAnyNewFileAndKeepReplacedPermissions() throws Exception {
         Path out = tmp.resolve("perm.json");
-        SnapshotIO.writeAtomically(out, "{}");
+        OutputFile.write(out, "{}");
         assertEquals("rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
         Files.setPosixFilePermissions(out, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        SnapshotIO.writeAtomically(out, "{ }");
+        OutputFile.write(out, "{ }");
         assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
     }
 }

@@ -26,13 +26,13 @@ class CostModelTest {
     @Test
     void ncclRingLlFloorIsNcclsOwnNumber() {
         // anchors-2026.md §3.1 derives it by hand from tuning.cc: 6.6 + 2(n-1) × 0.6 = 7.8 µs (2 GPUs), 15.0 µs (8 GPUs)
-        assertEquals(7.8, CostModel.terms(Backend.NCCL, CostModel.Kernels.NCCL, nvswitch(2, false), 8).best(8, CostModel.Scale.SPECS).us(), 1e-3);
-        CostModel.Estimate eight = CostModel.terms(Backend.NCCL, CostModel.Kernels.NCCL, nvswitch(8, false), 8).best(8, CostModel.Scale.SPECS);
+        assertEquals(7.8, CostModel.terms(Backend.NCCL, CostModel.Kernels.NCCL, nvswitch(2, false), 8).best(8, Scale.SPECS).us(), 1e-3);
+        Estimate eight = CostModel.terms(Backend.NCCL, CostModel.Kernels.NCCL, nvswitch(8, false), 8).best(8, Scale.SPECS);
         assertEquals(15.0, eight.us(), 1e-3);
         assertEquals("Ring LL", eight.term());
         // large messages: Ring Simple at the topology's 18 × 20.6 GB/s
-        CostModel.Estimate big = CostModel.terms(Backend.NCCL, CostModel.Kernels.NCCL, nvswitch(2, false), 256L << 20)
-                .best(256L << 20, CostModel.Scale.SPECS);
+        Estimate big = CostModel.terms(Backend.NCCL, CostModel.Kernels.NCCL, nvswitch(2, false), 256L << 20)
+                .best(256L << 20, Scale.SPECS);
         assertEquals("Ring Simple", big.term());
         assertEquals(8.4 + 2 * 3.4 + (256L << 20) / (1000 * 18 * 20.6), big.us(), 1e-6);
     }
@@ -53,8 +53,8 @@ class CostModelTest {
     void oneShotMovesNMinusOneTimesTheMessageAndTwoShotTwice() {
         Fabric f = nvswitch(8, false);
         double read = 18 * 25 * Specs.READ_EFFICIENCY.value();
-        CostModel.Term one = CostModel.terms(Backend.ONESHOT, CostModel.Kernels.SGLANG, f, 8).terms().get(0);
-        CostModel.Term two = CostModel.terms(Backend.TWOSHOT, CostModel.Kernels.SGLANG, f, 8).terms().get(0);
+        Term one = CostModel.terms(Backend.ONESHOT, CostModel.Kernels.SGLANG, f, 8).terms().get(0);
+        Term two = CostModel.terms(Backend.TWOSHOT, CostModel.Kernels.SGLANG, f, 8).terms().get(0);
         assertEquals(read / 7, one.gbps(), 1e-9);
         assertEquals(read * 8 / 14.0, two.gbps(), 1e-9);
         assertEquals(5.9, one.latencyUs(), 1e-9, "sglang#2904 at TP 8");
@@ -66,7 +66,7 @@ class CostModelTest {
     void calibrationRecoversTheFactorsTheDataWasMadeWith() {
         // synthetic measurements: the NCCL model at 2 ranks with latency ×1.5, bandwidth ×0.8, 8 B .. 256 MiB
         Fabric f = nvswitch(2, false);
-        CostModel.Scale truth = new CostModel.Scale(1.5, 0.8);
+        Scale truth = new Scale(1.5, 0.8);
         List<Calibration.Point> pts = new ArrayList<>();
         for (long b = 8; b <= 256L << 20; b *= 4) {
             pts.add(new Calibration.Point(b, CostModel.terms(Backend.NCCL, CostModel.Kernels.NCCL, f, b).best(b, truth).us()));
@@ -84,13 +84,13 @@ class CostModelTest {
         // synthetic measurements: NCCL at 2 ranks, Ring LL (8 B .. 1 MiB as the tuner picks) with latency ×1.5 and
         // bandwidth ×0.9, Ring Simple (2 MiB ..) with ×1.8 and ×0.8: one pair of factors cannot follow both
         Fabric f = nvswitch(2, false);
-        java.util.Map<String, CostModel.Scale> truth = java.util.Map.of("Ring LL", new CostModel.Scale(1.5, 0.9),
-                "Ring Simple", new CostModel.Scale(1.8, 0.8));
+        java.util.Map<String, Scale> truth = java.util.Map.of("Ring LL", new Scale(1.5, 0.9),
+                "Ring Simple", new Scale(1.8, 0.8));
         List<Calibration.Point> pts = new ArrayList<>();
         for (long b = 8; b <= 256L << 20; b *= 2) {
-            CostModel.Terms t = CostModel.terms(Backend.NCCL, CostModel.Kernels.NCCL, f, b);
-            CostModel.Estimate tuner = t.best(b, CostModel.Scale.SPECS);
-            CostModel.Term term = t.terms().stream().filter(x -> x.label().equals(tuner.term())).findFirst().orElseThrow();
+            Terms t = CostModel.terms(Backend.NCCL, CostModel.Kernels.NCCL, f, b);
+            Estimate tuner = t.best(b, Scale.SPECS);
+            Term term = t.terms().stream().filter(x -> x.label().equals(tuner.term())).findFirst().orElseThrow();
             pts.add(new Calibration.Point(b, term.timeUs(b, truth.get(tuner.term()))));
         }
         Calibration.Fit fit = Calibration.fit(b -> CostModel.terms(Backend.NCCL, CostModel.Kernels.NCCL, f, b), pts);

@@ -73,8 +73,8 @@ class SweepErrorTableTest {
                 assertTrue(fit.terms().isEmpty(), b.id + " is one term: one pair of factors");
             }
             for (long s : SIZES) {
-                CostModel.Terms t = CostModel.terms(b, k, fabric, s);
-                out.add(new Cell(b, s, measured.get(s), t.best(s, CostModel.Scale.SPECS).us(), fit.estimate(t, s).us()));
+                Terms t = CostModel.terms(b, k, fabric, s);
+                out.add(new Cell(b, s, measured.get(s), t.best(s, Scale.SPECS).us(), fit.estimate(t, s).us()));
             }
         }
         return out;

@@ -1,5 +1,6 @@
 package dev.fabricscope.app.view;
 
+import dev.fabricscope.app.viewmodel.CheckDisplay;
 import dev.fabricscope.app.viewmodel.ChecksViewModel;
 import java.util.List;
 import javafx.beans.property.SimpleStringProperty;
@@ -45,13 +46,13 @@ public final class ChecksView extends ScrollPane {
         status.managedProperty().bind(status.visibleProperty());
         VBox body = new VBox(14, reason, status);
         body.setPadding(new Insets(18, 22, 22, 22));
-        for (ChecksViewModel.Kind k : ChecksViewModel.Kind.values()) {
+        for (CheckDisplay.Kind k : CheckDisplay.Kind.values()) {
             body.getChildren().add(card(k));
         }
         setContent(body);
     }
 
-    private VBox card(ChecksViewModel.Kind kind) {
+    private VBox card(CheckDisplay.Kind kind) {
         Label title = new Label(kind.title);
         title.getStyleClass().add("title-4");
         Label desc = new Label(kind.description);
@@ -88,7 +89,7 @@ public final class ChecksView extends ScrollPane {
         return card;
     }
 
-    private static void showResult(VBox box, ChecksViewModel.Result r) {
+    private static void showResult(VBox box, CheckDisplay.Result r) {
         box.getChildren().clear();
         if (r == null) {
             return;
@@ -124,7 +125,7 @@ public final class ChecksView extends ScrollPane {
             table.setPrefHeight(Math.min(440, 48 + 36 * Math.max(3, r.rows().size())));
             box.getChildren().add(table);
         }
-        for (ChecksViewModel.Chart c : r.charts()) {
+        for (CheckDisplay.Chart c : r.charts()) {
             NumberAxis x = sizeAxis(c);
             x.setLabel(c.xLabel() + ", log scale");
             x.setTickLabelFormatter(new javafx.util.StringConverter<>() {
@@ -160,7 +161,7 @@ public final class ChecksView extends ScrollPane {
             chart.setTitle(c.title());
             chart.setCreateSymbols(true);
             chart.setAnimated(false);
-            for (ChecksViewModel.Series s : c.series()) {
+            for (CheckDisplay.Series s : c.series()) {
                 XYChart.Series<Number, Number> series = new XYChart.Series<>();
                 series.setName(s.name());
                 for (double[] p : s.points()) {
@@ -184,10 +185,10 @@ public final class ChecksView extends ScrollPane {
      * The log₂ size axis with a tick on whole powers of two only (8, 64, 512, 4K…, never 2^12.5 = 5793), at most about
      * ten ticks over the sizes charted.
      */
-    static NumberAxis sizeAxis(ChecksViewModel.Chart c) {
+    static NumberAxis sizeAxis(CheckDisplay.Chart c) {
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
-        for (ChecksViewModel.Series s : c.series()) {
+        for (CheckDisplay.Series s : c.series()) {
             for (double[] p : s.points()) {
                 if (p[0] > 0) {
                     lo = Math.min(lo, Math.log(p[0]) / Math.log(2));
@@ -215,7 +216,7 @@ public final class ChecksView extends ScrollPane {
     }
 
     /** A GPU × GPU grid coloured by the measured figure relative to the largest one; tooltips give the nominal figure. */
-    public static VBox heatmap(ChecksViewModel.Heatmap h) {
+    public static VBox heatmap(CheckDisplay.Heatmap h) {
         javafx.scene.layout.GridPane g = new javafx.scene.layout.GridPane();
         g.setHgap(3);
         g.setVgap(3);

@@ -1,7 +1,7 @@
 package dev.fabricscope.app.view;
 
 import dev.fabricscope.app.viewmodel.AcceptanceViewModel;
-import dev.fabricscope.app.viewmodel.ChecksViewModel;
+import dev.fabricscope.app.viewmodel.CheckDisplay;
 import dev.fabricscope.app.viewmodel.ClusterViewModel;
 import dev.fabricscope.app.viewmodel.ExportViewModel;
 import dev.fabricscope.app.viewmodel.LoadedMachine;
@@ -201,7 +201,7 @@ public final class MainView extends BorderPane {
         if (matrices == null) {
             matrices = new MatricesView();
             matrices.machineProperty().set(vm.getMachine());
-            var p2p = vms.checks().resultProperty(ChecksViewModel.Kind.P2P);
+            var p2p = vms.checks().resultProperty(CheckDisplay.Kind.P2P);
             matrices.measuredProperty().bind(Bindings.createObjectBinding(() -> p2p.get() == null ? null : p2p.get().heatmap(), p2p));
             matricesTab.setContent(matrices);
         }

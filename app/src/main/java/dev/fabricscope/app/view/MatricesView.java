@@ -28,7 +28,7 @@ public final class MatricesView extends ScrollPane {
 
     private final ObjectProperty<LoadedMachine> machine = new SimpleObjectProperty<>(this, "machine");
     private final VBox body = new VBox(12);
-    private final ObjectProperty<dev.fabricscope.app.viewmodel.ChecksViewModel.Heatmap> measured = new SimpleObjectProperty<>(this, "measured");
+    private final ObjectProperty<dev.fabricscope.app.viewmodel.CheckDisplay.Heatmap> measured = new SimpleObjectProperty<>(this, "measured");
 
     /** A P2P capability shown as one grid. */
     record Capability(String title, String help, Function<GpuPair, Reading<?>> value) {
@@ -55,7 +55,7 @@ public final class MatricesView extends ScrollPane {
     }
 
     /** The P2P check's measured bandwidth, once it has run on this machine or as the report on screen recorded it; null hides it. */
-    public ObjectProperty<dev.fabricscope.app.viewmodel.ChecksViewModel.Heatmap> measuredProperty() {
+    public ObjectProperty<dev.fabricscope.app.viewmodel.CheckDisplay.Heatmap> measuredProperty() {
         return measured;
     }
 

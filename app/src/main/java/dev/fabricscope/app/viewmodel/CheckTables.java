@@ -1,10 +1,10 @@
 package dev.fabricscope.app.viewmodel;
 
-import dev.fabricscope.app.viewmodel.ChecksViewModel.Chart;
-import dev.fabricscope.app.viewmodel.ChecksViewModel.Heatmap;
-import dev.fabricscope.app.viewmodel.ChecksViewModel.Kind;
-import dev.fabricscope.app.viewmodel.ChecksViewModel.Result;
-import dev.fabricscope.app.viewmodel.ChecksViewModel.Series;
+import dev.fabricscope.app.viewmodel.CheckDisplay.Chart;
+import dev.fabricscope.app.viewmodel.CheckDisplay.Heatmap;
+import dev.fabricscope.app.viewmodel.CheckDisplay.Kind;
+import dev.fabricscope.app.viewmodel.CheckDisplay.Result;
+import dev.fabricscope.app.viewmodel.CheckDisplay.Series;
 import dev.fabricscope.check.api.AllReduceResult;
 import dev.fabricscope.check.api.CallStep;
 import dev.fabricscope.check.api.CheckResult;
@@ -208,7 +208,7 @@ final class CheckTables {
             for (long b : bytes) {
                 var terms = dev.fabricscope.predict.CostModel.terms(backend, kernels, fabric, b);
                 if (terms.unpriced() != null) return;
-                double us = terms.best(b, dev.fabricscope.predict.CostModel.Scale.SPECS).us();
+                double us = terms.best(b, dev.fabricscope.predict.Scale.SPECS).us();
                 latency.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {b, us});
                 busbw.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {b, b / (us * 1000.0) * 2.0 * (n - 1) / n});
             }

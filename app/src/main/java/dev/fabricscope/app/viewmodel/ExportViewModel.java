@@ -1,7 +1,7 @@
 package dev.fabricscope.app.viewmodel;
 
 import dev.fabricscope.report.ReportFormat;
-import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.io.OutputFile;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.render.fabric.FabricGraph;
@@ -119,8 +119,8 @@ public final class ExportViewModel {
             return null;
         }
         main.report("Writing the " + format.title + " report…");
-        List<ChecksViewModel.Result> checksRun = new ArrayList<>();
-        for (var kind : ChecksViewModel.Kind.values()) {
+        List<CheckDisplay.Result> checksRun = new ArrayList<>();
+        for (var kind : CheckDisplay.Kind.values()) {
             var r = checks.resultProperty(kind).get();
             if (r != null && m == checks.machineProperty().get()) {
                 checksRun.add(r);
@@ -143,10 +143,10 @@ public final class ExportViewModel {
             return;
         }
         write(target, switch (kind) {
-            case SNAPSHOT -> () -> SnapshotIO.writeAtomically(target,
+            case SNAPSHOT -> () -> OutputFile.write(target,
                     Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(exportSnapshot(m)) + "\n");
-            case TEXT -> () -> SnapshotIO.writeAtomically(target, SnapshotText.render(exportSnapshot(m)));
-            case SVG -> () -> SnapshotIO.writeAtomically(target, FabricSvg.render(exportGraph(m), palette));
+            case TEXT -> () -> OutputFile.write(target, SnapshotText.render(exportSnapshot(m)));
+            case SVG -> () -> OutputFile.write(target, FabricSvg.render(exportGraph(m), palette));
             case PNG -> () -> png.write(exportGraph(m), palette, 2, target);
             case TRACE -> () -> { };
         });
@@ -174,12 +174,12 @@ public final class ExportViewModel {
             boolean live = m.trace() != null;
             if (reports.redactProperty().get()) {
                 Redact.Result r = live ? Redact.trace(m.trace(), "the recorded trace") : Redact.file(m.file());
-                SnapshotIO.writeAtomically(target, r.text());
+                OutputFile.write(target, r.text());
                 status = "Saved " + target + " (trace " + r.redaction().describe() + ")";
             } else {
                 Redact.Unredacted u = live ? Redact.unredactedTrace(m.trace(), "the recorded trace")
                         : Redact.unredactedTrace(m.file());
-                SnapshotIO.writeAtomically(target, u.text());
+                OutputFile.write(target, u.text());
                 status = "Saved " + target + " (" + u.notice() + ")";
             }
             main.report(status);

@@ -1,6 +1,6 @@
 package dev.fabricscope.app.viewmodel;
 
-import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.io.OutputFile;
 import dev.fabricscope.model.MachineSnapshot;
 import dev.fabricscope.report.ReportChecks;
 import dev.fabricscope.report.ReportFormat;
@@ -51,7 +51,7 @@ public final class ReportsViewModel {
     }
 
     /** As below, with the Advisor tab's deployment ({@link AdvisorViewModel#deployment()}: it must be well formed). */
-    public Job<String> export(LoadedMachine machine, AdvisorViewModel advisor, List<ChecksViewModel.Result> checksRun,
+    public Job<String> export(LoadedMachine machine, AdvisorViewModel advisor, List<CheckDisplay.Result> checksRun,
                                ReportFormat format, Path target, Consumer<String> done, Consumer<String> failed) {
         return export(machine, advisor.deployment(), checksRun, format, target, done, failed);
     }
@@ -61,16 +61,16 @@ public final class ReportsViewModel {
      * none: the results recorded with the report the machine was opened from, if any. The report records the
      * {@code fabricscope report} command that makes it again.
      */
-    public Job<String> export(LoadedMachine machine, DeploymentRequest deployment, List<ChecksViewModel.Result> checksRun,
+    public Job<String> export(LoadedMachine machine, DeploymentRequest deployment, List<CheckDisplay.Result> checksRun,
                                ReportFormat format, Path target, Consumer<String> done, Consumer<String> failed) {
-        List<ReportChecks.Entry> entries = checksRun.stream().map(ChecksViewModel.Result::reportEntry)
+        List<ReportChecks.Entry> entries = checksRun.stream().map(CheckDisplay.Result::reportEntry)
                 .filter(java.util.Objects::nonNull).toList();
         ReportChecks checks = entries.isEmpty() ? null : new ReportChecks(true, null, entries);
         MakeReport.Request request = new MakeReport.Request(machine.snapshot(), origin(machine), deployment,
                 checks == null ? MakeReport.Checks.recorded() : MakeReport.Checks.given(checks), null, format, redact.get());
         Job<String> job = new Job<>(tasks, p -> {
             String text = reports.make(request).text();
-            SnapshotIO.writeAtomically(target, text);
+            OutputFile.write(target, text);
             return "Report written to " + target + " (" + format.title + (request.redact() ? ", identifiers redacted" : "")
                     + (checks != null ? ", " + checks.results().size() + " check result" + (checks.results().size() == 1 ? "" : "s") : "") + ", "
                     + String.format(java.util.Locale.ROOT, "%,d", text.length()) + " characters)";

@@ -104,7 +104,7 @@ final class Screenshots {
                     // a report's own all-reduce: its card at the bottom of the tab, with the charts
                     s.then(1, () -> view.checksView().setVvalue(1.0));
                     s.then(6, () -> {
-                        if (vms.checks().resultProperty(dev.fabricscope.app.viewmodel.ChecksViewModel.Kind.ALLREDUCE).get() != null) {
+                        if (vms.checks().resultProperty(dev.fabricscope.app.viewmodel.CheckDisplay.Kind.ALLREDUCE).get() != null) {
                             shot(dir.resolve(shotName(name) + "-checks-allreduce.png"));
                         }
                     });

@@ -33,12 +33,12 @@ class CheckTablesTest {
 
     @Test
     void allReduceChartsPutEveryImplementationOnOneChart() {
-        ChecksViewModel.Result r = CheckTables.allReduce(result());
+        CheckDisplay.Result r = CheckTables.allReduce(result());
         assertEquals(2, r.charts().size());
-        ChecksViewModel.Chart latency = r.charts().get(0);
+        CheckDisplay.Chart latency = r.charts().get(0);
         assertTrue(latency.logY());
         assertEquals(List.of("NCCL, plain", "NCCL, graph", "one-shot, plain", "one-shot, graph"),
-                latency.series().stream().map(ChecksViewModel.Series::name).toList(), "bf16 only, one series per impl and mode");
+                latency.series().stream().map(CheckDisplay.Series::name).toList(), "bf16 only, one series per impl and mode");
         assertEquals(5, r.rows().size());
         assertEquals("graph", r.rows().get(1).get(1));
     }
@@ -51,23 +51,23 @@ class CheckTablesTest {
                 dir.resolve("h200-nvswitch-2gpu-2026-12-01-checks/allreduce.json")), AllReduceResult.class);
         dev.fabricscope.model.MachineSnapshot machine = dev.fabricscope.usecase.OpenSnapshot.read(
                 dir.resolve("h200-nvswitch-2gpu-2026-12-01/trace.json"));
-        ChecksViewModel.Result r = CheckTables.allReduce(sweep, machine);
-        List<String> names = r.charts().get(0).series().stream().map(ChecksViewModel.Series::name).toList();
+        CheckDisplay.Result r = CheckTables.allReduce(sweep, machine);
+        List<String> names = r.charts().get(0).series().stream().map(CheckDisplay.Series::name).toList();
         assertTrue(names.containsAll(List.of("NCCL, predicted from specs", "one-shot, predicted from specs",
                 "two-shot, predicted from specs")), names.toString());
-        ChecksViewModel.Series nccl = r.charts().get(0).series().stream()
+        CheckDisplay.Series nccl = r.charts().get(0).series().stream()
                 .filter(s -> s.name().equals("NCCL, predicted from specs")).findFirst().orElseThrow();
         assertEquals(26, nccl.points().size(), "one point per size the check ran");
         assertEquals(7.8, nccl.points().get(0)[1], 0.01, "NCCL's Ring LL floor at 2 ranks, 8 B");
         assertTrue(r.charts().get(1).series().stream().anyMatch(s -> s.name().equals("one-shot, predicted from specs")));
         assertEquals(List.of("NCCL, plain", "NCCL, graph", "one-shot, plain", "one-shot, graph"),
-                CheckTables.allReduce(result()).charts().get(0).series().stream().map(ChecksViewModel.Series::name).toList(),
+                CheckTables.allReduce(result()).charts().get(0).series().stream().map(CheckDisplay.Series::name).toList(),
                 "no machine: measured curves only");
     }
 
     @Test
     void theMemoryAuditIsInTheNotes() {
-        ChecksViewModel.Result r = CheckTables.of(ChecksViewModel.Kind.ALLREDUCE, result());
+        CheckDisplay.Result r = CheckTables.of(CheckDisplay.Kind.ALLREDUCE, result());
         // the fixture's GPU0 holds 900 MiB more after the check than before it (no reading after the process exited)
         assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("GPU memory NOT back to its starting level")), r.notes().toString());
         assertTrue(r.notes().stream().anyMatch(n -> n.contains("GPU0: 500.0 MiB before")), r.notes().toString());
@@ -83,9 +83,9 @@ class CheckTablesTest {
                 List.of(new P2pResult.Pair(0, 1, true, 390.0, 700.0, 1500.0, 450.0, "NVLink 4", null),
                         new P2pResult.Pair(1, 0, false, null, null, null, null, null, "no peer access")),
                 List.of(), MemoryAudit.none("test"));
-        ChecksViewModel.Result r = CheckTables.of(ChecksViewModel.Kind.P2P, p);
+        CheckDisplay.Result r = CheckTables.of(CheckDisplay.Kind.P2P, p);
         assertFalse(r.passed());
-        ChecksViewModel.Heatmap h = r.heatmap();
+        CheckDisplay.Heatmap h = r.heatmap();
         assertEquals(List.of("GPU0", "GPU1"), h.labels());
         assertEquals(2800.0, h.values()[0][0]);
         assertEquals(390.0, h.values()[0][1]);

@@ -44,7 +44,7 @@ class ChecksViewModelTest {
         assertEquals("No machine loaded yet.", vm.disabledReasonProperty().get());
         vm.machineProperty().set(new LoadedMachine(Fixtures.sample("dgx-h100"), LoadedMachine.Source.SAMPLE, null, "dgx-h100", null));
         assertTrue(vm.disabledReasonProperty().get().startsWith("Checks run on this machine's GPUs"));
-        assertNull(vm.run(ChecksViewModel.Kind.P2P), "nothing runs while disabled");
+        assertNull(vm.run(CheckDisplay.Kind.P2P), "nothing runs while disabled");
         vm.machineProperty().set(live(Fixtures.withoutDriver()));
         assertEquals("Checks need an NVIDIA GPU: No NVIDIA driver found on this machine.", vm.disabledReasonProperty().get());
         vm.machineProperty().set(live(Fixtures.sample("dgx-h100")));
@@ -65,10 +65,10 @@ class ChecksViewModelTest {
         vm.machineProperty().set(LoadedMachine.fromFile(s, bad, null));
         assertTrue(vm.disabledReasonProperty().get().startsWith("Read-only: the checks this report recorded (made 2026-12-01 "
                 + "02:20:48 UTC on vm (2× NVIDIA H200))"), vm.disabledReasonProperty().get());
-        assertNull(vm.run(ChecksViewModel.Kind.P2P), "a report's checks are not run again");
-        assertNull(vm.resultProperty(ChecksViewModel.Kind.P2P).get());
-        assertEquals("PASSED", vm.resultProperty(ChecksViewModel.Kind.ALLREDUCE).get().status());
-        assertEquals("PASSED", vm.resultProperty(ChecksViewModel.Kind.PREFLIGHT).get().status());
+        assertNull(vm.run(CheckDisplay.Kind.P2P), "a report's checks are not run again");
+        assertNull(vm.resultProperty(CheckDisplay.Kind.P2P).get());
+        assertEquals("PASSED", vm.resultProperty(CheckDisplay.Kind.ALLREDUCE).get().status());
+        assertEquals("PASSED", vm.resultProperty(CheckDisplay.Kind.PREFLIGHT).get().status());
         assertTrue(vm.statusProperty().get().startsWith("Not shown (the JSON report keeps them as recorded): p2p: the result "
                 + "does not read as a p2p result"), vm.statusProperty().get());
     }
@@ -77,16 +77,16 @@ class ChecksViewModelTest {
     void aPassingCheckGivesItsResult() {
         ManualTasks tasks = new ManualTasks();
         ChecksViewModel vm = onLiveMachine(tasks);
-        vm.run(ChecksViewModel.Kind.P2P);
+        vm.run(CheckDisplay.Kind.P2P);
         assertTrue(vm.runningProperty().get());
-        assertEquals(ChecksViewModel.Kind.P2P, vm.runningKindProperty().get());
+        assertEquals(CheckDisplay.Kind.P2P, vm.runningKindProperty().get());
         assertEquals("P2P bandwidth: running…", vm.statusProperty().get());
         assertEquals("Starting…", vm.progressMessageProperty().get());
-        assertNull(vm.run(ChecksViewModel.Kind.ALLREDUCE), "one check at a time");
+        assertNull(vm.run(CheckDisplay.Kind.ALLREDUCE), "one check at a time");
         tasks.runAll();
         assertFalse(vm.runningProperty().get());
         assertNull(vm.runningKindProperty().get());
-        ChecksViewModel.Result r = vm.resultProperty(ChecksViewModel.Kind.P2P).get();
+        CheckDisplay.Result r = vm.resultProperty(CheckDisplay.Kind.P2P).get();
         assertEquals("PASSED", r.status());
         assertNotNull(r.heatmap(), "the measured matrix, for the Matrices tab too");
         assertEquals(390.0, r.heatmap().values()[0][1]);
@@ -98,9 +98,9 @@ class ChecksViewModelTest {
     void aFailedCheckIsAResultThatSaysWhy() {
         ManualTasks tasks = new ManualTasks();
         ChecksViewModel vm = onLiveMachine(tasks);
-        vm.run(ChecksViewModel.Kind.PREFLIGHT);
+        vm.run(CheckDisplay.Kind.PREFLIGHT);
         tasks.runAll();
-        ChecksViewModel.Result r = vm.resultProperty(ChecksViewModel.Kind.PREFLIGHT).get();
+        CheckDisplay.Result r = vm.resultProperty(CheckDisplay.Kind.PREFLIGHT).get();
         assertFalse(r.passed());
         assertEquals("FAILED", r.status());
         assertTrue(vm.statusProperty().get().startsWith("Workspace preflight: ") && vm.statusProperty().get().contains("CUDA_ERROR_OUT_OF_MEMORY"),
@@ -111,7 +111,7 @@ class ChecksViewModelTest {
     void cancelEndsAHangingCheckAndItsProcess() throws Exception {
         ManualTasks tasks = ManualTasks.threaded();
         ChecksViewModel vm = onLiveMachine(tasks);
-        vm.run(ChecksViewModel.Kind.ALLREDUCE);
+        vm.run(CheckDisplay.Kind.ALLREDUCE);
         tasks.runUntil(() -> java.nio.file.Files.exists(fake.dir.resolve(RunCheck.Kind.ALLREDUCE.check + ".pid")), Duration.ofSeconds(30));
         assertTrue(vm.runningProperty().get(), "still running: the check hangs");
         vm.cancel();
@@ -119,7 +119,7 @@ class ChecksViewModelTest {
         assertFalse(vm.runningProperty().get());
         tasks.runUntil(() -> fake.endedAfterStart(RunCheck.Kind.ALLREDUCE), Duration.ofSeconds(30));
         tasks.runAll();
-        assertNull(vm.resultProperty(ChecksViewModel.Kind.ALLREDUCE).get(), "no late result");
+        assertNull(vm.resultProperty(CheckDisplay.Kind.ALLREDUCE).get(), "no late result");
         assertEquals("All-reduce: cancelled", vm.statusProperty().get());
     }
 
@@ -127,10 +127,10 @@ class ChecksViewModelTest {
     void anotherMachineClearsTheResults() {
         ManualTasks tasks = new ManualTasks();
         ChecksViewModel vm = onLiveMachine(tasks);
-        vm.run(ChecksViewModel.Kind.P2P);
+        vm.run(CheckDisplay.Kind.P2P);
         tasks.runAll();
-        assertNotNull(vm.resultProperty(ChecksViewModel.Kind.P2P).get());
+        assertNotNull(vm.resultProperty(CheckDisplay.Kind.P2P).get());
         vm.machineProperty().set(live(Fixtures.sample("dgx-a100")));
-        assertNull(vm.resultProperty(ChecksViewModel.Kind.P2P).get());
+        assertNull(vm.resultProperty(CheckDisplay.Kind.P2P).get());
     }
 }

@@ -187,7 +187,7 @@ class ExportViewModelTest {
     void aReportCarriesTheDeploymentAndTheChecksRunHere(@TempDir Path dir) throws Exception {
         main.probeLive();
         tasks.runAll();
-        vms.checks().run(ChecksViewModel.Kind.P2P);
+        vms.checks().run(CheckDisplay.Kind.P2P);
         tasks.runAll();
         vms.advisor().nodesProperty().set(2);
         assertEquals("fabricscope-dgx-h100-sample-report.json", vm.suggestedName(ReportFormat.JSON));

@@ -3,6 +3,7 @@ package dev.fabricscope.cluster.collect;
 import dev.fabricscope.cluster.NodeCheckSummary;
 import dev.fabricscope.cluster.read.ClusterReader;
 import dev.fabricscope.cluster.read.NodeCheckReader;
+import dev.fabricscope.io.OutputFile;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.json.Json;
 import dev.fabricscope.model.MachineSnapshot;
@@ -172,7 +173,7 @@ public abstract class NodeCollector {
     }
 
     protected void writeManifest(CollectResult r) throws IOException {
-        SnapshotIO.writeAtomically(outDir.resolve(ClusterReader.MANIFEST), Json.write(r));
+        OutputFile.write(outDir.resolve(ClusterReader.MANIFEST), Json.write(r));
     }
 
     protected static String read(Path p) throws IOException {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.fabricscope.cluster.ClusterView;
 import dev.fabricscope.cluster.NodeCheckSummary;
-import dev.fabricscope.io.SnapshotIO;
+import dev.fabricscope.io.ErrorText;
 import dev.fabricscope.json.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -79,7 +79,7 @@ public final class NodeCheckReader {
             if (!"node".equals(check)) {
                 return null;
             }
-            return new NodeCheckSummary(node, status == null ? "?" : status, summary == null ? "" : SnapshotIO.oneLineSafe(summary), failed);
+            return new NodeCheckSummary(node, status == null ? "?" : status, summary == null ? "" : ErrorText.oneLineSafe(summary), failed);
         } catch (IOException | RuntimeException e) {
             return null;
         }

@@ -134,11 +134,6 @@ public final class NcclLocator {
         return code / 1000 + "." + (code % 1000) / 100 + "." + code % 100;
     }
 
-    /** Finds NCCL and reads its version through the file system and the loader; never throws. */
-    public static NcclInfo locate(String explicitPath, Map<String, String> env) {
-        return locate(new JnaNccl(env), explicitPath);
-    }
-
     /** Finds NCCL and reads its version through the seam; never throws. */
     public static NcclInfo locate(NcclCalls calls, String explicitPath) {
         NativeAnswer<List<NcclCalls.Candidate>> answer = calls.libraryCandidates(explicitPath);
