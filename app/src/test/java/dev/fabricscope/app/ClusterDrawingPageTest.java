@@ -68,7 +68,7 @@ class ClusterDrawingPageTest {
         assertEquals(1, m.domains().size());
         assertEquals(72, m.domains().get(0).gpus());
         assertEquals(List.of("rack1-tray07", "rack1-tray12"), m.domains().get(0).odd().stream().map(RackModel.Tray::name).toList());
-        assertEquals("1 NVLink domain · 18 trays · 72 GPUs · 2 odd trays (rack1-tray07, rack1-tray12) · 0 nodes outside"
+        assertEquals("2 NVLink domains on 1 NVLink fabric · 18 trays · 72 GPUs · 2 odd trays (rack1-tray07, rack1-tray12) · 0 nodes outside"
                 + " any domain", robot.lookup("#drawingLine").queryAs(Label.class).getText());
 
         RackCanvas canvas = robot.lookup("#clusterDrawing").queryAs(RackCanvas.class);

@@ -294,7 +294,7 @@ public final class ClusterCommand implements Runnable {
                 throw CommandFailure.cannotWrite("--out", out, e);
             }
             long odd = m.domains().stream().mapToLong(d -> d.odd().size()).sum();
-            ErrorLine.printWrapped(err, "drew " + m.domains().size() + " NVLink domain(s), " + m.trays() + " tray(s), "
+            ErrorLine.printWrapped(err, "drew " + m.domainCount() + ", " + m.trays() + " tray(s), "
                     + odd + " odd tray(s), " + m.outside().size() + " node(s) outside any domain"
                     + (v.unreadable().isEmpty() ? "" : ", " + v.unreadable().size() + " unreadable file(s)")
                     + (OutputFile.isStandardOutput(out) ? "" : " → " + out));

@@ -43,7 +43,7 @@ public record ClusterFacts(ClusterNode representative, int nodesUsed, Map<String
         a.put("fabric-handles", String.valueOf(fabric));
         String summary = String.format("%s: %d readable node(s) in %d NVLink domain(s); the deployment spans %d node(s)%s; "
                         + "GPUs as on %s (%s%s)", v.directory(), ok.size(), v.domains().size(), used,
-                oneDomain ? " inside one MNNVL domain (" + biggest.id() + ")" : used > 1 ? " across NVLink domains (no shared MNNVL fabric)" : "",
+                oneDomain ? " inside one MNNVL domain (" + biggest.id() + ")" : used > 1 ? " across NVLink domains (no one MNNVL clique holds them all)" : "",
                 rep.name(), common, models.size() > 1 ? "; other models present: "
                         + String.join(", ", models.keySet().stream().filter(m -> !m.equals(common)).toList()) : "");
         return new ClusterFacts(rep, used, a, summary);

@@ -25,7 +25,7 @@ class ClusterDrawCommandTest {
         Path svg = tmp.resolve("rack.svg");
         CliTest.Run r = CliTest.run("cluster", "draw", dir.toString(), "--out", svg.toString());
         assertEquals(ExitCodes.OK, r.code(), r.out() + r.err());
-        assertTrue(r.err().startsWith("fabricscope: drew 1 NVLink domain(s), 18 tray(s), 2 odd tray(s), 0 node(s) outside"),
+        assertTrue(r.err().startsWith("fabricscope: drew 2 NVLink domains on 1 NVLink fabric, 18 tray(s), 2 odd tray(s), 0 node(s) outside"),
                 r.err());
         String text = Files.readString(svg);
         assertTrue(text.startsWith("<?xml") && text.contains(LABEL), text.substring(0, 300));

@@ -255,7 +255,7 @@ public final class ClusterViewModel {
     /** "1 NVLink domain · 18 trays · 72 GPUs · 2 odd trays (rack1-tray07, rack1-tray12) · 0 nodes outside any domain". */
     static String drawingSummary(RackModel m) {
         List<String> odd = m.domains().stream().flatMap(d -> d.odd().stream()).map(RackModel.Tray::name).toList();
-        return LoadedCluster.plural(m.domains().size(), "NVLink domain") + " · " + LoadedCluster.plural(m.trays(), "tray")
+        return m.domainCount() + " · " + LoadedCluster.plural(m.trays(), "tray")
                 + " · " + LoadedCluster.plural(m.domains().stream().mapToInt(RackModel.Domain::gpus).sum(), "GPU") + " · "
                 + LoadedCluster.plural(odd.size(), "odd tray") + (odd.isEmpty() ? "" : " (" + names(odd, 6) + ")")
                 + " · " + LoadedCluster.plural(m.outside().size(), "node") + " outside any domain";

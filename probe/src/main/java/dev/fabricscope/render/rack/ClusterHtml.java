@@ -33,8 +33,7 @@ public final class ClusterHtml {
 
     private static String counts(ClusterView v, RackModel m) {
         long odd = m.domains().stream().mapToLong(d -> d.odd().size()).sum();
-        return RackLayout.plural(v.readable().size(), "readable node") + " · " + RackLayout.plural(m.domains().size(),
-                "multi-node NVLink domain") + " · " + RackLayout.plural((int) odd, "odd tray") + " · "
+        return RackLayout.plural(v.readable().size(), "readable node") + " · " + m.domainCount() + " · " + RackLayout.plural((int) odd, "odd tray") + " · "
                 + RackLayout.plural(m.outside().size(), "node") + " outside any domain"
                 + (v.unreadable().isEmpty() ? "" : " · " + RackLayout.plural(v.unreadable().size(), "unreadable file"));
     }

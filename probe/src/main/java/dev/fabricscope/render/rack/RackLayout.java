@@ -67,7 +67,7 @@ public final class RackLayout {
         int trays = m.trays();
         int gpus = m.domains().stream().mapToInt(Domain::gpus).sum();
         long odd = m.domains().stream().mapToLong(d -> d.odd().size()).sum();
-        String title = "Cluster " + name(m.directory()) + " · " + plural(m.domains().size(), "NVLink domain")
+        String title = "Cluster " + name(m.directory()) + " · " + m.domainCount()
                 + " · " + plural(trays, "tray") + " · " + plural(gpus, "GPU") + " · " + plural((int) odd, "odd tray")
                 + (m.outside().isEmpty() ? "" : " · " + plural(m.outside().size(), "node") + " outside any domain");
         for (String line : wrap(title, 16, true, width - 2 * MARGIN)) {
@@ -103,14 +103,17 @@ public final class RackLayout {
         int frame = shapes.size();
         double inner = PANEL_W - 2 * PAD;
         double ty = y + PAD;
-        text(x + PAD, ty + 14, fit("NVLink domain " + number + " · " + plural(d.trays().size(), "tray") + " · "
+        String head = d.otherCliques().isEmpty() ? "NVLink domain " + number
+                : "NVLink fabric " + number + " · " + plural(1 + d.otherCliques().size(), "NVLink domain");
+        text(x + PAD, ty + 14, fit(head + " · " + plural(d.trays().size(), "tray") + " · "
                 + plural(d.gpus(), "GPU") + (d.odd().isEmpty() ? "" : " · " + plural(d.odd().size(), "odd tray")),
                 14, true, inner), 14, true, p.text(), Anchor.START, "domain-title");
         text(x + PAD, ty + 32, fit(d.gfdLabel(), 12, false, inner), 12, false, p.text(), Anchor.START, "gfd-label");
         ty += 40;
         if (!d.otherCliques().isEmpty()) {
-            for (String line : wrap("Also clique " + join(d.otherCliques()) + " on the same fabric (outlined trays):"
-                    + " GFD gives its trays another clique label, and cluster show counts it as a domain of its own.",
+            for (String line : wrap("Clique " + join(d.otherCliques()) + " (outlined trays) is another NVLink domain on"
+                    + " this fabric: GFD labels its trays with their own clique, so no job spans both; cluster show counts it"
+                    + " apart.",
                     11, false, inner)) {
                 text(x + PAD, ty + 10, line, 11, false, p.warnStroke(), Anchor.START, "other-cliques");
                 ty += 15;

@@ -315,4 +315,22 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
     public int trays() {
         return domains.stream().mapToInt(d -> d.trays().size()).sum();
     }
+
+    /**
+     * NVLink domains as GFD and {@code cluster show} count them, one per clique: a panel (one MNNVL cluster UUID, one
+     * NVLink fabric) holds as many as its trays have cliques.
+     */
+    public int nvlinkDomains() {
+        return domains.stream().mapToInt(d -> 1 + d.otherCliques().size()).sum();
+    }
+
+    /**
+     * "1 NVLink domain", or "2 NVLink domains on 1 NVLink fabric" where cliques share a fabric: the count the cluster
+     * page's header and {@code cluster show} give, with what the drawing's panels are.
+     */
+    public String domainCount() {
+        int n = nvlinkDomains();
+        String s = RackLayout.plural(n, "NVLink domain");
+        return n == domains.size() ? s : s + " on " + RackLayout.plural(domains.size(), "NVLink fabric");
+    }
 }

@@ -44,7 +44,9 @@ class RackDrawingTest {
     void oneRackIsOneDomainOf72GpusWithItsTwoOddTraysAndWhy(@TempDir Path dir) throws Exception {
         SyntheticCluster.writeNvl72Racks(dir, 1, true);
         RackModel m = model(dir);
-        assertEquals(1, m.domains().size(), "both cliques share the rack's cluster UUID: one NVLink domain");
+        assertEquals(1, m.domains().size(), "both cliques share the rack's cluster UUID: one panel, one NVLink fabric");
+        assertEquals(2, m.nvlinkDomains(), "two cliques: two NVLink domains, as cluster show counts them");
+        assertEquals("2 NVLink domains on 1 NVLink fabric", m.domainCount());
         assertTrue(m.outside().isEmpty());
         Domain d = m.domains().get(0);
         assertEquals(18, d.trays().size());
