@@ -330,7 +330,7 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
      */
     public String domainCount() {
         int n = nvlinkDomains();
-        String s = RackLayout.plural(n, "NVLink domain");
-        return n == domains.size() ? s : s + " on " + RackLayout.plural(domains.size(), "NVLink fabric");
+        String s = n + " NVLink domain" + (n == 1 ? "" : "s");
+        return n == domains.size() ? s : s + " on " + domains.size() + " NVLink fabric" + (domains.size() == 1 ? "" : "s");
     }
 }
