@@ -180,6 +180,15 @@ public final class ClusterCommand implements Runnable {
         }
     }
 
+    /** The merged view of {@code dir}; a folder with no readable node report is exit 4. */
+    static ClusterView readableView(CliEnvironment env, Path dir) throws CommandFailure, UseCaseException {
+        ClusterView v = env.inspectCluster().open(InspectCluster.Request.of(dir)).view();
+        if (v.readable().isEmpty()) {
+            throw CommandFailure.of(ExitCodes.BAD_INPUT, dir + ": no readable node report (" + v.unreadable().size() + " unreadable)");
+        }
+        return v;
+    }
+
     @Command(name = "show", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
             description = {"Merge a folder of node reports: NVLink domains, GPUs per domain, and what differs between nodes.",
                 "Nodes whose 'check node' report (cluster collect --check-node) failed are listed first, with each failed expectation.",
@@ -215,10 +224,7 @@ public final class ClusterCommand implements Runnable {
 
         @Override
         public Integer call() throws CommandFailure, UseCaseException {
-            ClusterView v = env.inspectCluster().open(InspectCluster.Request.of(dir)).view();
-            if (v.readable().isEmpty()) {
-                throw CommandFailure.of(ExitCodes.BAD_INPUT, dir + ": no readable node report (" + v.unreadable().size() + " unreadable)");
-            }
+            ClusterView v = readableView(env, dir);
             String f = format == null ? (json ? "json" : "text") : format.toLowerCase(java.util.Locale.ROOT);
             if (!List.of("text", "json", "html").contains(f) || json && !f.equals("json")) {
                 throw CommandFailure.usage("--format " + format + (json ? " with --json" : "") + ": the formats are text, json and html");
@@ -240,8 +246,9 @@ public final class ClusterCommand implements Runnable {
     }
 
     @Command(name = "draw", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
-            description = {"Draw a folder of node reports: one panel per NVLink domain (the trays of one MNNVL cluster UUID,",
-                "named by its GPU Feature Discovery label nvidia.com/gpu.clique=<ClusterUUID>.<CliqueId>), each tray with its",
+            description = {"Draw a folder of node reports: one panel per NVLink fabric (the trays of one MNNVL cluster UUID,",
+                "named by the GPU Feature Discovery label nvidia.com/gpu.clique=<ClusterUUID>.<CliqueId> of its main NVLink",
+                "domain; trays in another clique are another domain, marked), each tray with its",
                 "GPUs and its links bundled (count and rate) to the switch plane (switch trays inferred from the links when no",
                 "tray sees them, drawn dashed); trays whose links, fabric state, health or clique differ from the domain",
                 "outlined, with why. Nodes outside any domain as a plain row.",
@@ -282,10 +289,7 @@ public final class ClusterCommand implements Runnable {
             } catch (OutputFile.NotAFileException e) {
                 throw CommandFailure.usage("--out " + e.getMessage());
             }
-            ClusterView v = env.inspectCluster().open(InspectCluster.Request.of(dir)).view();
-            if (v.readable().isEmpty()) {
-                throw CommandFailure.of(ExitCodes.BAD_INPUT, dir + ": no readable node report (" + v.unreadable().size() + " unreadable)");
-            }
+            ClusterView v = readableView(env, dir);
             RackModel m = DrawCluster.model(v);
             String svg = RackSvg.render(RackLayout.layout(m, FabricPalette.of(dark)));
             try {

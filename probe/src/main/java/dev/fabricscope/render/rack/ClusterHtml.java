@@ -33,9 +33,9 @@ public final class ClusterHtml {
 
     private static String counts(ClusterView v, RackModel m) {
         long odd = m.domains().stream().mapToLong(d -> d.odd().size()).sum();
-        return RackLayout.plural(v.readable().size(), "readable node") + " · " + m.domainCount() + " · " + RackLayout.plural((int) odd, "odd tray") + " · "
-                + RackLayout.plural(m.outside().size(), "node") + " outside any domain"
-                + (v.unreadable().isEmpty() ? "" : " · " + RackLayout.plural(v.unreadable().size(), "unreadable file"));
+        return RackModel.plural(v.readable().size(), "readable node") + " · " + m.domainCount() + " · " + RackModel.plural((int) odd, "odd tray") + " · "
+                + RackModel.plural(m.outside().size(), "node") + " outside any domain"
+                + (v.unreadable().isEmpty() ? "" : " · " + RackModel.plural(v.unreadable().size(), "unreadable file"));
     }
 
     private static final String CSS = """

@@ -330,7 +330,12 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
      */
     public String domainCount() {
         int n = nvlinkDomains();
-        String s = n + " NVLink domain" + (n == 1 ? "" : "s");
-        return n == domains.size() ? s : s + " on " + domains.size() + " NVLink fabric" + (domains.size() == 1 ? "" : "s");
+        String s = plural(n, "NVLink domain");
+        return n == domains.size() ? s : s + " on " + plural(domains.size(), "NVLink fabric");
+    }
+
+    /** {@code 1 tray}, {@code 1,152 GPUs}: the drawing's counts, with thousands grouped. */
+    static String plural(int n, String what) {
+        return String.format(java.util.Locale.ROOT, "%,d %s%s", n, what, n == 1 ? "" : "s");
     }
 }
