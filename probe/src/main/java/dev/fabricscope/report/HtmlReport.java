@@ -1,5 +1,6 @@
 package dev.fabricscope.report;
 
+import dev.fabricscope.text.Words;
 import dev.fabricscope.render.Units;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Recommendation;
@@ -348,7 +349,7 @@ public final class HtmlReport {
             h.append("<ul>\n");
             for (NvSwitch x : s.nvSwitches()) {
                 h.append("<li>").append(e(x.id())).append(' ').append(e(x.pci().shortDisplay())).append(": ").append(x.totalLinks())
-                        .append(" links from ").append(ReportFacts.plural(x.gpuLinks().size(), "GPU")).append("</li>\n");
+                        .append(" links from ").append(Words.plural(x.gpuLinks().size(), "GPU")).append("</li>\n");
             }
             h.append("</ul>\n");
         }

@@ -1,5 +1,6 @@
 package dev.fabricscope.report;
 
+import dev.fabricscope.text.Words;
 import dev.fabricscope.render.Units;
 import static dev.fabricscope.text.Escape.md;
 
@@ -375,7 +376,7 @@ public final class MarkdownReport {
         StringBuilder sw = new StringBuilder();
         for (NvSwitch x : s.nvSwitches()) {
             sw.append("- ").append(md(x.id(), 20)).append(' ').append(md(x.pci().shortDisplay(), 40)).append(": ")
-                    .append(x.totalLinks()).append(" links from ").append(ReportFacts.plural(x.gpuLinks().size(), "GPU")).append('\n');
+                    .append(x.totalLinks()).append(" links from ").append(Words.plural(x.gpuLinks().size(), "GPU")).append('\n');
         }
         return details("NVLinks", 7, "NVLinks and NVSwitches",
                 (sw.length() == 0 ? "No NVSwitches seen.\n\n" : "NVSwitches:\n\n" + sw + "\n")

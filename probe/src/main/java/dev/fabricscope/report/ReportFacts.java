@@ -60,7 +60,7 @@ public final class ReportFacts {
     /** {@code host · OS · kernel … · CPU · 16 CPUs · 1 NUMA node}. */
     public String machine() {
         HostInfo h = s.host();
-        String numa = h.numaNodes().isPresent() ? " · " + plural(h.numaNodes().value().size(), "NUMA node") : "";
+        String numa = h.numaNodes().isPresent() ? " · " + Words.plural(h.numaNodes().value().size(), "NUMA node") : "";
         return h.hostname().shortDisplay() + " · " + h.os().shortDisplay() + " · kernel " + h.kernel().shortDisplay()
                 + " · " + h.architecture().shortDisplay() + " · " + h.cpuModel().shortDisplay() + " · "
                 + h.logicalCpus().shortDisplay() + " CPUs" + numa;
@@ -175,7 +175,7 @@ public final class ReportFacts {
             return "no GPUs";
         }
         String imex = s.driver().imexChannels().isPresent()
-                ? (s.driver().imexChannels().value().isEmpty() ? "no IMEX channels" : plural(s.driver().imexChannels().value().size(), "IMEX channel"))
+                ? (s.driver().imexChannels().value().isEmpty() ? "no IMEX channels" : Words.plural(s.driver().imexChannels().value().size(), "IMEX channel"))
                 : "IMEX " + s.driver().imexChannels().shortDisplay();
         return "multicast " + over(g -> Units.yn(g.cuda().multicast())) + " · fabric handles " + over(g -> Units.yn(g.cuda().fabricHandles()))
                 + " · fabric state " + over(g -> g.fabric().state().shortDisplay())
@@ -187,7 +187,7 @@ public final class ReportFacts {
     public String p2p() {
         int n = s.gpus().size();
         if (n < 2) {
-            return "not applicable (" + plural(n, "GPU") + ")";
+            return "not applicable (" + Words.plural(n, "GPU") + ")";
         }
         Map<String, Integer> counts = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
@@ -211,16 +211,12 @@ public final class ReportFacts {
         return values.size() == 1 ? values.first() : "mixed (" + String.join(", ", values) + ")";
     }
 
-    public static String plural(long n, String word) {
-        return Words.plural(n, word);
-    }
-
     /** {@code 2 errors · 1 fallback · 9 ok}. */
     public static String verdictCounts(ReportAdvice a) {
         if (a.verdicts().isEmpty()) {
             return a.blocked() == null ? "none" : "none: " + a.blocked();
         }
-        return plural(a.count(Outcome.ERROR), "error") + " · " + plural(a.count(Outcome.FALLBACK), "fallback") + " · "
+        return Words.plural(a.count(Outcome.ERROR), "error") + " · " + Words.plural(a.count(Outcome.FALLBACK), "fallback") + " · "
                 + a.count(Outcome.OK) + " ok";
     }
 

@@ -10,4 +10,9 @@ public final class Words {
     public static String plural(long n, String word) {
         return n + " " + word + (n == 1 ? "" : "s");
     }
+
+    /** {@code 1 tray}, {@code 1,152 GPUs}: with thousands grouped, for counts that can run into thousands. */
+    public static String grouped(long n, String word) {
+        return String.format(java.util.Locale.ROOT, "%,d %s%s", n, word, n == 1 ? "" : "s");
+    }
 }

@@ -1,5 +1,6 @@
 package dev.fabricscope.app.viewmodel;
 
+import dev.fabricscope.text.Words;
 import dev.fabricscope.cluster.ClusterNode;
 import dev.fabricscope.cluster.Inconsistency;
 import dev.fabricscope.cluster.NodeCheckSummary;
@@ -255,10 +256,10 @@ public final class ClusterViewModel {
     /** "1 NVLink domain · 18 trays · 72 GPUs · 2 odd trays (rack1-tray07, rack1-tray12) · 0 nodes outside any domain". */
     static String drawingSummary(RackModel m) {
         List<String> odd = m.domains().stream().flatMap(d -> d.odd().stream()).map(RackModel.Tray::name).toList();
-        return m.domainCount() + " · " + LoadedCluster.plural(m.trays(), "tray")
-                + " · " + LoadedCluster.plural(m.domains().stream().mapToInt(RackModel.Domain::gpus).sum(), "GPU") + " · "
-                + LoadedCluster.plural(odd.size(), "odd tray") + (odd.isEmpty() ? "" : " (" + names(odd, 6) + ")")
-                + " · " + LoadedCluster.plural(m.outside().size(), "node") + " outside any domain";
+        return m.domainCount() + " · " + Words.grouped(m.trays(), "tray")
+                + " · " + Words.grouped(m.domains().stream().mapToInt(RackModel.Domain::gpus).sum(), "GPU") + " · "
+                + Words.grouped(odd.size(), "odd tray") + (odd.isEmpty() ? "" : " (" + names(odd, 6) + ")")
+                + " · " + Words.grouped(m.outside().size(), "node") + " outside any domain";
     }
 
     /** Whether {@code node}'s {@code check node} report failed. */
@@ -369,7 +370,7 @@ public final class ClusterViewModel {
                 if (!shown.isEmpty()) {
                     out.add(new Group(d.id(), "NVLink domain " + mnnvlIndex + " · multi-node NVLink (MNNVL)",
                             d.gfdLabel() + " · "
-                                    + LoadedCluster.plural(d.nodes().size(), "node") + " · " + LoadedCluster.plural(d.gpus(), "GPU"),
+                                    + Words.grouped(d.nodes().size(), "node") + " · " + Words.grouped(d.gpus(), "GPU"),
                             List.copyOf(shown), d.nodes().size(), d.gpus(), outliers(c, shown)));
                     n += shown.size();
                 }
@@ -386,7 +387,7 @@ public final class ClusterViewModel {
             singles.sort(java.util.Comparator.comparing(Tile::name));
             out.add(new Group(null, "Single-node NVLink domains",
                     "no multi-node NVLink fabric: each node is an NVLink domain of its own · "
-                            + LoadedCluster.plural(singlesInAll, "node") + " · " + LoadedCluster.plural(singleGpus, "GPU")
+                            + Words.grouped(singlesInAll, "node") + " · " + Words.grouped(singleGpus, "GPU")
                             + (disagreeing.isEmpty() ? "" : " · (!) GPUs disagree on their NVLink domain, so GPU Feature "
                             + "Discovery labels no clique: " + names(disagreeing, 6)),
                     List.copyOf(singles), singlesInAll, singleGpus, outliers(c, singles)));

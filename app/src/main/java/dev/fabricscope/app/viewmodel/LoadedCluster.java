@@ -1,5 +1,6 @@
 package dev.fabricscope.app.viewmodel;
 
+import dev.fabricscope.text.Words;
 import dev.fabricscope.cluster.ClusterAnalysis;
 import dev.fabricscope.cluster.ClusterFacts;
 import dev.fabricscope.cluster.ClusterNode;
@@ -85,13 +86,9 @@ public record LoadedCluster(Path dir, ClusterView view, Map<String, ClusterNode>
     public String summary() {
         int unreadable = view.unreadable().size();
         int problems = view.problems().size();
-        return plural(view.readable().size(), "node") + " · " + plural(gpus, "GPU") + " · "
-                + plural(view.domains().size(), "NVLink domain") + (problems == 0 ? "" : " · " + plural(problems, "problem"))
-                + " · " + plural(view.inconsistencies().size(), "difference")
-                + (unreadable == 0 ? "" : " · " + plural(unreadable, "unreadable file"));
-    }
-
-    static String plural(int n, String what) {
-        return String.format(java.util.Locale.ROOT, "%,d %s%s", n, what, n == 1 ? "" : "s");
+        return Words.grouped(view.readable().size(), "node") + " · " + Words.grouped(gpus, "GPU") + " · "
+                + Words.grouped(view.domains().size(), "NVLink domain") + (problems == 0 ? "" : " · " + Words.grouped(problems, "problem"))
+                + " · " + Words.grouped(view.inconsistencies().size(), "difference")
+                + (unreadable == 0 ? "" : " · " + Words.grouped(unreadable, "unreadable file"));
     }
 }

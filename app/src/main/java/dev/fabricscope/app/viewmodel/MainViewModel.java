@@ -1,5 +1,6 @@
 package dev.fabricscope.app.viewmodel;
 
+import dev.fabricscope.text.Words;
 import dev.fabricscope.cluster.ClusterNode;
 import dev.fabricscope.io.SnapshotIO;
 import dev.fabricscope.model.DriverInfo;
@@ -141,7 +142,7 @@ public final class MainViewModel {
             return "Fabricscope — compare " + cmp.diff().left().name() + " ↔ " + cmp.diff().right().name();
         }
         if (page.get() == Page.CLUSTER && c != null) {
-            return "Fabricscope — cluster " + c.name() + " (" + LoadedCluster.plural(c.view().nodes().size(), "node") + ")";
+            return "Fabricscope — cluster " + c.name() + " (" + Words.grouped(c.view().nodes().size(), "node") + ")";
         }
         if (m == null) {
             return "Fabricscope";

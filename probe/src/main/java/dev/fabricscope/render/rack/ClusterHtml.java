@@ -1,5 +1,6 @@
 package dev.fabricscope.render.rack;
 
+import dev.fabricscope.text.Words;
 import dev.fabricscope.Version;
 import dev.fabricscope.cluster.ClusterView;
 import dev.fabricscope.render.ClusterText;
@@ -33,9 +34,9 @@ public final class ClusterHtml {
 
     private static String counts(ClusterView v, RackModel m) {
         long odd = m.domains().stream().mapToLong(d -> d.odd().size()).sum();
-        return RackModel.plural(v.readable().size(), "readable node") + " · " + m.domainCount() + " · " + RackModel.plural((int) odd, "odd tray") + " · "
-                + RackModel.plural(m.outside().size(), "node") + " outside any domain"
-                + (v.unreadable().isEmpty() ? "" : " · " + RackModel.plural(v.unreadable().size(), "unreadable file"));
+        return Words.grouped(v.readable().size(), "readable node") + " · " + m.domainCount() + " · " + Words.grouped((int) odd, "odd tray") + " · "
+                + Words.grouped(m.outside().size(), "node") + " outside any domain"
+                + (v.unreadable().isEmpty() ? "" : " · " + Words.grouped(v.unreadable().size(), "unreadable file"));
     }
 
     private static final String CSS = """

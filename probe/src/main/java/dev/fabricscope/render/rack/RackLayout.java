@@ -1,5 +1,6 @@
 package dev.fabricscope.render.rack;
 
+import dev.fabricscope.text.Words;
 import dev.fabricscope.render.fabric.FabricPalette;
 import dev.fabricscope.render.rack.RackModel.Domain;
 import dev.fabricscope.render.rack.RackModel.Outside;
@@ -67,8 +68,8 @@ public final class RackLayout {
         int gpus = m.domains().stream().mapToInt(Domain::gpus).sum();
         long odd = m.domains().stream().mapToLong(d -> d.odd().size()).sum();
         String title = "Cluster " + name(m.directory()) + " · " + m.domainCount()
-                + " · " + RackModel.plural(trays, "tray") + " · " + RackModel.plural(gpus, "GPU") + " · " + RackModel.plural((int) odd, "odd tray")
-                + (m.outside().isEmpty() ? "" : " · " + RackModel.plural(m.outside().size(), "node") + " outside any domain");
+                + " · " + Words.grouped(trays, "tray") + " · " + Words.grouped(gpus, "GPU") + " · " + Words.grouped((int) odd, "odd tray")
+                + (m.outside().isEmpty() ? "" : " · " + Words.grouped(m.outside().size(), "node") + " outside any domain");
         for (String line : wrap(title, 16, true, width - 2 * MARGIN)) {
             text(MARGIN, y + 16, line, 16, true, p.text(), Anchor.START, "title");
             y += 21;
@@ -103,9 +104,9 @@ public final class RackLayout {
         double inner = PANEL_W - 2 * PAD;
         double ty = y + PAD;
         String head = d.otherCliques().isEmpty() ? "NVLink domain " + number
-                : "NVLink fabric " + number + " · " + RackModel.plural(1 + d.otherCliques().size(), "NVLink domain");
-        text(x + PAD, ty + 14, fit(head + " · " + RackModel.plural(d.trays().size(), "tray") + " · "
-                + RackModel.plural(d.gpus(), "GPU") + (d.odd().isEmpty() ? "" : " · " + RackModel.plural(d.odd().size(), "odd tray")),
+                : "NVLink fabric " + number + " · " + Words.grouped(1 + d.otherCliques().size(), "NVLink domain");
+        text(x + PAD, ty + 14, fit(head + " · " + Words.grouped(d.trays().size(), "tray") + " · "
+                + Words.grouped(d.gpus(), "GPU") + (d.odd().isEmpty() ? "" : " · " + Words.grouped(d.odd().size(), "odd tray")),
                 14, true, inner), 14, true, p.text(), Anchor.START, "domain-title");
         text(x + PAD, ty + 32, fit(d.gfdLabel(), 12, false, inner), 12, false, p.text(), Anchor.START, "gfd-label");
         ty += 40;
@@ -153,8 +154,8 @@ public final class RackLayout {
     private static String planeLine(Domain d) {
         SwitchPlane s = d.switches();
         String count = s.trays() < 0 ? "Switch plane: count unknown" : s.trays() == 0 ? "No switch plane"
-                : s.chipsPerTray() > 0 ? "Switch plane: " + RackModel.plural(s.trays(), "NVLink switch tray") + " of "
-                + s.chipsPerTray() + " switch chips" : "Switch plane: " + RackModel.plural(s.trays(), "NVSwitch");
+                : s.chipsPerTray() > 0 ? "Switch plane: " + Words.grouped(s.trays(), "NVLink switch tray") + " of "
+                + s.chipsPerTray() + " switch chips" : "Switch plane: " + Words.grouped(s.trays(), "NVSwitch");
         return count + " — " + s.basis() + ". Links per tray: " + d.links().label() + ".";
     }
 
@@ -240,7 +241,7 @@ public final class RackLayout {
     private double outside(List<Outside> nodes, double x, double y, double w) {
         int frame = shapes.size();
         double ty = y + PAD;
-        text(x + PAD, ty + 13, fit("Outside any multi-node NVLink domain · " + RackModel.plural(nodes.size(), "node")
+        text(x + PAD, ty + 13, fit("Outside any multi-node NVLink domain · " + Words.grouped(nodes.size(), "node")
                 + " (each node its own NVLink domain)", 13, true, w - 2 * PAD), 13, true, p.text(), Anchor.START,
                 "outside-title");
         ty += 22;

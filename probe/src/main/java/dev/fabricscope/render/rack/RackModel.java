@@ -1,5 +1,6 @@
 package dev.fabricscope.render.rack;
 
+import dev.fabricscope.text.Words;
 import dev.fabricscope.cluster.ClusterNode;
 import dev.fabricscope.cluster.ClusterView;
 import dev.fabricscope.cluster.NodeSummary;
@@ -330,12 +331,7 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
      */
     public String domainCount() {
         int n = nvlinkDomains();
-        String s = plural(n, "NVLink domain");
-        return n == domains.size() ? s : s + " on " + plural(domains.size(), "NVLink fabric");
-    }
-
-    /** {@code 1 tray}, {@code 1,152 GPUs}: the drawing's counts, with thousands grouped. */
-    static String plural(int n, String what) {
-        return String.format(java.util.Locale.ROOT, "%,d %s%s", n, what, n == 1 ? "" : "s");
+        String s = Words.grouped(n, "NVLink domain");
+        return n == domains.size() ? s : s + " on " + Words.grouped(domains.size(), "NVLink fabric");
     }
 }
