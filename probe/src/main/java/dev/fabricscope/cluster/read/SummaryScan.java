@@ -373,28 +373,18 @@ final class SummaryScan {
     private void list(int depth, Out out, int nameStart, int nameEnd, int elementKind) {
         int start = i;
         int mark = out.length();
-        out.member(b, nameStart, nameEnd);
-        if (peek() != '[') {
-            value(depth);
-            out.add(b, start, i);
-            out.add(',');
+        if (!listOpened(depth, out, nameStart, nameEnd, start)) {
             return;
         }
-        if (depth > JsonByteChecker.MAX_DEPTH) {
-            throw GIVE_UP;
-        }
-        i++;
-        out.add('[');
         boolean split = elementKind == GPU;
         Out into = split ? new Out(Math.max(256, n / 8)) : out;
         int[] ends = new int[split ? 8 : 0];
         int count = 0;
         boolean objects = true;
-        ws();
         if (peek() == ']') {
             i++;
         } else {
-            while (true) {
+            do {
                 if (objects && peek() == '{') {
                     object(depth + 1, elementKind, into);
                     if (split) {
@@ -409,22 +399,10 @@ final class SummaryScan {
                     objects = false;
                     value(depth + 1);
                 }
-                ws();
-                byte c = peek();
-                i++;
-                if (c == ']') {
-                    break;
-                }
-                if (c != ',') {
-                    throw GIVE_UP;
-                }
-                ws();
-            }
+            } while (!listEnded());
         }
         if (!objects) {
-            out.reset(mark);
-            out.member(b, nameStart, nameEnd);
-            out.add(b, start, i);
+            keptAsWritten(out, mark, nameStart, nameEnd, start);
         } else if (split) {
             out.add(']');
             out.gpus = into;
@@ -439,24 +417,14 @@ final class SummaryScan {
     private void counted(int depth, Out out, int nameStart, int nameEnd) {
         int start = i;
         int mark = out.length();
-        out.member(b, nameStart, nameEnd);
-        if (peek() != '[') {
-            value(depth);
-            out.add(b, start, i);
-            out.add(',');
+        if (!listOpened(depth, out, nameStart, nameEnd, start)) {
             return;
         }
-        if (depth > JsonByteChecker.MAX_DEPTH) {
-            throw GIVE_UP;
-        }
-        i++;
-        out.add('[');
         boolean objects = true;
-        ws();
         if (peek() == ']') {
             i++;
         } else {
-            while (true) {
+            do {
                 objects &= peek() == '{';
                 value(depth + 1);
                 if (objects) {
@@ -464,26 +432,57 @@ final class SummaryScan {
                     out.add('}');
                     out.add(',');
                 }
-                ws();
-                byte c = peek();
-                i++;
-                if (c == ']') {
-                    break;
-                }
-                if (c != ',') {
-                    throw GIVE_UP;
-                }
-                ws();
-            }
+            } while (!listEnded());
         }
         if (objects) {
             out.close(']');
         } else {
-            out.reset(mark);
-            out.member(b, nameStart, nameEnd);
-            out.add(b, start, i);
+            keptAsWritten(out, mark, nameStart, nameEnd, start);
         }
         out.add(',');
+    }
+
+    /**
+     * Writes the member's name; a value that is not a list is copied as written (true is not returned); a list has
+     * its {@code [} read and written, and the reader stands at its first element or its {@code ]}.
+     */
+    private boolean listOpened(int depth, Out out, int nameStart, int nameEnd, int start) {
+        out.member(b, nameStart, nameEnd);
+        if (peek() != '[') {
+            value(depth);
+            out.add(b, start, i);
+            out.add(',');
+            return false;
+        }
+        if (depth > JsonByteChecker.MAX_DEPTH) {
+            throw GIVE_UP;
+        }
+        i++;
+        out.add('[');
+        ws();
+        return true;
+    }
+
+    /** After a list's element: true at its {@code ]}, false at a {@code ,} (the reader then at the next element). */
+    private boolean listEnded() {
+        ws();
+        byte c = peek();
+        i++;
+        if (c == ']') {
+            return true;
+        }
+        if (c != ',') {
+            throw GIVE_UP;
+        }
+        ws();
+        return false;
+    }
+
+    /** A list that is not all objects, kept as the file wrote it (from {@code start}), for the binding to judge. */
+    private void keptAsWritten(Out out, int mark, int nameStart, int nameEnd, int start) {
+        out.reset(mark);
+        out.member(b, nameStart, nameEnd);
+        out.add(b, start, i);
     }
 
     /** Whether the member name being read is {@code word}. */
