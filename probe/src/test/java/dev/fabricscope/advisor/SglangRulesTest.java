@@ -560,7 +560,9 @@ class SglangRulesTest {
      * server_args.py@001067ff:9140-9172 (_handle_deterministic_inference): deterministic inference with TP > 1 on CUDA
      * declares disable_custom_all_reduce=True (L9155) and enable_torch_symm_mem=False (L9162), sets NCCL_ALGO to
      * allreduce:tree (L9149) and warns (L9170). Custom all-reduce (V2 included) and --enable-torch-symm-mem, which were
-     * "custom all-reduce v2" / "torch symmetric memory (multimem)" on the dgx-h100 sample, become NCCL (tree).
+     * "custom all-reduce v2" / "torch symmetric memory (multimem)" on the dgx-h100 sample, become NCCL (tree): a
+     * fallback, as when the topology turns them off (they said ok until the audit of 2026-12-02, D01/D02). NVLS is not
+     * recommended then (NCCL_ALGO=allreduce:tree never chooses it) and --enable-nccl-nvls falls back.
      */
     @Test
     void deterministicInferenceTurnsCustomAllReduceAndTorchSymmMemOff() {
@@ -571,8 +573,7 @@ class SglangRulesTest {
         What det = What.snapshot(dgx).tp(8).flag("enable-deterministic-inference", "true").flag("enable-torch-symm-mem", "true");
         for (String knob : List.of("--disable-custom-all-reduce", "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2", "--enable-torch-symm-mem")) {
             Verdict v = det.verdict("sglang", knob);
-            ok(v, "nccl (allreduce:tree)");
-            assertEquals(SglangMessage.DETERMINISTIC_NCCL.text(), v.message(), v::toString);
+            fallback(v, "nccl (allreduce:tree)", SglangMessage.DETERMINISTIC_NCCL.text());
             whyMentions(v, "--enable-deterministic-inference with TP > 1", "NCCL_ALGO=allreduce:tree");
             assertEquals("9140-9172", v.source().line(), v::toString);
         }
@@ -583,6 +584,31 @@ class SglangRulesTest {
         whyMentions(What.snapshot(dgx).tp(1).flag("enable-deterministic-inference", "true").verdict("sglang", "--disable-custom-all-reduce"), "TP 1");
         ok(What.snapshot(dgx).tp(8).flag("enable-deterministic-inference", "true").flag("disable-custom-all-reduce", "true")
                 .verdict("sglang", "--disable-custom-all-reduce"), "nccl");
+        Verdict nvls = What.snapshot(dgx).tp(8).flag("enable-deterministic-inference", "true").flag("enable-nccl-nvls", "true")
+                .verdict("sglang", "--enable-nccl-nvls");
+        assertEquals(Outcome.FALLBACK, nvls.outcome(), nvls::toString);
+        whyMentions(nvls, "NCCL_ALGO=allreduce:tree");
+        What detOnly = What.snapshot(dgx).tp(8).flag("enable-deterministic-inference", "true");
+        assertEquals(Outcome.OK, detOnly.verdict("sglang", "--enable-nccl-nvls").outcome());
+        var rec = detOnly.advise().recommendations().stream().filter(r -> r.framework().equals("sglang")).findFirst().orElseThrow();
+        assertFalse(rec.flags().contains("--enable-nccl-nvls"), rec::toString);
+        assertFalse(rec.flags().contains("--disable-custom-all-reduce"), rec::toString);
+    }
+
+    /**
+     * custom_all_reduce_utils.py@0cd72ba4 can_use_custom_all_reduce_with_nvlink tests full NVLink over the TP group's
+     * physical devices (GPU 0..tp−1 on a node), not the whole machine: on h100-nvl-pairs (bridged pairs 0–1 and 2–3)
+     * TP 2 gets CustomAllReduceV2 and TP 4 does not (audit of 2026-12-02, S16: it said fallback at TP 2).
+     */
+    @Test
+    void fullNvlinkIsJudgedOverTheTpGroupsGpus() {
+        dev.fabricscope.model.MachineSnapshot pairs = dev.fabricscope.samples.Samples.find("h100-nvl-pairs").orElseThrow().snapshot().get();
+        ok(What.snapshot(pairs).tp(2).verdict("sglang", "--disable-custom-all-reduce"), "custom all-reduce v2");
+        fallback(What.snapshot(pairs).tp(4).verdict("sglang", "--disable-custom-all-reduce"), "nccl",
+                SglangMessage.CAR_V2_PCIE_ONLY.text());
+        // an --assume on the machine-wide fact still decides for every group
+        assertEquals(Outcome.FALLBACK, What.snapshot(pairs).tp(2).assume("all-nvlink=false")
+                .verdict("sglang", "--disable-custom-all-reduce").outcome());
     }
 
     /**

@@ -28,7 +28,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
                            Fact<Boolean> nvswitch, Fact<Boolean> allNvlink, Fact<Boolean> nvlinkBridge, Fact<Boolean> p2p, Fact<String> torchCuda,
                            Fact<Boolean> confidentialCompute, Fact<String> hostArch, Fact<Boolean> flashinfer,
                            Fact<String> ncclVersion, Fact<Boolean> fabricReady, Fact<Boolean> imexChannel, String gpuLabel, String gpuName,
-                           String origin) {
+                           String origin, GroupLinks groupLinks) {
 
     /** Facts of {@code snapshot} (null: none) with {@code assume} (keys as {@link FactKey#key}) applied on top. */
     public static MachineFacts derive(MachineSnapshot snapshot, Map<String, String> assume) throws AdvisorInputException {
@@ -44,7 +44,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
                 cast(f.get(FactKey.NVLINK_BRIDGE)), cast(f.get(FactKey.P2P)), cast(f.get(FactKey.TORCH_CUDA)), cast(f.get(FactKey.CONFIDENTIAL_COMPUTE)),
                 cast(f.get(FactKey.HOST_ARCH)), cast(f.get(FactKey.FLASHINFER)), cast(f.get(FactKey.NCCL_VERSION)),
                 cast(f.get(FactKey.FABRIC_READY)), cast(f.get(FactKey.IMEX_CHANNEL)), p.gpuLabel, p.gpuName,
-                snapshot == null ? "--assume only" : p.origin);
+                snapshot == null ? "--assume only" : p.origin, p.groupLinks);
     }
 
     /** Validated, normalised {@code --assume} values. */
@@ -171,7 +171,18 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
 
     public MachineFacts withGpusPerNode(Fact<Integer> g) {
         return new MachineFacts(platform, sm, g, nodes, multicast, fabricHandles, mnnvlFabric, nvswitch, allNvlink, nvlinkBridge, p2p,
-                torchCuda, confidentialCompute, hostArch, flashinfer, ncclVersion, fabricReady, imexChannel, gpuLabel, gpuName, origin);
+                torchCuda, confidentialCompute, hostArch, flashinfer, ncclVersion, fabricReady, imexChannel, gpuLabel, gpuName, origin,
+                groupLinks);
+    }
+
+    /** {@link #allNvlink} for a TP group of the node's first {@code k} GPUs ({@link GroupLinks}). */
+    public Fact<Boolean> allNvlinkAmong(int k) {
+        return GroupLinks.among(groupLinks.nvlink(), k, allNvlink);
+    }
+
+    /** {@link #p2p} for a TP group of the node's first {@code k} GPUs. */
+    public Fact<Boolean> p2pAmong(int k) {
+        return GroupLinks.among(groupLinks.p2p(), k, p2p);
     }
 
     /** The fact for a key. */
@@ -294,10 +305,10 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
     }
 
     /** What a snapshot says, before assumptions. */
-    private record Probed(Map<FactKey, Fact<?>> facts, String gpuLabel, String gpuName, String origin) {
+    private record Probed(Map<FactKey, Fact<?>> facts, String gpuLabel, String gpuName, String origin, GroupLinks groupLinks) {
 
         static Probed none() {
-            return new Probed(Map.of(), null, null, null);
+            return new Probed(Map.of(), null, null, null, GroupLinks.NONE);
         }
 
         static Probed of(MachineSnapshot s) {
@@ -328,7 +339,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
                 String why = !driver ? "no NVIDIA driver in the snapshot" + (s.driver() != null && s.driver().message() != null ? " (" + s.driver().message() + ")" : "")
                         : "the driver reports no GPU";
                 f.put(FactKey.PLATFORM, Fact.unknown(null, why));
-                return new Probed(f, null, null, origin);
+                return new Probed(f, null, null, origin, GroupLinks.NONE);
             }
             String label = gpus.size() == 1 ? "GPU 0" : "GPU 0–" + (gpus.size() - 1);
             String name = gpus.stream().map(g -> g.name().orElse("?")).distinct().collect(Collectors.joining(" / "));
@@ -344,7 +355,19 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
             f.put(FactKey.NVLINK_BRIDGE, bridges(s, gpus));
             f.put(FactKey.ALL_NVLINK, pairs(s, gpus, MachineFacts::nvlinkConnected, "NVLink-connected"));
             f.put(FactKey.P2P, pairs(s, gpus, p -> p.cudaCanAccessPeer().value(), "peer-accessible (cuDeviceCanAccessPeer)"));
-            return new Probed(f, label, name, origin);
+            return new Probed(f, label, name, origin, groupLinks(s, gpus));
+        }
+
+        /** NVLink and P2P among the first k GPUs, k = 2 .. all but the last (the whole node is the machine-wide fact). */
+        private static GroupLinks groupLinks(MachineSnapshot s, List<Gpu> gpus) {
+            List<Fact<Boolean>> nvlink = new java.util.ArrayList<>();
+            List<Fact<Boolean>> p2p = new java.util.ArrayList<>();
+            for (int k = 2; k < gpus.size(); k++) {
+                List<Gpu> first = gpus.subList(0, k);
+                nvlink.add(pairs(s, first, MachineFacts::nvlinkConnected, "NVLink-connected"));
+                p2p.add(pairs(s, first, p -> p.cudaCanAccessPeer().value(), "peer-accessible (cuDeviceCanAccessPeer)"));
+            }
+            return new GroupLinks(nvlink, p2p);
         }
 
         /** The channel devices HostProbe listed under /dev/nvidia-caps-imex-channels; unread stays unknown. */

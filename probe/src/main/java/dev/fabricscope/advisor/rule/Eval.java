@@ -215,9 +215,10 @@ public final class Eval {
         return facts.nvswitch().value();
     }
 
+    /** Every GPU pair of the TP group's GPUs on a node (the node's first min(TP, GPUs per node)) NVLink-connected. */
     public boolean allNvlink() {
         use(FactKey.ALL_NVLINK.key);
-        return facts.allNvlink().value();
+        return facts.allNvlinkAmong(groupOnNode()).value();
     }
 
     public boolean nvlinkBridge() {
@@ -225,9 +226,15 @@ public final class Eval {
         return facts.nvlinkBridge().value();
     }
 
+    /** Every GPU pair of the TP group's GPUs on a node peer-accessible. */
     public boolean p2p() {
         use(FactKey.P2P.key);
-        return facts.p2p().value();
+        return facts.p2pAmong(groupOnNode()).value();
+    }
+
+    /** The TP group's GPUs on one node: CUDA devices 0..k−1 ({@link dev.fabricscope.advisor.api.GroupLinks}). */
+    private int groupOnNode() {
+        return Math.min(dep.tp(), dep.gpusPerNode());
     }
 
     public boolean confidentialCompute() {

@@ -76,9 +76,13 @@ final class SglangCustomAllReduceRules {
         return e.version(SglangVersion.class).args().deterministicNcclTree() && e.bool(DETERMINISTIC) && e.tp() > 1 && e.cuda();
     }
 
-    /** The verdict of a communicator that deterministic inference turns off ({@code what} names it). */
+    /**
+     * The verdict of a communicator that deterministic inference turns off ({@code what} names it): a fallback, as when
+     * the topology turns it off, since what the knob asks for does not happen (SGLang warns and NCCL all-reduces).
+     */
     static Verdict deterministicOff(VerdictBuilder v, String what) {
-        return v.ok().resolved("nccl (allreduce:tree)").message(SglangMessage.DETERMINISTIC_NCCL.text()).source(SglangSources.DETERMINISTIC_TP)
+        return v.fallback().resolved("nccl (allreduce:tree)")
+                .fix("none for deterministic runs (by design); drop --enable-deterministic-inference to get " + what + " back").message(SglangMessage.DETERMINISTIC_NCCL.text()).source(SglangSources.DETERMINISTIC_TP)
                 .why(Slots.fill("--enable-deterministic-inference with TP > 1 on CUDA: SGLang turns {what} off and NCCL all-reduces with "
                         + "NCCL_ALGO=allreduce:tree and a pinned channel count (an exported NCCL_ALGO is overwritten).", "what", what)).build();
     }

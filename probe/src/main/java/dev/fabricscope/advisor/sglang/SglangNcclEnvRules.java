@@ -33,6 +33,10 @@ final class SglangNcclEnvRules {
     record NcclEnv(String nvls, boolean nvlsWritten, String cumem, boolean cumemWritten) {
     }
 
+    /** NCCL_ALGO=allreduce:tree, as --enable-deterministic-inference at TP > 1 sets it (server_args.py@001067ff). */
+    private static final String TREE_ONLY = " --enable-deterministic-inference with TP > 1 sets NCCL_ALGO=allreduce:tree, so NCCL runs "
+            + "all-reduce on its tree algorithm only and NVLS is not chosen for it.";
+
     static NcclEnv ncclEnv(Eval e) {
         boolean nvlsFlag = e.bool(NCCL_NVLS);
         boolean symm = e.bool(SYMM_MEM) && !version(e).args().kimiK3Dcp(e);
@@ -73,6 +77,8 @@ final class SglangNcclEnvRules {
             }
             if (p.outcome() == Outcome.ERROR) {
                 v.fix("drop " + k.display() + (p.message() != null ? " and repair the Fabric Manager" : ""));
+            } else if (p.outcome() == Outcome.OK && "1".equals(env.nvls()) && SglangCustomAllReduceRules.deterministicNccl(e)) {
+                v.fallback().why(p.why() + TREE_ONLY).fix("drop " + k.display() + " (deterministic runs all-reduce on NCCL's tree)");
             }
             return v.build();
         }
@@ -87,6 +93,9 @@ final class SglangNcclEnvRules {
         String reason = NcclNvls.unsupported(e);
         if (reason == null && e.ncclUnreadable()) {
             return v.outcome(Outcome.UNKNOWN).resolved("NVLS disabled").why(how + "; whether NCCL could use NVLS here is unknown: the snapshot's NCCL version is unreadable.").build();
+        }
+        if (reason == null && SglangCustomAllReduceRules.deterministicNccl(e)) {
+            return v.ok().resolved("NVLS disabled").why(how + "; NVLS would not run all-reduce here anyway:" + TREE_ONLY).build();
         }
         if (reason == null) {
             boolean probablyFabricIssue = e.major() >= 9 && e.nvswitch() && !e.fabricReady();

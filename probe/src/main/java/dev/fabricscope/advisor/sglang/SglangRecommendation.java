@@ -40,7 +40,8 @@ final class SglangRecommendation {
         dropFailingDcp(e, plan);
         fusion(e, plan);
         customAllReduce(plan);
-        if (e.cuda() && e.tp() > 1 && NcclNvls.unsupported(e) == null && e.fabricReady()) {
+        if (e.cuda() && e.tp() > 1 && NcclNvls.unsupported(e) == null && e.fabricReady()
+                && !SglangCustomAllReduceRules.deterministicNccl(e)) { // NCCL_ALGO=allreduce:tree: NVLS would not run
             plan.flags.add("--enable-nccl-nvls");
             plan.notes.add("NCCL NVLS (SGLang turns it off by default)");
             plan.base = plan.base.with(NCCL_NVLS, "true");
@@ -86,7 +87,9 @@ final class SglangRecommendation {
 
     private static void customAllReduce(RecommendationPlan plan) {
         Verdict car = SglangCustomAllReduceRules.customAllReduceVerdict(plan.base.with(DISABLE_CUSTOM_AR, null));
-        if (car.outcome() == Outcome.FALLBACK && car.message() != null) {
+        if (SglangCustomAllReduceRules.deterministicNccl(plan.base)) {
+            plan.notes.add("no custom all-reduce (deterministic inference turns it off, NCCL's tree all-reduces)");
+        } else if (car.outcome() == Outcome.FALLBACK && car.message() != null) {
             plan.flags.add("--disable-custom-all-reduce");
             plan.notes.add("custom all-reduce cannot run here (flag silences the warning)");
             plan.base = plan.base.with(DISABLE_CUSTOM_AR, "true");
