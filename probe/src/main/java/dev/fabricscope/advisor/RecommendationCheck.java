@@ -39,7 +39,7 @@ final class RecommendationCheck {
     }
 
     private static Recommendation vetOne(Recommendation r, AdviceResult before, Deployment d, Adviser adviser) {
-        if (r.flags().isEmpty() && r.env().isEmpty()) {
+        if (r.flags().isEmpty() && r.env().isEmpty() && r.drop().isEmpty()) {
             return r;
         }
         Deployment applied = applied(r, d);
@@ -52,7 +52,7 @@ final class RecommendationCheck {
         for (Verdict v : after.verdicts()) {
             boolean fresh = before.verdicts().stream().noneMatch(b -> b.knob().equals(v.knob()) && java.util.Objects.equals(b.value(), v.value()) && b.outcome() == Outcome.ERROR);
             if (v.framework().equals(r.framework()) && v.outcome() == Outcome.ERROR && fresh) {
-                return new Recommendation(r.framework(), List.of(), java.util.Map.of(), "Withheld " + String.join(" ", r.flags())
+                return new Recommendation(r.framework(), List.of(), java.util.Map.of(), r.drop(), "Withheld " + String.join(" ", r.flags())
                         + (r.env().isEmpty() ? "" : " " + r.env()) + ": applied, " + v.knob() + "=" + v.value() + " fails"
                         + (v.message() != null ? " (" + v.message() + ")" : "") + ". Defaults stay.");
             }
@@ -63,6 +63,9 @@ final class RecommendationCheck {
     /** The deployment with the recommendation's flags (as typed) and environment applied. */
     static Deployment applied(Recommendation r, Deployment d) {
         Deployment out = d;
+        for (String knob : r.drop()) {
+            out = out.env().containsKey(knob) ? out.withEnv(knob, null) : out.withFlag(knob.replaceFirst("^-+", ""), null);
+        }
         for (String flag : r.flags()) {
             Matcher fi = FI_CALL.matcher(flag);
             if (fi.matches()) {

@@ -106,6 +106,59 @@ class OneMachineOneStoryTest {
         assertTrue(rejected.isEmpty(), rejected.size() + " recommendations the advisor rejects:\n" + String.join("\n", rejected));
     }
 
+    /**
+     * The same with the user's own failing settings (the audit of 2026-12-02 re-ran its recommendations with the flag that
+     * failed still given): a recommendation that keeps a setting which fails must say to drop it ({@link Recommendation#drop}),
+     * so that applying it — drops included — leaves no error of that framework but the deployment settings its summary
+     * names as still failing.
+     */
+    @Test
+    void aRecommendationDropsTheUsersFailingSettings() throws Exception {
+        String[][] settings = {
+                {"sglang", "flag", "flashinfer-allreduce-fusion-backend", "mnnvl"},
+                {"sglang", "flag", "flashinfer-allreduce-fusion-backend", "trtllm"},
+                {"sglang", "flag", "enable-torch-symm-mem", "true"},
+                {"vllm", "env", "VLLM_FLASHINFER_ALLREDUCE_BACKEND", "trtllm"},
+                {"vllm", "env", "VLLM_ALLREDUCE_USE_SYMM_MEM", "1"},
+                {"nccl", "env", "NCCL_NVLS_ENABLE", "1"}};
+        int applied = 0;
+        int dropped = 0;
+        List<String> failing = new ArrayList<>();
+        for (Samples.Sample s : Samples.list()) {
+            MachineSnapshot snap = s.snapshot().get();
+            int gpn = snap.gpus().size();
+            for (int tp : new int[] {2, 3, gpn}) {
+                if (tp > gpn) {
+                    continue;
+                }
+                for (String[] set : settings) {
+                    What w = What.snapshot(snap).tp(tp).framework(set[0]);
+                    w = set[1].equals("flag") ? w.flag(set[2], set[3]) : w.env(set[2], set[3]);
+                    AdviceResult before = w.advise();
+                    if (before.blocked() != null) {
+                        continue;
+                    }
+                    for (Recommendation r : before.recommendations()) {
+                        What after = copy(w);
+                        after.d = RecommendationCheck.applied(r, w.d);
+                        dropped += r.drop().size();
+                        for (Verdict v : after.advise().verdicts()) {
+                            if (v.framework().equals(r.framework()) && v.outcome() == Outcome.ERROR
+                                    && !r.summary().contains(v.knob() + "=" + v.value() + " still fails")) {
+                                failing.add(s.name() + " TP " + tp + " " + String.join(" ", set) + " → " + r.flags() + " " + r.env()
+                                        + " drop " + r.drop() + ": " + v.knob() + "=" + v.value() + " error (" + v.message() + ")");
+                            }
+                        }
+                        applied++;
+                    }
+                }
+            }
+        }
+        assertTrue(applied > 50, "applied " + applied);
+        assertTrue(dropped > 10, "dropped " + dropped);
+        assertTrue(failing.isEmpty(), failing.size() + " recommendations that leave an error:\n" + String.join("\n", failing));
+    }
+
     /** The check behind the property: a recommendation that fails where it is applied is withheld, with the reason. */
     @Test
     void aRecommendationThatFailsIsWithheld() throws Exception {

@@ -94,6 +94,11 @@ final class What {
         return this;
     }
 
+    What framework(String framework) {
+        o = o.withFrameworks(java.util.List.of(framework));
+        return this;
+    }
+
     What version(String framework, String version) {
         o = o.withVersion(framework, version);
         return this;

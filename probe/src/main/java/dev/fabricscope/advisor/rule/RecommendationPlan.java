@@ -18,6 +18,8 @@ public final class RecommendationPlan {
     public final List<String> flags = new ArrayList<>();
     public final Map<String, String> env = new LinkedHashMap<>();
     public final List<String> notes = new ArrayList<>();
+    /** The user's settings to remove ({@link Recommendation#drop}). */
+    public final List<String> drop = new ArrayList<>();
     public Eval base;
 
     public RecommendationPlan(Eval base) {
@@ -29,8 +31,15 @@ public final class RecommendationPlan {
         for (Verdict v : asGiven) {
             if (v.userSet() && v.outcome() == Outcome.ERROR && !handled.test(v)) {
                 notes.add(0, "drop " + v.knob() + "=" + v.value() + " (fails at start-up)");
+                drop.add(v.knob());
             }
         }
+    }
+
+    /** Removes the user's {@code knob} (set to {@code value}) from the plan, with {@code why} in the notes. */
+    public void drop(String knob, String value, String why) {
+        notes.add("drop " + knob + (value == null ? "" : "=" + value) + " (" + why + ")");
+        drop.add(knob);
     }
 
     /** The recommendation; what still fails with the plan applied ({@code withPlan}) is a deployment setting to change. */
@@ -43,6 +52,6 @@ public final class RecommendationPlan {
         }
         String summary = (notes.isEmpty() ? "Defaults are fine." : String.join("; ", notes) + ".")
                 + (left.isEmpty() ? "" : " Deployment settings to change: " + String.join("; ", left) + ".");
-        return new Recommendation(framework, flags, env, summary);
+        return new Recommendation(framework, flags, env, drop, summary);
     }
 }

@@ -58,7 +58,7 @@ final class SglangRecommendation {
         for (KnobSpec k : List.of(DCP_BACKEND, DCP_REPLICATE_Q)) {
             Verdict v = k == DCP_BACKEND ? SglangDcpRules.dcpBackendVerdict(plan.base) : SglangDcpRules.dcpReplicateVerdict(plan.base);
             if (e.isSet(k) && v.outcome() == Outcome.ERROR) {
-                plan.notes.add("drop " + k.display() + "=" + e.value(k) + " (" + (v.message() != null ? v.errorClass() + " at start-up" : "fails") + ")");
+                plan.drop(k.display(), e.value(k), v.message() != null ? v.errorClass() + " at start-up" : "fails");
                 plan.base = plan.base.with(k, null);
             }
         }

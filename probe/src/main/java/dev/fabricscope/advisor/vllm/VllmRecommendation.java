@@ -25,11 +25,11 @@ final class VllmRecommendation {
     static Recommendation recommend(Eval e) {
         RecommendationPlan plan = new RecommendationPlan(e.with(BACKEND, null).with(FUSE, null).with(DISABLE_CUSTOM_AR, null).with(USE_SYMM_MEM, null));
         if (e.bool(USE_FLASHINFER) && VllmCommunicatorRules.standaloneVerdict(plan.base).outcome() != Outcome.OK) {
-            plan.notes.add("drop VLLM_ALLREDUCE_USE_FLASHINFER (it disables itself here)");
+            plan.drop(USE_FLASHINFER.display(), null, "it disables itself here");
             plan.base = plan.base.with(USE_FLASHINFER, null);
         }
         if (e.isSet(DCP_BACKEND) && VllmDcpRules.dcpBackendVerdict(plan.base).outcome() == Outcome.ERROR) {
-            plan.notes.add("drop --dcp-comm-backend=" + e.value(DCP_BACKEND) + " (fails at start-up)");
+            plan.drop(DCP_BACKEND.display(), e.value(DCP_BACKEND), "fails at start-up");
             plan.base = plan.base.with(DCP_BACKEND, null);
         }
         fusion(e, plan);
