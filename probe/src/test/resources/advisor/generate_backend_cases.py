@@ -6,7 +6,8 @@ import json
 
 SG = "sgl-project/sglang"
 VL = "vllm-project/vllm"
-FUSION_TB = SG + " (stored copy; commit not recorded): python/sglang/srt/layers/flashinfer_comm_fusion.py"
+# _resolve_backend in the traceback-matched layout, at a fork commit (backend-rules.md §8)
+FUSION_TB = "mmangkad-dev/sglang@65b14881c5a6d308f00958a3095dea172e7cf47b:python/sglang/srt/layers/flashinfer_comm_fusion.py"
 CAR_SG = SG + "@004e6561cb8ae26d62166c15782955f99f058274:python/sglang/srt/distributed/device_communicators/custom_all_reduce.py"
 CAR_VL = VL + "@00d618aab60448acdf3fac3e9c4e2e22d0c6c753:vllm/distributed/device_communicators/custom_all_reduce.py"
 TABLE = VL + "@0052812d1f0655bd4b646b5dbda8b3427697fae3:vllm/compilation/passes/fusion/allreduce_rms_fusion.py:FI_ALLREDUCE_FUSION_MAX_SIZE_MB"

@@ -279,8 +279,13 @@ class BackendRulesDocTest {
                     at += "new SourceRef(".length();
                     List<String> args = arguments(text, at);
                     if (args.size() == 4) {
-                        out.add(new SourceRef(resolve(args.get(0), owner), resolve(args.get(1), owner),
-                                resolve(args.get(2), owner), resolve(args.get(3), owner)));
+                        SourceRef r = new SourceRef(resolve(args.get(0), owner), resolve(args.get(1), owner),
+                                resolve(args.get(2), owner), resolve(args.get(3), owner));
+                        // every argument a variable (a record's own fields, a constructor's parameters): nothing to look up
+                        // here; the values reach the index through the static fields that hold them
+                        if (r.repo() != null || r.commit() != null || r.path() != null || r.line() != null) {
+                            out.add(r);
+                        }
                     }
                 }
             }

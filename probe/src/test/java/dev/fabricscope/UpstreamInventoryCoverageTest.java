@@ -30,43 +30,13 @@ class UpstreamInventoryCoverageTest {
 
     static final Pattern COMMIT = Pattern.compile("[0-9a-f]{40}");
 
-    /** Why the _resolve_backend copies keep no commit. */
-    static final String FUSION_WHY = "_resolve_backend is in two index entries that give no repository or commit (31,493 and "
-            + "50,557 characters); find_files lists cc28b8ab for this path and read_file also holds 00f6ebe5 (inventoried), "
-            + "and neither has _resolve_backend: 00f6ebe5 hands the backend to FlashInfer's create_allreduce_fusion_workspace";
-
     /**
      * SourceRefs still without a full commit, each with why it could not be filled from upstream here (the list only
      * shrinks: a listed one that gains a commit fails the test until it is taken off). Keys: {@code repo path line}.
+     * Empty since the fork round of issue 23: the copies the official index holds at no commit were found at commits of
+     * forks (mmangkad-dev/sglang, fire3/vllm, mmangkad/vllm; backend-rules.md §8), or the rule was re-based.
      */
-    static final Map<String, String> STILL_WITHOUT_COMMIT = Map.ofEntries(
-            Map.entry("sgl-project/sglang python/sglang/srt/entrypoints/engine.py _set_envs_and_config (middle copy)",
-                    "the index holds this path at 18bfdd16 (find_files; the oldest variant, ENGINE_OLD) and 001067ff "
-                            + "(read_file; the latest-style variant, ENGINE_NEW); the middle copy was read from an index entry "
-                            + "that gives no commit, and the sglang mirror (1.2 GB) is beyond fetch"),
-            Map.entry("sgl-project/sglang python/sglang/srt/layers/dcp/comm.py _pre_initialize_fi_a2a_workspace (MNNVL-fabric variant)",
-                    "the index gives this variant no commit; comm.py@00ac7105 replaced its fabric check with "
-                            + "is_fi_a2a_supported, so the variant's ok is unknown (SglangDcpRules.fiA2a)"),
-            Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py 50",
-                    FUSION_WHY),
-            Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py 62-64",
-                    FUSION_WHY),
-            Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py 67",
-                    FUSION_WHY),
-            Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py _resolve_backend (both copies)",
-                    FUSION_WHY),
-            Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py _resolve_backend (newer copy, L46-75)",
-                    FUSION_WHY),
-            Map.entry("sgl-project/sglang python/sglang/srt/layers/flashinfer_comm_fusion.py _resolve_backend (traceback-matched copy, L47-76)",
-                    FUSION_WHY),
-            Map.entry("vllm-project/vllm vllm/distributed/device_communicators/flashinfer_all_reduce.py get_fi_ar_workspace (newer copies, allow_trtllm_fallback)",
-                    "find_files lists 43e62814 (VLLM_FLASHINFER_ALLREDUCE_BACKEND passed straight to "
-                            + "create_allreduce_fusion_workspace, no trtllm retry) and the rules pin the older 00545a8a; neither "
-                            + "has allow_trtllm_fallback"),
-            Map.entry("vllm-project/vllm vllm/engine/arg_utils.py EngineArgs (flags as listed by the audit)",
-                    "the flags were listed by the audit, not read at one commit; the index's copy (99d7eb5d) is v0.11-era"),
-            Map.entry("vllm-project/vllm vllm/envs.py VLLM_FLASHINFER_ALLREDUCE_BACKEND",
-                    "three copies disagree (backend-rules.md §2.1); none was recorded, and the stored index holds only the v0.6-era f218f9c2"));
+    static final Map<String, String> STILL_WITHOUT_COMMIT = Map.of();
 
     // ---- modelledBy
 

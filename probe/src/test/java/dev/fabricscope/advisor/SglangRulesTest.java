@@ -70,6 +70,27 @@ class SglangRulesTest {
         }
     }
 
+    /**
+     * _resolve_backend's verdicts cite the fork copies that hold it at a commit: the traceback-matched layout
+     * mmangkad-dev/sglang@65b14881 (R1 L50, R2 L58-61, auto on one node L62-64, R3 L67, R4 L72-75) and, as the newest
+     * set's fusion source, the newer copy @6e27ce74 (L46-75).
+     */
+    @Test
+    void fusionResolutionCitesThePinnedForkCopies() {
+        String tb = "mmangkad-dev/sglang@65b14881c5a6d308f00958a3095dea172e7cf47b:python/sglang/srt/layers/flashinfer_comm_fusion.py:";
+        assertEquals(tb + "50", node("8.0", 1).flag("flashinfer-allreduce-fusion-backend", "auto").verdict("sglang", FUSION).source().toString());
+        assertEquals(tb + "62-64", node("9.0", 1).flag("flashinfer-allreduce-fusion-backend", "auto").verdict("sglang", FUSION).source().toString());
+        assertEquals(tb + "67", node("10.0", 2).flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", FUSION).source().toString());
+        assertEquals(tb + "58-61", SglangMessage.R2.source().toString());
+        assertEquals(tb + "72-75", SglangMessage.R4.source().toString());
+        Verdict newest = node("10.0", 2).flag("flashinfer-allreduce-fusion-backend", "mnnvl").verdict("sglang", FUSION);
+        assertEquals("mmangkad-dev/sglang@6e27ce74edb151266d6277763260f4a49a545b18:python/sglang/srt/layers/flashinfer_comm_fusion.py:"
+                + "_resolve_backend (L46-75)", newest.source().toString(), newest::toString);
+        Verdict middle = node("10.0", 2).flag("flashinfer-allreduce-fusion-backend", "mnnvl").version("sglang", "middle").verdict("sglang", FUSION);
+        assertEquals(tb + "_resolve_backend (L47-76)", middle.source().toString(), middle::toString);
+        assertEquals("385-390", SglangMessage.TWOSHOT.source().line());
+    }
+
     @Test
     void torchCudaGatesThePredicates() {
         error(node("10.0", 1).assume("torch-cuda=12.6").flag("flashinfer-allreduce-fusion-backend", "auto").verdict("sglang", FUSION),
@@ -333,21 +354,50 @@ class SglangRulesTest {
     }
 
     /**
-     * The MNNVL-fabric variant of comm.py (middle and older sets) is a stored copy without a commit: its errors stay
-     * (an error is no claim that something works), but with the kernel and the fabric the answer is unknown, not ok,
-     * because comm.py@00ac7105, the only copy with a commit, replaced that check with is_fi_a2a_supported.
+     * The middle _set_envs_and_config, pinned at the fork copy mmangkad-dev/sglang@ea961060 (L680-682): NCCL_CUMEM_ENABLE
+     * is always int(--enable-symm-mem), NCCL_NVLS_ENABLE is written (int(--enable-nccl-nvls)) only without
+     * --enable-symm-mem. With it, an unexported NCCL_NVLS_ENABLE stays unset (NCCL's default: NVLS where the machine has
+     * it), which the earlier model wrote as 0, and an exported one stays as it is.
      */
     @Test
-    void fiA2aOfTheCommitLessVariantIsNeverOk() {
+    void middleEngineLeavesNvlsAloneWithSymmetricMemory() {
+        What symm = machine(What.HGX_H100).tp(8).flag("enable-symm-mem", "true").version("sglang", "middle");
+        Verdict unset = symm.verdict("sglang", "NCCL_NVLS_ENABLE");
+        ok(unset, "NCCL_NVLS_ENABLE unset");
+        whyMentions(unset, "does not write it");
+        assertEquals("mmangkad-dev/sglang@ea96106000d5ff1a07ef237dd2d57318188c7ec2:python/sglang/srt/entrypoints/engine.py:"
+                + "_set_envs_and_config (L677-741)", unset.source().toString());
+        Verdict flag = symm.verdict("sglang", "--enable-symm-mem");
+        ok(flag, "NVLS");
+        whyMentions(flag, "leaves NCCL_NVLS_ENABLE unset", "NCCL_CUMEM_ENABLE=1");
+        ok(symm.env("NCCL_NVLS_ENABLE", "0").verdict("sglang", "NCCL_NVLS_ENABLE"), "NCCL_NVLS_ENABLE=0");
+        ok(symm.verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=1");
+        Verdict overwritten = machine(What.HGX_H100).tp(8).env("NCCL_NVLS_ENABLE", "1").version("sglang", "middle")
+                .verdict("sglang", "NCCL_NVLS_ENABLE");
+        assertEquals(Outcome.FALLBACK, overwritten.outcome(), overwritten::toString);
+        assertEquals("NCCL_NVLS_ENABLE=0", overwritten.resolved());
+    }
+
+    /**
+     * The MNNVL-fabric variant of comm.py (middle and older sets), pinned at the fork copy mmangkad-dev/sglang@81fe4528
+     * (init_fi_a2a_workspace L387-449): its two checks give errors (ImportError L406, RuntimeError L420); with the kernel
+     * and the fabric the answer stays unknown, not ok, because the warm-up goes on into FlashInfer's
+     * decode_cp_a2a_allocate_mnnvl_workspace / decode_cp_a2a_init_workspace, which were not read.
+     */
+    @Test
+    void fiA2aOfTheFabricVariantIsNeverOk() {
         for (String set : List.of("middle", "older")) {
             Verdict v = machine(What.GB200_NVL).tp(4).dcp(2).flag("dcp-comm-backend", "fi_a2a").version("sglang", set)
                     .verdict("sglang", "--dcp-comm-backend");
             assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
             assertEquals("fi_a2a", v.resolved());
-            assertNull(v.source().commit(), "the variant cites the stored copy: " + v.source());
-            whyMentions(v, "no copy with a commit holds that check");
-            error(machine(What.HGX_H100).tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a").version("sglang", set)
-                    .verdict("sglang", "--dcp-comm-backend"), "RuntimeError", SglangMessage.FI_A2A_FABRIC.text());
+            assertEquals("mmangkad-dev/sglang@81fe452810d9256b5d307cad3a3e261c70170591:python/sglang/srt/layers/dcp/comm.py:"
+                    + "init_fi_a2a_workspace (L387-449)", v.source().toString());
+            whyMentions(v, "decode_cp_a2a_allocate_mnnvl_workspace", "were not read");
+            Verdict noFabric = machine(What.HGX_H100).tp(8).dcp(2).flag("dcp-comm-backend", "fi_a2a").version("sglang", set)
+                    .verdict("sglang", "--dcp-comm-backend");
+            error(noFabric, "RuntimeError", SglangMessage.FI_A2A_FABRIC.text());
+            assertEquals("81fe452810d9256b5d307cad3a3e261c70170591", noFabric.source().commit());
         }
     }
 

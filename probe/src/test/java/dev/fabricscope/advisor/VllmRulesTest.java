@@ -361,4 +361,19 @@ class VllmRulesTest {
         assertEquals(Outcome.UNKNOWN, noPeer.outcome(), noPeer::toString);
         ok(machine(What.PCIE_SM120).tp(4).verdict("vllm", k), null);
     }
+    /**
+     * The newer backend resolution cites the fork copy fire3/vllm@e4bbbfc8 (_resolve_fi_ar_backend and
+     * get_fi_ar_workspace, L95-178); the backend default cites envs.py in mmangkad/vllm: "auto" at its main (L1544-1548),
+     * "trtllm" at 6ae8bbd0 (L1313-1317) for the older set.
+     */
+    @Test
+    void backendAndDefaultCiteThePinnedForkCopies() {
+        Verdict created = node("10.0", 4).tp(8).nodes(2).verdict("vllm", BACKEND);
+        assertEquals("fire3/vllm@e4bbbfc840b5930dd544641e9ac88bc45511ec60:vllm/distributed/device_communicators/flashinfer_all_reduce.py:"
+                + "_resolve_fi_ar_backend, get_fi_ar_workspace (L95-178)", created.source().toString(), created::toString);
+        Verdict unused = node("9.0", 8).tp(1).verdict("vllm", BACKEND);
+        assertEquals("mmangkad/vllm@156b12667cf5fbb93914f3646acc25dca378b420:vllm/envs.py:1544-1548", unused.source().toString(), unused::toString);
+        Verdict older = node("9.0", 8).tp(1).version("vllm", "older").verdict("vllm", BACKEND);
+        assertEquals("mmangkad/vllm@6ae8bbd0c2fa5b057f0c3066bc6519792f7048af:vllm/envs.py:1313-1317", older.source().toString(), older::toString);
+    }
 }

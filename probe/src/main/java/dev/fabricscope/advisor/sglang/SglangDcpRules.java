@@ -94,8 +94,8 @@ final class SglangDcpRules {
                     .fix("--dcp-comm-backend a2a (or ag_rs)").build();
         }
         return v.outcome(Outcome.UNKNOWN).resolved("fi_a2a").why("CUDA, SM " + e.sm() + " and MNNVL fabric memory (" + FlashInferWorkspace.fabricWhy(e)
-                + "): the stored comm.py copy this version follows would go on, but no copy with a commit holds that check (comm.py@00ac7105 "
-                + "replaced it with is_fi_a2a_supported, the newest set's rule), so whether the warm-up passes is not read.").build();
+                + "): both checks of init_fi_a2a_workspace pass, and it goes on to FlashInfer's decode_cp_a2a_allocate_mnnvl_workspace and "
+                + "decode_cp_a2a_init_workspace, whose checks were not read, so whether the warm-up passes is unknown.").build();
     }
 
     /** Pipeline parallelism is not among the advisor's inputs: is_fi_a2a_supported is evaluated at pp_size 1. */

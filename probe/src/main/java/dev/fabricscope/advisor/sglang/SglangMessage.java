@@ -22,13 +22,13 @@ public enum SglangMessage implements UpstreamMessage {
             SglangSources.R1),
     /** _resolve_backend R2: 'auto' across nodes off SM10x. */
     R2("FlashInfer allreduce fusion does not support multi-node on non-Blackwell systems.",
-            SglangSources.FUSION_RESOLVE),
+            SglangSources.R2),
     /** _resolve_backend R3: trtllm across nodes. */
     R3("FlashInfer allreduce fusion trtllm backend supports single-node only.",
             SglangSources.R3),
     /** _resolve_backend R4: mnnvl across nodes off SM10x. */
     R4("FlashInfer allreduce fusion mnnvl backend requires a Blackwell system, or SM90 single-node.",
-            SglangSources.FUSION_RESOLVE),
+            SglangSources.R4),
     PREFLIGHT_PROBE("FlashInfer workspace preflight probe failed (%s). Skipping allreduce fusion.",
             SglangSources.PREFLIGHT),
     /** The preflight probe's reason when the multicast-granularity query fails. */
@@ -41,7 +41,7 @@ public enum SglangMessage implements UpstreamMessage {
     WORKSPACE_FAILED_GLOBAL("FlashInfer allreduce fusion disabled globally because workspace initialization failed on at least one rank.",
             SglangSources.WORKSPACE_GLOBAL),
     TWOSHOT("Could not allocate a FlashInfer MNNVL workspace whose TWOSHOT stage offset is 32B-aligned after 3 attempts; disabling allreduce fusion. The trtllm backend sizes its workspace differently and is unaffected.",
-            SglangSources.FUSION_NEW),
+            SglangSources.TWOSHOT),
     TRANSPORT("Applying FlashInfer transport workaround: forcing PosixFD symmetric-memory handle exchange on aarch64 + sm10x to avoid known data corruption with Fabric handle exchange on GB systems. Set SGLANG_FLASHINFER_FORCE_POSIX_FD_TRANSPORT=0 to disable.",
             SglangSources.TRANSPORT),
     /** argparse's words for a flag the parser does not have; the program name as sglang issue #37646 shows it. */

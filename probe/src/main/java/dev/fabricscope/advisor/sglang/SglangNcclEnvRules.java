@@ -29,7 +29,7 @@ final class SglangNcclEnvRules {
         return e.version(SglangVersion.class);
     }
 
-    /** NCCL_NVLS_ENABLE and NCCL_CUMEM_ENABLE as SGLang leaves them, and whether SGLang wrote them. */
+    /** NCCL_NVLS_ENABLE and NCCL_CUMEM_ENABLE as SGLang leaves them (null: unset), and whether SGLang wrote them. */
     record NcclEnv(String nvls, boolean nvlsWritten, String cumem, boolean cumemWritten) {
     }
 
@@ -46,8 +46,8 @@ final class SglangNcclEnvRules {
             return new NcclEnv(nvlsFlag ? "1" : "0", true, "0", true);
         }
         if (version(e).engineEnv() == SglangVersion.EngineEnv.MIDDLE) {
-            boolean keepNvls = symm && userNvls != null;
-            return new NcclEnv(keepNvls ? userNvls : (nvlsFlag ? "1" : "0"), !keepNvls, symm ? "1" : "0", true);
+            // engine.py@ea961060 L680-682: NCCL_NVLS_ENABLE is written only without --enable-symm-mem
+            return symm ? new NcclEnv(userNvls, false, "1", true) : new NcclEnv(nvlsFlag ? "1" : "0", true, "0", true);
         }
         boolean writeNvls = userNvls == null || nvlsFlag || symm;
         boolean writeCumem = userCumem == null || symm;
@@ -68,7 +68,9 @@ final class SglangNcclEnvRules {
         if (k == SYMM_MEM && !on) {
             return v.ok().why("Off (default): SGLang does not use NCCL symmetric memory; NCCL_NVLS_ENABLE follows --enable-nccl-nvls (see there).").build();
         }
-        String how = env.nvlsWritten() ? "SGLang exports NCCL_NVLS_ENABLE=" + env.nvls() : "SGLang keeps the exported NCCL_NVLS_ENABLE=" + env.nvls();
+        String how = env.nvlsWritten() ? "SGLang exports NCCL_NVLS_ENABLE=" + env.nvls()
+                : env.nvls() == null ? "SGLang leaves NCCL_NVLS_ENABLE unset (with --enable-symm-mem this version does not write it)"
+                : "SGLang keeps the exported NCCL_NVLS_ENABLE=" + env.nvls();
         Partial p = NcclNvls.nvls(e, env.nvls(), how);
         if (on || !env.nvlsWritten()) {
             v.apply(p);
@@ -113,7 +115,7 @@ final class SglangNcclEnvRules {
         VerdictBuilder v = e.on(NVLS_ENV, SglangVersion.class).source(version(e).engineSource()).when(WHEN_ENV);
         NcclEnv env = ncclEnv(e);
         String user = e.value(NVLS_ENV);
-        v.resolved("NCCL_NVLS_ENABLE=" + env.nvls());
+        v.resolved(env.nvls() == null ? "NCCL_NVLS_ENABLE unset" : "NCCL_NVLS_ENABLE=" + env.nvls());
         if (user != null && env.nvlsWritten() && !user.equals(env.nvls())) {
             String how = switch (version(e).engineEnv()) {
                 case OLDEST -> " (this version writes int(--enable-nccl-nvls) unconditionally)";
@@ -125,6 +127,9 @@ final class SglangNcclEnvRules {
         }
         if (user != null) {
             return v.ok().why("Exported as " + user + (env.nvlsWritten() ? " and SGLang writes the same value." : "; this version keeps it.")).build();
+        }
+        if (env.nvls() == null) {
+            return v.ok().why("Not exported, and with --enable-symm-mem this version does not write it: NCCL applies its own default.").build();
         }
         return v.ok().why("Not exported: SGLang sets NCCL_NVLS_ENABLE=" + env.nvls() + " from --enable-nccl-nvls / --enable-symm-mem.").build();
     }

@@ -5,7 +5,6 @@ import dev.fabricscope.advisor.customallreduce.CustomAllReduceSources;
 import dev.fabricscope.advisor.rule.Pedigree;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What each SGLang rule set was read from. Its releases are not known: the mirror is larger than fetch brings, and the
@@ -35,6 +34,6 @@ final class SglangRuleSets {
             case "older" -> s.addAll(List.of(SglangSources.ENGINE_OLD, SglangSources.FUSION_TB, SglangSources.TRANSPORT));
             default -> throw new IllegalArgumentException("no SGLang rule set " + id);
         }
-        return new Pedigree(Pedigree.files(s, Map.of()), null, null, List.of(), NO_RELEASE);
+        return new Pedigree(Pedigree.files(s, SglangSources.FORK_DATES), null, null, List.of(), NO_RELEASE);
     }
 }

@@ -1,11 +1,25 @@
 package dev.fabricscope.advisor.sglang;
 
 import dev.fabricscope.advisor.api.SourceRef;
+import java.util.Map;
 
 /** Where the SGLang rules come from (backend-rules.md §1), and the start-up phase each rule runs in. */
 public final class SglangSources {
 
     static final String REPO = "sgl-project/sglang";
+    /**
+     * A fork whose main branch follows sgl-project/sglang (fetched whole: 17,128 commits to 2026-08-20); the copies the
+     * official index does not hold at a commit are cited there, as the fork's commits (backend-rules.md §8).
+     */
+    static final String FORK = "mmangkad-dev/sglang";
+    static final String FORK_FUSION_TB = "65b14881c5a6d308f00958a3095dea172e7cf47b";
+    static final String FORK_FUSION_NEW = "6e27ce74edb151266d6277763260f4a49a545b18";
+    static final String FORK_ENGINE_MID = "ea96106000d5ff1a07ef237dd2d57318188c7ec2";
+    static final String FORK_DCP_COMM = "81fe452810d9256b5d307cad3a3e261c70170591";
+    /** The fork commits' dates, as the fetched repository gives them. */
+    static final Map<String, String> FORK_DATES = Map.of(FORK_FUSION_TB, "2026-07-09T02:08:35-07:00",
+            FORK_FUSION_NEW, "2026-08-14T12:33:16+00:00", FORK_ENGINE_MID, "2025-10-28T01:25:46-07:00",
+            FORK_DCP_COMM, "2026-08-13T15:06:02-07:00");
     static final String SEED = "0132848349585cfe6aae51c4941cbae872505f8a";
     static final String OVERRIDES_COMMIT = "003bbaf9ab79c09933e7a17ae6460ac48a756de9";
     static final String FUSION_PATH = "python/sglang/srt/layers/flashinfer_comm_fusion.py";
@@ -28,13 +42,28 @@ public final class SglangSources {
      * NCCL_MNNVL_ENABLE=1 (setdefault), then writes the two variables from --enable-symm-mem / --enable-nccl-nvls.
      */
     static final SourceRef ENGINE_NEW = new SourceRef(REPO, SERVER_ARGS_COMMIT, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config");
-    static final SourceRef ENGINE_MID = new SourceRef(REPO, null, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (middle copy)");
+    /**
+     * The middle variant, as the fork copy {@link #FORK}@ea961060 (2025-10-28, on the fork's main) holds it: NCCL_CUMEM_ENABLE
+     * = int(--enable-symm-mem) always (L680); NCCL_NVLS_ENABLE = int(--enable-nccl-nvls) only without --enable-symm-mem
+     * (L681-682), so with it an exported value stays and an unexported one stays unset (NCCL's default).
+     */
+    static final SourceRef ENGINE_MID = new SourceRef(FORK, FORK_ENGINE_MID, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (L677-741)");
     /** The index's only copy (18bfdd16): NCCL_CUMEM_ENABLE=0 (L425) and NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) (L426), as OLDEST. */
     static final SourceRef ENGINE_OLD = new SourceRef(REPO, "18bfdd16794a857cefaebc00a0964935b8d0a026", "python/sglang/srt/entrypoints/engine.py",
             "_set_envs_and_config (L422-476)");
-    static final SourceRef FUSION_NEW = new SourceRef(REPO, null, FUSION_PATH, "_resolve_backend (newer copy, L46-75)");
-    static final SourceRef FUSION_TB = new SourceRef(REPO, null, FUSION_PATH, "_resolve_backend (traceback-matched copy, L47-76)");
-    static final SourceRef FUSION_RESOLVE = new SourceRef(REPO, null, FUSION_PATH, "_resolve_backend (both copies)");
+    /**
+     * The newer copy (TWOSHOT retry): {@link #FORK}@6e27ce74, a commit of the fork's branch
+     * mmangkad/flashinfer-allreduce-fusion-derive-workspace-size (not on its main); the whole file equals the stored copy
+     * the rules were written from (50,557 characters). _resolve_backend L46-75, the TWOSHOT retry L320-390.
+     */
+    static final SourceRef FUSION_NEW = new SourceRef(FORK, FORK_FUSION_NEW, FUSION_PATH, "_resolve_backend (L46-75)");
+    /** The TWOSHOT retry's last word: RuntimeError after three misaligned workspaces, caught by initialize (fusion off). */
+    static final SourceRef TWOSHOT = new SourceRef(FORK, FORK_FUSION_NEW, FUSION_PATH, "385-390");
+    /**
+     * The traceback-matched layout: {@link #FORK}@65b14881 (2026-07-09, on the fork's main), whose lines 1-79 equal the
+     * stored traceback-matched copy; the 2026-06-28 traceback's "line 50, in _resolve_backend" is its R1 raise.
+     */
+    static final SourceRef FUSION_TB = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "_resolve_backend (L47-76)");
     static final SourceRef EXEC_COMM = new SourceRef(REPO, EXEC_COMMIT, EXEC_PATH, "ExecComm fields");
     static final SourceRef SEED_ARGS = new SourceRef(REPO, SEED, "python/sglang/srt/server_args.py", "ServerArgs fields");
 
@@ -46,9 +75,12 @@ public final class SglangSources {
     static final SourceRef AUTO = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_flashinfer_allreduce_fusion_auto_enable");
     static final SourceRef ENFORCE = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_enforce_disable_allreduce_fusion");
     static final SourceRef DETERMINISTIC = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_deterministic_allreduce_fusion_disable");
-    static final SourceRef R1 = new SourceRef(REPO, null, FUSION_PATH, "50");
-    static final SourceRef AUTO_RESOLVE = new SourceRef(REPO, null, FUSION_PATH, "62-64");
-    static final SourceRef R3 = new SourceRef(REPO, null, FUSION_PATH, "67");
+    // _resolve_backend's branches, in the traceback-matched layout (FORK@65b14881; the newer copy has each one line earlier)
+    static final SourceRef R1 = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "50");
+    static final SourceRef R2 = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "58-61");
+    static final SourceRef AUTO_RESOLVE = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "62-64");
+    static final SourceRef R3 = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "67");
+    static final SourceRef R4 = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "72-75");
     static final SourceRef PREFLIGHT = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "_preflight_check_workspace_memory");
     /** {@code ensure_workspace_initialized} at the preflight copy (L639-721): a failed workspace creation disables fusion. */
     static final SourceRef ENSURE = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "639-721");
@@ -76,7 +108,12 @@ public final class SglangSources {
     static final String DCP_COMM_COMMIT = "00ac7105db02776e90962fc6bb311d20dffe87ae";
     static final SourceRef FI_A2A_SUPPORTED = new SourceRef(REPO, DCP_COMM_COMMIT, "python/sglang/srt/layers/dcp/comm.py", "441");
     static final SourceRef FI_A2A_IMPORT_NEW = new SourceRef(REPO, DCP_COMM_COMMIT, "python/sglang/srt/layers/dcp/comm.py", "418");
-    static final SourceRef FI_A2A = new SourceRef(REPO, null, "python/sglang/srt/layers/dcp/comm.py", "_pre_initialize_fi_a2a_workspace (MNNVL-fabric variant)");
+    /**
+     * The MNNVL-fabric variant of init_fi_a2a_workspace, as {@link #FORK}@81fe4528 (2026-08-13, on the fork's main) holds it:
+     * the DCP all-to-all import (ImportError L406-410), then is_mnnvl_fabric_supported (RuntimeError L420-424), then
+     * FlashInfer's decode_cp_a2a_allocate_mnnvl_workspace / decode_cp_a2a_init_workspace and a barrier.
+     */
+    static final SourceRef FI_A2A = new SourceRef(FORK, FORK_DCP_COMM, "python/sglang/srt/layers/dcp/comm.py", "init_fi_a2a_workspace (L387-449)");
     static final SourceRef PARALLEL_STATE = new SourceRef(REPO, PARALLEL_STATE_COMMIT, "python/sglang/srt/distributed/parallel_state.py",
             "initialize_model_parallel");
 

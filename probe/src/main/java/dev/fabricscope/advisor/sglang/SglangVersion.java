@@ -23,7 +23,10 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
     enum EngineEnv {
         /** Keeps exported NCCL_NVLS_ENABLE / NCCL_CUMEM_ENABLE unless a flag decides them. */
         LATEST,
-        /** NCCL_CUMEM_ENABLE=int(--enable-symm-mem); NCCL_NVLS_ENABLE=int(--enable-nccl-nvls), but an exported one is kept with --enable-symm-mem. */
+        /**
+         * NCCL_CUMEM_ENABLE=int(--enable-symm-mem); NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) only without --enable-symm-mem (with
+         * it, an exported value stays and an unexported one stays unset).
+         */
         MIDDLE,
         /** NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) and NCCL_CUMEM_ENABLE=0, unconditionally. */
         OLDEST
@@ -95,7 +98,7 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
                     + "parallel_hook.py@008b79d2; deterministic inference at TP > 1 turns custom all-reduce and torch symmetric memory off, server_args.py@001067ff)", EngineEnv.LATEST, true, true, false, ARCHS_NEWEST,
                     SglangSources.ENGINE_NEW, SglangSources.FUSION_NEW, ARGS_NEWEST),
             new SglangVersion("middle", "seed server_args.py (deprecated flag accepted, no cutedsl, DCP backend default ag_rs); the middle engine.py copy "
-                    + "(NCCL_CUMEM_ENABLE=int(--enable-symm-mem); an exported NCCL_NVLS_ENABLE is kept with --enable-symm-mem); traceback-matched "
+                    + "(NCCL_CUMEM_ENABLE=int(--enable-symm-mem); NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) only without --enable-symm-mem); traceback-matched "
                     + "flashinfer_comm_fusion.py; TorchSymmMemCommunicator failures: caller not read", EngineEnv.MIDDLE, false, false, false, ARCHS_OLDER,
                     SglangSources.ENGINE_MID, SglangSources.FUSION_TB, ARGS_SEED),
             new SglangVersion("older", "older copies: engine.py writes NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) and NCCL_CUMEM_ENABLE=0 "

@@ -64,8 +64,8 @@ final class VllmFusionVerdicts {
     }
 
     static Verdict backendVerdict(Eval e) {
-        VerdictBuilder v = e.on(BACKEND, VllmVersion.class).source(VllmSources.ENVS);
         VllmVersion ver = version(e);
+        VerdictBuilder v = e.on(BACKEND, VllmVersion.class).source(ver.envsSource());
         if (!v.userSet()) {
             v.value(ver.defaultBackend() + " (default)");
         }

@@ -61,6 +61,9 @@ final class VllmKnobs {
 
     /** Where a {@link KnobSpec.Scope#KNOWN} knob was read, when not the engine arguments. */
     static dev.fabricscope.advisor.api.SourceRef knownSource(KnobSpec k) {
+        if (k.name().equals("VLLM_USE_NCCL_SYMM_MEM")) {
+            return VllmSources.NCCL_SYMM_MEM_ENV;
+        }
         return k.name().equals("VLLM_DCP_Q_REPLICATE") || k.name().equals("dcp-q-replicate") ? DCP_Q_REPLICATE : null;
     }
     static final List<KnobSpec> ROCM_ONLY = List.of(

@@ -4,7 +4,6 @@ import dev.fabricscope.advisor.api.SourceRef;
 import dev.fabricscope.advisor.rule.Pedigree;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What each vLLM rule set was read from. Its releases are not known: the mirror is larger than fetch brings, vLLM's
@@ -17,7 +16,7 @@ final class VllmRuleSets {
             + "direct_url.json's commit then picks the set";
 
     private static final List<SourceRef> COMMON = List.of(VllmSources.PASS, VllmSources.DEFAULT, VllmSources.PARALLEL,
-            VllmSources.MODEL_DCP, VllmSources.CAR, VllmSources.SYMM, VllmSources.FIAR, VllmSources.ENVS);
+            VllmSources.MODEL_DCP, VllmSources.CAR, VllmSources.SYMM, VllmSources.FIAR);
 
     private VllmRuleSets() {
     }
@@ -25,10 +24,10 @@ final class VllmRuleSets {
     static Pedigree of(String id) {
         List<SourceRef> s = new ArrayList<>(COMMON);
         switch (id) {
-            case "newest" -> s.add(VllmSources.BACKEND_NEW);
-            case "older" -> s.addAll(List.of(VllmSources.BACKEND_OLD, VllmSources.DCP_ASSERT_OLD));
+            case "newest" -> s.addAll(List.of(VllmSources.BACKEND_NEW, VllmSources.ENVS_NEW));
+            case "older" -> s.addAll(List.of(VllmSources.BACKEND_OLD, VllmSources.DCP_ASSERT_OLD, VllmSources.ENVS_OLD));
             default -> throw new IllegalArgumentException("no vLLM rule set " + id);
         }
-        return new Pedigree(Pedigree.files(s, Map.of()), null, null, List.of(), NO_RELEASE);
+        return new Pedigree(Pedigree.files(s, VllmSources.FORK_DATES), null, null, List.of(), NO_RELEASE);
     }
 }

@@ -64,7 +64,7 @@ public final class VllmRules implements FrameworkRules {
 
     @Override
     public SourceRef rocmKnobsSource(Eval e) {
-        return VllmSources.ENVS;
+        return VllmSources.ROCM_ENVS;
     }
 
     @Override

@@ -1,13 +1,22 @@
 package dev.fabricscope.advisor.vllm;
 
 import dev.fabricscope.advisor.api.SourceRef;
+import java.util.Map;
 
 /** Where the vLLM rules come from (backend-rules.md §2), and the start-up phase each rule runs in. */
 final class VllmSources {
 
     static final String REPO = "vllm-project/vllm";
     static final String FI_AR_PATH = "vllm/distributed/device_communicators/flashinfer_all_reduce.py";
-    static final SourceRef BACKEND_NEW = new SourceRef(REPO, null, FI_AR_PATH, "get_fi_ar_workspace (newer copies, allow_trtllm_fallback)");
+    /**
+     * The newer backend resolution, as the fork copy fire3/vllm@e4bbbfc8 holds it (the index's whole file, 11,714
+     * characters, equal to a stored copy the rules were written from): _resolve_fi_ar_backend returns (backend,
+     * allow_trtllm_fallback) (L95-120: auto is mnnvl, the retry allowed on one node), get_fi_ar_workspace (L123-178: the
+     * multi-node trtllm ValueError L145, the trtllm retry L159-165, the init messages L167-176).
+     */
+    static final String FORK_FI_AR = "fire3/vllm";
+    static final SourceRef BACKEND_NEW = new SourceRef(FORK_FI_AR, "e4bbbfc840b5930dd544641e9ac88bc45511ec60", FI_AR_PATH,
+            "_resolve_fi_ar_backend, get_fi_ar_workspace (L95-178)");
     static final SourceRef BACKEND_OLD = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "103-121");
     static final SourceRef TRTLLM_MULTI = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "146");
     static final SourceRef CREATE_WORKSPACE = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "76-87");
@@ -17,7 +26,23 @@ final class VllmSources {
             "vllm/compilation/passes/fusion/allreduce_rms_fusion.py", "AllReduceFusionPass.__init__");
     static final SourceRef DEFAULT = new SourceRef(REPO, "000fc94b754f66aeb60ef5acf1ea2e94cdc65164", "vllm/config/vllm.py",
             "enable_allreduce_rms_fusion");
-    static final SourceRef ENVS = new SourceRef(REPO, null, "vllm/envs.py", "VLLM_FLASHINFER_ALLREDUCE_BACKEND");
+    /**
+     * A fork whose main branch follows vllm-project/vllm (fetched whole: 18,162 commits to 2026-06-27): envs.py's
+     * VLLM_FLASHINFER_ALLREDUCE_BACKEND default is "auto" at its main (L1544-1548, since 2026-06-20) and "trtllm" at
+     * 6ae8bbd0 (2026-03-26, L1313-1317).
+     */
+    static final String FORK_ENVS = "mmangkad/vllm";
+    static final String ENVS_PATH = "vllm/envs.py";
+    /** The fork commits' dates, as the fetched repository gives them. */
+    static final Map<String, String> FORK_DATES = Map.of("156b12667cf5fbb93914f3646acc25dca378b420",
+            "2026-06-23T22:26:39+08:00", "6ae8bbd0c2fa5b057f0c3066bc6519792f7048af", "2026-03-26T01:53:45-07:00");
+    static final SourceRef ENVS_NEW = new SourceRef(FORK_ENVS, "156b12667cf5fbb93914f3646acc25dca378b420", ENVS_PATH, "1544-1548");
+    static final SourceRef ENVS_OLD = new SourceRef(FORK_ENVS, "6ae8bbd0c2fa5b057f0c3066bc6519792f7048af", ENVS_PATH, "1313-1317");
+    /** VLLM_USE_NCCL_SYMM_MEM = bool(int(os.getenv(..., "0"))). */
+    static final SourceRef NCCL_SYMM_MEM_ENV = new SourceRef(FORK_ENVS, "156b12667cf5fbb93914f3646acc25dca378b420", ENVS_PATH, "1791-1793");
+    /** The ROCm AITER variables, declared in the fork copy whose envs.py sits beside {@link #BACKEND_NEW}'s file (index, not retyped). */
+    static final SourceRef ROCM_ENVS = new SourceRef(FORK_FI_AR, "61e3e6378b90e4f60a8d57d4e70c5562a5c6093b", ENVS_PATH,
+            "TYPE_CHECKING declarations (VLLM_ROCM_USE_AITER, VLLM_ROCM_USE_AITER_CUSTOM_AR)");
     static final SourceRef FIAR = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "FlashInferAllReduce.__init__");
     /** {@code FlashInferAllReduce.should_use_fi_ar}: which all-reduce calls the standalone FlashInfer path takes. */
     static final SourceRef FIAR_USE = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "302-323");
@@ -39,7 +64,12 @@ final class VllmSources {
             "vllm/distributed/device_communicators/custom_all_reduce.py", "CustomAllreduce.finalize_p2p");
     static final SourceRef SYMM = new SourceRef(REPO, "00859a52088e757514a25dddd0214ccc89898a1c",
             "vllm/distributed/device_communicators/symm_mem.py", "SymmMemCommunicator.__init__");
-    static final SourceRef ARGS = new SourceRef(REPO, null, "vllm/engine/arg_utils.py", "EngineArgs (flags as listed by the audit)");
+    /**
+     * The engine flags of the known-but-unmodelled knobs: EngineArgs registers ParallelConfig's fields as flags
+     * (--pipeline-parallel-size, --data-parallel-size, --dcp-kv-cache-interleave-size, --cp-kv-cache-interleave-size).
+     */
+    static final SourceRef ARGS = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py",
+            "ParallelConfig fields (pipeline_parallel_size, data_parallel_size, dcp_kv_cache_interleave_size, cp_kv_cache_interleave_size)");
 
     /** The PCIe IPC wrapper (vllm PR #53576): FlashInferPcieIpcAllReduce.__init__ checks, then setup() at kernel warm-up. */
     static final String PCIE_IPC_COMMIT = "fcf933f40ae09692023b9f6d10b3d9b06a499f41";
