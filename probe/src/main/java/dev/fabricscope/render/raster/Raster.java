@@ -61,10 +61,10 @@ public final class Raster {
         return a << 24 | straight(p >> 16 & 0xff, a) << 16 | straight(p >> 8 & 0xff, a) << 8 | straight(p & 0xff, a);
     }
 
-    /** Row {@code row} of the band as straight RGBA bytes, 4 a pixel. */
-    void rgbaRow(int row, byte[] out) {
+    /** Row {@code row} of the band as straight RGBA bytes, 4 a pixel, from {@code out[at]} on. */
+    void rgbaRow(int row, byte[] out, int at) {
         int base = row * width;
-        for (int x = 0, o = 0; x < width; x++, o += 4) {
+        for (int x = 0, o = at; x < width; x++, o += 4) {
             int p = pixels[base + x];
             int a = p >>> 24;
             if (a == 255) {

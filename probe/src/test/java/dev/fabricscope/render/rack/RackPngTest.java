@@ -141,12 +141,15 @@ class RackPngTest {
             SyntheticCluster.write(tmp.resolve("h100"), SyntheticCluster.withFabric(SyntheticCluster.node(h100, "h100-" + i, i),
                     "00000000-0000-4000-8000-0000000000aa", 5), "h" + i + ".json");
         }
-        java.nio.file.Files.createDirectories(tmp.resolve("empty"));
         Set<String> missing = new TreeSet<>();
         Set<String> used = new TreeSet<>();
         GlyphAtlas atlas = GlyphAtlas.dejaVuSans();
+        List<RackScene> scenes = new ArrayList<>();
         for (String folder : List.of("racks", "h100")) {
-            RackScene s = RackLayout.layout(RackDrawingTest.model(tmp.resolve(folder)), FabricPalette.LIGHT);
+            scenes.add(RackLayout.layout(RackDrawingTest.model(tmp.resolve(folder)), FabricPalette.LIGHT));
+        }
+        scenes.add(RackLayout.layout(new RackModel("empty", List.of(), List.of()), FabricPalette.LIGHT)); // "No readable…"
+        for (RackScene s : scenes) {
             for (Shape shape : s.shapes()) {
                 if (shape instanceof Text t) {
                     String face = (t.bold() ? "bold " : "") + t.size();

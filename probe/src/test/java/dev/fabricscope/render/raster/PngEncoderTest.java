@@ -86,7 +86,10 @@ class PngEncoderTest {
 
         byte[] raw = inflate(chunks);
         assertEquals(2 * (1 + 3 * 4), raw.length, "each row: a filter byte and 4 bytes a pixel");
-        assertTrue(raw[0] >= 0 && raw[0] <= 2 && raw[13] >= 0 && raw[13] <= 2, "filter types None, Sub or Up");
+        assertEquals(0, raw[0], "filter type None");
+        assertEquals(0, raw[13]);
+        assertEquals((byte) 0xff, raw[1], "row 0 starts with red: 255, 0, 0, 255");
+        assertEquals((byte) 0x80, raw[13 + 1 + 3], "pixel (0, 1): half-transparent white, alpha 128");
 
         BufferedImage img = ImageIO.read(new ByteArrayInputStream(png));
         assertNotNull(img);
