@@ -46,6 +46,7 @@ class ArchitectureTest {
     static final String REPORT = "dev.fabricscope.report..";
     static final String RENDER = "dev.fabricscope.render..";
     static final String RENDER_FABRIC = "dev.fabricscope.render.fabric";
+    static final String RENDER_RASTER = "dev.fabricscope.render.raster..";
     static final String CLI = "dev.fabricscope.cli..";
     static final String USECASE = "dev.fabricscope.usecase..";
     static final String JSON = "dev.fabricscope.json..";
@@ -226,6 +227,17 @@ class ArchitectureTest {
                         .or(resideInAnyPackage(NATIVE_BINDINGS)))
                 .because("the cluster drawing is laid out from the merged view and each node's links, read elsewhere"
                         + " (usecase.DrawCluster); it reads no file and no device, and paints with no toolkit")
+                .check(CLASSES);
+    }
+
+    @Test
+    void rasterNeedsOnlyJavaBase() {
+        noClasses().that().resideInAPackage(RENDER_RASTER)
+                .should().dependOnClassesThat(resideInAnyPackage("java.awt..", "javax..", "javafx..", "jdk..", "sun..",
+                        "com.sun..", "java.nio.file..").or(resideInAPackage(OURS).and(not(resideInAPackage(RENDER_RASTER)))))
+                .because("the PNG writer paints with no toolkit and no font engine and reads only its glyph atlas from the"
+                        + " class path, so that the command line's runtime (java.base, no java.desktop:"
+                        + " installers/linux/cli-app.args) and java -jar write PNG too")
                 .check(CLASSES);
     }
 

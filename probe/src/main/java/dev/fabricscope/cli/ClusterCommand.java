@@ -14,6 +14,8 @@ import dev.fabricscope.render.Fit;
 import dev.fabricscope.render.rack.ClusterHtml;
 import dev.fabricscope.render.rack.RackLayout;
 import dev.fabricscope.render.rack.RackModel;
+import dev.fabricscope.render.rack.RackPng;
+import dev.fabricscope.render.rack.RackScene;
 import dev.fabricscope.render.rack.RackSvg;
 import dev.fabricscope.usecase.DrawCluster;
 import dev.fabricscope.usecase.InspectCluster;
@@ -252,8 +254,8 @@ public final class ClusterCommand implements Runnable {
                 "GPUs and its links bundled (count and rate) to the switch plane (switch trays inferred from the links when no",
                 "tray sees them, drawn dashed); trays whose links, fabric state, health or clique differ from the domain",
                 "outlined, with why. Nodes outside any domain as a plain row.",
-                "Writes SVG. PNG needs the desktop app (its cluster page exports the drawing as PNG): the command line's",
-                "runtime has no image library. Exits 4 when the folder has no readable report or a file could not be read."})
+                "Writes SVG, or PNG at twice the drawing's size when FILE ends in .png (painted without a graphics library,",
+                "text in DejaVu Sans). Exits 4 when the folder has no readable report or a file could not be read."})
     static final class Draw implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
@@ -267,7 +269,8 @@ public final class ClusterCommand implements Runnable {
         @Parameters(paramLabel = "DIR", description = "Folder of per-node reports or snapshots (*.json).")
         Path dir;
 
-        @Option(names = "--out", required = true, paramLabel = "FILE.svg", description = "The drawing (SVG; - for standard output).")
+        @Option(names = "--out", required = true, paramLabel = "FILE.svg|FILE.png",
+                description = "The drawing: SVG, or PNG for a .png name (- for SVG on standard output).")
         Path out;
 
         @Option(names = "--dark", description = "Dark colours (as the app's dark theme).")
@@ -277,12 +280,9 @@ public final class ClusterCommand implements Runnable {
         public Integer call() throws CommandFailure, UseCaseException {
             var err = spec.commandLine().getErr();
             String file = out.getFileName() == null ? "" : out.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
-            if (file.endsWith(".png")) {
-                throw CommandFailure.fitted(ExitCodes.USAGE, "--out " + out + ": the command line writes SVG only; use --out FILE.svg",
-                        "PNG needs the desktop app (cluster page: Drawing, Export drawing, as PNG).");
-            }
-            if (!OutputFile.isStandardOutput(out) && !file.endsWith(".svg")) {
-                throw CommandFailure.usage("--out " + out + ": name an .svg file (or - for standard output)");
+            boolean png = file.endsWith(".png");
+            if (!OutputFile.isStandardOutput(out) && !file.endsWith(".svg") && !png) {
+                throw CommandFailure.usage("--out " + out + ": name an .svg or a .png file (or - for SVG on standard output)");
             }
             try {
                 OutputFile.checkTarget(out);
@@ -291,9 +291,13 @@ public final class ClusterCommand implements Runnable {
             }
             ClusterView v = readableView(env, dir);
             RackModel m = DrawCluster.model(v);
-            String svg = RackSvg.render(RackLayout.layout(m, FabricPalette.of(dark)));
+            RackScene scene = RackLayout.layout(m, FabricPalette.of(dark));
             try {
-                OutputFile.write(out, svg, spec.commandLine().getOut());
+                if (png) {
+                    OutputFile.writeBytes(out, RackPng.render(scene)); // the one writer, as the SVG and the app's export
+                } else {
+                    OutputFile.write(out, RackSvg.render(scene), spec.commandLine().getOut());
+                }
             } catch (IOException e) {
                 throw CommandFailure.cannotWrite("--out", out, e);
             }

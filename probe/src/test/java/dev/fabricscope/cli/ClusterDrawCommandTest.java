@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fabricscope.samples.SyntheticCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,13 +35,40 @@ class ClusterDrawCommandTest {
     }
 
     @Test
-    void pngIsRefusedWithWhereToGetIt(@TempDir Path tmp) throws Exception {
+    void pngIsWrittenThroughTheOneWriterAtTwiceTheDrawingsSize(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("rack");
+        SyntheticCluster.writeNvl72Racks(dir, 1, true);
+        Path png = tmp.resolve("rack.PNG");
+        Files.writeString(png, "an old file, replaced whole");
+        CliTest.Run r = CliTest.run("cluster", "draw", dir.toString(), "--out", png.toString(), "--dark");
+        assertEquals(ExitCodes.OK, r.code(), r.out() + r.err());
+        assertTrue(r.err().contains("2 odd tray(s)") && r.err().contains("rack.PNG"), r.err());
+        assertEquals("", r.out(), "nothing binary on standard output");
+        byte[] bytes = Files.readAllBytes(png);
+        assertEquals(0x89, bytes[0] & 0xff);
+        assertEquals("PNG", new String(bytes, 1, 3, java.nio.charset.StandardCharsets.US_ASCII));
+        java.awt.image.BufferedImage img = javax.imageio.ImageIO.read(png.toFile());
+        CliTest.Run svg = CliTest.run("cluster", "draw", dir.toString(), "--out", "-");
+        java.util.regex.Matcher size = java.util.regex.Pattern.compile("width=\"(\\d+)\" height=\"(\\d+)\"").matcher(svg.out());
+        assertTrue(size.find(), svg.out().substring(0, 300));
+        assertEquals(2 * Integer.parseInt(size.group(1)), img.getWidth(), "twice the SVG's width");
+        assertEquals(2 * Integer.parseInt(size.group(2)), img.getHeight());
+        assertEquals(dev.fabricscope.render.fabric.FabricPalette.DARK.background(),
+                String.format("#%06x", img.getRGB(0, 0) & 0xffffff), "--dark: the dark background");
+        try (var left = Files.list(tmp)) {
+            assertEquals(List.of("rack", "rack.PNG"), left.map(p -> p.getFileName().toString()).sorted().toList(),
+                    "no temporary file left beside it");
+        }
+    }
+
+    @Test
+    void anotherKindOfFileIsRefusedBeforeAnyWork(@TempDir Path tmp) throws Exception {
         SyntheticCluster.writeNvl72Racks(tmp.resolve("rack"), 1, false);
-        Path png = tmp.resolve("rack.png");
-        CliTest.Run r = CliTest.run("cluster", "draw", tmp.resolve("rack").toString(), "--out", png.toString());
+        Path jpg = tmp.resolve("rack.jpg");
+        CliTest.Run r = CliTest.run("cluster", "draw", tmp.resolve("rack").toString(), "--out", jpg.toString());
         assertEquals(ExitCodes.USAGE, r.code());
-        assertTrue(r.err().contains("PNG needs the desktop app"), r.err());
-        assertFalse(Files.exists(png));
+        assertTrue(r.err().contains("name an .svg or a .png file"), r.err());
+        assertFalse(Files.exists(jpg));
     }
 
     @Test

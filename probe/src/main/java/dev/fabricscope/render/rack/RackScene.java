@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * The cluster drawing laid out: boxes, lines and texts with their places and colours (CSS hex), in drawing order. The
- * SVG writer ({@link RackSvg}) and the desktop app's canvas paint the same scene, so both look the same.
+ * SVG writer ({@link RackSvg}), the PNG writer ({@link RackPng}) and the desktop app's canvas paint the same scene, so
+ * all look the same.
  *
  * @param width  of the whole drawing, px
  * @param height of the whole drawing, px
