@@ -32,6 +32,51 @@ class MachineFactsTest {
         return Samples.find("h200-vm").orElseThrow().snapshot().get();
     }
 
+    /**
+     * The TP-group facts (GroupLinks) say for the first k GPUs exactly what the machine-wide scan says of a node of k
+     * GPUs: the first pair, in (i, j) order, that fails, else the first unread one, else every pair connected.
+     */
+    @Test
+    void groupLinksAgreeWithAScanOfTheFirstKGpus() throws Exception {
+        int compared = 0;
+        for (dev.fabricscope.samples.Samples.Sample sample : dev.fabricscope.samples.Samples.list()) {
+            MachineSnapshot s = sample.snapshot().get();
+            var gpus = s.gpus();
+            var links = MachineFacts.derive(s, java.util.Map.of()).groupLinks();
+            for (int k = 2; k < gpus.size(); k++) {
+                String nvl = null, nvlUnread = null, p2p = null, p2pUnread = null;
+                for (int i = 0; i < k; i++) {
+                    for (int j = i + 1; j < k; j++) {
+                        var pair = s.pair(gpus.get(i).pci(), gpus.get(j).pci()).orElse(null);
+                        Boolean n = pair == null ? null : pair.p2pNvlink().isPresent()
+                                ? "OK".equals(pair.p2pNvlink().value()) || (pair.nvLinks().isPresent() && pair.nvLinks().value() > 0)
+                                : pair.nvLinks().isPresent() ? (Boolean) (pair.nvLinks().value() > 0) : null;
+                        Boolean q = pair == null ? null : pair.cudaCanAccessPeer().value();
+                        String at = "GPU " + i + " and GPU " + j;
+                        if (Boolean.FALSE.equals(n) && nvl == null) nvl = at;
+                        if (n == null && nvlUnread == null) nvlUnread = "GPU " + i + "–" + j;
+                        if (Boolean.FALSE.equals(q) && p2p == null) p2p = at;
+                        if (q == null && p2pUnread == null) p2pUnread = "GPU " + i + "–" + j;
+                    }
+                }
+                assertEquals(expected(nvl, nvlUnread, "NVLink-connected"), describe(links.nvlink().get(k - 2)), sample.name() + " k=" + k);
+                assertEquals(expected(p2p, p2pUnread, "peer-accessible (cuDeviceCanAccessPeer)"), describe(links.p2p().get(k - 2)),
+                        sample.name() + " k=" + k);
+                compared++;
+            }
+        }
+        assertTrue(compared > 20, "compared " + compared);
+    }
+
+    private static String expected(String failing, String unread, String what) {
+        return failing != null ? "false: " + failing + " are not " + what : unread != null ? "null: " + unread + " not read"
+                : "true: every GPU pair is " + what;
+    }
+
+    private static String describe(Fact<Boolean> f) {
+        return f.value() + ": " + f.detail();
+    }
+
     @Test
     void capturedH200VmFacts() throws Exception {
         MachineFacts f = MachineFacts.derive(h200vm(), Map.of());

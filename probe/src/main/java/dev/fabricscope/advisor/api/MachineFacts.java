@@ -360,14 +360,34 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
 
         /** NVLink and P2P among the first k GPUs, k = 2 .. all but the last (the whole node is the machine-wide fact). */
         private static GroupLinks groupLinks(MachineSnapshot s, List<Gpu> gpus) {
-            List<Fact<Boolean>> nvlink = new java.util.ArrayList<>();
-            List<Fact<Boolean>> p2p = new java.util.ArrayList<>();
-            for (int k = 2; k < gpus.size(); k++) {
-                List<Gpu> first = gpus.subList(0, k);
-                nvlink.add(pairs(s, first, MachineFacts::nvlinkConnected, "NVLink-connected"));
-                p2p.add(pairs(s, first, p -> p.cudaCanAccessPeer().value(), "peer-accessible (cuDeviceCanAccessPeer)"));
+            return new GroupLinks(prefixPairs(s, gpus, MachineFacts::nvlinkConnected, "NVLink-connected"),
+                    prefixPairs(s, gpus, p -> p.cudaCanAccessPeer().value(), "peer-accessible (cuDeviceCanAccessPeer)"));
+        }
+
+        /**
+         * {@link #pairs} over the first k GPUs for k = 2 .. n − 1, each pair read once: the group of k + 1 adds only the
+         * pairs with GPU k, and the first failing (then the first unread) pair in pairs' scan order (i, then j) is kept,
+         * so every fact says what pairs would say of that group, in O(n²) reads rather than O(n³).
+         */
+        private static List<Fact<Boolean>> prefixPairs(MachineSnapshot s, List<Gpu> gpus, Function<GpuPair, Boolean> test, String what) {
+            List<Fact<Boolean>> out = new java.util.ArrayList<>();
+            int[] firstFalse = null;
+            int[] firstUnknown = null;
+            for (int j = 1; j < gpus.size() - 1; j++) {
+                for (int i = 0; i < j; i++) {
+                    GpuPair p = s.pair(gpus.get(i).pci(), gpus.get(j).pci()).orElse(null);
+                    Boolean ok = p == null ? null : test.apply(p);
+                    if (Boolean.FALSE.equals(ok) && (firstFalse == null || i < firstFalse[0])) {
+                        firstFalse = new int[] {i, j};
+                    } else if (ok == null && (firstUnknown == null || i < firstUnknown[0])) {
+                        firstUnknown = new int[] {i, j};
+                    }
+                }
+                out.add(firstFalse != null ? Fact.probed(false, "GPU " + firstFalse[0] + " and GPU " + firstFalse[1] + " are not " + what)
+                        : firstUnknown != null ? Fact.unknown(null, "GPU " + firstUnknown[0] + "–" + firstUnknown[1] + " not read")
+                        : Fact.probed(true, "every GPU pair is " + what));
             }
-            return new GroupLinks(nvlink, p2p);
+            return out;
         }
 
         /** The channel devices HostProbe listed under /dev/nvidia-caps-imex-channels; unread stays unknown. */
