@@ -61,7 +61,7 @@ box(A,255,640,62,'box','usecase',['Advise · MakeReport · Compare · InspectClu
 # OUTPUT
 box(A,345,CW,70,'box','cluster',['analysis at the root; read:','folders; collect: srun, pdsh'])
 box(B,345,CW,70,'pure','report',['JSON, Markdown, HTML;','redaction, diff'])
-box(C,345,CW,70,'pure','render',['text renderers;','render.fabric: drawing'])
+box(C,345,CW,70,'pure','render',['text renderers; .fabric:','drawing; .rack; .raster'])
 # DECIDE
 box(A,445,CW,70,'native','check · check.api',['runners on the GPUs, in a child','process; api: results, logic'])
 box(B,445,CW,70,'pure','advisor',['framework rules → verdicts','(docs/backend-rules.md)'])
