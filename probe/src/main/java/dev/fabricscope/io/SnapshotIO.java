@@ -3,6 +3,8 @@ package dev.fabricscope.io;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.fabricscope.json.Json;
+import dev.fabricscope.json.JsonTree;
+import dev.fabricscope.json.RecordReader;
 import dev.fabricscope.model.MachineSnapshot;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Map;
 
 /**
  * Reads and writes snapshots. Reading treats the file as untrusted: bounded size and nesting, strict UTF-8,
@@ -78,10 +81,11 @@ public final class SnapshotIO {
      * reports), after a streaming pass that finds the schema version and whether this is a report.
      */
     public static MachineSnapshot parse(byte[] json, String where) throws ReadException {
-        boolean wrapped = scanEnvelope(json, where);
+        WithoutJackson fast = withoutJackson(json);
+        boolean wrapped = fast != null ? fast.wrapped() : scanEnvelope(json, where);
         MachineSnapshot s;
         try {
-            s = wrapped ? Json.mapper().readValue(json, Wrapped.class).snapshot()
+            s = fast != null ? fast.snapshot() : wrapped ? Json.mapper().readValue(json, Wrapped.class).snapshot()
                     : Json.mapper().readValue(json, MachineSnapshot.class);
         } catch (IOException | IllegalArgumentException e) {
             throw bindingFailure(where, e);
@@ -95,6 +99,41 @@ public final class SnapshotIO {
             throw new ReadException(where + ": " + e.getMessage());
         }
         return s;
+    }
+
+    /** A snapshot read without Jackson, and whether it came wrapped in a report. */
+    private record WithoutJackson(MachineSnapshot snapshot, boolean wrapped) {
+    }
+
+    /**
+     * The snapshot of a file that is plainly well formed, read by {@link JsonTree} and {@link RecordReader} (no
+     * Jackson: its start costs more than a sample's whole reading), or null where {@link #checkEnvelope} and the mapper
+     * must read it, to accept it as they do or to say what is wrong: anything either gives up on, an envelope other
+     * than a bare snapshot that starts with its {@code schemaVersion} or a report with {@code format},
+     * {@code reportVersion} and {@code snapshot}, a version outside this build's.
+     */
+    private static WithoutJackson withoutJackson(byte[] json) {
+        try {
+            if (!(JsonTree.parse(json) instanceof Map<?, ?> top) || top.isEmpty()) {
+                return null;
+            }
+            if (knownVersion(top.get("schemaVersion"), MachineSnapshot.SCHEMA_VERSION)
+                    && "schemaVersion".equals(top.keySet().iterator().next())) {
+                return new WithoutJackson(RecordReader.read(top, MachineSnapshot.class), false);
+            }
+            if (REPORT_FORMAT.equals(top.get("format")) && knownVersion(top.get("reportVersion"), REPORT_VERSION)
+                    && !top.containsKey("schemaVersion") && top.get("snapshot") instanceof Map<?, ?> inner
+                    && knownVersion(inner.get("schemaVersion"), MachineSnapshot.SCHEMA_VERSION)) {
+                return new WithoutJackson(RecordReader.read(inner, MachineSnapshot.class), true);
+            }
+            return null;
+        } catch (RuntimeException e) { // JsonTree.GIVE_UP, or anything a constructor throws: the mapper says it
+            return null;
+        }
+    }
+
+    private static boolean knownVersion(Object v, int newest) {
+        return v instanceof Long n && n >= 1 && n <= newest;
     }
 
     /** Report format name, as {@code dev.fabricscope.report.Report.FORMAT}. */

@@ -20,11 +20,6 @@ import java.io.IOException;
  */
 public final class ReadingDeserializer extends JsonDeserializer<Reading<?>> implements ContextualDeserializer {
 
-    /** Largest GPU memory accepted: 1 PiB. */
-    static final long MAX_MEMORY_BYTES = 1L << 50;
-    /** Largest count of anything (CPUs, SMs, links): far above any machine. */
-    static final int MAX_COUNT = 1 << 24;
-    private static final java.util.regex.Pattern COMPUTE_CAPABILITY = java.util.regex.Pattern.compile("\\d{1,3}\\.\\d{1,3}");
 
     private final JavaType valueType;
     private final String field;
@@ -88,7 +83,7 @@ public final class ReadingDeserializer extends JsonDeserializer<Reading<?>> impl
         }
         if (hasMissing) {
             Missing why = missing(m);
-            return why == null ? unreadable(m, "not a reason") : shared(Reading.missing(why));
+            return why == null ? unreadable(m, "not a reason") : ReadingValues.shared(Reading.missing(why));
         }
         Object value;
         try {
@@ -100,7 +95,7 @@ public final class ReadingDeserializer extends JsonDeserializer<Reading<?>> impl
             return unreadable(v, "not " + expected());
         }
         String problem = outOfRange(value, v);
-        return problem == null ? shared(Reading.of(value)) : unreadable(v, problem);
+        return problem == null ? ReadingValues.shared(Reading.of(value)) : unreadable(v, problem);
     }
 
     /**
@@ -129,32 +124,6 @@ public final class ReadingDeserializer extends JsonDeserializer<Reading<?>> impl
             default:
                 return trees != null ? (JsonNode) trees.deserialize(p, ctxt) : ctxt.readTree(p);
         }
-    }
-
-    /**
-     * Readings repeat: the same "NV18", "OK" or "NVML_ERROR_NOT_SUPPORTED (3)" thousands of times in a big machine
-     * and in every report of a cluster folder. Equal small readings share one instance (they are immutable), so a
-     * folder of 10,000 node reports fits a 1 GiB heap. The table is bounded; past it, readings are not shared.
-     */
-    private static final java.util.concurrent.ConcurrentHashMap<Reading<?>, Reading<?>> SHARED = new java.util.concurrent.ConcurrentHashMap<>();
-    private static final int MAX_SHARED = 50_000;
-
-    static Reading<?> shared(Reading<?> r) {
-        Object v = r.value();
-        boolean small = v == null ? r.missing().detail() == null || r.missing().detail().length() <= 200
-                : v instanceof String str ? str.length() <= 64 : v instanceof Number || v instanceof Boolean
-                || v instanceof dev.fabricscope.model.PciAddress;
-        if (!small) {
-            return r;
-        }
-        Reading<?> known = SHARED.get(r);
-        if (known != null) {
-            return known;
-        }
-        if (SHARED.size() < MAX_SHARED) {
-            known = SHARED.putIfAbsent(r, r);
-        }
-        return known != null ? known : r;
     }
 
     /** The value of the reading's type: scalars straight from the node, anything else through Jackson. */
@@ -233,38 +202,19 @@ public final class ReadingDeserializer extends JsonDeserializer<Reading<?>> impl
 
     /** Why a value that bound is still not a plausible reading, or null. */
     private String outOfRange(Object value, JsonNode raw) {
-        if (value instanceof Integer || value instanceof Long) {
-            if (!raw.isIntegralNumber()) {
-                return "not a whole number";
-            }
-            long n = ((Number) value).longValue();
-            long min = "numaNode".equals(field) || "hostNumaId".equals(field) ? -1 : 0;
-            long max = "memoryTotalBytes".equals(field) ? MAX_MEMORY_BYTES
-                    : value instanceof Long ? 1L << 53 : "versionCode".equals(field) ? Integer.MAX_VALUE : MAX_COUNT;
-            if (n < min) {
-                return "negative";
-            }
-            if (n > max) {
-                return "over " + max;
-            }
-        } else if (value instanceof Double d) {
-            if (!raw.isNumber() || d.isNaN() || d.isInfinite()) {
-                return "not a finite number";
-            }
-            if (d < 0 || d > 1e6) {
-                return "out of range";
-            }
-        } else if (value instanceof Boolean && !raw.isBoolean()) {
-            return "not true or false";
-        } else if (value instanceof String s) {
-            if (!raw.isTextual()) {
-                return "not text";
-            }
-            if ("computeCapability".equals(field) && !COMPUTE_CAPABILITY.matcher(s).matches()) {
-                return "not a compute capability (major.minor)";
-            }
+        if ((value instanceof Integer || value instanceof Long) && !raw.isIntegralNumber()) {
+            return "not a whole number";
         }
-        return null;
+        if (value instanceof Double && !raw.isNumber()) {
+            return "not a finite number";
+        }
+        if (value instanceof Boolean && !raw.isBoolean()) {
+            return "not true or false";
+        }
+        if (value instanceof String && !raw.isTextual()) {
+            return "not text";
+        }
+        return ReadingValues.rangeProblem(value, field);
     }
 
     /** The missing reading for a value that cannot be read: the raw JSON, escaped and cut, and why. */
