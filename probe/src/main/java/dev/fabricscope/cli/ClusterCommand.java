@@ -301,9 +301,7 @@ public final class ClusterCommand implements Runnable {
             } catch (IOException e) {
                 throw CommandFailure.cannotWrite("--out", out, e);
             }
-            long odd = m.domains().stream().mapToLong(d -> d.odd().size()).sum();
-            ErrorLine.printWrapped(err, "drew " + m.domainCount() + ", " + m.trays() + " tray(s), "
-                    + odd + " odd tray(s), " + m.outside().size() + " node(s) outside any domain"
+            ErrorLine.printWrapped(err, "drew " + m.counts() + ", " + m.outside().size() + " node(s) outside any domain"
                     + (v.unreadable().isEmpty() ? "" : ", " + v.unreadable().size() + " unreadable file(s)")
                     + (OutputFile.isStandardOutput(out) ? "" : " → " + out));
             return v.unreadable().isEmpty() ? ExitCodes.OK : ExitCodes.BAD_INPUT;

@@ -53,7 +53,7 @@ class AdviseClusterTest {
         assertEquals("error", v.get("outcome").asText());
         assertEquals("MNNVL AllReduce: unsupported world_size 72. Supported sizes: {2, 4, 8, 16, 32, 64}", v.get("message").asText());
         assertEquals(18, Json.mapper().readTree(r.out()).get("deployment").get("nodes").asInt());
-        assertTrue(Json.mapper().readTree(r.out()).get("cluster").asText().contains("inside one MNNVL domain"));
+        assertTrue(Json.mapper().readTree(r.out()).get("cluster").asText().contains("inside one MNNVL clique"));
     }
 
     @Test
