@@ -46,11 +46,26 @@ public record ClusterFacts(ClusterNode representative, int nodesUsed, Map<String
         String summary = String.format("%s: %d readable node(s) in %d NVLink domain(s)%s; the deployment spans %d node(s)%s; "
                         + "GPUs as on %s (%s%s)", v.directory(), ok.size(), v.domains().size(),
                 cliques > v.domains().stream().filter(NvlinkDomain::mnnvl).count() ? " (" + cliques + " MNNVL cliques)" : "", used,
-                oneClique ? " inside one MNNVL clique (" + biggest.id() + ")"
-                        : used > 1 ? " across NVLink domains or cliques (no one MNNVL clique holds them all)" : "",
+                where(v, used, oneClique ? biggest : null),
                 rep.name(), common, models.size() > 1 ? "; other models present: "
                         + String.join(", ", models.keySet().stream().filter(m -> !m.equals(common)).toList()) : "");
         return new ClusterFacts(rep, used, a, summary);
+    }
+
+    /** Where the deployment lies: inside one clique, across the cliques of one domain, or across domains. */
+    private static String where(ClusterView v, int used, NvlinkClique holdsAll) {
+        if (holdsAll != null) {
+            return " inside one MNNVL clique (" + holdsAll.id() + ")";
+        }
+        if (used <= 1) {
+            return "";
+        }
+        NvlinkDomain biggest = v.domains().stream().filter(NvlinkDomain::mnnvl)
+                .max(Comparator.comparingInt(d -> d.nodes().size())).orElse(null);
+        return biggest != null && biggest.nodes().size() >= used
+                ? " across the " + biggest.cliques().size() + " cliques of NVLink domain " + biggest.id()
+                + " (no one MNNVL clique holds them all; GPUs in different cliques cannot reach each other over NVLink)"
+                : " across NVLink domains (no one MNNVL clique holds them all)";
     }
 
     private static String model(NodeSummary s) {
