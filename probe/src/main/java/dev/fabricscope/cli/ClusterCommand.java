@@ -248,9 +248,9 @@ public final class ClusterCommand implements Runnable {
     }
 
     @Command(name = "draw", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
-            description = {"Draw a folder of node reports: one panel per NVLink fabric (the trays of one MNNVL cluster UUID,",
-                "named by the GPU Feature Discovery label nvidia.com/gpu.clique=<ClusterUUID>.<CliqueId> of its main NVLink",
-                "domain; trays in another clique are another domain, marked), each tray with its",
+            description = {"Draw a folder of node reports: one panel per NVLink domain (the trays of one MNNVL cluster UUID,",
+                "named by the GPU Feature Discovery label nvidia.com/gpu.clique=<ClusterUUID>.<CliqueId> of its main",
+                "clique; trays in another clique, a partition of the same domain, are marked), each tray with its",
                 "GPUs and its links bundled (count and rate) to the switch plane (switch trays inferred from the links when no",
                 "tray sees them, drawn dashed); trays whose links, fabric state, health or clique differ from the domain",
                 "outlined, with why. Nodes outside any domain as a plain row.",
