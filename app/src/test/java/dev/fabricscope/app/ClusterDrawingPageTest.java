@@ -60,6 +60,12 @@ class ClusterDrawingPageTest {
         });
         robot.interact(() -> app.vm.openCluster(dir));
         AppHarness.await(() -> !app.vm.isBusy() && app.vm.getCluster() != null);
+        assertTrue(robot.lookup("#clusterCounts").queryAs(Label.class).getText()
+                .startsWith("18 nodes · 72 GPUs · 1 NVLink domain (2 MNNVL cliques) · "), "one domain, partitioned in two cliques");
+        // the tiles grouped by clique, each named as a part of the one domain
+        List<String> groups = app.cluster.groups().stream().map(g -> g.title() + " | " + g.nodes().size()).toList();
+        assertEquals(List.of("NVLink domain 1 · main clique 32766 of 2 | 17", "NVLink domain 1 · clique 32767, a partition of its"
+                + " own (no job spans it and the main clique) | 1"), groups);
 
         robot.clickOn("#showDrawing");
         assertTrue(robot.lookup("#showDrawing").queryAs(ToggleButton.class).isSelected());
@@ -68,7 +74,7 @@ class ClusterDrawingPageTest {
         assertEquals(1, m.domains().size());
         assertEquals(72, m.domains().get(0).gpus());
         assertEquals(List.of("rack1-tray07", "rack1-tray12"), m.domains().get(0).odd().stream().map(RackModel.Tray::name).toList());
-        assertEquals("2 NVLink domains on 1 NVLink fabric · 18 trays · 72 GPUs · 2 odd trays (rack1-tray07, rack1-tray12) · 0 nodes outside"
+        assertEquals("1 NVLink domain · 18 trays · 72 GPUs · 2 cliques · 2 odd trays (rack1-tray07, rack1-tray12) · 0 nodes outside"
                 + " any domain", robot.lookup("#drawingLine").queryAs(Label.class).getText());
 
         RackCanvas canvas = robot.lookup("#clusterDrawing").queryAs(RackCanvas.class);

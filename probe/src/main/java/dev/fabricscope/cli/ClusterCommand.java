@@ -248,9 +248,9 @@ public final class ClusterCommand implements Runnable {
     }
 
     @Command(name = "draw", mixinStandardHelpOptions = true, footer = ExitCodes.HELP_FOOTER,
-            description = {"Draw a folder of node reports: one panel per NVLink fabric (the trays of one MNNVL cluster UUID,",
-                "named by the GPU Feature Discovery label nvidia.com/gpu.clique=<ClusterUUID>.<CliqueId> of its main NVLink",
-                "domain; trays in another clique are another domain, marked), each tray with its",
+            description = {"Draw a folder of node reports: one panel per NVLink domain (the trays of one MNNVL cluster UUID,",
+                "named by the GPU Feature Discovery label nvidia.com/gpu.clique=<ClusterUUID>.<CliqueId> of its main",
+                "clique; trays in another clique, a partition of the same domain, are marked), each tray with its",
                 "GPUs and its links bundled (count and rate) to the switch plane (switch trays inferred from the links when no",
                 "tray sees them, drawn dashed); trays whose links, fabric state, health or clique differ from the domain",
                 "outlined, with why. Nodes outside any domain as a plain row.",
@@ -301,9 +301,7 @@ public final class ClusterCommand implements Runnable {
             } catch (IOException e) {
                 throw CommandFailure.cannotWrite("--out", out, e);
             }
-            long odd = m.domains().stream().mapToLong(d -> d.odd().size()).sum();
-            ErrorLine.printWrapped(err, "drew " + m.domainCount() + ", " + m.trays() + " tray(s), "
-                    + odd + " odd tray(s), " + m.outside().size() + " node(s) outside any domain"
+            ErrorLine.printWrapped(err, "drew " + m.counts() + ", " + m.outside().size() + " node(s) outside any domain"
                     + (v.unreadable().isEmpty() ? "" : ", " + v.unreadable().size() + " unreadable file(s)")
                     + (OutputFile.isStandardOutput(out) ? "" : " → " + out));
             return v.unreadable().isEmpty() ? ExitCodes.OK : ExitCodes.BAD_INPUT;

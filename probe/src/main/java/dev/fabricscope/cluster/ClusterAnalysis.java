@@ -15,7 +15,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** Groups node snapshots into NVLink domains and finds what differs between nodes that should match. Pure. */
+/** Groups node snapshots into NVLink domains (by MNNVL cluster UUID) and their cliques, and finds what differs between nodes that should match. Pure. */
 public final class ClusterAnalysis {
 
     private ClusterAnalysis() {
@@ -94,8 +94,8 @@ public final class ClusterAnalysis {
     }
 
     /**
-     * A node's NVLink domain as GPU Feature Discovery names it ({@link NvlinkDomain}): {@code <ClusterUUID>.<CliqueId>}
-     * of its fabric-attached GPUs, or none; {@code disagreement} says what its GPUs disagree on, where GFD sets no label.
+     * A node's clique as GPU Feature Discovery names it ({@link NvlinkClique}): {@code <ClusterUUID>.<CliqueId>} of its
+     * fabric-attached GPUs, or none; {@code disagreement} says what its GPUs disagree on, where GFD sets no label.
      */
     record DomainLabel(String label, String disagreement) {
     }
@@ -105,7 +105,7 @@ public final class ClusterAnalysis {
         Map<Long, List<Integer>> cliques = new TreeMap<>();
         for (int i = 0; i < s.gpus().size(); i++) {
             var f = s.gpus().get(i).fabric();
-            if (NvlinkDomain.attached(f)) {
+            if (NvlinkClique.attached(f)) {
                 uuids.computeIfAbsent(f.clusterUuid().value(), k -> new ArrayList<>()).add(i);
                 cliques.computeIfAbsent(f.cliqueId().orElse(0L), k -> new ArrayList<>()).add(i);
             }
@@ -119,7 +119,7 @@ public final class ClusterAnalysis {
                 parts.add("clique ids " + gpusBy(cliques));
             }
             return new DomainLabel(null, "its GPUs disagree on their NVLink domain (" + String.join("; ", parts)
-                    + "): GPU Feature Discovery sets no " + NvlinkDomain.GFD_CLIQUE_LABEL + " label on such a node");
+                    + "): GPU Feature Discovery sets no " + NvlinkClique.GFD_CLIQUE_LABEL + " label on such a node");
         }
         return uuids.isEmpty() ? new DomainLabel(null, null)
                 : new DomainLabel(uuids.keySet().iterator().next() + "." + cliques.keySet().iterator().next(), null);
@@ -131,7 +131,20 @@ public final class ClusterAnalysis {
                 .collect(Collectors.joining(",GPU"))).collect(Collectors.joining(", "));
     }
 
+    /** The nodes' cliques ({@link #cliques}) grouped by MNNVL cluster UUID into NVLink domains, most nodes first. */
     static List<NvlinkDomain> domains(List<ClusterNode> nodes) {
+        Map<String, List<NvlinkClique>> byUuid = new TreeMap<>();
+        for (NvlinkClique c : cliques(nodes)) {
+            byUuid.computeIfAbsent(c.clusterUuid() != null ? c.clusterUuid() : c.id(), k -> new ArrayList<>()).add(c);
+        }
+        List<NvlinkDomain> out = new ArrayList<>();
+        byUuid.forEach((key, cliques) -> out.add(new NvlinkDomain(key, cliques.get(0).clusterUuid(), cliques)));
+        out.sort(Comparator.comparing((NvlinkDomain d) -> -d.nodes().size()).thenComparing(NvlinkDomain::id));
+        return out;
+    }
+
+    /** One clique per {@code <ClusterUUID>.<CliqueId>} the nodes' GPUs are in, and one per node outside MNNVL; most nodes first. */
+    static List<NvlinkClique> cliques(List<ClusterNode> nodes) {
         Map<String, List<ClusterNode>> byKey = new TreeMap<>();
         Map<String, String> notes = new HashMap<>();
         for (ClusterNode n : nodes) {
@@ -142,15 +155,16 @@ public final class ClusterAnalysis {
                 notes.put(key, label.disagreement());
             }
         }
-        List<NvlinkDomain> out = new ArrayList<>();
+        List<NvlinkClique> out = new ArrayList<>();
         byKey.forEach((key, members) -> {
             boolean mnnvl = !key.startsWith("node:");
             String uuid = mnnvl ? key.substring(0, key.lastIndexOf('.')) : null;
             Long clique = mnnvl ? Long.parseLong(key.substring(key.lastIndexOf('.') + 1)) : null;
-            out.add(new NvlinkDomain(key, uuid, clique, members.stream().map(ClusterNode::name).sorted().toList(),
+            out.add(new NvlinkClique(key, uuid, clique, members.stream().map(ClusterNode::name).sorted().toList(),
                     members.stream().mapToInt(m -> m.summary().gpus().size()).sum(), notes.get(key)));
         });
-        out.sort(Comparator.comparing((NvlinkDomain d) -> -d.nodes().size()).thenComparing(NvlinkDomain::id));
+        out.sort(Comparator.comparing((NvlinkClique c) -> -c.nodes().size())
+                .thenComparing(c -> c.cliqueId() == null ? Long.MAX_VALUE : c.cliqueId()).thenComparing(NvlinkClique::id));
         return out;
     }
 
@@ -169,7 +183,7 @@ public final class ClusterAnalysis {
             String disagreement = domainLabel(s).disagreement();
             if (disagreement != null) {
                 found.add(new Finding(Finding.Severity.WARNING, "nvlink-domain-disagrees", "The node's GPUs disagree on their NVLink "
-                        + "domain: GPU Feature Discovery sets no " + NvlinkDomain.GFD_CLIQUE_LABEL + " label on it.", null));
+                        + "domain: GPU Feature Discovery sets no " + NvlinkClique.GFD_CLIQUE_LABEL + " label on it.", null));
             }
             for (Finding f : found) {
                 if (f.severity() == Finding.Severity.INFO) {

@@ -6,7 +6,8 @@ import java.util.List;
  * The merged picture of a cluster folder.
  *
  * @param nodes           every node file, readable or not
- * @param domains         NVLink domains, largest first
+ * @param domains         NVLink domains (one per MNNVL cluster UUID, one per node outside MNNVL), largest first, each
+ *                        with its cliques
  * @param inconsistencies what differs between nodes that should match, most important first
  * @param nodeChecks      the nodes whose file is a {@code check node} report, with their result (empty when none is)
  * @param problems        what each node's own data shows wrong, worst first, also where every node shares it
@@ -26,6 +27,16 @@ public record ClusterView(String directory, List<ClusterNode> nodes, List<Nvlink
 
     public ClusterView(String directory, List<ClusterNode> nodes, List<NvlinkDomain> domains, List<Inconsistency> inconsistencies) {
         this(directory, nodes, domains, inconsistencies, List.of(), List.of());
+    }
+
+    /**
+     * Every clique of every domain, most nodes first: what decides whether a multi-node job fits, as GPUs in different
+     * cliques of one domain cannot reach each other over NVLink.
+     */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public List<NvlinkClique> cliques() {
+        return domains.stream().flatMap(d -> d.cliques().stream())
+                .sorted(java.util.Comparator.comparingInt((NvlinkClique c) -> -c.nodes().size())).toList();
     }
 
     /** The nodes whose check failed, in folder order. */

@@ -1,49 +1,65 @@
 package dev.fabricscope.cluster;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
 /**
- * Nodes that share one NVLink domain: the same MNNVL fabric cluster UUID and clique id. A node without MNNVL
- * forms a domain of its own.
+ * One NVLink domain: the nodes whose GPUs share one MNNVL fabric cluster UUID, the physical NVLink-switched domain (a
+ * GB200 NVL72 rack is one domain of 72 GPUs). The fabric manager partitions it into cliques ({@link NvlinkClique}); GPUs
+ * in different cliques of one domain cannot reach each other over NVLink, so a multi-node job stays inside one clique.
+ * GPU Feature Discovery labels each node with its clique; the domain is named by its cluster UUID and, as GFD names it,
+ * by the label of its main (largest) clique. A node without MNNVL, or whose GPUs disagree on it, is a domain of its own
+ * with one clique of that node.
  *
- * <p>The id of an MNNVL domain is the value GPU Feature Discovery gives the node label {@code nvidia.com/gpu.clique}:
- * {@code <ClusterUUID>.<CliqueId>}, the UUID in its canonical form and the clique in decimal (NVIDIA/k8s-device-plugin
- * {@code internal/lm/fabric.go} at 19314fa940fa3c9b365832ff2b18923bd615c438, now {@code internal/lm/imex.go} line 39 at
- * 1b826acc6af3079d8923bac395c3124b8861a9a6; {@code internal/resource/nvml-device.go} {@code GetFabricIDs}, lines
- * 105–118). GFD reads only the GPUs that are fabric-attached (state COMPLETED, non-zero cluster UUID, status
- * success: go-nvlib {@code pkg/nvlib/device/device.go} {@code IsFabricAttached}) and leaves the label off when they
- * disagree on the UUID or the clique ({@code getFabricIDs}, imex.go lines 67–75).
- *
- * @param id          {@code <ClusterUUID>.<CliqueId>} for MNNVL domains (GFD's clique label), {@code node:<name>} else
+ * @param id          the cluster UUID of an MNNVL domain, {@code node:<name>} else
  * @param clusterUuid MNNVL cluster UUID, or null
- * @param cliqueId    MNNVL clique id, or null
- * @param nodes       node names, sorted
- * @param gpus        GPUs in the domain
- * @param note        why a node is a domain of its own although its GPUs are in a fabric (they disagree), or null
+ * @param cliques     its cliques, most nodes first (the first is the main clique); never empty
  */
-public record NvlinkDomain(String id, String clusterUuid, Long cliqueId, List<String> nodes, int gpus, String note) {
+public record NvlinkDomain(String id, String clusterUuid, List<NvlinkClique> cliques) {
     public NvlinkDomain {
-        nodes = List.copyOf(nodes);
+        cliques = List.copyOf(cliques);
+        if (cliques.isEmpty()) {
+            throw new IllegalArgumentException("an NVLink domain has at least one clique");
+        }
     }
 
-    public NvlinkDomain(String id, String clusterUuid, Long cliqueId, List<String> nodes, int gpus) {
-        this(id, clusterUuid, cliqueId, nodes, gpus, null);
+    /** The clique most of the domain's nodes are in (on a tie, the lowest clique id). */
+    @JsonIgnore
+    public NvlinkClique mainClique() {
+        return cliques.get(0);
     }
 
-    public boolean multiNode() {
-        return nodes.size() > 1;
-    }
-
-    /** {@code nvidia.com/gpu.clique=<id>} as GFD labels the domain's nodes, or null for a single-node domain. */
+    /** {@code nvidia.com/gpu.clique=<ClusterUUID>.<CliqueId>} of the main clique, or null for a single-node domain. */
+    @JsonProperty("gfdLabel")
     public String gfdLabel() {
-        return clusterUuid == null ? null : GFD_CLIQUE_LABEL + "=" + id;
+        return mainClique().gfdLabel();
     }
 
-    /** The node label GPU Feature Discovery sets to the NVLink domain's name. */
-    public static final String GFD_CLIQUE_LABEL = "nvidia.com/gpu.clique";
+    /** Every node of the domain, sorted. */
+    @JsonIgnore
+    public List<String> nodes() {
+        return cliques.stream().flatMap(c -> c.nodes().stream()).sorted().toList();
+    }
 
-    /** As GFD's {@code IsFabricAttached}: fabric state COMPLETED, a non-zero cluster UUID and registration status success. */
-    public static boolean attached(dev.fabricscope.model.FabricInfo f) {
-        return f.inMnnvlDomain() && (!f.status().isPresent() || "NVML_SUCCESS".equals(f.status().value()));
+    @JsonProperty("gpus")
+    public int gpus() {
+        return cliques.stream().mapToInt(NvlinkClique::gpus).sum();
+    }
+
+    @JsonIgnore
+    public boolean mnnvl() {
+        return clusterUuid != null;
+    }
+
+    @JsonIgnore
+    public boolean multiNode() {
+        return cliques.size() > 1 || mainClique().multiNode();
+    }
+
+    /** Why a node is a domain of its own although its GPUs are in a fabric (they disagree), or null. */
+    @JsonIgnore
+    public String note() {
+        return mainClique().note();
     }
 }

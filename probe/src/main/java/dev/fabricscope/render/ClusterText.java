@@ -4,6 +4,7 @@ import dev.fabricscope.cluster.ClusterNode;
 import dev.fabricscope.cluster.ClusterView;
 import dev.fabricscope.cluster.collect.CollectResult;
 import dev.fabricscope.cluster.Inconsistency;
+import dev.fabricscope.cluster.NvlinkClique;
 import dev.fabricscope.cluster.NvlinkDomain;
 import dev.fabricscope.io.ErrorText;
 import java.util.List;
@@ -42,6 +43,11 @@ public final class ClusterText {
         sb.append(answer(v)).append('\n');
         sb.append("Cluster ").append(v.directory()).append(": ").append(v.readable().size()).append(" node(s), ")
                 .append(gpus).append(" GPU(s), ").append(v.domains().size()).append(" NVLink domain(s)");
+        long mnnvlDomains = v.domains().stream().filter(NvlinkDomain::mnnvl).count();
+        long cliques = v.cliques().stream().filter(c -> c.clusterUuid() != null).count();
+        if (cliques > mnnvlDomains) {
+            sb.append(" (").append(cliques).append(" MNNVL cliques)");
+        }
         if (!v.unreadable().isEmpty()) {
             sb.append(", ").append(v.unreadable().size()).append(" unreadable file(s)");
         }
@@ -76,16 +82,26 @@ public final class ClusterText {
                 sb.append("  ").append(n.error()).append('\n');
             }
         }
-        sb.append("\nNVLink domains:\n");
-        TextTable t = new TextTable("Domain", "Kind", "Nodes", "GPUs", "Members");
-        List<NvlinkDomain> single = v.domains().stream().filter(d -> d.clusterUuid() == null).toList();
+        sb.append("\nNVLink domains (one per MNNVL cluster UUID, each with its cliques):\n");
+        TextTable t = new TextTable("Domain / clique", "Kind", "Nodes", "GPUs", "Members");
+        List<NvlinkDomain> single = v.domains().stream().filter(d -> !d.mnnvl()).toList();
         boolean groupSingles = !all && single.size() > MAX_SINGLE_NODE_ROWS;
+        int maxMembers = all ? Integer.MAX_VALUE : 6;
         for (NvlinkDomain d : v.domains()) {
-            if (groupSingles && d.clusterUuid() == null) {
+            if (!d.mnnvl()) {
+                if (!groupSingles) {
+                    t.row(d.id(), d.note() != null ? "single node (!)" : "single node", d.nodes().size(), d.gpus(),
+                            names(d.nodes(), maxMembers));
+                }
                 continue;
             }
-            t.row(d.id(), d.clusterUuid() != null ? "MNNVL (clique " + d.cliqueId() + ")" : d.note() != null ? "single node (!)" : "single node",
-                    d.nodes().size(), d.gpus(), names(d.nodes(), all ? Integer.MAX_VALUE : 6));
+            // the domain's nodes are listed under its cliques
+            t.row(d.clusterUuid(), "MNNVL domain, " + (d.cliques().size() == 1 ? "1 clique" : d.cliques().size() + " cliques"),
+                    d.nodes().size(), d.gpus(), "");
+            for (NvlinkClique c : d.cliques()) {
+                t.row("  " + c.id(), "clique " + c.cliqueId() + (d.cliques().size() > 1 && c == d.mainClique() ? " (main)" : ""),
+                        c.nodes().size(), c.gpus(), names(c.nodes(), maxMembers));
+            }
         }
         if (groupSingles) {
             // Thousands of nodes without MNNVL: one row per GPU count instead of one per node.
@@ -94,9 +110,9 @@ public final class ClusterText {
                             perNode + " GPUs each: " + names(ds.stream().flatMap(d -> d.nodes().stream()).toList(), 4)));
         }
         sb.append(indent(t.render(Fit.WIDTH - 2)));
-        if (v.domains().stream().anyMatch(d -> d.clusterUuid() != null)) {
-            sb.append("  (an MNNVL domain is named as GPU Feature Discovery labels its nodes: ").append(NvlinkDomain.GFD_CLIQUE_LABEL)
-                    .append("=<ClusterUUID>.<CliqueId>)\n");
+        if (v.domains().stream().anyMatch(NvlinkDomain::mnnvl)) {
+            sb.append("  (a clique is a partition of its domain: no job spans two cliques over NVLink; GPU Feature Discovery")
+                    .append(" labels a clique's nodes ").append(NvlinkClique.GFD_CLIQUE_LABEL).append("=<ClusterUUID>.<CliqueId>)\n");
         }
         for (NvlinkDomain d : v.domains()) {
             if (d.note() != null) {

@@ -26,7 +26,7 @@ class ClusterDrawCommandTest {
         Path svg = tmp.resolve("rack.svg");
         CliTest.Run r = CliTest.run("cluster", "draw", dir.toString(), "--out", svg.toString());
         assertEquals(ExitCodes.OK, r.code(), r.out() + r.err());
-        assertTrue(r.err().startsWith("fabricscope: drew 2 NVLink domains on 1 NVLink fabric, 18 tray(s), 2 odd tray(s), 0 node(s) outside"),
+        assertTrue(r.err().startsWith("fabricscope: drew 1 NVLink domain · 18 trays · 72 GPUs · 2 cliques · 2 odd trays, 0 node(s) outside"),
                 r.err());
         String text = Files.readString(svg);
         assertTrue(text.startsWith("<?xml") && text.contains(LABEL), text.substring(0, 300));
@@ -42,7 +42,7 @@ class ClusterDrawCommandTest {
         Files.writeString(png, "an old file, replaced whole");
         CliTest.Run r = CliTest.run("cluster", "draw", dir.toString(), "--out", png.toString(), "--dark");
         assertEquals(ExitCodes.OK, r.code(), r.out() + r.err());
-        assertTrue(r.err().contains("2 odd tray(s)") && r.err().contains("rack.PNG"), r.err());
+        assertTrue(r.err().contains("2 odd trays") && r.err().contains("rack.PNG"), r.err());
         assertEquals("", r.out(), "nothing binary on standard output");
         byte[] bytes = Files.readAllBytes(png);
         assertEquals(0x89, bytes[0] & 0xff);
@@ -79,7 +79,8 @@ class ClusterDrawCommandTest {
         Path svg = tmp.resolve("rack.svg");
         CliTest.Run r = CliTest.run("cluster", "draw", dir.toString(), "--out", svg.toString());
         assertEquals(ExitCodes.BAD_INPUT, r.code(), r.err());
-        assertTrue(r.err().contains("18 tray(s), 0 odd tray(s), 0 node(s) outside any domain, 1 unreadable file(s)"), r.err());
+        assertTrue(r.err().replaceAll("\\s+", " ").contains("18 trays · 72 GPUs · 1 clique · 0 odd trays, 0 node(s) outside any"
+                + " domain, 1 unreadable file(s)"), r.err());
         assertTrue(Files.readString(svg).contains(LABEL));
     }
 
@@ -110,5 +111,84 @@ class ClusterDrawCommandTest {
         CliTest.Run bad = CliTest.run("cluster", "show", dir.toString(), "--format", "pdf");
         assertEquals(ExitCodes.USAGE, bad.code());
         assertTrue(bad.err().contains("the formats are text, json and html"), bad.err());
+    }
+
+    /**
+     * The issue's test folder is ONE NVLink domain of 72 GPUs (one cluster UUID), partitioned into 2 cliques, with the
+     * odd trays rack1-tray07 (links down) and rack1-tray12 (the other clique): in the text, the JSON and the drawing alike.
+     */
+    @Test
+    void theTestFolderIsOneDomainOf72GpusInTwoCliquesInShowTextJsonAndTheDrawing(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("rack");
+        SyntheticCluster.writeNvl72Racks(dir, 1, true);
+        String uuid = "00000000-0000-4000-8000-000000000001";
+
+        CliTest.Run text = CliTest.run("cluster", "show", dir.toString());
+        assertEquals(ExitCodes.OK, text.code(), text.err());
+        String t = text.out();
+        assertTrue(t.contains("18 node(s), 72 GPU(s), 1 NVLink domain(s) (2 MNNVL cliques)"), t);
+        List<String> rows = t.lines().toList();
+        assertTrue(rows.stream().anyMatch(l -> l.matches("  " + uuid + " +MNNVL domain, 2 cliques +18 +72")), t);
+        assertTrue(rows.stream().anyMatch(l -> l.matches("    " + uuid + "\\.32766 +clique 32766 \\(main\\) +17 +68 +rack1-tray01,.*")), t);
+        assertTrue(rows.stream().anyMatch(l -> l.matches("    " + uuid + "\\.32767 +clique 32767 +1 +4 +rack1-tray12")), t);
+        assertTrue(rows.stream().anyMatch(l -> l.matches(" +GPU0: 18, GPU1: 18, GPU2: 14, GPU3: 18: rack1-tray07")),
+                "the tray with four links down is the one difference: " + t);
+
+        CliTest.Run json = CliTest.run("cluster", "show", dir.toString(), "--json");
+        assertEquals(ExitCodes.OK, json.code(), json.err());
+        com.fasterxml.jackson.databind.JsonNode v = dev.fabricscope.json.Json.mapper().readTree(json.out());
+        assertEquals(1, v.get("domains").size());
+        com.fasterxml.jackson.databind.JsonNode d = v.get("domains").get(0);
+        assertEquals(uuid, d.get("id").asText());
+        assertEquals(uuid, d.get("clusterUuid").asText());
+        assertEquals(72, d.get("gpus").asInt());
+        assertEquals(LABEL, d.get("gfdLabel").asText(), "the domain as GFD names it: its main clique");
+        assertEquals(2, d.get("cliques").size());
+        assertEquals(32766, d.get("cliques").get(0).get("cliqueId").asLong());
+        assertEquals(17, d.get("cliques").get(0).get("nodes").size());
+        assertEquals(68, d.get("cliques").get(0).get("gpus").asInt());
+        assertEquals(LABEL, d.get("cliques").get(0).get("gfdLabel").asText());
+        assertEquals(32767, d.get("cliques").get(1).get("cliqueId").asLong());
+        assertEquals("[\"rack1-tray12\"]", d.get("cliques").get(1).get("nodes").toString());
+        assertEquals("nvidia.com/gpu.clique=" + uuid + ".32767", d.get("cliques").get(1).get("gfdLabel").asText());
+        com.fasterxml.jackson.databind.JsonNode links = v.get("inconsistencies").get(0);
+        assertEquals("active NVLinks per GPU", links.get("field").asText());
+        assertEquals("[\"rack1-tray07\"]", links.get("outliers").toString());
+
+        CliTest.Run svg = CliTest.run("cluster", "draw", dir.toString(), "--out", "-");
+        assertEquals(ExitCodes.OK, svg.code(), svg.err());
+        String s = svg.out();
+        assertEquals(1, s.split("class=\"domain\"", -1).length - 1, "one panel");
+        assertTrue(s.contains(">NVLink domain 1 · 18 trays · 72 GPUs · 2 cliques · 2 odd trays<"), s.substring(0, 2000));
+        assertTrue(s.contains(">" + LABEL + "<"), "the main clique's label");
+        java.util.regex.Matcher odd = java.util.regex.Pattern.compile("class=\"odd-tray\"[^>]*><title>([^:<]+):").matcher(s);
+        List<String> oddTrays = new java.util.ArrayList<>();
+        while (odd.find()) {
+            oddTrays.add(odd.group(1));
+        }
+        assertEquals(List.of("rack1-tray07", "rack1-tray12"), oddTrays, s.substring(0, 2000));
+        assertTrue(s.contains("<title>rack1-tray12: clique 32767, not the domain's main clique 32766: a partition of its own;"
+                + " no job spans both"), "the odd clique worded as a partition of the same domain");
+    }
+
+    /** Two racks, each its own cluster UUID: two NVLink domains (one clique each), two panels. */
+    @Test
+    void twoRacksWithTheirOwnClusterUuidsAreTwoDomains(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("racks");
+        SyntheticCluster.writeNvl72Racks(dir, 2, false);
+        CliTest.Run text = CliTest.run("cluster", "show", dir.toString());
+        assertTrue(text.out().contains("36 node(s), 144 GPU(s), 2 NVLink domain(s)\n"), text.out());
+        com.fasterxml.jackson.databind.JsonNode v = dev.fabricscope.json.Json.mapper().readTree(
+                CliTest.run("cluster", "show", dir.toString(), "--json").out());
+        assertEquals(2, v.get("domains").size());
+        for (com.fasterxml.jackson.databind.JsonNode d : v.get("domains")) {
+            assertEquals(72, d.get("gpus").asInt());
+            assertEquals(1, d.get("cliques").size());
+            assertEquals(18, d.get("cliques").get(0).get("nodes").size());
+        }
+        assertFalse(v.get("domains").get(0).get("clusterUuid").asText().equals(v.get("domains").get(1).get("clusterUuid").asText()));
+        CliTest.Run svg = CliTest.run("cluster", "draw", dir.toString(), "--out", "-");
+        assertTrue(svg.err().contains("drew 2 NVLink domains · 36 trays · 144 GPUs · 2 cliques · 0 odd trays"), svg.err());
+        assertEquals(2, svg.out().split("class=\"domain\"", -1).length - 1, "two panels");
     }
 }

@@ -53,7 +53,27 @@ class AdviseClusterTest {
         assertEquals("error", v.get("outcome").asText());
         assertEquals("MNNVL AllReduce: unsupported world_size 72. Supported sizes: {2, 4, 8, 16, 32, 64}", v.get("message").asText());
         assertEquals(18, Json.mapper().readTree(r.out()).get("deployment").get("nodes").asInt());
-        assertTrue(Json.mapper().readTree(r.out()).get("cluster").asText().contains("inside one MNNVL domain"));
+        assertTrue(Json.mapper().readTree(r.out()).get("cluster").asText().contains("inside one MNNVL clique"));
+    }
+
+    /**
+     * One NVLink domain of 18 trays, tray 12 in a clique of its own: a deployment over all 18 does not fit in one clique
+     * (GPUs of different cliques cannot reach each other), one over 17 does: the fit is decided per clique, not per domain.
+     */
+    @Test
+    void aDeploymentFitsOneCliqueNotMerelyOneDomain() throws Exception {
+        dev.fabricscope.samples.SyntheticCluster.writeNvl72Racks(dir, 1, true);
+        ClusterView v = new dev.fabricscope.usecase.InspectCluster().open(dev.fabricscope.usecase.InspectCluster.Request.of(dir)).view();
+        assertEquals(1, v.domains().size());
+        ClusterFacts all = ClusterFacts.of(v, null);
+        assertEquals("false", all.assumptions().get("mnnvl-fabric"), all.summary());
+        assertTrue(all.summary().contains("18 readable node(s) in 1 NVLink domain(s) (2 MNNVL cliques)"), all.summary());
+        assertTrue(all.summary().contains("across the 2 cliques of NVLink domain 00000000-0000-4000-8000-000000000001 (no one"
+                + " MNNVL clique holds them all"), all.summary());
+        ClusterFacts seventeen = ClusterFacts.of(v, 17);
+        assertEquals("true", seventeen.assumptions().get("mnnvl-fabric"), seventeen.summary());
+        assertTrue(seventeen.summary().contains("inside one MNNVL clique (00000000-0000-4000-8000-000000000001.32766)"),
+                seventeen.summary());
     }
 
     @Test

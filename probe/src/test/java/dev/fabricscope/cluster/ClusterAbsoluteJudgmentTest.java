@@ -76,13 +76,17 @@ class ClusterAbsoluteJudgmentTest {
         assertTrue(v.problems().isEmpty(), v.problems().toString());
         assertEquals(1, v.domains().size());
         NvlinkDomain d = v.domains().get(0);
-        assertEquals(RACK_LABEL, d.id(), "GFD: strings.Join([]string{clusterUUID, cliqueID}, \".\"), clique in decimal");
-        assertEquals("nvidia.com/gpu.clique=" + RACK_LABEL, d.gfdLabel());
+        assertEquals("00000000-0000-4000-8000-000000000001", d.id(), "a domain is named by its cluster UUID");
+        NvlinkClique c = d.mainClique();
+        assertEquals(RACK_LABEL, c.id(), "GFD: strings.Join([]string{clusterUUID, cliqueID}, \".\"), clique in decimal");
+        assertEquals("nvidia.com/gpu.clique=" + RACK_LABEL, c.gfdLabel());
+        assertEquals(c.gfdLabel(), d.gfdLabel(), "the domain as GFD names it");
         assertEquals("00000000-0000-4000-8000-000000000001", d.clusterUuid());
-        assertEquals(0x7ffe, d.cliqueId());
+        assertEquals(0x7ffe, c.cliqueId());
         String text = ClusterText.render(v);
         assertTrue(text.startsWith("18 nodes, 72 GPUs: all nodes match"), text);
-        assertTrue(text.contains(RACK_LABEL + "  MNNVL (clique 32766)"), text);
+        assertTrue(text.contains("00000000-0000-4000-8000-000000000001          MNNVL domain, 1 clique  18     72"), text);
+        assertTrue(text.contains("  " + RACK_LABEL + "  clique 32766            18     72"), text);
         assertTrue(text.contains("nvidia.com/gpu.clique=<ClusterUUID>.<CliqueId>"), text);
     }
 

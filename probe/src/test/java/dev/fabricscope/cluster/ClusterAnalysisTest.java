@@ -31,19 +31,28 @@ class ClusterAnalysisTest {
         assertTrue(d.multiNode());
         assertEquals(72, d.gpus());
         assertEquals(18, d.nodes().size());
-        assertTrue(d.clusterUuid() != null && d.cliqueId() != null);
+        assertEquals(1, d.cliques().size());
+        assertTrue(d.clusterUuid() != null && d.mainClique().cliqueId() != null);
+        assertEquals(d.clusterUuid(), d.id(), "a domain is named by its cluster UUID");
         assertTrue(v.inconsistencies().isEmpty(), v.inconsistencies().toString());
     }
 
     @Test
-    void trayInAnotherCliqueSplitsTheDomainAndIsNamed() throws Exception {
+    void trayInAnotherCliqueIsACliqueOfTheSameDomainAndIsNamed() throws Exception {
         ClusterFixtures.gb200Rack(dir);
         MachineSnapshot odd = ClusterFixtures.withClique(ClusterFixtures.node(ClusterFixtures.sample("gb200-nvl72-tray"), "gb200-rack1-tray07", 7), 1);
         ClusterFixtures.write(dir, odd, "gb200-rack1-tray07.json");
         ClusterView v = view();
-        assertEquals(2, v.domains().size());
-        assertEquals(17, v.domains().get(0).nodes().size());
-        assertEquals(List.of("gb200-rack1-tray07"), v.domains().get(1).nodes());
+        assertEquals(1, v.domains().size(), "one cluster UUID: one NVLink domain");
+        NvlinkDomain d = v.domains().get(0);
+        assertEquals(18, d.nodes().size());
+        assertEquals(72, d.gpus());
+        assertEquals(2, d.cliques().size(), "two cliques: partitions of the domain");
+        assertEquals(17, d.mainClique().nodes().size());
+        assertEquals(List.of("gb200-rack1-tray07"), d.cliques().get(1).nodes());
+        assertEquals(1L, d.cliques().get(1).cliqueId());
+        assertEquals(d.mainClique().gfdLabel(), d.gfdLabel(), "the domain as GFD names it: its main clique's label");
+        assertEquals(2, v.cliques().size());
     }
 
     @Test
@@ -55,6 +64,7 @@ class ClusterAnalysisTest {
         assertEquals(2, v.domains().size());
         v.domains().forEach(d -> {
             assertFalse(d.multiNode());
+            assertFalse(d.mnnvl());
             assertEquals(8, d.gpus());
             assertTrue(d.id().startsWith("node:"));
         });
@@ -115,7 +125,7 @@ class ClusterAnalysisTest {
             ClusterFixtures.write(dir, ClusterFixtures.node(h100, "n" + i, i), "n" + i + ".json");
         }
         String text = dev.fabricscope.render.ClusterText.render(view());
-        assertTrue(text.contains("(25 domains)  single node each  25     200   8 GPUs each:"), text);
+        assertTrue(text.contains("(25 domains)     single node each  25     200   8 GPUs each:"), text);
         assertFalse(text.contains("node:n3 "), text);
     }
 }

@@ -4,6 +4,7 @@ import dev.fabricscope.text.Words;
 import dev.fabricscope.cluster.ClusterNode;
 import dev.fabricscope.cluster.Inconsistency;
 import dev.fabricscope.cluster.NodeCheckSummary;
+import dev.fabricscope.cluster.NvlinkClique;
 import dev.fabricscope.cluster.NvlinkDomain;
 import dev.fabricscope.render.ClusterText;
 import dev.fabricscope.render.rack.RackModel;
@@ -39,17 +40,18 @@ import javafx.beans.property.StringProperty;
 public final class ClusterViewModel {
 
     /**
-     * Nodes listed together: one multi-node (MNNVL) NVLink domain, or all nodes that are each their own domain.
+     * Nodes listed together: one clique of a multi-node (MNNVL) NVLink domain (a domain of one clique is one group), or
+     * all nodes that are each their own domain.
      *
-     * @param domainId    the NVLink domain id, or null for the single-node group
+     * @param cliqueId    the clique's id ({@code <ClusterUUID>.<CliqueId>}), or null for the single-node group
      * @param nodes       the nodes listed (after the filter), sorted by name
      * @param nodesInAll  the group's nodes before the filter
      * @param outliers    listed nodes that differ from the majority in some fact
      */
-    public record Group(String domainId, String title, String detail, List<Tile> nodes, int nodesInAll, int gpus,
+    public record Group(String cliqueId, String title, String detail, List<Tile> nodes, int nodesInAll, int gpus,
                         int outliers) {
         public boolean mnnvl() {
-            return domainId != null;
+            return cliqueId != null;
         }
     }
 
@@ -253,12 +255,13 @@ public final class ClusterViewModel {
         }
     }
 
-    /** "1 NVLink domain · 18 trays · 72 GPUs · 2 odd trays (rack1-tray07, rack1-tray12) · 0 nodes outside any domain". */
+    /**
+     * "1 NVLink domain · 18 trays · 72 GPUs · 2 cliques · 2 odd trays (rack1-tray07, rack1-tray12) · 0 nodes outside any
+     * domain", the words of the drawing's title ({@link RackModel#counts}).
+     */
     static String drawingSummary(RackModel m) {
         List<String> odd = m.domains().stream().flatMap(d -> d.odd().stream()).map(RackModel.Tray::name).toList();
-        return m.domainCount() + " · " + Words.grouped(m.trays(), "tray")
-                + " · " + Words.grouped(m.domains().stream().mapToInt(RackModel.Domain::gpus).sum(), "GPU") + " · "
-                + Words.grouped(odd.size(), "odd tray") + (odd.isEmpty() ? "" : " (" + names(odd, 6) + ")")
+        return m.counts() + (odd.isEmpty() ? "" : " (" + names(odd, 6) + ")")
                 + " · " + Words.grouped(m.outside().size(), "node") + " outside any domain";
     }
 
@@ -356,25 +359,20 @@ public final class ClusterViewModel {
         int n = 0;
         int mnnvlIndex = 0;
         for (NvlinkDomain d : c.view().domains()) {
-            boolean mnnvl = d.clusterUuid() != null;
-            List<Tile> shown = new ArrayList<>();
-            for (String name : d.nodes()) {
-                ClusterNode node = c.node(name);
-                if (node != null && (f.isEmpty() || name.toLowerCase(Locale.ROOT).contains(f))
-                        && (!onlyOutliers || !c.differences(name).isEmpty())) {
-                    shown.add(tiles.computeIfAbsent(name, k -> tile(node)));
-                }
-            }
-            if (mnnvl) {
+            if (d.mnnvl()) {
+                // one group per clique of the domain: a clique is what a multi-node job can span
                 mnnvlIndex++;
-                if (!shown.isEmpty()) {
-                    out.add(new Group(d.id(), "NVLink domain " + mnnvlIndex + " · multi-node NVLink (MNNVL)",
-                            d.gfdLabel() + " · "
-                                    + Words.grouped(d.nodes().size(), "node") + " · " + Words.grouped(d.gpus(), "GPU"),
-                            List.copyOf(shown), d.nodes().size(), d.gpus(), outliers(c, shown)));
-                    n += shown.size();
+                for (NvlinkClique q : d.cliques()) {
+                    List<Tile> shown = shown(c, q.nodes(), f, onlyOutliers);
+                    if (!shown.isEmpty()) {
+                        out.add(new Group(q.id(), cliqueTitle(d, q, mnnvlIndex), q.gfdLabel() + " · "
+                                        + Words.grouped(q.nodes().size(), "node") + " · " + Words.grouped(q.gpus(), "GPU"),
+                                List.copyOf(shown), q.nodes().size(), q.gpus(), outliers(c, shown)));
+                        n += shown.size();
+                    }
                 }
             } else {
+                List<Tile> shown = shown(c, d.nodes(), f, onlyOutliers);
                 singles.addAll(shown);
                 singlesInAll += d.nodes().size();
                 singleGpus += d.gpus();
@@ -395,6 +393,32 @@ public final class ClusterViewModel {
         }
         groups.set(List.copyOf(out));
         listed.set(n);
+    }
+
+    /** The tiles of {@code names} the filter lets through. */
+    private List<Tile> shown(LoadedCluster c, List<String> names, String filter, boolean onlyOutliers) {
+        List<Tile> shown = new ArrayList<>();
+        for (String name : names) {
+            ClusterNode node = c.node(name);
+            if (node != null && (filter.isEmpty() || name.toLowerCase(Locale.ROOT).contains(filter))
+                    && (!onlyOutliers || !c.differences(name).isEmpty())) {
+                shown.add(tiles.computeIfAbsent(name, k -> tile(node)));
+            }
+        }
+        return shown;
+    }
+
+    /**
+     * "NVLink domain 1 · multi-node NVLink (MNNVL)" for a domain of one clique, else "NVLink domain 1 · main clique 32766
+     * of 2" and "NVLink domain 1 · clique 32767, a partition of its own (no job spans it and the main clique)".
+     */
+    static String cliqueTitle(NvlinkDomain d, NvlinkClique q, int number) {
+        String domain = "NVLink domain " + number + " · ";
+        if (d.cliques().size() == 1) {
+            return domain + "multi-node NVLink (MNNVL)";
+        }
+        return domain + (q == d.mainClique() ? "main clique " + q.cliqueId() + " of " + d.cliques().size()
+                : "clique " + q.cliqueId() + ", a partition of its own (no job spans it and the main clique)");
     }
 
     private static Tile tile(ClusterNode n) {

@@ -82,12 +82,19 @@ public record LoadedCluster(Path dir, ClusterView view, Map<String, ClusterNode>
         return differencesByNode.getOrDefault(node, List.of());
     }
 
+    /** " (2 MNNVL cliques)" where a domain is partitioned into cliques, else "". */
+    private String cliques() {
+        long mnnvl = view.domains().stream().filter(dev.fabricscope.cluster.NvlinkDomain::mnnvl).count();
+        long cliques = view.cliques().stream().filter(q -> q.clusterUuid() != null).count();
+        return cliques > mnnvl ? " (" + cliques + " MNNVL cliques)" : "";
+    }
+
     /** "21 nodes · 88 GPUs · 3 NVLink domains · 1 problem · 1 difference · 1 unreadable file" (no problems: not said). */
     public String summary() {
         int unreadable = view.unreadable().size();
         int problems = view.problems().size();
         return Words.grouped(view.readable().size(), "node") + " · " + Words.grouped(gpus, "GPU") + " · "
-                + Words.grouped(view.domains().size(), "NVLink domain") + (problems == 0 ? "" : " · " + Words.grouped(problems, "problem"))
+                + Words.grouped(view.domains().size(), "NVLink domain") + cliques() + (problems == 0 ? "" : " · " + Words.grouped(problems, "problem"))
                 + " · " + Words.grouped(view.inconsistencies().size(), "difference")
                 + (unreadable == 0 ? "" : " · " + Words.grouped(unreadable, "unreadable file"));
     }

@@ -81,7 +81,7 @@ class ClusterViewModelTest {
         dev.fabricscope.render.rack.RackModel m = vm.drawingProperty().get();
         assertEquals(1, m.domains().size());
         assertEquals(72, m.domains().get(0).gpus());
-        assertEquals("2 NVLink domains on 1 NVLink fabric · 18 trays · 72 GPUs · 2 odd trays (rack1-tray07, rack1-tray12) · 0 nodes outside"
+        assertEquals("1 NVLink domain · 18 trays · 72 GPUs · 2 cliques · 2 odd trays (rack1-tray07, rack1-tray12) · 0 nodes outside"
                 + " any domain", vm.drawingLineProperty().get());
         vm.drawingShownProperty().set(false);
         vm.drawingShownProperty().set(true);

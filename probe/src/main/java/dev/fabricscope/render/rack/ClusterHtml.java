@@ -33,8 +33,7 @@ public final class ClusterHtml {
     }
 
     private static String counts(ClusterView v, RackModel m) {
-        long odd = m.domains().stream().mapToLong(d -> d.odd().size()).sum();
-        return Words.grouped(v.readable().size(), "readable node") + " · " + m.domainCount() + " · " + Words.grouped((int) odd, "odd tray") + " · "
+        return Words.grouped(v.readable().size(), "readable node") + " · " + m.counts() + " · "
                 + Words.grouped(m.outside().size(), "node") + " outside any domain"
                 + (v.unreadable().isEmpty() ? "" : " · " + Words.grouped(v.unreadable().size(), "unreadable file"));
     }

@@ -64,18 +64,15 @@ public final class RackLayout {
         int wide = m.outside().size() > 8 ? Math.max(cols, 2) : cols;
         double width = MARGIN * 2 + wide * PANEL_W + (wide - 1) * GAP;
         double y = MARGIN;
-        int trays = m.trays();
-        int gpus = m.domains().stream().mapToInt(Domain::gpus).sum();
-        long odd = m.domains().stream().mapToLong(d -> d.odd().size()).sum();
-        String title = "Cluster " + name(m.directory()) + " · " + m.domainCount()
-                + " · " + Words.grouped(trays, "tray") + " · " + Words.grouped(gpus, "GPU") + " · " + Words.grouped((int) odd, "odd tray")
+        String title = "Cluster " + name(m.directory()) + " · " + m.counts()
                 + (m.outside().isEmpty() ? "" : " · " + Words.grouped(m.outside().size(), "node") + " outside any domain");
         for (String line : wrap(title, 16, true, width - 2 * MARGIN)) {
             text(MARGIN, y + 16, line, 16, true, p.text(), Anchor.START, "title");
             y += 21;
         }
         for (String line : wrap("Dashed: inferred from the links, not seen. Outlined in red: a tray whose links, fabric"
-                + " state, health or clique differ from its domain's.", 11, false, width - 2 * MARGIN)) {
+                + " state or health differ from its domain's, or that is in another clique (a partition of the domain) than"
+                + " the domain's main clique.", 11, false, width - 2 * MARGIN)) {
             text(MARGIN, y + 12, line, 11, false, p.muted(), Anchor.START, "legend");
             y += 15;
         }
@@ -103,18 +100,16 @@ public final class RackLayout {
         int frame = shapes.size();
         double inner = PANEL_W - 2 * PAD;
         double ty = y + PAD;
-        String head = d.otherCliques().isEmpty() ? "NVLink domain " + number
-                : "NVLink fabric " + number + " · " + Words.grouped(1 + d.otherCliques().size(), "NVLink domain");
-        text(x + PAD, ty + 14, fit(head + " · " + Words.grouped(d.trays().size(), "tray") + " · "
-                + Words.grouped(d.gpus(), "GPU") + (d.odd().isEmpty() ? "" : " · " + Words.grouped(d.odd().size(), "odd tray")),
-                14, true, inner), 14, true, p.text(), Anchor.START, "domain-title");
+        text(x + PAD, ty + 14, fit(domainTitle(d, number), 14, true, inner), 14, true, p.text(), Anchor.START, "domain-title");
         text(x + PAD, ty + 32, fit(d.gfdLabel(), 12, false, inner), 12, false, p.text(), Anchor.START, "gfd-label");
         ty += 40;
         if (!d.otherCliques().isEmpty()) {
-            for (String line : wrap("Clique " + join(d.otherCliques()) + " (outlined trays) is another NVLink domain on"
-                    + " this fabric: GFD labels its trays with their own clique, so no job spans both; cluster show counts it"
-                    + " apart.",
-                    11, false, inner)) {
+            boolean one = d.otherCliques().size() == 1;
+            for (String line : wrap("Named by its main clique " + d.clique() + " (GFD's label above). "
+                    + (one ? "Clique " : "Cliques ") + join(d.otherCliques()) + " (outlined) " + (one ? "is a partition" : "are partitions")
+                    + " of the same domain: " + (one ? "its GPUs cannot reach the main clique's" : "their GPUs cannot reach the main"
+                    + " clique's or each other's") + " over NVLink, so no job spans " + (one ? "both" : "two") + "; GFD labels " + (one ? "its" : "their")
+                    + " trays with their own clique.", 11, false, inner)) {
                 text(x + PAD, ty + 10, line, 11, false, p.warnStroke(), Anchor.START, "other-cliques");
                 ty += 15;
             }
@@ -149,6 +144,13 @@ public final class RackLayout {
                 d.gfdLabel()));
         panels.add(new Panel(d.gfdLabel(), x, y, PANEL_W, h));
         return h;
+    }
+
+    /** "NVLink domain 1 · 18 trays · 72 GPUs · 2 cliques · 2 odd trays". */
+    static String domainTitle(Domain d, int number) {
+        return "NVLink domain " + number + " · " + Words.grouped(d.trays().size(), "tray") + " · "
+                + Words.grouped(d.gpus(), "GPU") + " · " + Words.grouped(d.cliques(), "clique")
+                + (d.odd().isEmpty() ? "" : " · " + Words.grouped(d.odd().size(), "odd tray"));
     }
 
     private static String planeLine(Domain d) {
@@ -310,7 +312,7 @@ public final class RackLayout {
         return out;
     }
 
-    /** A reason up to its colon: "clique 32767, not the domain's 32766" (the list under the trays has it whole). */
+    /** A reason up to its colon: "clique 32767, not the domain's main clique 32766" (the list under the trays has it whole). */
     static String headline(String reason) {
         int colon = reason.indexOf(": ");
         return colon < 0 ? reason : reason.substring(0, colon);

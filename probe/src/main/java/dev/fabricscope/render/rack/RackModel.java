@@ -5,6 +5,7 @@ import dev.fabricscope.cluster.ClusterNode;
 import dev.fabricscope.cluster.ClusterView;
 import dev.fabricscope.cluster.NodeSummary;
 import dev.fabricscope.cluster.NodeSummary.GpuSummary;
+import dev.fabricscope.cluster.NvlinkClique;
 import dev.fabricscope.cluster.NvlinkDomain;
 import dev.fabricscope.model.FabricInfo;
 import dev.fabricscope.model.MachineSnapshot;
@@ -19,13 +20,14 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * What the cluster drawing shows: one panel per NVLink domain (the trays that share an MNNVL cluster UUID), each tray
+ * What the cluster drawing shows: one panel per NVLink domain (the trays that share an MNNVL cluster UUID, whatever
+ * their clique), each tray
  * with its GPUs and its links bundled (count and rate), the domain's switch plane (seen on PCI, or inferred from the
  * links), and why a tray stands out; the nodes outside any multi-node domain as a plain row. Pure: built from the
  * merged cluster view and each node's links, no file or device read here.
  *
  * @param domains one per MNNVL cluster UUID, most trays first
- * @param outside nodes in no multi-node NVLink domain, by name
+ * @param outside nodes outside MNNVL (no cluster UUID, or GPUs that disagree on it), by name
  */
 public record RackModel(String directory, List<Domain> domains, List<Outside> outside) {
 
@@ -38,11 +40,12 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
     }
 
     /**
-     * One NVLink domain: the trays of one MNNVL cluster.
+     * One NVLink domain: the trays of one MNNVL cluster UUID, in one clique or several (partitions of the domain).
      *
-     * @param gfdLabel     {@code nvidia.com/gpu.clique=<ClusterUUID>.<CliqueId>} of the clique most trays are in
-     * @param clique       that clique
-     * @param otherCliques cliques of the domain's other trays (each odd), ascending
+     * @param gfdLabel     {@code nvidia.com/gpu.clique=<ClusterUUID>.<CliqueId>} of the main clique (most trays are in it):
+     *                     the domain as GFD names it
+     * @param clique       that main clique
+     * @param otherCliques the domain's other cliques (their trays are odd), ascending
      * @param links        links per tray most trays have up (and their rate), the yardstick for odd trays
      */
     public record Domain(String clusterUuid, long clique, String gfdLabel, List<Long> otherCliques, List<Tray> trays,
@@ -58,6 +61,11 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
 
         public List<Tray> odd() {
             return trays.stream().filter(Tray::isOdd).toList();
+        }
+
+        /** Cliques of the domain, the main one with the others. */
+        public int cliques() {
+            return 1 + otherCliques.size();
         }
     }
 
@@ -146,38 +154,34 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
 
     /** The drawing's model of {@code view}, each readable node's links from {@code links} (never null). */
     public static RackModel of(ClusterView view, Function<ClusterNode, NodeLinks> links) {
-        Map<String, List<NvlinkDomain>> byUuid = new TreeMap<>();
         List<Outside> outside = new ArrayList<>();
+        List<Domain> domains = new ArrayList<>();
         Map<String, ClusterNode> nodes = new LinkedHashMap<>();
         view.readable().forEach(n -> nodes.put(n.name(), n));
         for (NvlinkDomain d : view.domains()) {
-            if (d.clusterUuid() == null) {
+            if (!d.mnnvl()) {
                 for (String name : d.nodes()) {
                     ClusterNode n = nodes.get(name);
                     outside.add(new Outside(tame(name), n == null ? "?" : gpuWords(n.summary()),
                             d.note() != null ? d.note() : "no multi-node NVLink fabric"));
                 }
             } else {
-                byUuid.computeIfAbsent(d.clusterUuid(), k -> new ArrayList<>()).add(d);
+                domains.add(domain(d, nodes, links));
             }
         }
-        List<Domain> domains = new ArrayList<>();
-        byUuid.forEach((uuid, cliques) -> domains.add(domain(uuid, cliques, nodes, links)));
         domains.sort(Comparator.comparing((Domain d) -> -d.trays().size()).thenComparing(Domain::clusterUuid));
         outside.sort(Comparator.comparing(Outside::name));
         return new RackModel(view.directory(), domains, outside);
     }
 
-    private static Domain domain(String uuid, List<NvlinkDomain> cliques, Map<String, ClusterNode> nodes,
-                                 Function<ClusterNode, NodeLinks> linksOf) {
-        NvlinkDomain main = cliques.stream().max(Comparator.comparingInt((NvlinkDomain d) -> d.nodes().size())
-                .thenComparing(d -> -d.cliqueId())).orElseThrow();
-        List<Long> others = cliques.stream().map(NvlinkDomain::cliqueId).filter(c -> !c.equals(main.cliqueId()))
+    private static Domain domain(NvlinkDomain domain, Map<String, ClusterNode> nodes, Function<ClusterNode, NodeLinks> linksOf) {
+        NvlinkClique main = domain.mainClique();
+        List<Long> others = domain.cliques().stream().map(NvlinkClique::cliqueId).filter(c -> !c.equals(main.cliqueId()))
                 .sorted().toList();
         record Member(ClusterNode node, long clique, NodeLinks links) {
         }
         List<Member> members = new ArrayList<>();
-        for (NvlinkDomain d : cliques) {
+        for (NvlinkClique d : domain.cliques()) {
             for (String name : d.nodes()) {
                 ClusterNode n = nodes.get(name);
                 if (n != null) {
@@ -197,7 +201,7 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
             trays.add(new Tray(tame(m.node().name()), m.clique(), m.links().gpus(), bundle(m.links().gpus()), odd,
                     m.links().note() == null ? null : tame(m.links().note())));
         }
-        return new Domain(tame(uuid), main.cliqueId(), tame(main.gfdLabel()), others, trays,
+        return new Domain(tame(domain.clusterUuid()), main.cliqueId(), tame(main.gfdLabel()), others, trays,
                 switchPlane(members.stream().map(Member::links).toList()), usual);
     }
 
@@ -211,7 +215,7 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
     }
 
     /** Why a tray differs from its domain, each in a few words; empty when it does not. */
-    static List<String> oddness(NodeSummary s, NodeLinks links, long clique, NvlinkDomain main, Bundle usual, int usualGpus,
+    static List<String> oddness(NodeSummary s, NodeLinks links, long clique, NvlinkClique main, Bundle usual, int usualGpus,
                                 String usualHealth) {
         List<String> out = new ArrayList<>();
         int down = links.gpus().stream().mapToInt(TrayLinks::down).sum();
@@ -237,8 +241,8 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
             addPerGpu(out, s, "fabric health", f -> f.healthSummary().orElse(null), usualHealth);
         }
         if (clique != main.cliqueId()) {
-            out.add("clique " + clique + ", not the domain's " + main.cliqueId() + ": GFD labels it "
-                    + NvlinkDomain.GFD_CLIQUE_LABEL + "=" + main.clusterUuid() + "." + clique);
+            out.add("clique " + clique + ", not the domain's main clique " + main.cliqueId() + ": a partition of its own;"
+                    + " no job spans both; GFD labels it " + NvlinkClique.GFD_CLIQUE_LABEL + "=" + main.clusterUuid() + "." + clique);
         }
         return out.stream().map(RackModel::tame).toList();
     }
@@ -317,21 +321,28 @@ public record RackModel(String directory, List<Domain> domains, List<Outside> ou
         return domains.stream().mapToInt(d -> d.trays().size()).sum();
     }
 
-    /**
-     * NVLink domains as GFD and {@code cluster show} count them, one per clique: a panel (one MNNVL cluster UUID, one
-     * NVLink fabric) holds as many as its trays have cliques.
-     */
-    public int nvlinkDomains() {
-        return domains.stream().mapToInt(d -> 1 + d.otherCliques().size()).sum();
+    /** Cliques in all domains. */
+    public int cliques() {
+        return domains.stream().mapToInt(Domain::cliques).sum();
+    }
+
+    /** "1 NVLink domain": one per MNNVL cluster UUID, as {@code cluster show} counts them. */
+    public String domainCount() {
+        return Words.grouped(domains.size(), "NVLink domain");
+    }
+
+    /** Odd trays in all domains. */
+    public int oddTrays() {
+        return domains.stream().mapToInt(d -> d.odd().size()).sum();
     }
 
     /**
-     * "1 NVLink domain", or "2 NVLink domains on 1 NVLink fabric" where cliques share a fabric: the count the cluster
-     * page's header and {@code cluster show} give, with what the drawing's panels are.
+     * "1 NVLink domain · 18 trays · 72 GPUs · 2 cliques · 2 odd trays": what the drawing's title, the cluster page's
+     * header, {@code cluster draw} and the HTML page say of it.
      */
-    public String domainCount() {
-        int n = nvlinkDomains();
-        String s = Words.grouped(n, "NVLink domain");
-        return n == domains.size() ? s : s + " on " + Words.grouped(domains.size(), "NVLink fabric");
+    public String counts() {
+        return domainCount() + " · " + Words.grouped(trays(), "tray") + " · "
+                + Words.grouped(domains.stream().mapToInt(Domain::gpus).sum(), "GPU") + " · " + Words.grouped(cliques(), "clique")
+                + " · " + Words.grouped(oddTrays(), "odd tray");
     }
 }

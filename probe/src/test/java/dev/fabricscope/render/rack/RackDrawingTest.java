@@ -44,9 +44,10 @@ class RackDrawingTest {
     void oneRackIsOneDomainOf72GpusWithItsTwoOddTraysAndWhy(@TempDir Path dir) throws Exception {
         SyntheticCluster.writeNvl72Racks(dir, 1, true);
         RackModel m = model(dir);
-        assertEquals(1, m.domains().size(), "both cliques share the rack's cluster UUID: one panel, one NVLink fabric");
-        assertEquals(2, m.nvlinkDomains(), "two cliques: two NVLink domains, as cluster show counts them");
-        assertEquals("2 NVLink domains on 1 NVLink fabric", m.domainCount());
+        assertEquals(1, m.domains().size(), "both cliques share the rack's cluster UUID: one NVLink domain, one panel");
+        assertEquals(2, m.cliques(), "two cliques: partitions of the one domain");
+        assertEquals("1 NVLink domain", m.domainCount());
+        assertEquals("1 NVLink domain · 18 trays · 72 GPUs · 2 cliques · 2 odd trays", m.counts());
         assertTrue(m.outside().isEmpty());
         Domain d = m.domains().get(0);
         assertEquals(18, d.trays().size());
@@ -61,8 +62,9 @@ class RackDrawingTest {
         assertEquals(new RackModel.Bundle(68, 72, 50.0), down.bundle());
         Tray clique = d.odd().get(1);
         assertEquals(1, clique.odd().size(), clique.odd().toString());
-        assertTrue(clique.odd().get(0).startsWith("clique " + (d.clique() + 1) + ", not the domain's " + d.clique()
-                + ": GFD labels it nvidia.com/gpu.clique=" + RACK1_UUID + "." + (d.clique() + 1)), clique.odd().get(0));
+        assertEquals("clique " + (d.clique() + 1) + ", not the domain's main clique " + d.clique() + ": a partition of its"
+                + " own; no job spans both; GFD labels it nvidia.com/gpu.clique=" + RACK1_UUID + "." + (d.clique() + 1),
+                clique.odd().get(0));
 
         Tray plain = d.trays().get(0);
         assertEquals("rack1-tray01", plain.name());
@@ -149,6 +151,15 @@ class RackDrawingTest {
         assertEquals(18, byClass(doc, "line", "bundle").size());
         List<String> labels = byClass(doc, "text", "gfd-label").stream().map(Element::getTextContent).toList();
         assertEquals(List.of(m.domains().get(0).gfdLabel()), labels);
+        assertEquals(List.of("NVLink domain 1 · 18 trays · 72 GPUs · 2 cliques · 2 odd trays"),
+                byClass(doc, "text", "domain-title").stream().map(Element::getTextContent).toList());
+        String title = String.join(" ", byClass(doc, "text", "title").stream().map(Element::getTextContent).toList());
+        assertTrue(title.contains("· 1 NVLink domain · 18 trays · 72 GPUs · 2 cliques · 2 odd trays"), title);
+        String partition = String.join(" ", byClass(doc, "text", "other-cliques").stream().map(Element::getTextContent).toList());
+        assertTrue(partition.contains("Clique " + (m.domains().get(0).clique() + 1) + " (outlined) is a partition of the"
+                + " same domain: its GPUs cannot reach the main clique's over NVLink, so no job spans both"), partition);
+        assertTrue(odd.get(1).getTextContent().startsWith("rack1-tray12: clique 32767, not the domain's main clique 32766:"
+                + " a partition of its own; no job spans both"), odd.get(1).getTextContent());
         assertTrue(byClass(doc, "text", "bundle-label").stream().anyMatch(e -> e.getTextContent().equals("68/72 links · 50 GB/s each")));
         textWithinBounds(scene);
     }
@@ -158,6 +169,8 @@ class RackDrawingTest {
         SyntheticCluster.writeNvl72Racks(dir, 8, true);
         RackModel m = model(dir);
         assertEquals(8, m.domains().size());
+        assertEquals("8 NVLink domains", m.domainCount(), "one per rack's cluster UUID");
+        assertEquals(9, m.cliques(), "the odd clique is a ninth clique, not a ninth domain");
         assertEquals(144, m.trays());
         assertEquals(2, m.domains().stream().mapToInt(d -> d.odd().size()).sum());
         RackScene scene = RackLayout.layout(m, FabricPalette.DARK);
