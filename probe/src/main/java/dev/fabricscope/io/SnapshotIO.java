@@ -113,6 +113,9 @@ public final class SnapshotIO {
      * {@code reportVersion} and {@code snapshot}, a version outside this build's.
      */
     private static WithoutJackson withoutJackson(byte[] json) {
+        if (!startsAsSnapshotOrReport(json)) {
+            return null; // a trace or another file: not parsed twice
+        }
         try {
             if (!(JsonTree.parse(json) instanceof Map<?, ?> top) || top.isEmpty()) {
                 return null;
@@ -130,6 +133,38 @@ public final class SnapshotIO {
         } catch (RuntimeException e) { // JsonTree.GIVE_UP, or anything a constructor throws: the mapper says it
             return null;
         }
+    }
+
+    private static final byte[] SCHEMA_VERSION_MEMBER = "\"schemaVersion\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FORMAT_MEMBER = "\"format\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] REPORT_FORMAT_TEXT = "\"fabricscope-report\"".getBytes(StandardCharsets.US_ASCII); // REPORT_FORMAT
+
+    /** Whether the file opens as Fabricscope writes a snapshot ({@code {"schemaVersion"}) or a report ({@code {"format": "fabricscope-report"}). */
+    private static boolean startsAsSnapshotOrReport(byte[] json) {
+        int p = skipSpace(json, 0);
+        if (p >= json.length || json[p] != '{') {
+            return false;
+        }
+        p = skipSpace(json, p + 1);
+        if (at(json, p, SCHEMA_VERSION_MEMBER)) {
+            return true;
+        }
+        if (!at(json, p, FORMAT_MEMBER)) {
+            return false;
+        }
+        p = skipSpace(json, p + FORMAT_MEMBER.length);
+        return p < json.length && json[p] == ':' && at(json, skipSpace(json, p + 1), REPORT_FORMAT_TEXT);
+    }
+
+    private static int skipSpace(byte[] b, int p) {
+        while (p < b.length && (b[p] == ' ' || b[p] == '\n' || b[p] == '\r' || b[p] == '\t')) {
+            p++;
+        }
+        return p;
+    }
+
+    private static boolean at(byte[] b, int p, byte[] word) {
+        return p + word.length <= b.length && java.util.Arrays.equals(b, p, p + word.length, word, 0, word.length);
     }
 
     private static boolean knownVersion(Object v, int newest) {

@@ -48,12 +48,21 @@ public final class TraceIO {
     }
 
     public static NativeTrace read(byte[] json, String where) throws TraceFormatException {
-        NativeTrace t;
+        NativeTrace t = TraceStream.read(json);
+        return checked(t != null ? t : bound(json, where), where); // not plainly well formed: the mapper reads it
+    }
+
+    /** The trace as the mapper binds it, every problem one line. */
+    static NativeTrace bound(byte[] json, String where) throws TraceFormatException {
         try {
-            t = Json.mapper().readValue(json, NativeTrace.class);
+            return Json.mapper().readValue(json, NativeTrace.class);
         } catch (IOException | IllegalArgumentException e) {
             throw new TraceFormatException(dev.fabricscope.io.SnapshotIO.bindingFailure(where, e).getMessage());
         }
+    }
+
+    /** {@code t} if it is a trace this build replays, else why not. */
+    static NativeTrace checked(NativeTrace t, String where) throws TraceFormatException {
         if (t == null || !NativeTrace.FORMAT.equals(t.format())) {
             throw new TraceFormatException(where + ": not a Fabricscope native-call trace (format is not '" + NativeTrace.FORMAT + "')");
         }
