@@ -160,7 +160,8 @@ public final class RecommendedCost {
                         CostModel.size(prefill)));
                 return List.of(new Predict.Size(decode, "decode"), new Predict.Size(prefill, "prefill"));
             }
-            why = "the hidden size of " + dev.fabricscope.text.Escape.visible(d.model(), false) + " is not in predict's table";
+            why = "the hidden size of " + dev.fabricscope.text.Escape.cut(dev.fabricscope.text.Escape.visible(d.model(), false), 120)
+                    + " is not in predict's table";
         }
         note.append("at ").append(CostModel.size(SMALL)).append(" and ").append(CostModel.size(LARGE))
                 .append(", a small and a large message (").append(why).append(")");
@@ -252,7 +253,7 @@ public final class RecommendedCost {
         selected.forEach(p -> reasons.add(p.unpriced()));
         String unpriced = reasons.size() == 1 && reasons.iterator().next() != null ? reasons.iterator().next() : null;
         if (selected.isEmpty()) {
-            unpriced = "the cost model prices none of the backends it selects";
+            unpriced = "the recommendation selects none of " + framework + "'s all-reduce backends";
         }
         List<String> ids = chosen.stream().map(b -> b.id).toList();
         return new Cost(framework, ids, selected, fastest, unpriced, line(selected, fastest, unpriced, sizes));
@@ -282,8 +283,8 @@ public final class RecommendedCost {
                     if (p != null && p.unpriced() != null) why.add(p.unpriced());
                 }
                 boolean none = at.values().stream().allMatch(p -> p.us() == null);
-                parts.add(b + " " + (none ? "no prediction (" + String.join("; ", why) + ")"
-                        : String.join("/", figures) + (why.isEmpty() ? "" : " (— : " + String.join("; ", why) + ")")));
+                parts.add(b + " " + (none ? "no prediction: " + String.join("; ", why)
+                        : String.join("/", figures) + (why.isEmpty() ? "" : " (—: no prediction: " + String.join("; ", why) + ")")));
             });
             sb.append(String.join(" · ", parts));
         }

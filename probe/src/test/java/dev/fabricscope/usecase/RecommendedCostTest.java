@@ -85,6 +85,9 @@ class RecommendedCostTest {
             assertTrue(c.line().contains("no prediction"), c.line());
             assertFalse(c.line().matches(".*\\d us.*"), "no time in " + c.line());
         }
+        RecommendedCost.Cost fi = twoNodes.predicted().byFramework().get("flashinfer"); // no fusion backend works over 2 nodes
+        assertEquals(List.of(), fi.backends());
+        assertEquals("predicted: no prediction: the recommendation selects none of flashinfer's all-reduce backends", fi.line());
         Advise.Result pcie = advise.advise(Advise.Request.of(sample("l40s-4x"), request(4, null, null, null)));
         RecommendedCost.Cost sglang = pcie.predicted().byFramework().get("sglang");
         assertNotNull(sglang.unpriced());
