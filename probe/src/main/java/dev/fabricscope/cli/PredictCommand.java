@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
                 "The model: NCCL's own tuner constants (src/graph/tuning.cc) for NCCL and NVLS, alpha-beta terms from "
                         + "published figures for the custom kernels (docs/benchmarks.md lists every constant and its source). "
                         + "A report holding 'check allreduce' results, or --calibrate FILE, fits NCCL and the check's kernels "
-                        + "to the measured times."},
+                        + "to the measured times (the CUDA-event times where the result holds them, out of place and in place)."},
         footer = {"", "--json prints {\"machine\", \"unknowns\", \"calibrations\", \"predictions\": [{framework, backend, bytes, "
                 + "phase, predictedUs, busbwGBs, valid, verdict, basis, term}], \"constants\": [...]}.", ExitCodes.HELP_FOOTER})
 public final class PredictCommand implements Callable<Integer> {
