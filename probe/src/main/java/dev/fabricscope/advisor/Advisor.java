@@ -145,6 +145,15 @@ public final class Advisor {
         return out;
     }
 
+    /**
+     * The deployment with a recommendation applied (its settings to drop removed, its flags as typed and its
+     * environment set), as the recommendation check evaluates it: what a caller re-advises to see what the
+     * recommendation selects.
+     */
+    public static Deployment applied(Recommendation r, Deployment d) {
+        return RecommendationCheck.applied(r, d == null ? Deployment.defaults() : d);
+    }
+
     /** Rule-set version ids per framework, newest (the default) first, e.g. for a GUI's version picker. */
     public static Map<String, List<String>> versions() {
         Map<String, List<String>> m = new LinkedHashMap<>();

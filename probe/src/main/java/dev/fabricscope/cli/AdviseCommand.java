@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
                 "Use --list-knobs for every flag, env name, assume key and rule-set version."},
         footer = {"", "--json prints {\"machine\": {effective facts, provenance}, \"deployment\": {…}, \"verdicts\": [{framework, knob, value, "
                 + "userSet, outcome, resolved, errorClass, message, when, why, fix, source, version}, …], \"recommendations\": […], "
-                + "\"versions\": {…}}; fields without a value are left out.", ExitCodes.HELP_FOOTER})
+                + "\"versions\": {…}, \"predicted\": {basis, sizes, recommendations: [{framework, backends, selected, fastestValid, "
+                + "unpriced, text}]}}; fields without a value are left out.", ExitCodes.HELP_FOOTER})
 public final class AdviseCommand implements Callable<Integer> {
 
     private final CliEnvironment env;
@@ -98,13 +99,7 @@ public final class AdviseCommand implements Callable<Integer> {
         if (json) {
             out.print(RecordJson.write(r.jsonTree()));
         } else {
-            String text = AdviceText.render(r.advice(), all);
-            String predicted = r.cluster() == null ? PredictCommand.besideAdvice(r.machine(), d) : "";
-            if (!predicted.isEmpty()) { // beside the recommendations: right after their block
-                int rec = text.indexOf("\nRecommended:\n");
-                int end = rec < 0 ? -1 : text.indexOf("\n\n", rec + 1);
-                text = end < 0 ? text + predicted : text.substring(0, end + 1) + predicted + text.substring(end + 1);
-            }
+            String text = AdviceText.render(r.advice(), all, new AdviceText.Beside(r.predicted().heading(), r.predicted().lines()));
             if (r.cluster() != null) { // the answer first, then which nodes it is about
                 int nl = text.indexOf('\n') + 1;
                 text = text.substring(0, nl) + Fit.wrap("Cluster: " + r.cluster(), Fit.WIDTH) + text.substring(nl);

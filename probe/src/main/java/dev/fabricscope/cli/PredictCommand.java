@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
                 "The model: NCCL's own tuner constants (src/graph/tuning.cc) for NCCL and NVLS, alpha-beta terms from "
                         + "published figures for the custom kernels (docs/benchmarks.md lists every constant and its source). "
                         + "A report holding 'check allreduce' results, or --calibrate FILE, fits NCCL and the check's kernels "
-                        + "to the measured times."},
+                        + "to the measured times (the CUDA-event times where the result holds them, out of place and in place)."},
         footer = {"", "--json prints {\"machine\", \"unknowns\", \"calibrations\", \"predictions\": [{framework, backend, bytes, "
                 + "phase, predictedUs, busbwGBs, valid, verdict, basis, term}], \"constants\": [...]}.", ExitCodes.HELP_FOOTER})
 public final class PredictCommand implements Callable<Integer> {
@@ -149,49 +149,6 @@ public final class PredictCommand implements Callable<Integer> {
         out.print(json ? json(r) : text(r));
         out.flush();
         return ExitCodes.OK;
-    }
-
-    /**
-     * For {@code advise --model ARCH --tokens N}: the predicted cost of each framework's fastest valid backend at a
-     * one-token decode step and at the prefill of N tokens (bf16), after the advice; empty without both options.
-     */
-    static String besideAdvice(MachineSnapshot machine, DeploymentRequest d) throws UseCaseException {
-        if (machine == null || d.model() == null || d.tokens() == null || d.tokens() < 1) {
-            return "";
-        }
-        var shape = ModelShapes.find(d.model()).orElse(null);
-        if (shape == null) {
-            return "\n" + Fit.wrap("Predicted all-reduce: the hidden size of " + dev.fabricscope.text.Escape.visible(d.model(), false)
-                    + " is not in predict's table (" + String.join(", ", ModelShapes.names()) + ")", Fit.WIDTH);
-        }
-        long decode = 2L * shape.hiddenSize();
-        long prefill = 2L * shape.hiddenSize() * d.tokens();
-        // the same deployment the advice was just given for: the advisor takes it again
-        Predict.Result r = new Predict().predict(new Predict.Request(machine, d, List.of(new Predict.Size(decode, "decode"),
-                new Predict.Size(prefill, "prefill")), null, null));
-        if (r.blocked() != null) {
-            return "";
-        }
-        StringBuilder sb = new StringBuilder("\n");
-        sb.append(Fit.wrap("Predicted all-reduce of the fastest valid backend ('fabricscope predict', from specs; bf16, hidden "
-                + shape.hiddenSize() + "; decode 1 token = " + size(decode) + ", prefill " + d.tokens() + " tokens = " + size(prefill)
-                + "):", Fit.WIDTH));
-        Map<String, Map<String, Predict.Row>> best = new LinkedHashMap<>();
-        for (Predict.Row row : r.rows()) {
-            if (!row.valid() || row.predictedUs() == null) continue;
-            Map<String, Predict.Row> m = best.computeIfAbsent(row.framework(), k -> new LinkedHashMap<>());
-            Predict.Row b = m.get(row.phase());
-            if (b == null || row.predictedUs() < b.predictedUs()) m.put(row.phase(), row);
-        }
-        if (best.isEmpty()) {
-            sb.append("  none priced here ('fabricscope predict' says why)\n");
-        }
-        best.forEach((fw, m) -> {
-            List<String> parts = new ArrayList<>();
-            m.forEach((phase, row) -> parts.add(phase + " " + row.backend() + " " + us(row.predictedUs())));
-            sb.append(Fit.wrap("  " + fw + ": " + String.join(" · ", parts), Fit.WIDTH));
-        });
-        return sb.toString();
     }
 
     /** The JSON with every field of every prediction, null where no time is given, in the order written. */

@@ -27,7 +27,7 @@ public final class RecordValidator {
             "SourceRef.commit", "SourceRef.line", "Recommendation.summary",
             "Report.toolVersion", "Report.createdAt",
             "Bound.format", "Bound.toolVersion", "Bound.createdAt", "Bound.commandLine", "Bound.advice", "Bound.checks",
-            "Bound.redaction", "ReportAdvice.blocked", "ReportAdvice.deployment", "ReportAdvice.requested", "ReportAdvice.options",
+            "Bound.redaction", "ReportAdvice.blocked", "ReportAdvice.predicted", "Predicted.heading", "ReportAdvice.deployment", "ReportAdvice.requested", "ReportAdvice.options",
             "Deployment.tp", "Deployment.nodes", "Deployment.dcp", "Deployment.model", "Deployment.tokens",
             "ReportChecks.skipped", "Entry.summary", "Entry.result",
             "EffectiveDeployment.model", "EffectiveDeployment.tokens");

@@ -19,7 +19,10 @@ public final class Calibration {
     private Calibration() {
     }
 
-    /** A term needs this many measured sizes of its own for its own two factors (two parameters, two spare points). */
+    /**
+     * A term needs this many measured sizes of its own for its own two factors (two parameters, two spare points); a
+     * size measured more than once counts once.
+     */
     public static final int MIN_TERM_POINTS = 4;
 
     /** One measured all-reduce: {@code bytes} in {@code timeUs}. */
@@ -30,7 +33,7 @@ public final class Calibration {
      * One term's own factors.
      *
      * @param scale     the fitted factors
-     * @param points    the measured sizes the tuner assigns to the term
+     * @param points    the measured points the tuner assigns to the term (a size measured twice: two)
      * @param fromBytes the smallest of them
      * @param toBytes   the largest
      */
@@ -102,8 +105,8 @@ public final class Calibration {
         if (byTerm.size() > 1) {
             for (Map.Entry<String, List<Integer>> e : byTerm.entrySet()) {
                 List<Integer> idx = e.getValue();
-                if (idx.size() < MIN_TERM_POINTS) {
-                    continue;
+                if (idx.stream().map(i -> usable.get(i).bytes()).distinct().count() < MIN_TERM_POINTS) {
+                    continue; // sizes, not points: a size measured twice (in place and out of place) is one size
                 }
                 List<double[]> rows = new ArrayList<>();
                 for (int i : idx) {

@@ -36,6 +36,24 @@ public final class AdviceText {
 
     /** @param all also list the ok verdicts (hidden by default) */
     public static String render(AdviceResult r, boolean all) {
+        return render(r, all, null);
+    }
+
+    /**
+     * Words to show beside the recommendations, made by the caller (the use case that joins the advice with the
+     * cost model): a heading under "Recommended:" and one line per framework.
+     */
+    public record Beside(String heading, Map<String, String> lines) {
+        public Beside {
+            lines = lines == null ? Map.of() : Map.copyOf(lines);
+        }
+    }
+
+    /**
+     * @param all    also list the ok verdicts (hidden by default)
+     * @param beside the predicted cost per recommendation, or null
+     */
+    public static String render(AdviceResult r, boolean all, Beside beside) {
         r = dev.fabricscope.text.LongValues.cut(r);
         StringBuilder sb = new StringBuilder();
         EffectiveDeployment d = r.deployment();
@@ -66,6 +84,9 @@ public final class AdviceText {
             byFw.computeIfAbsent(v.framework(), k -> new ArrayList<>()).add(v);
         }
         sb.append("\nRecommended:\n");
+        if (beside != null && beside.heading() != null && !r.recommendations().isEmpty()) {
+            wrap(sb, "  (" + beside.heading() + ")", "   ");
+        }
         for (String fw : byFw.keySet()) {
             Recommendation rec = r.recommendation(fw).orElse(null);
             if (rec == null) {
@@ -76,6 +97,10 @@ public final class AdviceText {
             String cmd = ((env.isEmpty() ? "" : env + " ") + set).strip();
             wrap(sb, "  " + NAMES.getOrDefault(fw, fw) + ": " + (cmd.isEmpty() ? "(no changes)" : cmd), "    ");
             wrap(sb, "    " + rec.summary(), "    ");
+            String cost = beside == null ? null : beside.lines().get(fw);
+            if (cost != null) {
+                wrap(sb, "    " + cost, "      ");
+            }
         }
         for (Map.Entry<String, List<Verdict>> e : byFw.entrySet()) {
             framework(sb, e.getKey(), e.getValue(), all);

@@ -209,6 +209,10 @@ public final class HtmlReport {
             return;
         }
         h.append("<section>\n<h2>Recommendations</h2>\n");
+        ReportAdvice.Predicted predicted = r.advice().predicted();
+        if (predicted != null && predicted.heading() != null) {
+            h.append("<p>").append(e(predicted.heading())).append("</p>\n");
+        }
         for (Recommendation rec : recs) {
             h.append("<h3>").append(e(rec.framework())).append("</h3>\n");
             if (rec.summary() != null) {
@@ -217,6 +221,10 @@ public final class HtmlReport {
             String cmd = ReportView.commandLines(rec);
             if (!cmd.isEmpty()) {
                 h.append("<pre>").append(e(cmd)).append("</pre>\n");
+            }
+            String cost = predicted == null ? null : predicted.recommendations().get(rec.framework());
+            if (cost != null) {
+                h.append("<p>").append(e(cost)).append("</p>\n");
             }
         }
         h.append("</section>\n");

@@ -272,6 +272,7 @@ public final class MarkdownReport {
 
     private Block recommendations() {
         List<Recommendation> recs = r.advice().recommendations();
+        ReportAdvice.Predicted predicted = r.advice().predicted();
         if (recs.isEmpty()) {
             return new Block("recommendations", 2, "", List.of(), "");
         }
@@ -286,9 +287,14 @@ public final class MarkdownReport {
             if (!cmd.isEmpty()) {
                 sb.append(Escape.mdFence(Escape.cut(cmd, 4_000), "sh"));
             }
+            String cost = predicted == null ? null : predicted.recommendations().get(rec.framework());
+            if (cost != null) {
+                sb.append(md(cost, PARAGRAPH)).append("\n");
+            }
             rows.add(sb.toString());
         }
-        return new Block("recommendations", 2, "\n### Recommendations\n", rows, "");
+        String head = predicted == null || predicted.heading() == null ? "" : "\n" + md(predicted.heading(), PARAGRAPH) + "\n";
+        return new Block("recommendations", 2, "\n### Recommendations\n" + head, rows, "");
     }
 
     private Block checks() {

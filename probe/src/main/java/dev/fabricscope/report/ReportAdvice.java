@@ -26,11 +26,27 @@ import java.util.Map;
  * @param recommendations one per framework advised
  * @param versions        framework → rule-set version applied
  * @param blocked         why no verdict could be given, or null
+ * @param predicted       the predicted all-reduce cost beside each recommendation, as {@code advise} words it; null in
+ *                        reports made before 2026-12-02 and where nothing was advised
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ReportAdvice(Deployment requested, Options options, EffectiveDeployment deployment, Map<String, String> facts,
                            Map<String, String> factSources, List<Verdict> verdicts, List<Recommendation> recommendations,
-                           Map<String, String> versions, String blocked) {
+                           Map<String, String> versions, String blocked, Predicted predicted) {
+
+    /**
+     * The recommendations' predicted costs ({@code usecase.RecommendedCost}), in words only: a report is re-rendered
+     * from its JSON, never re-predicted.
+     *
+     * @param heading         where the figures come from and at which sizes
+     * @param recommendations framework → its line ({@code predicted (us at 64 KiB/8 MiB): nccl …})
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Predicted(String heading, Map<String, String> recommendations) {
+        public Predicted {
+            recommendations = recommendations == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(recommendations));
+        }
+    }
 
     public ReportAdvice {
         facts = sorted(facts);
@@ -59,17 +75,22 @@ public record ReportAdvice(Deployment requested, Options options, EffectiveDeplo
             }
         });
         return new ReportAdvice(requested, options, r.deployment(), facts, sources, r.verdicts(), r.recommendations(),
-                r.versions(), r.blocked());
+                r.versions(), r.blocked(), null);
+    }
+
+    /** This advice with the recommendations' predicted costs beside it. */
+    public ReportAdvice withPredicted(Predicted p) {
+        return new ReportAdvice(requested, options, deployment, facts, factSources, verdicts, recommendations, versions, blocked, p);
     }
 
     /** No verdicts, and why. */
     public static ReportAdvice none(String why) {
-        return new ReportAdvice(null, null, null, Map.of(), Map.of(), List.of(), List.of(), Map.of(), why);
+        return new ReportAdvice(null, null, null, Map.of(), Map.of(), List.of(), List.of(), Map.of(), why, null);
     }
 
     /** Verdicts only (tests, and callers that computed them elsewhere). */
     public static ReportAdvice of(List<Verdict> verdicts, List<Recommendation> recommendations, Map<String, String> versions) {
-        return new ReportAdvice(null, null, null, Map.of(), Map.of(), verdicts, recommendations, versions, null);
+        return new ReportAdvice(null, null, null, Map.of(), Map.of(), verdicts, recommendations, versions, null, null);
     }
 
     public long count(Outcome o) {

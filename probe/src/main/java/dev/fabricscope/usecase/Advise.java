@@ -38,8 +38,10 @@ public final class Advise {
      * @param deployment the deployment advised (for a cluster: with the cluster's facts merged in)
      * @param advice     verdicts, recommendations, the effective facts; {@code blocked()} when none could be given
      * @param cluster    one line about the cluster the deployment spans, or null
+     * @param predicted  the predicted all-reduce cost beside each recommendation ({@link RecommendedCost})
      */
-    public record Result(MachineSnapshot machine, DeploymentRequest deployment, AdviceResult advice, String cluster) {
+    public record Result(MachineSnapshot machine, DeploymentRequest deployment, AdviceResult advice, String cluster,
+                         RecommendedCost.Costs predicted) {
 
         /** Whether no verdict could be given because the machine shows no NVIDIA driver or GPU. */
         public boolean blockedForLackOfDriver() {
@@ -47,11 +49,14 @@ public final class Advise {
                     || machine.gpus().isEmpty());
         }
 
-        /** The advice as JSON (a tree of maps and lists), with the cluster line when there is one. */
+        /** The advice as JSON (a tree of maps and lists), with the cluster line when there is one and the predicted costs. */
         public Map<String, Object> jsonTree() {
             Map<String, Object> tree = new LinkedHashMap<>(advice.toJsonTree());
             if (cluster != null) {
                 tree.put("cluster", cluster);
+            }
+            if (advice.blocked() == null) {
+                tree.put("predicted", predicted.jsonTree());
             }
             return tree;
         }
@@ -85,10 +90,12 @@ public final class Advise {
             d = d.overCluster(request.cluster());
             clusterLine = request.cluster().summary();
         }
+        AdviceResult advice;
         try {
-            return new Result(machine, d, Advisor.advise(machine, d.deployment(), d.options()), clusterLine);
+            advice = Advisor.advise(machine, d.deployment(), d.options());
         } catch (AdvisorInputException e) {
             throw UseCaseException.invalid(e.getMessage(), e);
         }
+        return new Result(machine, d, advice, clusterLine, RecommendedCost.of(machine, d, advice));
     }
 }

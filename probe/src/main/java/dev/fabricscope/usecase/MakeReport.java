@@ -98,7 +98,11 @@ public final class MakeReport {
     /** Advises, gathers the checks, makes the report, redacts it when asked and renders it. */
     public Result make(Request r) throws UseCaseException {
         DeploymentRequest d = r.deployment();
-        ReportAdvice advice = ReportAdvice.of(advise.advise(Advise.Request.of(r.machine(), d)).advice(), d.deployment(), d.options());
+        Advise.Result advised = advise.advise(Advise.Request.of(r.machine(), d));
+        ReportAdvice advice = ReportAdvice.of(advised.advice(), d.deployment(), d.options());
+        if (advised.advice().blocked() == null) {
+            advice = advice.withPredicted(new ReportAdvice.Predicted(advised.predicted().heading(), advised.predicted().lines()));
+        }
         ReportChecks results = switch (r.checks().mode()) {
             case NOT_REQUESTED -> ReportChecks.notRequested();
             case RECORDED -> recordedChecks(r.machine(), r.origin());

@@ -243,22 +243,59 @@ public final class Predict {
         Fabric checked = new Fabric(check.params().worldSize(), 1, fabric.smTimes10(), fabric.nvlinks(), fabric.linkGBps(),
                 fabric.nvswitch(), fabric.pcieGBps(), fabric.pcieLink(), fabric.multicast(), fabric.unknowns());
         for (Backend b : List.of(Backend.NCCL, Backend.ONESHOT, Backend.TWOSHOT)) {
-            List<Calibration.Point> pts = new ArrayList<>();
-            for (AllReduceResult.Row x : check.rows()) {
-                if (x.impl().equals(b.id) && mode.equals(x.modeName()) && (!bf16 || "bf16".equals(x.dtype())) && x.totalWrong() == 0) {
-                    pts.add(new Calibration.Point(x.bytes(), x.timeUs()));
-                }
-            }
+            Points pts = points(check, b.id, mode, bf16);
             Kernels k = b == Backend.NCCL ? Kernels.NCCL : Kernels.FABRICSCOPE;
-            Calibration.Fit fit = Calibration.fit(bytes -> CostModel.terms(b, k, checked, bytes), pts);
+            Calibration.Fit fit = Calibration.fit(bytes -> CostModel.terms(b, k, checked, bytes), pts.points());
             if (fit == null) {
                 continue;
             }
             scales.put(key(b, k), fit);
-            String what = String.format(Locale.ROOT, "%d %s-mode %spoints of world size %d", fit.points(), mode,
-                    bf16 ? "bf16 " : "", check.params().worldSize());
+            String what = String.format(Locale.ROOT, "%d %s-mode %spoints (%s) of world size %d", fit.points(), mode,
+                    bf16 ? "bf16 " : "", pts.what(), check.params().worldSize());
             lines.add((b == Backend.NCCL ? "nccl" : "check " + b.id) + ": " + describe(fit, what));
         }
+    }
+
+    /**
+     * The measured points a check gives the fit for one implementation.
+     *
+     * @param events  the times are CUDA events (the time on the GPU's stream), not the host clock
+     * @param inPlace the in-place runs are among them, beside the out-of-place ones
+     */
+    public record Points(List<Calibration.Point> points, boolean events, boolean inPlace) {
+        public Points {
+            points = List.copyOf(points);
+        }
+
+        /** e.g. {@code CUDA events, out of place and in place}. */
+        public String what() {
+            return (events ? "CUDA events" : "host clock") + ", out of place" + (inPlace ? " and in place" : "");
+        }
+    }
+
+    /**
+     * The rows of {@code impl} in {@code mode} (bf16 only when {@code bf16}) without a wrong element, as fit points:
+     * the CUDA-event times where every such row holds them, else the host clock; both placements where run. The
+     * model prices an all-reduce's time on the GPU, which is what a forward pass in a CUDA graph waits for; the events
+     * measure that, the host clock adds the host's own stalls (the 2026-12-01 sweep's NCCL 1 MiB: 28.02 µs host, 17.87
+     * events), and the in-place run of the same size is a second measurement of the same cost.
+     */
+    public static Points points(AllReduceResult check, String impl, String mode, boolean bf16) {
+        List<AllReduceResult.Row> rows = check.rows().stream().filter(x -> x.impl().equals(impl) && mode.equals(x.modeName())
+                && (!bf16 || "bf16".equals(x.dtype())) && x.totalWrong() == 0).toList();
+        boolean events = !rows.isEmpty() && rows.stream().allMatch(x -> x.eventTimeUs() != null
+                && (x.inPlaceTimeUs() == null || x.inPlaceEventTimeUs() != null));
+        boolean inPlace = false;
+        List<Calibration.Point> pts = new ArrayList<>();
+        for (AllReduceResult.Row x : rows) {
+            pts.add(new Calibration.Point(x.bytes(), events ? x.eventTimeUs() : x.timeUs()));
+            Double in = events ? x.inPlaceEventTimeUs() : x.inPlaceTimeUs();
+            if (in != null) {
+                pts.add(new Calibration.Point(x.bytes(), in));
+                inPlace = true;
+            }
+        }
+        return new Points(pts, events, inPlace);
     }
 
     /**
@@ -276,7 +313,7 @@ public final class Predict {
         String sep = "";
         for (var e : fit.terms().entrySet()) {
             var t = e.getValue();
-            sb.append(sep).append(String.format(Locale.ROOT, "%s ×%.2f / ×%.2f over %s – %s (%d sizes)", e.getKey(),
+            sb.append(sep).append(String.format(Locale.ROOT, "%s ×%.2f / ×%.2f over %s – %s (%d points)", e.getKey(),
                     t.scale().latency(), t.scale().bandwidth(), CostModel.size(t.fromBytes()), CostModel.size(t.toBytes()),
                     t.points()));
             sep = ", ";

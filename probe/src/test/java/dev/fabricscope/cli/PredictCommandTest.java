@@ -154,17 +154,43 @@ class PredictCommandTest {
     }
 
     @Test
-    void adviseWithAModelShowsThePredictedCostBesideTheRecommendations() {
+    void adviseShowsThePredictedCostBesideEachRecommendation() throws IOException {
         CliTest.Run r = run("advise", "--sample", "dgx-h100", "--tp", "8", "--model", "DeepseekV3ForCausalLM", "--tokens", "4096");
         assertEquals(0, r.code(), r.err());
         fits("advise", r.out());
         int rec = r.out().indexOf("\nRecommended:\n");
-        int predicted = r.out().indexOf("\nPredicted all-reduce of the fastest valid backend");
+        int heading = r.out().indexOf("(Predicted all-reduce time ('fabricscope predict', from specs) at the model's all-reduces");
         int verdicts = r.out().indexOf("\nSGLang (rules:");
-        assertTrue(rec > 0 && rec < predicted && predicted < verdicts, r.out());
+        assertTrue(rec > 0 && rec < heading && heading < verdicts, r.out());
+        String block = r.out().substring(rec, verdicts);
         assertTrue(r.out().contains("prefill 4096 tokens = 56 MiB") && r.out().contains("14 KiB"), r.out());
-        assertTrue(r.out().contains("\n  nccl: decode nccl "), r.out());
+        for (String fw : List.of("SGLang", "vLLM", "FlashInfer", "NCCL")) { // each framework line, its summary, its cost
+            int at = block.indexOf("\n  " + fw + ": ");
+            assertTrue(at > 0, fw + ":\n" + block);
+            java.util.regex.Matcher next = java.util.regex.Pattern.compile("\n  [A-Za-z]").matcher(block);
+            String own = next.find(at + 1) ? block.substring(at, next.start()) : block.substring(at);
+            assertTrue(own.contains("\n    predicted (us at decode 14 KiB/prefill 56 MiB): "), fw + ":\n" + own);
+        }
         CliTest.Run plain = run("advise", "--sample", "dgx-h100", "--tp", "8");
-        assertFalse(plain.out().contains("Predicted all-reduce"), "only with --model and --tokens");
+        assertTrue(plain.out().contains("at 64 KiB and 8 MiB, a small and a large") && plain.out().contains("predicted (us at 64 KiB/8 MiB): nccl "),
+                plain.out());
+        JsonNode j = json(run("advise", "--sample", "dgx-h100", "--tp", "8", "--json"));
+        JsonNode predicted = j.get("predicted");
+        assertEquals("from specs", predicted.get("basis").asText());
+        assertEquals(j.get("recommendations").size(), predicted.get("recommendations").size());
+        for (JsonNode c : predicted.get("recommendations")) {
+            assertTrue(c.get("text").asText().startsWith("predicted (us at 64 KiB/8 MiB): "), c.toString());
+            assertTrue(c.get("backends").size() >= 1 && c.get("selected").size() >= 2, c.toString());
+            for (JsonNode p : c.get("selected")) {
+                assertTrue(p.has("predictedUs") != p.has("unpriced"), "a time or why not: " + p);
+            }
+        }
+        JsonNode apart = json(run("advise", "--sample", "dgx-h100", "--nodes", "2", "--json")).get("predicted");
+        for (JsonNode c : apart.get("recommendations")) {
+            for (JsonNode p : c.get("selected")) {
+                assertFalse(p.has("predictedUs"), "no number predict did not compute: " + p);
+            }
+            assertTrue(c.get("text").asText().contains("no prediction"), c.toString());
+        }
     }
 }

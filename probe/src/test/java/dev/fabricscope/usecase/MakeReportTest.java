@@ -129,6 +129,14 @@ class MakeReportTest {
         MakeReport.Result md = later.rerender(file, ReportFormat.MARKDOWN, false);
         assertEquals(made.report(), md.report(), "nothing advised or dated again");
         assertNotEquals(made.text(), md.text());
+        // the recommendations' predicted costs are recorded in words and shown again as recorded
+        var predicted = made.report().advice().predicted();
+        Advise.Result advised = new Advise().advise(Advise.Request.of(AdviseTest.sample("dgx-h100"), AdviseTest.tp(8)));
+        assertEquals(advised.predicted().lines(), predicted.recommendations());
+        assertEquals(advised.predicted().heading(), predicted.heading());
+        for (String line : predicted.recommendations().values()) {
+            assertTrue(md.text().contains(line), line);
+        }
         UseCaseException e = assertThrows(UseCaseException.class, () -> later.rerender(dir.resolve("missing.json"),
                 ReportFormat.JSON, false));
         assertEquals(UseCaseException.Reason.UNREADABLE_INPUT, e.reason());

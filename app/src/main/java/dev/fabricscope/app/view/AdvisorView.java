@@ -311,6 +311,11 @@ public final class AdvisorView extends BorderPane {
         Label t = new Label("Recommended configuration");
         t.getStyleClass().add("title-4");
         recommendations.getChildren().add(t);
+        if (!vm.recommendations().isEmpty() && !vm.predictedProperty().get().isEmpty()) {
+            Label heading = new Label(vm.predictedProperty().get());
+            heading.setWrapText(true);
+            recommendations.getChildren().add(heading);
+        }
         for (RecommendationCard r : vm.recommendations()) {
             String text = String.join("\n", r.lines());
             VBox card = block(r.framework().toUpperCase(Locale.ROOT), text.isEmpty() ? "(defaults)" : text, true);
@@ -320,7 +325,14 @@ public final class AdvisorView extends BorderPane {
             copy.setOnAction(e -> copy(text));
             HBox bar = new HBox(8, copy);
             bar.setAlignment(Pos.CENTER_LEFT);
-            card.getChildren().addAll(summary, bar);
+            card.getChildren().add(summary);
+            if (r.predicted() != null) {
+                Label cost = new Label(r.predicted());
+                cost.setWrapText(true);
+                cost.getStyleClass().add("predicted-cost");
+                card.getChildren().add(cost);
+            }
+            card.getChildren().add(bar);
             card.getStyleClass().add("fact-card");
             card.setPadding(new Insets(8, 10, 8, 10));
             recommendations.getChildren().add(card);

@@ -59,17 +59,24 @@ public final class AdvisorViewModel {
         }
     }
 
-    /** A framework's recommended configuration: {@code export NAME=VALUE} lines, then flags; and why, in one line. */
-    public record RecommendationCard(String framework, List<String> lines, String summary) {
+    /**
+     * A framework's recommended configuration: {@code export NAME=VALUE} lines, then flags; and why, in one line;
+     * and its predicted all-reduce cost as {@code advise} words it ({@code usecase.RecommendedCost}), or null.
+     */
+    public record RecommendationCard(String framework, List<String> lines, String summary, String predicted) {
         public RecommendationCard {
             lines = List.copyOf(lines);
         }
 
         static RecommendationCard of(Recommendation r) {
+            return of(r, null);
+        }
+
+        static RecommendationCard of(Recommendation r, String predicted) {
             List<String> lines = new ArrayList<>(r.flags());
             r.env().entrySet().stream().sorted(Map.Entry.comparingByKey())
                     .forEach(e -> lines.add(0, "export " + e.getKey() + "=" + e.getValue()));
-            return new RecommendationCard(r.framework(), lines, r.summary());
+            return new RecommendationCard(r.framework(), lines, r.summary(), predicted);
         }
     }
 
@@ -97,7 +104,7 @@ public final class AdvisorViewModel {
     }
 
     /** One run's answer, built off the FX thread. */
-    private record Answer(Advice advice, List<VerdictRow> verdicts, List<RecommendationCard> recommendations) {
+    private record Answer(Advice advice, List<VerdictRow> verdicts, List<RecommendationCard> recommendations, String predicted) {
     }
 
     private static final Duration DEBOUNCE = Duration.ofMillis(180);
@@ -122,6 +129,7 @@ public final class AdvisorViewModel {
     private final ObservableList<VerdictRow> verdicts = FXCollections.observableArrayList();
     private final ObservableList<RecommendationCard> recommendations = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(this, "status", "");
+    private final ReadOnlyStringWrapper predicted = new ReadOnlyStringWrapper(this, "predicted", "");
     private final javafx.beans.property.ReadOnlyObjectWrapper<Advice> advice = new javafx.beans.property.ReadOnlyObjectWrapper<>(this, "advice");
     private Tasks.Cancellable debounce;
     private Job<Answer> running;
@@ -154,6 +162,8 @@ public final class AdvisorViewModel {
     public ObservableList<VerdictRow> verdicts() { return verdicts; }
     public ObservableList<RecommendationCard> recommendations() { return recommendations; }
     public ReadOnlyStringProperty statusProperty() { return status.getReadOnlyProperty(); }
+    /** Where the recommendations' predicted costs come from and at which sizes (as {@code advise} heads them), or empty. */
+    public ReadOnlyStringProperty predictedProperty() { return predicted.getReadOnlyProperty(); }
     public List<String> frameworks() { return advise.frameworks(); }
     /** The last answer (facts, deployment notes, versions), or null. */
     public javafx.beans.property.ReadOnlyObjectProperty<Advice> adviceProperty() { return advice.getReadOnlyProperty(); }
@@ -213,6 +223,7 @@ public final class AdvisorViewModel {
         if (m == null) {
             verdicts.clear();
             recommendations.clear();
+            predicted.set("");
             return;
         }
         if (running != null) {
@@ -227,11 +238,14 @@ public final class AdvisorViewModel {
             return;
         }
         Job<Answer> job = new Job<>(tasks, p -> {
-            AdviceResult r = advise.advise(Advise.Request.of(m.snapshot(), d)).advice();
+            Advise.Result result = advise.advise(Advise.Request.of(m.snapshot(), d));
+            AdviceResult r = result.advice();
             List<Verdict> sorted = new ArrayList<>(r.verdicts());
             sorted.sort(java.util.Comparator.comparing((Verdict v) -> rank(v.outcome())));
+            Map<String, String> costs = result.predicted().lines();
             return new Answer(Advice.of(r), sorted.stream().map(VerdictRow::of).toList(),
-                    r.recommendations().stream().map(RecommendationCard::of).toList());
+                    r.recommendations().stream().map(x -> RecommendationCard.of(x, costs.get(x.framework()))).toList(),
+                    result.predicted().heading());
         });
         running = job;
         status.set("Advising…");
@@ -242,6 +256,7 @@ public final class AdvisorViewModel {
             advice.set(a.advice());
             List<VerdictRow> sorted = a.verdicts();
             verdicts.setAll(sorted);
+            predicted.set(a.predicted());
             recommendations.setAll(a.recommendations());
             String blocked = a.advice().blocked();
             status.set(blocked != null ? "No verdicts: " + blocked : counted(sorted));
@@ -262,6 +277,7 @@ public final class AdvisorViewModel {
     private void refuse(String why) {
         verdicts.clear();
         recommendations.clear();
+        predicted.set("");
         advice.set(null);
         status.set(why);
     }

@@ -74,6 +74,23 @@ class AdvisorViewModelTest {
     }
 
     @Test
+    void eachRecommendationCarriesThePredictedCostAdviseShows() throws Exception {
+        AdvisorViewModel vm = withSample("dgx-h100");
+        vm.tpProperty().set(8);
+        tasks.runAll();
+        assertFalse(vm.recommendations().isEmpty());
+        var d = new dev.fabricscope.usecase.DeploymentRequest(List.of(), 8, 1, null, null, null, java.util.Map.of(), java.util.Map.of(),
+                java.util.Map.of(), java.util.Map.of());
+        var same = new dev.fabricscope.usecase.Advise().advise(dev.fabricscope.usecase.Advise.Request.of(
+                dev.fabricscope.samples.Samples.find("dgx-h100").orElseThrow().snapshot().get(), d)).predicted();
+        for (AdvisorViewModel.RecommendationCard c : vm.recommendations()) {
+            assertEquals(same.lines().get(c.framework()), c.predicted(), c.framework());
+            assertTrue(c.predicted().startsWith("predicted (us at 64 KiB/8 MiB): "), c.predicted());
+        }
+        assertEquals(same.heading(), vm.predictedProperty().get());
+    }
+
+    @Test
     void aMalformedLineIsSaidAndNothingRuns() {
         AdvisorViewModel vm = withSample("dgx-h100");
         tasks.runAll();
