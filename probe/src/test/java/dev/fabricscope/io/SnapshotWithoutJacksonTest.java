@@ -4,11 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fabricscope.json.Json;
+import dev.fabricscope.json.JsonMutation;
 import dev.fabricscope.json.JsonTree;
 import dev.fabricscope.json.RecordJson;
 import dev.fabricscope.json.RecordReader;
@@ -19,7 +16,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,22 +84,15 @@ class SnapshotWithoutJacksonTest {
         assertEquals(jacksonOnly(bytes), RecordReader.read(JsonTree.parse(bytes), MachineSnapshot.class));
     }
 
-    /** A change to one place of a file: which file, which node (by preorder index), what is done there. */
-    record Mutation(int file, int node, int kind, long number, String text) {
-    }
-
     @Provide
-    Arbitrary<Mutation> mutations() {
-        return net.jqwik.api.Combinators.combine(Arbitraries.integers().between(0, FILES.size() - 1),
-                Arbitraries.integers().between(0, 1_000_000), Arbitraries.integers().between(0, 11),
-                Arbitraries.longs().between(-5_000_000_000L, 5_000_000_000L),
-                Arbitraries.strings().withChars("ab09.:-\\\"\u0001é").ofMaxLength(6)).as(Mutation::new);
+    Arbitrary<JsonMutation> mutations() {
+        return JsonMutation.of(FILES.size());
     }
 
     @Property(tries = 400)
-    void aMutatedFileReadsAsJacksonReadsIt(@ForAll("mutations") Mutation m) {
+    void aMutatedFileReadsAsJacksonReadsIt(@ForAll("mutations") JsonMutation m) {
         String name = new ArrayList<>(FILES.keySet()).get(m.file());
-        byte[] mutated = mutate(FILES.get(name), m);
+        byte[] mutated = m.apply(FILES.get(name), Integer.MAX_VALUE);
         assertEquals(jacksonOnly(mutated), viaParse(mutated), name + " " + m);
     }
 
@@ -158,67 +147,6 @@ class SnapshotWithoutJacksonTest {
     }
 
     record Wrapped(MachineSnapshot snapshot) {
-    }
-
-    private static byte[] mutate(byte[] json, Mutation m) {
-        JsonNode root;
-        try {
-            root = Json.mapper().readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        List<JsonNode[]> places = new ArrayList<>(); // {parent, child}, with the key or index kept beside
-        List<Object> keys = new ArrayList<>();
-        collect(root, places, keys);
-        int i = m.node() % places.size();
-        JsonNode parent = places.get(i)[0];
-        Object key = keys.get(i);
-        JsonNodeFactory f = JsonNodeFactory.instance;
-        JsonNode replacement = switch (m.kind()) {
-            case 0 -> null; // removed
-            case 1 -> f.nullNode();
-            case 2 -> f.numberNode(m.number());
-            case 3 -> f.numberNode(m.number() / 7.0);
-            case 4 -> f.textNode(m.text());
-            case 5 -> f.booleanNode(m.number() % 2 == 0);
-            case 6 -> f.objectNode();
-            case 7 -> f.arrayNode().add(places.get(i)[1].deepCopy());
-            case 8 -> f.numberNode((int) m.number());
-            case 9 -> f.objectNode().set("value", f.numberNode(m.number()));
-            case 10 -> f.objectNode().set("missing", f.objectNode().put("kind", m.text().isEmpty() ? "UNSUPPORTED" : m.text()));
-            default -> f.textNode("0000:" + m.text());
-        };
-        if (parent instanceof ObjectNode o) {
-            if (replacement == null) {
-                o.remove((String) key);
-            } else {
-                o.set((String) key, replacement);
-            }
-        } else if (parent instanceof ArrayNode a) {
-            if (replacement == null) {
-                a.remove((Integer) key);
-            } else {
-                a.set((Integer) key, replacement);
-            }
-        }
-        return (root.toString()).getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static void collect(JsonNode node, List<JsonNode[]> places, List<Object> keys) {
-        if (node instanceof ObjectNode o) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
-                places.add(new JsonNode[] {o, e.getValue()});
-                keys.add(e.getKey());
-                collect(e.getValue(), places, keys);
-            }
-        } else if (node instanceof ArrayNode a) {
-            for (int i = 0; i < a.size(); i++) {
-                places.add(new JsonNode[] {a, a.get(i)});
-                keys.add(i);
-                collect(a.get(i), places, keys);
-            }
-        }
     }
 
     private static byte[] readResource(String r) {
