@@ -47,7 +47,9 @@ public record Fact<T>(T value, Origin origin, String detail) {
             case PROBED -> null;
             case ASSUMED -> key.key + "=" + value + " (--assume)";
             case DERIVED -> key.key + "=" + value + " (" + detail + ")";
-            case UNKNOWN -> detail.contains("; taken as ") ? key.key + " unknown, taken as " + detail.substring(detail.indexOf("; taken as ") + 11)
+            case UNKNOWN -> detail.startsWith(MachineFacts.MIG_CAUSE) ? key.key + " unknown (" + detail.substring(0, detail.indexOf(':'))
+                    + "), taken as " + detail.substring(detail.indexOf("; taken as ") + 11)
+                    : detail.contains("; taken as ") ? key.key + " unknown, taken as " + detail.substring(detail.indexOf("; taken as ") + 11)
                     : key.key + " unknown: " + detail;
         };
     }

@@ -30,6 +30,13 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
                            Fact<String> ncclVersion, Fact<Boolean> fabricReady, Fact<Boolean> imexChannel, String gpuLabel, String gpuName,
                            String origin, GroupLinks groupLinks) {
 
+    /** How an unknown fact's detail starts when MIG mode is why (verdicts name it: {@link Fact#note}). */
+    public static final String MIG_CAUSE = "MIG mode is enabled on ";
+
+    /** Where MIG's lack of peer access is written down. */
+    public static final String MIG_SOURCE = "RAPIDS deployment guide, Multi-Instance GPU: no CUDA IPC, \"NVLink and NVSwitch"
+            + " are thus completely unavailable\"; NVIDIA vGPU P2P notes: MIG-backed vGPUs are not supported";
+
     /** Facts of {@code snapshot} (null: none) with {@code assume} (keys as {@link FactKey#key}) applied on top. */
     public static MachineFacts derive(MachineSnapshot snapshot, Map<String, String> assume) throws AdvisorInputException {
         Map<FactKey, String> a = parseAssumptions(assume);
@@ -355,7 +362,30 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
             f.put(FactKey.NVLINK_BRIDGE, bridges(s, gpus));
             f.put(FactKey.ALL_NVLINK, pairs(s, gpus, MachineFacts::nvlinkConnected, "NVLink-connected"));
             f.put(FactKey.P2P, pairs(s, gpus, p -> p.cudaCanAccessPeer().value(), "peer-accessible (cuDeviceCanAccessPeer)"));
+            String mig = migEnabled(gpus);
+            if (mig != null) {
+                // the links and attributes read are the whole GPUs'; a rank runs in a MIG instance, which has none of them
+                String why = MIG_CAUSE + mig + ": between MIG instances there is no CUDA IPC and no peer"
+                        + " access, so no NVLink and no multicast for a framework's ranks (" + MIG_SOURCE + "); the"
+                        + " advisor does not model MIG instances";
+                for (FactKey k : List.of(FactKey.P2P, FactKey.ALL_NVLINK, FactKey.NVLINK_BRIDGE, FactKey.MULTICAST, FactKey.FABRIC_HANDLES)) {
+                    f.put(k, Fact.unknown(false, why + "; taken as false"));
+                }
+                return new Probed(f, label, name, origin, GroupLinks.NONE);
+            }
             return new Probed(f, label, name, origin, groupLinks(s, gpus));
+        }
+
+        /** {@code GPU 0, 3} whose MIG mode reads Enabled (current), or null when none does. */
+        private static String migEnabled(List<Gpu> gpus) {
+            List<String> on = new java.util.ArrayList<>();
+            for (int i = 0; i < gpus.size(); i++) {
+                Reading<String> m = gpus.get(i).migMode();
+                if (m != null && m.isPresent() && m.value().startsWith("Enabled")) {
+                    on.add(Integer.toString(i));
+                }
+            }
+            return on.isEmpty() ? null : "GPU " + String.join(", ", on);
         }
 
         /** NVLink and P2P among the first k GPUs, k = 2 .. all but the last (the whole node is the machine-wide fact). */

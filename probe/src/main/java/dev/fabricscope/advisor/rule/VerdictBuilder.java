@@ -1,5 +1,7 @@
 package dev.fabricscope.advisor.rule;
 
+import dev.fabricscope.advisor.api.MachineFacts;
+
 import dev.fabricscope.advisor.api.KnobSpec;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.SourceRef;
@@ -157,7 +159,13 @@ public final class VerdictBuilder {
         if (!notes.isEmpty()) {
             w = (w.isEmpty() ? "" : w + (w.endsWith(".") ? " " : ". ")) + String.join(" ", notes);
         }
-        return new Verdict(knob.framework(), knob.display(), value, userSet, outcome, resolved, errorClass, message,
+        Outcome o = outcome;
+        if (o == Outcome.OK && notes.stream().anyMatch(n -> n.contains("(" + MachineFacts.MIG_CAUSE))) {
+            // the GPUs' links and attributes were read, but a rank runs in a MIG instance: that path is not modelled
+            o = Outcome.UNKNOWN;
+            w = w + " Not modelled: MIG instances (" + MachineFacts.MIG_SOURCE + "): this ok rests on facts MIG leaves unknown.";
+        }
+        return new Verdict(knob.framework(), knob.display(), value, userSet, o, resolved, errorClass, message,
                 when, w.isEmpty() ? null : w, fix, source, version);
     }
 }
