@@ -39,6 +39,67 @@ class NcclEnvTest {
         assertEquals(Outcome.FALLBACK, off.outcome(), off::toString);
     }
 
+    /**
+     * NVIDIA/nccl@5067397c2676d5aed50042fc39e5c8ee96eb0027 src/init.cc:1072 runs ncclMnnvlCheck for NCCL_MNNVL_ENABLE=1, and
+     * src/mnnvl.cc:15-16 ("// MNNVL requires cuMem to be enabled", then {@code if (!ncclCuMemEnable()) return ncclSuccess;})
+     * returns without MNNVL and without a message: the forced value is silently ignored (audit S52).
+     */
+    @Test
+    void forcedMnnvlWithoutCumemIsSilentlyIgnored() {
+        What s52 = machine(What.GB200_NVL).tp(8).nodes(2).env("NCCL_CUMEM_ENABLE", "0").env("NCCL_MNNVL_ENABLE", "1");
+        Verdict v = nccl(s52, "NCCL_MNNVL_ENABLE");
+        assertEquals(Outcome.FALLBACK, v.outcome(), v::toString);
+        assertEquals("MNNVL off", v.resolved());
+        assertEquals("drop NCCL_CUMEM_ENABLE=0", v.fix());
+        assertEquals(null, v.message(), "NCCL prints nothing");
+        assertEquals("src/mnnvl.cc", v.source().path());
+        assertEquals("15-16", v.source().line());
+        assertEquals("5067397c2676d5aed50042fc39e5c8ee96eb0027", v.source().commit());
+        // one tray: forced, ignored all the same
+        assertEquals(Outcome.FALLBACK, nccl(machine(What.GB200_NVL).tp(4).env("NCCL_CUMEM_ENABLE", "0").env("NCCL_MNNVL_ENABLE", "1"),
+                "NCCL_MNNVL_ENABLE").outcome());
+        // no clique: MNNVL is off with cuMem too, so nothing is lost
+        assertEquals(Outcome.OK, nccl(machine(What.HGX_H100).tp(8).env("NCCL_CUMEM_ENABLE", "0").env("NCCL_MNNVL_ENABLE", "1"),
+                "NCCL_MNNVL_ENABLE").outcome());
+    }
+
+    /**
+     * NCCL 2.21-2.24 (v2.24.3-1 = 6aae37927840b2bd7b7d42d2f0050e75f88ee97f src/init.cc:786-790; the same at v2.21.5-1
+     * L951): {@code if (nNodes > 1 && !checkMNNVL(comm) && ncclParamMNNVLEnable() == 1)} WARN("MNNVL is not supported on
+     * this system") and ncclSystemError; checkMNNVL returns 0 without cuMem (L650-651).
+     */
+    @Test
+    void forcedMnnvlFailsInitOnNccl224() {
+        What old = machine(What.GB200_NVL).assume("nccl-version=2.24.3").tp(8).nodes(2).env("NCCL_CUMEM_ENABLE", "0")
+                .env("NCCL_MNNVL_ENABLE", "1");
+        Verdict v = nccl(old, "NCCL_MNNVL_ENABLE");
+        assertEquals(Outcome.ERROR, v.outcome(), v::toString);
+        assertEquals("ncclSystemError", v.errorClass());
+        assertEquals("MNNVL is not supported on this system", v.message());
+        assertEquals("6aae37927840b2bd7b7d42d2f0050e75f88ee97f", v.source().commit());
+        assertEquals("786-790", v.source().line());
+        assertEquals("drop NCCL_CUMEM_ENABLE=0", v.fix());
+        // without a clique too, across nodes
+        assertEquals(Outcome.ERROR, nccl(machine(What.GB200_NVL).assume("nccl-version=2.22.3", "fabric-handles=false", "mnnvl-fabric=false")
+                .tp(8).nodes(2).env("NCCL_MNNVL_ENABLE", "1"), "NCCL_MNNVL_ENABLE").outcome());
+        // one node: 2.24 calls checkMNNVL only for nNodes > 1
+        assertEquals(Outcome.FALLBACK, nccl(machine(What.GB200_NVL).assume("nccl-version=2.24.3").tp(4).env("NCCL_CUMEM_ENABLE", "0")
+                .env("NCCL_MNNVL_ENABLE", "1"), "NCCL_MNNVL_ENABLE").outcome());
+        // 2.25.1 moved the check to mnnvl.cc: silent again
+        assertEquals(Outcome.FALLBACK, nccl(machine(What.GB200_NVL).assume("nccl-version=2.25.1").tp(8).nodes(2).env("NCCL_CUMEM_ENABLE", "0")
+                .env("NCCL_MNNVL_ENABLE", "1"), "NCCL_MNNVL_ENABLE").outcome());
+    }
+
+    /** NVIDIA/nccl@48bb7fec (v2.20.5-1) src/init.cc:820 reads NCCL_MNNVL; NCCL_MNNVL_ENABLE came with 2.21 (v2.21.5-1 init.cc:826). */
+    @Test
+    void ncclBefore221DoesNotReadMnnvlEnable() {
+        Verdict v = nccl(machine(What.GB200_NVL).version("nccl", "2.17-2.20").tp(8).nodes(2).env("NCCL_MNNVL_ENABLE", "1"), "NCCL_MNNVL_ENABLE");
+        assertEquals(Outcome.FALLBACK, v.outcome(), v::toString);
+        assertEquals("not read", v.resolved());
+        assertEquals("48bb7fec7953112ff37499a272317f6663f8f600", v.source().commit());
+        assertEquals("820", v.source().line());
+    }
+
     /** src/graph/paths.cc:251 — NCCL_P2P_DISABLE=1 sets the level to PATH_LOC: no P2P transport between GPUs. */
     @Test
     void p2pDisableFallsBackToShm() {

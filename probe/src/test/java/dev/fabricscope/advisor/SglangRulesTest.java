@@ -27,6 +27,32 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** SGLang rules at their boundaries (backend-rules.md §1 and the §6 matrix). */
 class SglangRulesTest {
 
+    /**
+     * sgl-project/sglang@01d795f8aa711691052ae277055a67f23a123b0b python/sglang/srt/arg_groups/fields/exec_.py:754
+     * (ExecMoe.moe_a2a_backend, Arg(choices=[...])): argparse's _check_value (python/cpython@8ea6cc14 Lib/argparse.py:2594)
+     * rejects any other value with "invalid choice", so the advisor refuses it as it refuses the other choice flags
+     * (audit S61); the choices are the ones the inventory's entry quotes from upstream.
+     */
+    @Test
+    void moeA2aBackendOutsideArgparseChoicesIsRefused() throws Exception {
+        dev.fabricscope.advisor.api.AdvisorInputException bogus = org.junit.jupiter.api.Assertions.assertThrows(
+                dev.fabricscope.advisor.api.AdvisorInputException.class, () -> Knobs.flags(java.util.Map.of("moe-a2a-backend", "bogus")));
+        assertTrue(bogus.getMessage().contains("expected none, deepep, mooncake, nixl, mori, ascend_fuseep, flashinfer, megamoe, "
+                + "deepep_v2, pplx, ascend_tp, flashinfer_megamoe"), bogus.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(dev.fabricscope.advisor.api.AdvisorInputException.class,
+                () -> Knobs.flags(java.util.Map.of("moe-a2a-backend", "DeepEP")), "argparse compares exactly");
+        dev.fabricscope.advisor.inventory.InventoryEntry argparse = dev.fabricscope.advisor.inventory.UpstreamInventory.bundled().entries()
+                .stream().filter(e -> e.id().equals("sglang.exec_.754")).findFirst().orElseThrow();
+        assertEquals("SglangKnobs.MOE_A2A_CHOICES", argparse.modelledBy());
+        String quoted = argparse.message().substring(argparse.message().indexOf("(choose from ") + "(choose from ".length(),
+                argparse.message().length() - 1);
+        List<String> upstream = java.util.Arrays.stream(quoted.split(", ")).map(c -> c.substring(1, c.length() - 1)).toList();
+        assertEquals(12, upstream.size(), upstream::toString);
+        for (String choice : upstream) {
+            assertEquals(choice, Knobs.flags(java.util.Map.of("moe-a2a-backend", choice)).get("moe-a2a-backend"));
+        }
+    }
+
     static final String FUSION = "--flashinfer-allreduce-fusion-backend";
 
     /** A node of {@code sm} GPUs with NVSwitch, multicast and (for multi-node mnnvl) an MNNVL fabric. */

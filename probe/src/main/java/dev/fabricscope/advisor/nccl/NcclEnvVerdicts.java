@@ -2,6 +2,7 @@ package dev.fabricscope.advisor.nccl;
 
 import dev.fabricscope.advisor.api.KnobSpec;
 import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Values;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.rule.Eval;
 import dev.fabricscope.advisor.rule.Slots;
@@ -59,12 +60,36 @@ final class NcclEnvVerdicts {
                     .fix("unset NCCL_MNNVL_ENABLE (2: auto)").build()
                     : v.ok().resolved("MNNVL off").why("MNNVL would not be used here anyway (" + (clique(e) ? "one node" : "no MNNVL clique") + ").").build();
         }
+        if (value != null && !e.version(NcclVersion.class).readsMnnvlEnable()) {
+            return v.fallback().resolved("not read").source(NcclSources.MNNVL_PARAM_2_20).why("NCCL 2.17–2.20 do not read NCCL_MNNVL_ENABLE "
+                    + "(it came with 2.21): 2.20 reads NCCL_MNNVL (init.cc:820 at v2.20.5-1, auto when unset) and 2.17–2.19 have no "
+                    + "multi-node NVLink, so NCCL_MNNVL_ENABLE=" + value + " has no effect.")
+                    .fix("drop NCCL_MNNVL_ENABLE (NCCL 2.20 spells it NCCL_MNNVL)").build();
+        }
+        boolean cumemOff = "0".equals(e.value(NcclKnobs.CUMEM_ENABLE));
+        if ("1".equals(value) && e.tpSpansNodes() && (cumemOff || !clique(e)) && before225(e)) {
+            return v.error("ncclSystemError").source(NcclSources.MNNVL_FORCED_2_24).message(NcclMessage.MNNVL_NOT_SUPPORTED)
+                    .why("NCCL " + e.ncclVersion() + " (2.21–2.24) runs checkMNNVL for a communicator across nodes; it returns 0 "
+                            + (cumemOff ? "without cuMem (NCCL_CUMEM_ENABLE=0)" : "without an MNNVL clique (FABRIC handles, fabric state "
+                            + "COMPLETED, a non-zero cluster UUID)") + ", and with NCCL_MNNVL_ENABLE=1 communicator init stops "
+                            + "(init.cc:786-790 at v2.24.3-1). From 2.25 NCCL ignores the setting instead (mnnvl.cc:16).")
+                    .fix(cumemOff ? "drop NCCL_CUMEM_ENABLE=0" : "unset NCCL_MNNVL_ENABLE").build();
+        }
         if (!checkRuns(e)) {
             return v.ok().resolved("not checked").why(e.tpSpansNodes()
                     ? "NCCL_P2P_DISABLE=1 sets the P2P level to 0, so with " + shown + " NCCL skips ncclMnnvlCheck (init.cc:1072)."
                     : "One node: with 2 NCCL checks MNNVL only for several nodes (init.cc:1072).").build();
         }
-        if ("0".equals(e.value(NcclKnobs.CUMEM_ENABLE))) {
+        if (cumemOff && "1".equals(value) && clique(e)) {
+            return v.fallback().resolved("MNNVL off").source(NcclSources.MNNVL_CUMEM).why("NCCL_MNNVL_ENABLE=1 makes NCCL run "
+                    + "ncclMnnvlCheck (init.cc:1072), but with NCCL_CUMEM_ENABLE=0 it returns success at once, without MNNVL and without a "
+                    + "message (mnnvl.cc:16; \"MNNVL requires cuMem to be enabled\" is a source comment, L15): the forced setting is "
+                    + "silently ignored" + (e.tpSpansNodes() ? ", and the " + e.tpPhrase() + " group across " + e.nodes() + " nodes of one "
+                    + "NVLink domain takes NCCL's network transport between the nodes." : " and MNNVL stays off.")
+                    + " NCCL 2.21–2.24 stop instead across nodes: \"" + NcclMessage.MNNVL_NOT_SUPPORTED.text() + "\" (init.cc:786-790 at v2.24.3-1).")
+                    .fix("drop NCCL_CUMEM_ENABLE=0").build();
+        }
+        if (cumemOff) {
             return v.ok().resolved("MNNVL off").source(NcclSources.MNNVL_CHECK).why("NCCL_CUMEM_ENABLE=0: ncclMnnvlCheck returns at once "
                     + "(mnnvl.cc:16), MNNVL stays off.").build();
         }
@@ -93,6 +118,12 @@ final class NcclEnvVerdicts {
         return v.ok().resolved("MNNVL").source(NcclSources.MNNVL_IMEX_EXPORT).why(reached + "; this node has one. NCCL then exports and "
                 + "imports the handle through the IMEX daemon; should that fail it stops with '" + NcclMessage.IMEX_CONFIG.format(clique)
                 + "' (mnnvl.cc:86).").build();
+    }
+
+    /** The loaded NCCL is 2.21–2.24, where a forced NCCL_MNNVL_ENABLE=1 that finds no MNNVL fails init across nodes. */
+    private static boolean before225(Eval e) {
+        String nccl = e.ncclVersion();
+        return nccl != null && Values.compareVersions(nccl, "2.21") >= 0 && Values.compareVersions(nccl, "2.25") < 0;
     }
 
     /** The first of mnnvl.cc's silent returns that this machine takes. */

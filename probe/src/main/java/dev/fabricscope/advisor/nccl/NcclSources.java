@@ -48,6 +48,17 @@ final class NcclSources {
     /** Exporting or importing the FABRIC handle failed: WARN and ncclSystemError (the IMEX configuration message). */
     static final SourceRef MNNVL_IMEX_EXPORT = new SourceRef(REPO, C2307, "src/mnnvl.cc", "86");
     static final SourceRef MNNVL_GATE = new SourceRef(REPO, C2307, "src/init.cc", "1072");
+    /** ncclMnnvlCheck's first return: without cuMem it returns success, MNNVL off, and prints nothing (L15 is a comment). */
+    static final SourceRef MNNVL_CUMEM = new SourceRef(REPO, C2307, "src/mnnvl.cc", "15-16");
+    /** NCCL 2.24.3 (tag v2.24.3-1, 2025-01-07), the last release before mnnvl.cc. */
+    static final String C2243 = "6aae37927840b2bd7b7d42d2f0050e75f88ee97f";
+    /**
+     * NCCL 2.21–2.24: several nodes, checkMNNVL false (cuMem off, no FABRIC handles, fabric not COMPLETED, zero cluster
+     * UUID) and NCCL_MNNVL_ENABLE=1: WARN and ncclSystemError (v2.21.5-1 L951, v2.22.3-1 L747, v2.23.4-1 L792).
+     */
+    static final SourceRef MNNVL_FORCED_2_24 = new SourceRef(REPO, C2243, "src/init.cc", "786-790");
+    /** NCCL 2.20.5 reads NCCL_MNNVL, not NCCL_MNNVL_ENABLE (NCCL_PARAM(MNNVL, "MNNVL", -2)); 2.17–2.19 have no MNNVL. */
+    static final SourceRef MNNVL_PARAM_2_20 = new SourceRef(REPO, COMMIT_2_20, "src/init.cc", "820");
     static final SourceRef P2P_LEVEL = new SourceRef(REPO, C2307, "src/graph/paths.cc", "251");
 
     static final String WHEN_INIT = "NCCL communicator init";

@@ -21,8 +21,14 @@ final class SglangKnobs {
             "deterministic inference (turns fusion off)");
     static final KnobSpec DP_ATTENTION = KnobSpec.flag(FW, "enable-dp-attention", KnobSpec.Type.BOOL, "false",
             "data-parallel attention (fusion is neither auto-enabled nor used with it)");
-    static final KnobSpec MOE_A2A = KnobSpec.flag(FW, "moe-a2a-backend", KnobSpec.Type.STRING, "none",
-            "MoE all-to-all backend (fusion is auto-enabled only with none)");
+    /**
+     * --moe-a2a-backend's argparse choices, as ExecMoe.moe_a2a_backend declares them (exec_.py@01d795f8 L754,
+     * {@link SglangSources#A2A_CHOICES}); the stored older lists (server_args.py MOE_A2A_BACKEND_CHOICES) are subsets.
+     */
+    static final List<String> MOE_A2A_CHOICES = List.of("none", "deepep", "mooncake", "nixl", "mori", "ascend_fuseep", "flashinfer",
+            "megamoe", "deepep_v2", "pplx", "ascend_tp", "flashinfer_megamoe");
+    static final KnobSpec MOE_A2A = new KnobSpec(FW, "moe-a2a-backend", KnobSpec.Kind.FLAG, KnobSpec.Type.CHOICE, MOE_A2A_CHOICES, "none",
+            "MoE all-to-all backend (fusion is auto-enabled only with none); another value is argparse's invalid choice", null);
     static final KnobSpec CUTEDSL_ENV = KnobSpec.env(FW, "SGLANG_FLASHINFER_MNNVL_CUTEDSL_AR_FUSION", KnobSpec.Type.BOOL, "unset",
             "CuTe-DSL MNNVL all-reduce fusion for Qwen3.5-MoE");
     static final KnobSpec PURE_ALLREDUCE = KnobSpec.flag(FW, "enable-flashinfer-pure-allreduce", KnobSpec.Type.BOOL, "false",

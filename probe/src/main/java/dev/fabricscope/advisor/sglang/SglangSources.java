@@ -65,6 +65,8 @@ public final class SglangSources {
      */
     static final SourceRef FUSION_TB = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "_resolve_backend (L47-76)");
     static final SourceRef EXEC_COMM = new SourceRef(REPO, EXEC_COMMIT, EXEC_PATH, "ExecComm fields");
+    /** ExecMoe.moe_a2a_backend: Arg(choices=[...]), the values argparse accepts for --moe-a2a-backend. */
+    static final SourceRef A2A_CHOICES = new SourceRef(REPO, EXEC_COMMIT, EXEC_PATH, "754");
     static final SourceRef SEED_ARGS = new SourceRef(REPO, SEED, "python/sglang/srt/server_args.py", "ServerArgs fields");
 
     // ---- fusion (§1.1–1.3)

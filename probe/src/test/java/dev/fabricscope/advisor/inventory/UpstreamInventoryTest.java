@@ -156,6 +156,82 @@ class UpstreamInventoryTest {
     }
 
 
+    /**
+     * sgl-project/sglang@0cd72ba41d483ac6c1ea96f056b2bcbfb4365121 custom_all_reduce_utils.py:351 and :354, is_full_nvlink's
+     * ROCm branch: not one-hop XGMI returns False silently, AmdSmiException logs "AMD 1 hop XGMI detection failed.".
+     */
+    @Test
+    void theXgmiBranchesOfIsFullNvlinkApplyOnRocmOnly() throws Exception {
+        MachineFacts rocm = MachineFacts.derive(null, Map.of("platform", "rocm", "gpus-per-node", "8"));
+        List<String> ids = couldApply(rocm, Deployment.defaults().withTp(8), "sglang");
+        assertTrue(ids.containsAll(List.of("sglang.custom_all_reduce_utils.351", "sglang.custom_all_reduce_utils.354")), ids.toString());
+        assertFalse(applicable("dgx-h100", Deployment.defaults().withTp(8), "sglang").contains("sglang.custom_all_reduce_utils.354"));
+        assertEquals("AMD 1 hop XGMI detection failed.", entry("sglang.custom_all_reduce_utils.354").message());
+    }
+
+    /**
+     * torch_symm_mem.py@0cd72ba4 L85: TORCH_SYMM_MEM_ALL_REDUCE_MAX_SIZES[self.device_capability] has keys 9 and 10, so an
+     * SM 12 GPU raises KeyError; L95 (torch_symm_mem.empty) and L100 (rendezvous) raise RuntimeError, caught nowhere.
+     */
+    @Test
+    void torchSymmMemKeyErrorAndUncaughtRendezvous() throws Exception {
+        Deployment symm = Deployment.defaults().withTp(2).withFlag("enable-torch-symm-mem", "true");
+        assertTrue(couldApply(facts("rtx-pro-6000-2x"), symm, "sglang").contains("sglang.torch_symm_mem.85"), "SM 12: the KeyError");
+        assertFalse(couldApply(facts("dgx-h100"), symm, "sglang").contains("sglang.torch_symm_mem.85"), "SM 9 is a key");
+        assertEquals("SglangTorchSymmMemRules.torchSymmMemVerdict", entry("sglang.torch_symm_mem.85").modelledBy());
+        List<String> h100 = applicable("dgx-h100", symm.withTp(8), "sglang");
+        assertTrue(h100.containsAll(List.of("sglang.torch_symm_mem.95", "sglang.torch_symm_mem.100")), h100.toString());
+        assertFalse(applicable("dgx-h100", Deployment.defaults().withTp(8), "sglang").contains("sglang.torch_symm_mem.100"),
+                "without --enable-torch-symm-mem the communicator is not built");
+        assertFalse(applicable("dgx-h100", symm.withTp(3), "sglang").contains("sglang.torch_symm_mem.100"), "TP 3 raises at L87 first");
+    }
+
+    /**
+     * vllm symm_mem.py@00859a52 L98 (multicast_ptr = 0 in the except of allocate_symm_mem_peer) and flashinfer
+     * jit/comm.py@fb28d724 L171 (import nvidia.nvshmem in gen_mixed_comm_module).
+     */
+    @Test
+    void multicastSwallowAndNvshmemImport() throws Exception {
+        assertTrue(applicable("dgx-h100", Deployment.defaults().withTp(4).withFlag("prefill-context-parallel-size", "2"), "vllm")
+                .contains("vllm.symm_mem.98"));
+        assertFalse(applicable("dgx-h100", Deployment.defaults().withTp(4), "vllm").contains("vllm.symm_mem.98"));
+        assertTrue(applicable("dgx-h100", Deployment.defaults().withTp(8), "flashinfer").contains("flashinfer.comm.171"));
+        assertEquals("ModuleNotFoundError: No module named 'nvidia.nvshmem'", entry("flashinfer.comm.171").message());
+    }
+
+    /**
+     * NVIDIA/nccl@5067397c2676d5aed50042fc39e5c8ee96eb0027 src/transport/nvls.cc: the fatal bind of NCCL's own buffers is
+     * cuMulticastBindMem (L372-381); a failing cuMulticastBindAddr of a user buffer (L794-802) only logs INFO and leaves
+     * the buffer unregistered; registration is dropped silently at L754/758/894/899/907; ncclNvlsSetup returns at L503
+     * when nvlsChannels is 0; the pre-CUDA-12.1 stub sets nvlsChannels = 0 (L1148).
+     */
+    @Test
+    void nvlsSilentBranchesShowWhereNvlsCouldRun() throws Exception {
+        InventoryEntry bindMem = entry("nccl.nvls.376");
+        assertTrue(bindMem.condition().startsWith("cuMulticastBindMem("), bindMem.condition());
+        assertFalse(bindMem.condition().contains("/ cuMulticastBindAddr"), bindMem.condition());
+        InventoryEntry bindAddr = entry("nccl.nvls.800");
+        assertEquals(InventoryEntry.Kind.SILENT_DISABLE, bindAddr.kind());
+        assertEquals("tryRegisterBuffer", bindAddr.function());
+        assertTrue(bindAddr.message().startsWith("Failed to multicast-bind user buffer: CUDA error %d '%s'"), bindAddr.message());
+        List<String> silent = List.of("nccl.nvls.503", "nccl.nvls.754", "nccl.nvls.758", "nccl.nvls.800", "nccl.nvls.894",
+                "nccl.nvls.899", "nccl.nvls.907", "nccl.nvls.1148");
+        List<String> h100 = applicable("dgx-h100", Deployment.defaults().withTp(8), "nccl");
+        assertTrue(h100.containsAll(silent), h100.toString());
+        List<String> off = applicable("dgx-h100", Deployment.defaults().withTp(8).withEnv("NCCL_NVLS_ENABLE", "0"), "nccl");
+        assertTrue(off.stream().noneMatch(silent::contains), "NVLS off: " + off);
+        assertTrue(applicable("l40s-4x", Deployment.defaults().withTp(4), "nccl").stream().noneMatch(silent::contains), "no NVSwitch");
+        MachineFacts cuda128 = MachineFacts.derive(null, Map.of("sm", "9.0", "nvswitch", "true", "gpus-per-node", "8", "torch-cuda", "12.8"));
+        assertFalse(couldApply(cuda128, Deployment.defaults().withTp(8), "sglang").contains("nccl.nvls.1148"),
+                "torch for CUDA 12.8 loads an NCCL built for CUDA 12");
+        assertTrue(couldApply(cuda128, Deployment.defaults().withTp(8), "nccl").contains("nccl.nvls.1148"),
+                "NCCL's own advice does not know how the library was built");
+    }
+
+    static InventoryEntry entry(String id) {
+        return UpstreamInventory.bundled().entries().stream().filter(e -> e.id().equals(id)).findFirst().orElseThrow();
+    }
+
     @Test
     void anUnknownFactRulesNothingOut() throws Exception {
         MachineFacts none = MachineFacts.derive(null, Map.of());
