@@ -22,9 +22,8 @@ import java.util.function.BiPredicate;
  * server flags and environment, and the CUDA variables the frameworks read. A name on a list that no rule set models is
  * accepted and shown as {@code unknown} ("not modelled: …") with its upstream line; a name on no list is a usage error.
  *
- * @param lists the lists, in {@link #RESOURCES} order
  */
-public record KnobNames(List<KnobList> lists) {
+public final class KnobNames {
 
     static final List<String> RESOURCES = List.of("nccl-env", "vllm-env", "vllm-flags", "sglang-flags", "sglang-env", "cuda-env");
 
@@ -67,8 +66,13 @@ public record KnobNames(List<KnobList> lists) {
     public record Name(String name, String repo, String commit, String path, int line, String via, String framework, String how) {
     }
 
-    /** One framework reading one name. */
-    public record Read(String framework, boolean flag, String name, SourceRef source, boolean sets) {
+    /** One framework reading one name (the source as data, like {@link InventoryEntry}: {@link #source()} builds the reference). */
+    public record Read(String framework, boolean flag, String name, String repo, String commit, String path, int line, boolean sets) {
+
+        /** Where upstream the name is read, as the advisor cites sources. */
+        public SourceRef source() {
+            return new SourceRef(repo, commit, path, Integer.toString(line));
+        }
 
         /** As the user types it on the framework's command line. */
         public String display() {
@@ -78,7 +82,7 @@ public record KnobNames(List<KnobList> lists) {
         /** {@code not modelled: NCCL reads NCCL_P2P_LEVEL (src/graph/paths.cc:289 @5067397c); …}. */
         public String why() {
             return "not modelled: " + FRAMEWORK_NAMES.getOrDefault(framework, framework) + (sets ? " sets " : " reads ") + display() + " ("
-                    + source.path() + ":" + source.line() + " @" + source.commit().substring(0, 8)
+                    + path + ":" + line + " @" + commit.substring(0, 8)
                     + "); the advisor does not say what it does on this machine.";
         }
     }
@@ -91,8 +95,30 @@ public record KnobNames(List<KnobList> lists) {
         static final KnobNames INSTANCE = loadBundled();
     }
 
-    public KnobNames {
-        lists = List.copyOf(lists);
+    private final List<KnobList> lists;
+    private final List<Read> reads;
+    private final Map<String, List<Read>> byName = new java.util.HashMap<>();
+
+    /** @param lists the lists, in {@link #RESOURCES} order */
+    public KnobNames(List<KnobList> lists) {
+        this.lists = List.copyOf(lists);
+        Map<String, Read> out = new LinkedHashMap<>();
+        for (KnobList l : this.lists) {
+            boolean flag = "flag".equals(l.kind());
+            for (Name n : l.names()) {
+                String fw = n.framework() != null ? n.framework() : l.framework();
+                out.putIfAbsent(fw + (flag ? " --" : " ") + n.name(), new Read(fw, flag, n.name(), n.repo(), n.commit(), n.path(), n.line(),
+                        "sets".equals(n.how())));
+            }
+        }
+        this.reads = List.copyOf(out.values());
+        for (Read r : reads) {
+            byName.computeIfAbsent((r.flag() ? "--" : "") + r.name(), x -> new ArrayList<>()).add(r);
+        }
+    }
+
+    public List<KnobList> lists() {
+        return lists;
     }
 
     /** The lists shipped with the advisor (read once). */
@@ -125,21 +151,12 @@ public record KnobNames(List<KnobList> lists) {
 
     /** Every framework reading every name, one per framework and name (its first listed site). */
     public List<Read> reads() {
-        Map<String, Read> out = new LinkedHashMap<>();
-        for (KnobList l : lists) {
-            boolean flag = "flag".equals(l.kind());
-            for (Name n : l.names()) {
-                String fw = n.framework() != null ? n.framework() : l.framework();
-                SourceRef src = new SourceRef(n.repo(), n.commit(), n.path(), Integer.toString(n.line()));
-                out.putIfAbsent(fw + (flag ? " --" : " ") + n.name(), new Read(fw, flag, n.name(), src, "sets".equals(n.how())));
-            }
-        }
-        return List.copyOf(out.values());
+        return reads;
     }
 
     /** The frameworks that read {@code name} as a flag (true) or an environment variable (false); empty when no list has it. */
     public List<Read> readers(String name, boolean flag) {
-        return reads().stream().filter(r -> r.flag() == flag && r.name().equals(name)).toList();
+        return List.copyOf(byName.getOrDefault((flag ? "--" : "") + name, List.of()));
     }
 
     /**
