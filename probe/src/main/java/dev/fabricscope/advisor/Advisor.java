@@ -7,6 +7,7 @@ import dev.fabricscope.advisor.api.EffectiveDeployment;
 import dev.fabricscope.advisor.api.MachineFacts;
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.inventory.KnobNames;
 import dev.fabricscope.advisor.inventory.UpstreamInventory;
 import dev.fabricscope.advisor.rule.DeploymentResolver;
 import dev.fabricscope.advisor.rule.Eval;
@@ -63,6 +64,11 @@ public final class Advisor {
         Map<String, String> inherited = machineEnv(snapshot, d.env());
         Map<String, String> env = new LinkedHashMap<>(inherited);
         env.putAll(Knobs.env(d.env()));
+        // upstream names no rule set models: kept out of the rules' input (they change no other verdict), shown as unknown
+        Map<String, String> notModelledFlags = Knobs.notModelled(flags, true);
+        Map<String, String> notModelledEnv = Knobs.notModelled(env, false);
+        flags.keySet().removeAll(notModelledFlags.keySet());
+        env.keySet().removeAll(notModelledEnv.keySet());
         DeploymentResolver.checkDeployment(d);
         boolean gpusSeen = snapshot != null && snapshot.driver() != null && snapshot.driver().driverPresent() && !snapshot.gpus().isEmpty();
         // a snapshot without GPUs (this laptop, say) says nothing about the machine the assumptions describe
@@ -84,6 +90,12 @@ public final class Advisor {
         Eval e = new Eval(r.facts(), r.deployment(), versions);
         List<Verdict> verdicts = new ArrayList<>();
         List<Recommendation> recs = new ArrayList<>();
+        Map<String, String> advised = new LinkedHashMap<>();
+        for (FrameworkRules rules : frameworks) {
+            advised.put(rules.name(), versions.id(rules.name()));
+        }
+        // first, so that among a framework's unknown verdicts the knobs the user set lead (the sort below is stable)
+        verdicts.addAll(KnobNames.bundled().unknownVerdicts(advised, notModelledFlags, notModelledEnv));
         for (FrameworkRules rules : frameworks) {
             verdicts.addAll(rules.evaluate(e));
             verdicts.addAll(OtherKnobs.evaluate(e, rules));

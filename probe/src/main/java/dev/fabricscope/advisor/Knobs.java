@@ -2,13 +2,17 @@ package dev.fabricscope.advisor;
 
 import dev.fabricscope.advisor.api.AdvisorInputException;
 import dev.fabricscope.advisor.api.KnobSpec;
+import dev.fabricscope.advisor.inventory.KnobNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
-/** Every knob of every rule set (all versions), and validation of {@code --flag} / {@code --env} input against them. */
+/**
+ * Every knob of every rule set (all versions), and validation of {@code --flag} / {@code --env} input against them and
+ * against the upstream name lists ({@link KnobNames}: accepted, shown as not modelled).
+ */
 public final class Knobs {
 
     private Knobs() {
@@ -26,6 +30,30 @@ public final class Knobs {
     /** Names {@code --env} accepts, sorted. */
     public static List<String> envNames() {
         return List.copyOf(new TreeSet<>(all().stream().filter(k -> k.kind() == KnobSpec.Kind.ENV).map(KnobSpec::name).toList()));
+    }
+
+    /** Whether a rule set models {@code name} as a flag (true) or an environment variable (false). */
+    public static boolean modelled(String name, boolean flag) {
+        return all().stream().anyMatch(k -> k.name().equals(name) && (flag ? k.setByFlag() : k.kind() == KnobSpec.Kind.ENV));
+    }
+
+    /** Of validated input, the names no rule set models (they are on an upstream list: {@link KnobNames}). */
+    static Map<String, String> notModelled(Map<String, String> validated, boolean flag) {
+        Map<String, String> out = new LinkedHashMap<>();
+        validated.forEach((name, value) -> {
+            if (!modelled(name, flag)) {
+                out.put(name, value);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Per framework and kind, how many upstream names are accepted as not modelled (an unknown verdict naming the
+     * upstream line), with the lists' commits.
+     */
+    public static List<KnobNames.Count> notModelledCounts() {
+        return KnobNames.bundled().notModelledCounts(Knobs::modelled);
     }
 
     /** {@code --flag} input validated and normalised (leading dashes dropped, booleans to true/false). */
@@ -51,8 +79,14 @@ public final class Knobs {
                     specs.add(k);
                 }
             }
+            if (specs.isEmpty() && !KnobNames.bundled().readers(name, flag).isEmpty()) {
+                // real upstream, not modelled: kept as typed; advise shows it as unknown with its source (notModelled)
+                out.put(name, e.getValue() == null ? "" : e.getValue().trim());
+                continue;
+            }
             if (specs.isEmpty()) {
-                List<String> names = flag ? flagNames() : envNames();
+                List<String> names = new ArrayList<>(flag ? flagNames() : envNames());
+                KnobNames.bundled().reads().stream().filter(r -> r.flag() == flag).map(KnobNames.Read::name).distinct().forEach(names::add);
                 String near = nearest(name, names);
                 throw new AdvisorInputException("unknown " + (flag ? "flag" : "env") + " '" + dev.fabricscope.text.Escape.visible(name, false)
                         + "': no SGLang, vLLM, FlashInfer or NCCL " + (flag ? "flag" : "variable") + " of that name"

@@ -66,7 +66,8 @@ public final class AdviseCommand implements Callable<Integer> {
     public Integer call() throws CommandFailure, AdvisorInputException, UseCaseException, dev.fabricscope.io.SnapshotIO.ReadException {
         PrintWriter out = spec.commandLine().getOut();
         if (listKnobs) {
-            out.print(json ? RecordJson.write(java.util.Map.of("knobs", Knobs.all(), "ruleSets", RuleSet.all())) : knobList());
+            out.print(json ? RecordJson.write(java.util.Map.of("knobs", Knobs.all(), "notModelled", Knobs.notModelledCounts(), "ruleSets", RuleSet.all()))
+                    : knobList());
             out.flush();
             return ExitCodes.OK;
         }
@@ -110,6 +111,20 @@ public final class AdviseCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
+    /** Per framework: how many more upstream names are accepted as not modelled, and the commits of their lists. */
+    private static String notModelledList() {
+        java.util.Map<String, java.util.List<String>> counts = new java.util.LinkedHashMap<>();
+        java.util.Map<String, java.util.Set<String>> sources = new java.util.LinkedHashMap<>();
+        for (var c : Knobs.notModelledCounts()) {
+            counts.computeIfAbsent(c.framework(), x -> new java.util.ArrayList<>()).add(c.names() + (c.kind().equals("flag") ? " flags" : " env"));
+            sources.computeIfAbsent(c.framework(), x -> new java.util.LinkedHashSet<>()).addAll(c.sources());
+        }
+        StringBuilder sb = new StringBuilder("\nAlso accepted, not modelled (advise shows them as unknown with the upstream line that reads them):\n");
+        counts.forEach((fw, parts) -> sb.append(Fit.wrap("  " + fw + ": " + String.join(", ", parts) + " (" + String.join(", ", sources.get(fw)) + ")",
+                Fit.WIDTH)));
+        return sb.toString();
+    }
+
     private static String knobList() {
         StringBuilder sb = new StringBuilder();
         TextTable t = new TextTable("FRAMEWORK", "GIVE AS", "KNOB", "DEFAULT", "VALUES");
@@ -123,7 +138,7 @@ public final class AdviseCommand implements Callable<Integer> {
             String values = k.type() == KnobSpec.Type.CHOICE ? String.join("|", k.choices()) : k.type().name().toLowerCase();
             t.row(k.framework() + (k.onlyVersion() != null ? " (" + k.onlyVersion() + ")" : ""), how, k.display(), k.defaultValue(), values);
         }
-        sb.append(t.render(Fit.WIDTH)).append("\nAssume keys (--assume KEY=VALUE):\n");
+        sb.append(t.render(Fit.WIDTH)).append(notModelledList()).append("\nAssume keys (--assume KEY=VALUE):\n");
         for (FactKey k : FactKey.values()) {
             sb.append("  ").append(k.key).append(": ").append(k.description).append('\n');
         }

@@ -208,6 +208,43 @@ class AdviseCommandTest {
         assertTrue(text.out().contains("FALLBACK  --flashinfer-allreduce-fusion-backend=trtllm"), text.out());
     }
 
+    /** Audit 2026-12-02b S70-S74: real upstream knobs the advisor does not model are unknown with their source, not "no such knob". */
+    @Test
+    void realUpstreamKnobsNotModelledAreUnknownWithTheirSource() throws Exception {
+        String[][] cases = {
+            {"--sample", "dgx-h100", "--env", "NCCL_P2P_LEVEL=LOC", "UNKNOWN  NCCL_P2P_LEVEL=LOC", "NCCL reads NCCL_P2P_LEVEL (src/graph/paths.cc:289 @5067397c)"},
+            {"--sample", "dgx-h100", "--env", "NCCL_SHM_DISABLE=1", "UNKNOWN  NCCL_SHM_DISABLE=1", "NCCL reads NCCL_SHM_DISABLE (src/transport/shm.cc:55 @5067397c)"},
+            {"--sample", "l40s-4x", "--env", "NCCL_ALGO=NVLS", "UNKNOWN  NCCL_ALGO=NVLS", "NCCL reads NCCL_ALGO (src/enqueue.cc:2055 @5067397c)"},
+            {"--sample", "dgx-h100", "--flag", "enable-expert-parallel=true", "UNKNOWN  --enable-expert-parallel=true", "vLLM reads --enable-expert-parallel (vllm/engine/arg_utils.py:"},
+            {"--sample", "dgx-h100", "--flag", "all2all-backend=deepep_low_latency", "UNKNOWN  --all2all-backend=deepep_low_latency", "vLLM reads --all2all-backend (vllm/engine/arg_utils.py:"},
+            {"--sample", "dgx-h100", "--env", "CUDA_VISIBLE_DEVICES=0,1", "UNKNOWN  CUDA_VISIBLE_DEVICES=0,1", "vLLM reads CUDA_VISIBLE_DEVICES (vllm/envs.py:"},
+        };
+        for (String[] c : cases) {
+            CliTest.Run r = advise(c[0], c[1], c[2], c[3]);
+            assertEquals(ExitCodes.OK, r.code(), String.join(" ", c) + ": " + r.err());
+            String flat = r.out().replaceAll("\n\\s+", " ");
+            assertTrue(r.out().contains(c[4]), r.out());
+            assertTrue(flat.contains("not modelled: " + c[5]), flat);
+            assertTrue(r.out().lines().findFirst().orElseThrow().contains(" unknown"), "the verdict line counts it: " + r.out());
+        }
+        CliTest.Run json = advise("--sample", "dgx-h100", "--env", "NCCL_P2P_LEVEL=LOC", "--json");
+        assertEquals(ExitCodes.OK, json.code(), json.err());
+        JsonNode v = null;
+        for (JsonNode x : Json.mapper().readTree(json.out()).get("verdicts")) {
+            if (x.get("knob").asText().equals("NCCL_P2P_LEVEL")) {
+                v = x;
+            }
+        }
+        assertTrue(v != null, json.out());
+        assertEquals("unknown", v.get("outcome").asText());
+        assertEquals("LOC", v.get("value").asText());
+        assertEquals("src/graph/paths.cc", v.get("source").get("path").asText());
+        assertEquals("5067397c2676d5aed50042fc39e5c8ee96eb0027", v.get("source").get("commit").asText());
+        CliTest.Run typo = advise("--sample", "dgx-h100", "--env", "NCCL_P2P_LEVL=LOC");
+        assertEquals(ExitCodes.USAGE, typo.code());
+        assertTrue(typo.err().contains("unknown env 'NCCL_P2P_LEVL'") && typo.err().contains("did you mean 'NCCL_P2P_LEVEL'?"), typo.err());
+    }
+
     @Test
     void snapshotFileAndListKnobs() {
         CliTest.Run r = advise("--snapshot", "src/test/resources/captured/h200-vm-2026-11-29/probe.json", "--tp", "1", "--framework", "vllm");
@@ -220,10 +257,14 @@ class AdviseCommandTest {
                 && list.out().contains("confidential-compute: "), list.out());
         assertTrue(list.out().contains("  nccl=2.17-2.20: ") && list.out().contains("      file: NVIDIA/nccl@48bb7fec src/transport/nvls.cc (2024-02-26)")
                 && list.out().contains("      releases: 0.6.17 or later; tags v0.6.17"), list.out());
+        assertTrue(list.out().contains("\nAlso accepted, not modelled") && list.out().lines().anyMatch(l -> l.matches("  nccl: \\d{3} env \\(NVIDIA/nccl@5067397c\\)"))
+                && list.out().lines().anyMatch(l -> l.matches("  vllm: \\d+ env, \\d+ flags \\(mmangkad/vllm@156b1266\\)")), list.out());
         assertTrue(list.out().substring(list.out().indexOf("\nRule sets")).lines().allMatch(l -> l.length() <= 120),
                 "every rule-set line fits 120 columns");
         CliTest.Run json = advise("--list-knobs", "--json");
         assertEquals(ExitCodes.OK, json.code());
+        assertTrue(json.out().contains("\"notModelled\"") && java.util.regex.Pattern.compile("\"framework\" : \"nccl\", \"kind\" : \"env\", \"names\" : \\d{3}, \"sources\" : \\[ \"NVIDIA/nccl@5067397c\" \\]")
+                .matcher(json.out().replaceAll("\\s+", " ")).find(), json.out());
         assertTrue(json.out().contains("\"ruleSets\"") && json.out().contains("\"commit\" : \"48bb7fec7953112ff37499a272317f6663f8f600\"")
                 && json.out().contains("\"date\" : \"2024-02-26T02:52:39-08:00\""), json.out());
     }
