@@ -13,11 +13,11 @@ import java.util.Map;
  * @param notes       per field ({@code tp}, {@code nodes}, …): how a value not given was derived, where it matters
  * @param given       the fields the user gave ({@code tp}, {@code nodes}, {@code dcp}, {@code model}, {@code tokens})
  */
-public record EffectiveDeployment(int tp, int nodes, int gpusPerNode, int tpNodes, int dcp, String model, Integer tokens,
+public record EffectiveDeployment(int tp, int nodes, int gpusPerNode, Integer tpNodes, int dcp, String model, Integer tokens,
                                   Map<String, String> flags, Map<String, String> env, Map<String, String> notes,
                                   java.util.Set<String> given) {
     public EffectiveDeployment {
-        if (tpNodes < 1) {
+        if (tpNodes == null || tpNodes < 1) {
             // a report written before tpNodes existed: its verdicts took the TP group as filling whole nodes
             tpNodes = Math.max(1, Math.min(nodes, gpusPerNode < 1 ? 1 : (tp + gpusPerNode - 1) / gpusPerNode));
         }
