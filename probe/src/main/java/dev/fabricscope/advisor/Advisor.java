@@ -137,7 +137,7 @@ public final class Advisor {
         Map<String, String> notes = new LinkedHashMap<>(d.notes());
         notes.put("env", inherited.entrySet().stream().map(x -> x.getKey() + "=" + x.getValue()).collect(Collectors.joining(" "))
                 + " (from the machine's environment; --env NAME=VALUE overrides)");
-        EffectiveDeployment withNote = new EffectiveDeployment(d.tp(), d.nodes(), d.gpusPerNode(), d.dcp(), d.model(), d.tokens(), d.flags(), d.env(),
+        EffectiveDeployment withNote = new EffectiveDeployment(d.tp(), d.nodes(), d.gpusPerNode(), d.tpNodes(), d.dcp(), d.model(), d.tokens(), d.flags(), d.env(),
                 notes, d.given());
         return new DeploymentResolver.Resolved(r.facts(), withNote, r.checks());
     }

@@ -30,7 +30,8 @@ public final class RecordValidator {
             "Bound.redaction", "ReportAdvice.blocked", "ReportAdvice.predicted", "Predicted.heading", "ReportAdvice.deployment", "ReportAdvice.requested", "ReportAdvice.options",
             "Deployment.tp", "Deployment.nodes", "Deployment.dcp", "Deployment.model", "Deployment.tokens",
             "ReportChecks.skipped", "Entry.summary", "Entry.result",
-            "EffectiveDeployment.model", "EffectiveDeployment.tokens");
+            "EffectiveDeployment.model", "EffectiveDeployment.tokens",
+            "EffectiveDeployment.tpNodes");
 
     /** Whole-number components (outside readings, which check their own) that may be negative. */
     private static final Set<String> SIGNED = Set.of("Missing.codeValue");

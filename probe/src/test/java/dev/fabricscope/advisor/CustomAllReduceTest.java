@@ -27,7 +27,7 @@ class CustomAllReduceTest {
             a.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
         }
         MachineFacts f = MachineFacts.derive(null, a);
-        EffectiveDeployment dep = new EffectiveDeployment(tp, nodes, f.gpusPerNode().value(), 1, null, null, Map.of(), Map.of(), Map.of(), Set.of());
+        EffectiveDeployment dep = new EffectiveDeployment(tp, nodes, f.gpusPerNode().value(), Math.max(1, (tp + f.gpusPerNode().value() - 1) / f.gpusPerNode().value()), 1, null, null, Map.of(), Map.of(), Map.of(), Set.of());
         return new Eval(f, dep, VersionChoice.newest());
     }
 

@@ -185,7 +185,7 @@ class FrameworkRegistryTest {
     @Test
     void knobsKnownButNotModelledHaveASource() throws AdvisorInputException {
         MachineFacts facts = MachineFacts.derive(null, Map.of("gpus-per-node", "8"));
-        EffectiveDeployment dep = new EffectiveDeployment(8, 1, 8, 1, null, null, Map.of(), Map.of(), Map.of(), Set.of());
+        EffectiveDeployment dep = new EffectiveDeployment(8, 1, 8, 1, 1, null, null, Map.of(), Map.of(), Map.of(), Set.of());
         Eval e = new Eval(facts, dep, VersionChoice.newest());
         for (FrameworkRules r : FrameworkRegistry.all()) {
             for (KnobSpec k : r.knobs()) {

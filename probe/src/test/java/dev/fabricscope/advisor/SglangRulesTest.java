@@ -487,7 +487,10 @@ class SglangRulesTest {
     void customAllReduceConnectivity() {
         String k = "--disable-custom-all-reduce";
         fallback(machine(What.HGX_H100).tp(16).nodes(2).version("sglang", "middle").verdict("sglang", k), "nccl", CustomAllReduceMessage.SPANS_NODES.text());
-        ok(machine(What.HGX_H100).tp(8).nodes(2).version("sglang", "middle").verdict("sglang", k), "custom");
+        // --tp 8 --nnodes 2 puts 4 ranks on each node (engine.py@9be3044b _calculate_rank_ranges, backend-rules §0.1): the group spans them
+        fallback(machine(What.HGX_H100).tp(8).nodes(2).version("sglang", "middle").verdict("sglang", k), "nccl", CustomAllReduceMessage.SPANS_NODES.text());
+        // with PP 2 each node holds one PP stage's whole TP 8 group (nnodes_per_tp_group = max(2 // 2, 1) = 1)
+        ok(machine(What.HGX_H100).tp(8).nodes(2).flag("pp", "2").version("sglang", "middle").verdict("sglang", k), "custom");
         fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(4).version("sglang", "middle").verdict("sglang", k), "nccl",
                 CustomAllReduceMessage.PCIE_ONLY.text());
         ok(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(2).version("sglang", "middle").verdict("sglang", k), "custom");

@@ -111,9 +111,10 @@ public final class DeploymentResolver {
         Ranks ranks = ranks(tp, flags);
         List<String> checks = new ArrayList<>();
         Fit fit = fit(facts, d, ranks, nodes, notes, checks);
-        checks.addAll(parallelChecks(d, ranks, fit, dcp));
-        EffectiveDeployment dep = new EffectiveDeployment(tp, fit.nodes(), fit.gpusPerNode(), dcp == null ? 1 : dcp, d.model(), d.tokens(), flags, env, notes,
-                given(d, dcp));
+        int tpNodes = placement(ranks, fit, intFlag(flags, "data-parallel-size"), notes, checks);
+        checks.addAll(parallelChecks(ranks, dcp));
+        EffectiveDeployment dep = new EffectiveDeployment(tp, fit.nodes(), fit.gpusPerNode(), tpNodes, dcp == null ? 1 : dcp, d.model(), d.tokens(), flags,
+                env, notes, given(d, dcp));
         return new Resolved(fit.facts(), dep, checks);
     }
 
@@ -202,15 +203,56 @@ public final class DeploymentResolver {
                 facts.origin(), facts.gpusPerNode().origin() == Fact.Origin.ASSUMED, d.nodes() != null);
     }
 
-    /** Nodes given but not all used, and DCP sizes SGLang and vLLM refuse. */
-    private static List<String> parallelChecks(Deployment d, Ranks r, Fit fit, Integer dcp) {
-        List<String> checks = new ArrayList<>();
+    /**
+     * The nodes one TP group spans, as both frameworks place their ranks: the ranks fill the nodes evenly, TP innermost.
+     * SGLang: {@code nnodes_per_tp_group = max(nnodes // pp_size, 1)}, {@code tp_size_per_node = tp_size //
+     * nnodes_per_tp_group}, with or without --dp-size and --enable-dp-attention (engine.py _calculate_rank_ranges,
+     * data_parallel_controller.py launch_tensor_parallel_group). vLLM (multiprocessing, --nnodes): {@code local_world_size
+     * = world_size // nnodes_within_dp}, world size TP × PP × PCP, ranks node by node (multiproc_executor.py), TP groups
+     * of consecutive ranks (parallel_state.py initialize_model_parallel). Both agree where the ranks divide evenly; where
+     * they do not, or vLLM's data parallelism splits the nodes, the placement is noted as not modelled and the ranks are
+     * taken as filling whole nodes.
+     */
+    private static int placement(Ranks r, Fit fit, int vllmDp, Map<String, String> notes, List<String> checks) {
         int gpn = fit.gpusPerNode();
         int nodes = fit.nodes();
-        if (r.count() < gpn * nodes && nodes > 1 && d.nodes() != null && r.count() <= gpn * (nodes - 1)) {
-            checks.add(r.text() + " fits on " + ((r.count() + gpn - 1) / gpn) + " of the " + nodes + " nodes; the frameworks still see " + nodes
-                    + " nodes (SGLang's multi-node rules apply).");
+        int packed = Math.max(1, (r.tp() + gpn - 1) / gpn);
+        if (nodes == 1) {
+            return 1;
         }
+        String why = null;
+        int perNode = r.count() / nodes;
+        if (vllmDp > 1) {
+            why = "vLLM's --data-parallel-size " + vllmDp + " over " + nodes + " nodes: nnodes_within_dp = nnodes // (data_parallel_size // "
+                    + "data_parallel_size_local), and the local DP size vLLM infers was not modelled";
+        } else if (r.count() % nodes != 0) {
+            why = r.text() + " does not divide over the " + nodes + " nodes: vLLM asserts world_size % nnodes_within_dp == 0, and SGLang "
+                    + "launches tp_size // max(nnodes // pp_size, 1) ranks per node";
+        } else if (perNode % r.tp() != 0 && r.tp() % perNode != 0) {
+            why = r.text() + " over " + nodes + " nodes puts " + perNode + " ranks on a node, which neither holds whole TP groups nor "
+                    + "divides one";
+        } else if (r.pp() < nodes && nodes % r.pp() != 0) {
+            why = "PP " + r.pp() + " over " + nodes + " nodes: SGLang's max(nnodes // pp_size, 1) nodes per TP group do not divide the nodes";
+        }
+        if (why != null) {
+            notes.put(EffectiveDeployment.PLACEMENT, EffectiveDeployment.PLACEMENT_UNKNOWN + " (" + why + "); taken as " + r.text()
+                    + (packed == 1 ? " on one node" : " over " + packed + " nodes"));
+            checks.add("Not modelled: " + why + ". The TP group was taken as filling whole nodes; an ok that rests on it reads unknown.");
+            return packed;
+        }
+        int tpNodes = perNode >= r.tp() ? 1 : r.tp() / perNode;
+        if (r.count() < gpn * nodes) {
+            checks.add(r.text() + " over " + nodes + " nodes: SGLang (tp_size // max(nnodes // pp_size, 1)) and vLLM (world_size // nnodes) "
+                    + "put " + perNode + " ranks on each node, of its " + gpn + " GPUs; "
+                    + (tpNodes == 1 ? "each TP group stays on one node." : "the TP " + r.tp() + " group spans " + tpNodes + " nodes × "
+                    + r.tp() / tpNodes + " GPUs."));
+        }
+        return tpNodes;
+    }
+
+    /** DCP sizes SGLang and vLLM refuse. */
+    private static List<String> parallelChecks(Ranks r, Integer dcp) {
+        List<String> checks = new ArrayList<>();
         if (dcp != null && dcp > 1 && r.tp() % dcp != 0) {
             checks.add("DCP " + dcp + " does not divide TP " + r.tp() + ": SGLang (RuntimeError at distributed init) and vLLM (ValueError at config validation) refuse it.");
         }

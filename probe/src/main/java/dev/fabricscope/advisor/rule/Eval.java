@@ -133,7 +133,7 @@ public final class Eval {
                 read.add(k.key + " " + f.value() + " (" + f.detail() + ")");
             }
         }
-        for (String key : List.of("deployment.tp", "deployment.nodes")) {
+        for (String key : List.of("deployment.tp", "deployment.nodes", "deployment." + EffectiveDeployment.PLACEMENT)) {
             String n = dep.notes().get(key.substring("deployment.".length()));
             if (used.contains(key) && n != null) {
                 assumed.add(n);
@@ -234,7 +234,7 @@ public final class Eval {
 
     /** The TP group's GPUs on one node: CUDA devices 0..k−1 ({@link dev.fabricscope.advisor.api.GroupLinks}). */
     private int groupOnNode() {
-        return Math.min(dep.tp(), dep.gpusPerNode());
+        return dep.tpPerNode();
     }
 
     public boolean confidentialCompute() {
@@ -306,9 +306,25 @@ public final class Eval {
         return dep.given().contains(field);
     }
 
-    /** The TP group has ranks on more than one node (TP larger than one node's GPUs). */
+    /** The TP group has ranks on more than one node, as SGLang and vLLM place them ({@link EffectiveDeployment#tpNodes()}). */
     public boolean tpSpansNodes() {
-        return nodes() > 1 && tp() > gpusPerNode();
+        return tpNodes() > 1;
+    }
+
+    /** The nodes one TP group spans. */
+    public int tpNodes() {
+        use("deployment.nodes");
+        use("deployment." + EffectiveDeployment.PLACEMENT);
+        if (facts.gpusPerNode().origin() == Fact.Origin.DERIVED) {
+            use(FactKey.GPUS_PER_NODE.key);
+        }
+        return dep.tpNodes();
+    }
+
+    /** The TP group's ranks on each node it spans. */
+    public int tpPerNode() {
+        tpNodes();
+        return dep.tpPerNode();
     }
 
     public int dcp() {
@@ -343,7 +359,7 @@ public final class Eval {
     /** {@code TP 8} plus where its ranks are when it spans nodes. */
     public String tpPhrase() {
         int t = tp();
-        return "TP " + t + (tpSpansNodes() ? " (" + gpusPerNode() + " GPUs per node over " + nodes() + " nodes)" : "");
+        return "TP " + t + (tpSpansNodes() ? " (" + tpPerNode() + " GPUs per node over " + tpNodes() + " nodes)" : "");
     }
 
     public String platformName() {

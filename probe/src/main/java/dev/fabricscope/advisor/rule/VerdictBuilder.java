@@ -165,6 +165,11 @@ public final class VerdictBuilder {
             o = Outcome.UNKNOWN;
             w = w + " Not modelled: MIG instances (" + MachineFacts.MIG_SOURCE + "): this ok rests on facts MIG leaves unknown.";
         }
+        if (o == Outcome.OK && notes.stream().anyMatch(n -> n.contains(dev.fabricscope.advisor.api.EffectiveDeployment.PLACEMENT_UNKNOWN))) {
+            // the ok read where the TP group's ranks sit, which the frameworks' placement does not settle here
+            o = Outcome.UNKNOWN;
+            w = w + " Not modelled: this ok rests on the TP group's placement over the nodes.";
+        }
         return new Verdict(knob.framework(), knob.display(), value, userSet, o, resolved, errorClass, message,
                 when, w.isEmpty() ? null : w, fix, source, version);
     }

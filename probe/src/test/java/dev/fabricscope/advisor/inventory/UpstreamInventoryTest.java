@@ -137,7 +137,7 @@ class UpstreamInventoryTest {
         MachineFacts f = facts("hgx-b200");
         Map<String, String> flags = Map.of("flashinfer-allreduce-fusion-backend", "mnnvl");
         for (int tp : new int[] {6, 8}) {
-            EffectiveDeployment resolved = new EffectiveDeployment(tp, 1, 8, 1, null, null, flags, Map.of(), Map.of(), Set.of("tp"));
+            EffectiveDeployment resolved = new EffectiveDeployment(tp, 1, 8, 1, 1, null, null, flags, Map.of(), Map.of(), Set.of("tp"));
             // DCP 1 as resolved: an unnamed DCP size is unknown, which keeps DCP-conditioned branches open
             Deployment given = Deployment.defaults().withTp(tp).withDcp(1).withFlag("flashinfer-allreduce-fusion-backend", "mnnvl");
             assertEquals(UpstreamInventory.bundled().notModelledApplicable(f, given, "sglang"),
