@@ -11,10 +11,10 @@ final class NcclSources {
     static final String COMMIT_2_20 = "48bb7fec7953112ff37499a272317f6663f8f600";
 
     /** How NCCL_NVLS_ENABLE decides NVLS support (0 off, 2 reads the multicast attribute, 1 forces it on). */
-    static final SourceRef DOCS = new SourceRef("NVIDIA/nccl", COMMIT, "src/transport/nvls.cc", "ncclNvlsInit");
+    static final SourceRef DOCS = new SourceRef("NVIDIA/nccl", COMMIT, "src/transport/nvls.cc", "262-277");
     /** Where NCCL reads NCCL_MNNVL_ENABLE and the NCCL_P2P_DISABLE level before its MNNVL check. */
     static final SourceRef DOCS_ENV = new SourceRef("NVIDIA/nccl", COMMIT, "src/init.cc", "1072");
-    static final SourceRef DOCS_OLD = new SourceRef("NVIDIA/nccl", COMMIT_2_20, "src/transport/nvls.cc", "ncclNvlsInit");
+    static final SourceRef DOCS_OLD = new SourceRef("NVIDIA/nccl", COMMIT_2_20, "src/transport/nvls.cc", "240-255");
     /** Where torch reads TORCH_SYMM_MEM_DISABLE_MULTICAST (as vLLM symm_mem.py / SGLang torch_symm_mem.py rely on it). */
     static final SourceRef TORCH = new SourceRef("pytorch/pytorch", "09a6d12f637dceff0c8060e81122a50db4127691",
             "torch/csrc/distributed/c10d/symm_mem/CUDASymmetricMemoryUtils.cpp", "device_has_multicast_support");
