@@ -50,7 +50,7 @@ public final class SglangSources {
     static final SourceRef ENGINE_MID = new SourceRef(FORK, FORK_ENGINE_MID, "python/sglang/srt/entrypoints/engine.py", "677-741");
     /** The index's only copy (18bfdd16): NCCL_CUMEM_ENABLE=0 (L425) and NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) (L426), as OLDEST. */
     static final SourceRef ENGINE_OLD = new SourceRef(REPO, "18bfdd16794a857cefaebc00a0964935b8d0a026", "python/sglang/srt/entrypoints/engine.py",
-            "_set_envs_and_config (L422-476)");
+            "422-476");
     /**
      * The newer copy (TWOSHOT retry): {@link #FORK}@6e27ce74, a commit of the fork's branch
      * mmangkad/flashinfer-allreduce-fusion-derive-workspace-size (not on its main); the whole file equals the stored copy
