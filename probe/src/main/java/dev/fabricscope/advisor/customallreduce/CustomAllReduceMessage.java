@@ -12,9 +12,9 @@ public enum CustomAllReduceMessage implements UpstreamMessage {
     WORLD_SIZE("Custom allreduce is disabled due to an unsupported world size: %d. Supported world sizes: %s. To silence this warning, specify disable_custom_all_reduce=True explicitly.",
             "106-113"),
     PCIE_ONLY("Custom allreduce is disabled because it's not supported on more than two PCIe-only GPUs. To silence this warning, specify disable_custom_all_reduce=True explicitly.",
-            "143-149"),
+            "144-150"),
     NO_P2P("Custom allreduce is disabled because your platform lacks GPU P2P capability or P2P test failed. To silence this warning, specify disable_custom_all_reduce=True explicitly.",
-            "154-160");
+            "155-161");
 
     private final String text;
     private final SourceRef source;

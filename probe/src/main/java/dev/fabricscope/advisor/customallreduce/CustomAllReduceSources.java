@@ -6,7 +6,7 @@ import dev.fabricscope.advisor.api.SourceRef;
 public final class CustomAllReduceSources {
 
     public static final SourceRef SGLANG_CAR = new SourceRef("sgl-project/sglang", "004e6561cb8ae26d62166c15782955f99f058274",
-            "python/sglang/srt/distributed/device_communicators/custom_all_reduce.py", "CustomAllreduce.__init__");
+            "python/sglang/srt/distributed/device_communicators/custom_all_reduce.py", "62-209");
 
     private CustomAllReduceSources() {
     }

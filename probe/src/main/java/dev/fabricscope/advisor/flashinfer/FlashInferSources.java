@@ -10,19 +10,19 @@ final class FlashInferSources {
             "flashinfer/comm/allreduce.py", "create_allreduce_fusion_workspace");
     /** The commit the audit read (backend-rules.md §0), 2026-08-22: the newest of the mirror. */
     static final String AUDIT_COMMIT = "fb28d7242b3506a2348265962041acc1fb56cca4";
-    static final SourceRef MNNVL = new SourceRef(REPO, AUDIT_COMMIT, "flashinfer/comm/mnnvl.py", "SymmDeviceMemory.__init__");
-    static final SourceRef FD_EXCHANGE = new SourceRef(REPO, AUDIT_COMMIT, "flashinfer/comm/fd_exchange.py", "fd_exchange (AF_UNIX, one host)");
+    static final SourceRef MNNVL = new SourceRef(REPO, AUDIT_COMMIT, "flashinfer/comm/mnnvl.py", "786-789");
+    static final SourceRef FD_EXCHANGE = new SourceRef(REPO, AUDIT_COMMIT, "flashinfer/comm/fd_exchange.py", "108-110");
     static final SourceRef CONFIDENTIAL = new SourceRef(REPO, AUDIT_COMMIT, "flashinfer/comm/allreduce.py",
-            "create_allreduce_fusion_workspace (actual_backend == \"mnnvl\" under Confidential Computing)");
+            "506-511");
     static final SourceRef FABRIC = new SourceRef(REPO, "0006e88adb1a928a97b3ad99cb7f47c0db6ae057",
             "flashinfer/comm/mnnvl.py", "is_mnnvl_fabric_supported");
     /** Before is_mnnvl_fabric_supported (519671d9): the fabric-handle attribute alone, checked inline for multi-node. */
     static final SourceRef FABRIC_LIGHT = new SourceRef(REPO, "07d8568688e7da432ee13e27b9964684c037bdab", "flashinfer/comm/mnnvl.py",
-            "McastDeviceMemory.__init__ (L844-858)");
+            "844-858");
     static final SourceRef TRTLLM = new SourceRef(REPO, "01021e502b3a904d9d4c07c157fcd928417aae30",
             "flashinfer/comm/trtllm_ar.py", "allreduce_fusion (kernels for 2, 4, 8, 16 ranks)");
     static final SourceRef TRTLLM_SYMM = new SourceRef(REPO, FlashInferWorldSizes.FB28, "flashinfer/comm/trtllm_ar.py",
-            "688 (SymmDeviceMemory(enable_multicast=False) unless Confidential Computing)");
+            "688-696");
     static final SourceRef CUDA_IPC = new SourceRef(REPO, FlashInferWorldSizes.FB28, "flashinfer/comm/cuda_ipc.py", "214-244");
     static final SourceRef JIT = new SourceRef(REPO, "033c1d9e97e43fb14d4ee0efc8b56c204e9e3f8c", "flashinfer/jit/comm.py",
             "supported major versions per comm module");

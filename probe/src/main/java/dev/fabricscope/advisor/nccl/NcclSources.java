@@ -11,18 +11,18 @@ final class NcclSources {
     static final String COMMIT_2_20 = "48bb7fec7953112ff37499a272317f6663f8f600";
 
     /** How NCCL_NVLS_ENABLE decides NVLS support (0 off, 2 reads the multicast attribute, 1 forces it on). */
-    static final SourceRef DOCS = new SourceRef("NVIDIA/nccl", COMMIT, "src/transport/nvls.cc", "ncclNvlsInit");
+    static final SourceRef DOCS = new SourceRef("NVIDIA/nccl", COMMIT, "src/transport/nvls.cc", "262-277");
     /** Where NCCL reads NCCL_MNNVL_ENABLE and the NCCL_P2P_DISABLE level before its MNNVL check. */
     static final SourceRef DOCS_ENV = new SourceRef("NVIDIA/nccl", COMMIT, "src/init.cc", "1072");
-    static final SourceRef DOCS_OLD = new SourceRef("NVIDIA/nccl", COMMIT_2_20, "src/transport/nvls.cc", "ncclNvlsInit");
+    static final SourceRef DOCS_OLD = new SourceRef("NVIDIA/nccl", COMMIT_2_20, "src/transport/nvls.cc", "240-255");
     /** Where torch reads TORCH_SYMM_MEM_DISABLE_MULTICAST (as vLLM symm_mem.py / SGLang torch_symm_mem.py rely on it). */
     static final SourceRef TORCH = new SourceRef("pytorch/pytorch", "09a6d12f637dceff0c8060e81122a50db4127691",
-            "torch/csrc/distributed/c10d/symm_mem/CUDASymmetricMemoryUtils.cpp", "device_has_multicast_support");
+            "torch/csrc/distributed/c10d/symm_mem/CUDASymmetricMemoryUtils.cpp", "22-24");
     /** The format of the NVLS bind failure a user's log printed (backend-rules.md §4). */
     static final SourceRef USER_LOG = new SourceRef("NVIDIA/nccl", COMMIT, "src/transport/nvls.cc", "376");
     /** The macro that prints the text; that rendezvous fails so on H20 is a third-party report, low confidence. */
     static final SourceRef RENDEZVOUS_REPORT = new SourceRef("pytorch/pytorch", "0007e752d518810f0f8942a830dbbbfc69f34577",
-            "c10/cuda/driver_api.h", "C10_CUDA_DRIVER_CHECK");
+            "c10/cuda/driver_api.h", "6-19");
 
     static final String REPO = "NVIDIA/nccl";
     /** NCCL 2.30.7 (tag v2.30.7-1 is 73cf1122; master 5067397c carries the same src/). */

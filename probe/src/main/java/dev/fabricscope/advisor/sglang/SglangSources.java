@@ -47,23 +47,23 @@ public final class SglangSources {
      * = int(--enable-symm-mem) always (L680); NCCL_NVLS_ENABLE = int(--enable-nccl-nvls) only without --enable-symm-mem
      * (L681-682), so with it an exported value stays and an unexported one stays unset (NCCL's default).
      */
-    static final SourceRef ENGINE_MID = new SourceRef(FORK, FORK_ENGINE_MID, "python/sglang/srt/entrypoints/engine.py", "_set_envs_and_config (L677-741)");
+    static final SourceRef ENGINE_MID = new SourceRef(FORK, FORK_ENGINE_MID, "python/sglang/srt/entrypoints/engine.py", "677-741");
     /** The index's only copy (18bfdd16): NCCL_CUMEM_ENABLE=0 (L425) and NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) (L426), as OLDEST. */
     static final SourceRef ENGINE_OLD = new SourceRef(REPO, "18bfdd16794a857cefaebc00a0964935b8d0a026", "python/sglang/srt/entrypoints/engine.py",
-            "_set_envs_and_config (L422-476)");
+            "422-476");
     /**
      * The newer copy (TWOSHOT retry): {@link #FORK}@6e27ce74, a commit of the fork's branch
      * mmangkad/flashinfer-allreduce-fusion-derive-workspace-size (not on its main); the whole file equals the stored copy
      * the rules were written from (50,557 characters). _resolve_backend L46-75, the TWOSHOT retry L320-390.
      */
-    static final SourceRef FUSION_NEW = new SourceRef(FORK, FORK_FUSION_NEW, FUSION_PATH, "_resolve_backend (L46-75)");
+    static final SourceRef FUSION_NEW = new SourceRef(FORK, FORK_FUSION_NEW, FUSION_PATH, "46-75");
     /** The TWOSHOT retry's last word: RuntimeError after three misaligned workspaces, caught by initialize (fusion off). */
     static final SourceRef TWOSHOT = new SourceRef(FORK, FORK_FUSION_NEW, FUSION_PATH, "385-390");
     /**
      * The traceback-matched layout: {@link #FORK}@65b14881 (2026-07-09, on the fork's main), whose lines 1-79 equal the
      * stored traceback-matched copy; the 2026-06-28 traceback's "line 50, in _resolve_backend" is its R1 raise.
      */
-    static final SourceRef FUSION_TB = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "_resolve_backend (L47-76)");
+    static final SourceRef FUSION_TB = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "47-76");
     static final SourceRef EXEC_COMM = new SourceRef(REPO, EXEC_COMMIT, EXEC_PATH, "ExecComm fields");
     /** ExecMoe.moe_a2a_backend: Arg(choices=[...]), the values argparse accepts for --moe-a2a-backend. */
     static final SourceRef A2A_CHOICES = new SourceRef(REPO, EXEC_COMMIT, EXEC_PATH, "754");
@@ -115,7 +115,7 @@ public final class SglangSources {
      * the DCP all-to-all import (ImportError L406-410), then is_mnnvl_fabric_supported (RuntimeError L420-424), then
      * FlashInfer's decode_cp_a2a_allocate_mnnvl_workspace / decode_cp_a2a_init_workspace and a barrier.
      */
-    static final SourceRef FI_A2A = new SourceRef(FORK, FORK_DCP_COMM, "python/sglang/srt/layers/dcp/comm.py", "init_fi_a2a_workspace (L387-449)");
+    static final SourceRef FI_A2A = new SourceRef(FORK, FORK_DCP_COMM, "python/sglang/srt/layers/dcp/comm.py", "387-449");
     static final SourceRef PARALLEL_STATE = new SourceRef(REPO, PARALLEL_STATE_COMMIT, "python/sglang/srt/distributed/parallel_state.py",
             "initialize_model_parallel");
 
@@ -148,11 +148,11 @@ public final class SglangSources {
 
     /** {@code _kimi_k3_overrides}: with DCP > 1, --enable-symm-mem off and Q replication on for a2a/fi_a2a. */
     static final SourceRef KIMI_K3_DCP = new SourceRef(REPO, "06dd383bd7f74dfc721f3ca3099680ac22b72e5b",
-            "python/sglang/srt/arg_groups/model_overrides/kimi_k3.py", "_kimi_k3_overrides (cfg.dcp_size > 1)");
+            "python/sglang/srt/arg_groups/model_overrides/kimi_k3.py", "58-139");
     static final SourceRef PARALLEL_FIELDS = new SourceRef(REPO, "00ac7105db02776e90962fc6bb311d20dffe87ae",
             "python/sglang/srt/arg_groups/fields/parallel.py", "Parallel fields (attn_cp_size … enable_layernorm_sp)");
     static final SourceRef BOUNDARY_REDUCTION = new SourceRef(REPO, "0fbe7e46218ce8b728c72095f1332c3b98e6de19",
-            "python/sglang/srt/arg_groups/boundary_reduction.py", "resolve_boundary_reduction");
+            "python/sglang/srt/arg_groups/boundary_reduction.py", "57-92");
     /**
      * Where TorchSymmMemCommunicator takes its size-table entry (self.max_size), the value
      * SGLANG_TORCH_SYMM_MEM_ALLREDUCE_MAX_BYTES replaces. The reader of the variable (get_torch_symm_mem_all_reduce_max_size
@@ -162,7 +162,7 @@ public final class SglangSources {
     static final SourceRef TSM_MAX_SIZES = new SourceRef(REPO, "0cd72ba41d483ac6c1ea96f056b2bcbfb4365121",
             "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "92-94");
     static final SourceRef TSM = new SourceRef(REPO, "0cd72ba41d483ac6c1ea96f056b2bcbfb4365121",
-            "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "TorchSymmMemCommunicator.__init__");
+            "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "53-107");
 
     /**
      * {@code _handle_deterministic_inference}: with --enable-deterministic-inference and TP > 1 on CUDA it sets

@@ -43,7 +43,7 @@ final class VllmSources {
     /** The ROCm AITER variables, declared in the fork copy whose envs.py sits beside {@link #BACKEND_NEW}'s file (index, not retyped). */
     static final SourceRef ROCM_ENVS = new SourceRef(FORK_FI_AR, "61e3e6378b90e4f60a8d57d4e70c5562a5c6093b", ENVS_PATH,
             "TYPE_CHECKING declarations (VLLM_ROCM_USE_AITER, VLLM_ROCM_USE_AITER_CUSTOM_AR)");
-    static final SourceRef FIAR = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "FlashInferAllReduce.__init__");
+    static final SourceRef FIAR = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "241-282");
     /** {@code FlashInferAllReduce.should_use_fi_ar}: which all-reduce calls the standalone FlashInfer path takes. */
     static final SourceRef FIAR_USE = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "302-323");
     static final SourceRef PARALLEL = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py",
@@ -59,11 +59,11 @@ final class VllmSources {
             "use_v2_model_runner, _validate_v1_model_runner (prefill context parallel)");
     static final SourceRef VERIFY = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py", "_verify_args");
     static final SourceRef CAR = new SourceRef(REPO, "00d618aab60448acdf3fac3e9c4e2e22d0c6c753",
-            "vllm/distributed/device_communicators/custom_all_reduce.py", "CustomAllreduce.__init__");
+            "vllm/distributed/device_communicators/custom_all_reduce.py", "54-172");
     static final SourceRef CAR_P2P = new SourceRef(REPO, "00d618aab60448acdf3fac3e9c4e2e22d0c6c753",
-            "vllm/distributed/device_communicators/custom_all_reduce.py", "CustomAllreduce.finalize_p2p");
+            "vllm/distributed/device_communicators/custom_all_reduce.py", "206-227");
     static final SourceRef SYMM = new SourceRef(REPO, "00859a52088e757514a25dddd0214ccc89898a1c",
-            "vllm/distributed/device_communicators/symm_mem.py", "SymmMemCommunicator.__init__");
+            "vllm/distributed/device_communicators/symm_mem.py", "120-202");
     /**
      * The engine flags of the known-but-unmodelled knobs: EngineArgs registers ParallelConfig's fields as flags
      * (--pipeline-parallel-size, --data-parallel-size, --dcp-kv-cache-interleave-size, --cp-kv-cache-interleave-size).
