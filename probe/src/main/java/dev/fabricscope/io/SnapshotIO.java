@@ -135,32 +135,22 @@ public final class SnapshotIO {
         }
     }
 
-    private static final byte[] SCHEMA_VERSION_MEMBER = "\"schemaVersion\"".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] FORMAT_MEMBER = "\"format\"".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] REPORT_FORMAT_TEXT = "\"fabricscope-report\"".getBytes(StandardCharsets.US_ASCII); // REPORT_FORMAT
-
     /** Whether the file opens as Fabricscope writes a snapshot ({@code {"schemaVersion"}) or a report ({@code {"format": "fabricscope-report"}). */
     private static boolean startsAsSnapshotOrReport(byte[] json) {
-        int p = skipSpace(json, 0);
-        if (p >= json.length || json[p] != '{') {
+        int n = json.length;
+        int p = JsonByteChecker.ws(json, n, 0);
+        if (p >= n || json[p] != '{') {
             return false;
         }
-        p = skipSpace(json, p + 1);
+        p = JsonByteChecker.ws(json, n, p + 1);
         if (at(json, p, SCHEMA_VERSION_MEMBER)) {
             return true;
         }
         if (!at(json, p, FORMAT_MEMBER)) {
             return false;
         }
-        p = skipSpace(json, p + FORMAT_MEMBER.length);
-        return p < json.length && json[p] == ':' && at(json, skipSpace(json, p + 1), REPORT_FORMAT_TEXT);
-    }
-
-    private static int skipSpace(byte[] b, int p) {
-        while (p < b.length && (b[p] == ' ' || b[p] == '\n' || b[p] == '\r' || b[p] == '\t')) {
-            p++;
-        }
-        return p;
+        p = JsonByteChecker.ws(json, n, p + FORMAT_MEMBER.length);
+        return p < n && json[p] == ':' && at(json, JsonByteChecker.ws(json, n, p + 1), REPORT_FORMAT_TEXT);
     }
 
     private static boolean at(byte[] b, int p, byte[] word) {
@@ -175,6 +165,10 @@ public final class SnapshotIO {
     public static final String REPORT_FORMAT = "fabricscope-report";
     /** The report version this build reads, as {@code dev.fabricscope.report.Report.REPORT_VERSION}. */
     public static final int REPORT_VERSION = 1;
+
+    private static final byte[] SCHEMA_VERSION_MEMBER = "\"schemaVersion\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FORMAT_MEMBER = "\"format\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] REPORT_FORMAT_TEXT = ('"' + REPORT_FORMAT + '"').getBytes(StandardCharsets.US_ASCII);
 
     /** Reads the envelope with {@link #checkEnvelope}; true for a report (the snapshot under {@code snapshot}). */
     private static boolean scanEnvelope(byte[] json, String where) throws ReadException {

@@ -137,9 +137,7 @@ public final class RecordReader {
         if (hasMissing) {
             return ReadingValues.shared(Reading.missing(missing(missing)));
         }
-        Object bound = valueType == dev.fabricscope.model.PciAddress.class || valueType instanceof Class<?> c
-                && (c == Integer.class || c == Long.class || c == Double.class || c == Boolean.class || c == String.class)
-                ? scalarOrRecord(value, (Class<?>) valueType) : bind(value, valueType, null);
+        Object bound = bind(value, valueType, null);
         if (bound == null || ReadingValues.rangeProblem(bound, field) != null) {
             throw JsonTree.GIVE_UP;
         }
