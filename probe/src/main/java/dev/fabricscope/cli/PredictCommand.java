@@ -272,7 +272,7 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     static String us(double v) {
-        return v >= 100 ? String.format(Locale.ROOT, "%.0f us", v) : String.format(Locale.ROOT, "%.1f us", v);
+        return dev.fabricscope.predict.CostModel.micros(v) + " us";
     }
 
     static String size(long b) {

@@ -127,6 +127,11 @@ public final class CostModel {
         return new Terms(t, null, src);
     }
 
+    /** A predicted time's figure as every prediction prints it: whole microseconds from 100, one decimal below. */
+    public static String micros(double us) {
+        return us >= 100 ? String.format(Locale.ROOT, "%.0f", us) : String.format(Locale.ROOT, "%.1f", us);
+    }
+
     /** A size in its largest exact binary unit: {@code 8 B}, {@code 64 KiB}, {@code 1.5 MiB} where not exact. */
     public static String size(long b) {
         String[] units = {"B", "KiB", "MiB", "GiB"};

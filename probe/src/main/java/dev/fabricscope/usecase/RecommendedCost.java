@@ -279,7 +279,7 @@ public final class RecommendedCost {
                 List<String> figures = new ArrayList<>();
                 for (Predict.Size s : sizes) {
                     Price p = at.get(s.bytes());
-                    figures.add(p == null || p.us() == null ? "—" : number(p.us()));
+                    figures.add(p == null || p.us() == null ? "—" : CostModel.micros(p.us()));
                     if (p != null && p.unpriced() != null) why.add(p.unpriced());
                 }
                 boolean none = at.values().stream().allMatch(p -> p.us() == null);
@@ -301,11 +301,7 @@ public final class RecommendedCost {
     }
 
     static String us(double v) {
-        return number(v) + " us";
-    }
-
-    private static String number(double v) {
-        return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
+        return CostModel.micros(v) + " us";
     }
 
     private static Map<String, Object> json(Price p) {
