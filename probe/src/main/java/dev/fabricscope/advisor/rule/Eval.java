@@ -95,13 +95,30 @@ public final class Eval {
         }
     }
 
-    /** Ends the innermost scope; the facts it read count for the enclosing verdict too. Returns the notes to state. */
-    List<String> close() {
+    /** Ends the innermost scope; the facts it read count for the enclosing verdict too. */
+    FactsRead close() {
         Set<String> used = scopes.pop();
         if (!scopes.isEmpty()) {
             scopes.peek().addAll(used);
         }
-        return notes(used);
+        return new FactsRead(notes(used), notModelled(used));
+    }
+
+    /** The not-modelled grounds among the facts read: MIG instances, a TP placement the frameworks do not settle. */
+    private List<String> notModelled(Set<String> used) {
+        List<String> out = new ArrayList<>();
+        for (FactKey k : FactKey.values()) {
+            Fact<?> f = facts.get(k);
+            if (used.contains(k.key) && f.origin() == Fact.Origin.UNKNOWN && f.detail().startsWith(MachineFacts.MIG_CAUSE)) {
+                out.add("MIG instances (" + MachineFacts.MIG_SOURCE + "): this ok rests on facts MIG leaves unknown.");
+                break;
+            }
+        }
+        if (used.contains("deployment." + EffectiveDeployment.PLACEMENT) && dep.notes().get(EffectiveDeployment.PLACEMENT) != null
+                && dep.notes().get(EffectiveDeployment.PLACEMENT).startsWith(EffectiveDeployment.PLACEMENT_UNKNOWN)) {
+            out.add("this ok rests on the TP group's placement over the nodes.");
+        }
+        return out;
     }
 
     /**

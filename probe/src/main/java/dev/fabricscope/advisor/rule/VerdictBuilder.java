@@ -1,6 +1,5 @@
 package dev.fabricscope.advisor.rule;
 
-import dev.fabricscope.advisor.api.MachineFacts;
 
 import dev.fabricscope.advisor.api.KnobSpec;
 import dev.fabricscope.advisor.api.Outcome;
@@ -12,7 +11,7 @@ import java.util.function.Supplier;
 /** Builds one {@link Verdict}; {@link #build()} adds the assumptions behind the facts it read to {@code why}. */
 public final class VerdictBuilder {
 
-    private final Supplier<List<String>> closeScope;
+    private final Supplier<FactsRead> closeScope;
     private final KnobSpec knob;
     private final String version;
     private String value;
@@ -29,9 +28,10 @@ public final class VerdictBuilder {
 
     /**
      * @param userValue  the user's value of {@code knob}, or null for its default
-     * @param closeScope ends the scope of facts read for this verdict, returning the notes to add to {@code why}
+     * @param closeScope ends the scope of facts read for this verdict, returning the notes to add to {@code why} and
+     *                   the not-modelled grounds that make an {@code ok} {@code unknown}
      */
-    public VerdictBuilder(KnobSpec knob, String version, String userValue, Supplier<List<String>> closeScope) {
+    VerdictBuilder(KnobSpec knob, String version, String userValue, Supplier<FactsRead> closeScope) {
         this.closeScope = closeScope;
         this.knob = knob;
         this.version = version;
@@ -146,7 +146,8 @@ public final class VerdictBuilder {
         if (when == null || source == null || why == null) {
             throw new IllegalStateException("verdict for " + knob.display() + " lacks when, why or source");
         }
-        List<String> notes = closeScope.get();
+        FactsRead read = closeScope.get();
+        List<String> notes = read.notes();
         String w = why == null ? "" : why.strip();
         if (!w.isEmpty()) {
             // a sentence starts upper-case, a name does not change: "ag_rs (default) …" stays as the framework spells it
@@ -160,15 +161,9 @@ public final class VerdictBuilder {
             w = (w.isEmpty() ? "" : w + (w.endsWith(".") ? " " : ". ")) + String.join(" ", notes);
         }
         Outcome o = outcome;
-        if (o == Outcome.OK && notes.stream().anyMatch(n -> n.contains("(" + MachineFacts.MIG_CAUSE))) {
-            // the GPUs' links and attributes were read, but a rank runs in a MIG instance: that path is not modelled
+        if (o == Outcome.OK && !read.notModelled().isEmpty()) {
             o = Outcome.UNKNOWN;
-            w = w + " Not modelled: MIG instances (" + MachineFacts.MIG_SOURCE + "): this ok rests on facts MIG leaves unknown.";
-        }
-        if (o == Outcome.OK && notes.stream().anyMatch(n -> n.contains(dev.fabricscope.advisor.api.EffectiveDeployment.PLACEMENT_UNKNOWN))) {
-            // the ok read where the TP group's ranks sit, which the frameworks' placement does not settle here
-            o = Outcome.UNKNOWN;
-            w = w + " Not modelled: this ok rests on the TP group's placement over the nodes.";
+            w = w + " Not modelled: " + read.notModelled().get(0);
         }
         return new Verdict(knob.framework(), knob.display(), value, userSet, o, resolved, errorClass, message,
                 when, w.isEmpty() ? null : w, fix, source, version);
