@@ -419,8 +419,14 @@ public final class SnapshotIO {
         return "cannot read: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
     }
 
-    /** Strict UTF-8 or a one-line error; decodes through a small buffer, so checking costs no copy of the file. */
+    /**
+     * Strict UTF-8 or a one-line error; decodes through a small buffer, so checking costs no copy of the file. Plain
+     * ASCII (every byte below 0x80, what the tool writes) is valid UTF-8 and is seen eight bytes at a time first.
+     */
     public static void checkUtf8(byte[] bytes, String where) throws ReadException {
+        if (isAscii(bytes)) {
+            return;
+        }
         java.nio.charset.CharsetDecoder d = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
         ByteBuffer in = ByteBuffer.wrap(bytes);
@@ -447,6 +453,25 @@ public final class SnapshotIO {
         } catch (CharacterCodingException e) {
             throw new ReadException(where + ": not UTF-8 text (" + e.getMessage() + ")");
         }
+    }
+
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class,
+            java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /** Whether no byte has its high bit set. */
+    static boolean isAscii(byte[] bytes) {
+        int i = 0;
+        for (int end = bytes.length - 7; i < end; i += 8) {
+            if (((long) LONGS.get(bytes, i) & 0x8080808080808080L) != 0) {
+                return false;
+            }
+        }
+        for (; i < bytes.length; i++) {
+            if (bytes[i] < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public static String readText(Path file) throws ReadException {

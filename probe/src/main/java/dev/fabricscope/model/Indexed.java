@@ -58,7 +58,8 @@ final class Indexed {
 
     static final class Pairs extends AbstractList<GpuPair> implements RandomAccess {
         private final List<GpuPair> list;
-        private volatile Map<List<PciAddress>, GpuPair> index;
+        /** One GPU → the other → their pair: two look-ups, nothing allocated per question (a 256-GPU table asks 65,000). */
+        private volatile Map<PciAddress, Map<PciAddress, GpuPair>> index;
 
         Pairs(List<GpuPair> list) {
             this.list = list;
@@ -76,18 +77,19 @@ final class Indexed {
 
         /** The first pair connecting {@code x} and {@code y} (either order), or null. */
         GpuPair find(PciAddress x, PciAddress y) {
-            Map<List<PciAddress>, GpuPair> m = index;
+            Map<PciAddress, Map<PciAddress, GpuPair>> m = index;
             if (m == null) {
-                m = new HashMap<>(list.size() * 2);
+                m = new HashMap<>();
                 for (GpuPair p : list) {
                     if (p.a() != null && p.b() != null) {
-                        m.putIfAbsent(List.of(p.a(), p.b()), p);
-                        m.putIfAbsent(List.of(p.b(), p.a()), p);
+                        m.computeIfAbsent(p.a(), k -> new HashMap<>()).putIfAbsent(p.b(), p);
+                        m.computeIfAbsent(p.b(), k -> new HashMap<>()).putIfAbsent(p.a(), p);
                     }
                 }
                 index = m;
             }
-            return x == null || y == null ? null : m.get(List.of(x, y));
+            Map<PciAddress, GpuPair> withX = x == null || y == null ? null : m.get(x);
+            return withX == null ? null : withX.get(y);
         }
     }
 }

@@ -38,92 +38,110 @@ public final class LongValues {
     /** {@code value} with every string longer than {@code max} fitted to it; the same instance when none is. */
     @SuppressWarnings("unchecked")
     public static <T> T cut(T value, int max) {
-        return (T) walk(value, max, 0);
+        return (T) new Walk(max).walk(value, 0);
     }
 
     /** Deeper than any model: a cyclic or absurd structure is shown as it is rather than walked forever. */
     private static final int MAX_DEPTH = 64;
 
-    private static Object walk(Object v, int max, int depth) {
-        if (v == null || depth > MAX_DEPTH) {
-            return v;
+    /** One cut: the limit, and the record shapes met (a plain map: ClassValue's look-up showed in a 256-GPU profile). */
+    private static final class Walk {
+        private final int max;
+        private final Map<Class<?>, Shape> shapes = new java.util.HashMap<>();
+
+        Walk(int max) {
+            this.max = max;
         }
-        if (v instanceof String s) {
-            return Escape.fit(s, max);
+
+        Object walk(Object v, int depth) {
+            if (v == null || depth > MAX_DEPTH) {
+                return v;
+            }
+            if (v instanceof String s) {
+                return Escape.fit(s, max);
+            }
+            if (v instanceof Record r) {
+                return record(r, depth);
+            }
+            if (v instanceof List<?> l) {
+                return list(l, depth);
+            }
+            if (v instanceof Set<?> s) {
+                Set<Object> out = new LinkedHashSet<>();
+                boolean changed = false;
+                for (Object e : s) {
+                    Object c = walk(e, depth + 1);
+                    changed |= c != e;
+                    out.add(c);
+                }
+                return changed ? Collections.unmodifiableSet(out) : s;
+            }
+            if (v instanceof Map<?, ?> m) {
+                return map(m, depth);
+            }
+            if (v instanceof Optional<?> o && o.isPresent()) {
+                Object c = walk(o.get(), depth + 1);
+                return c != o.get() ? Optional.of(c) : o;
+            }
+            return v; // numbers, enums, instants, other classes: nothing to cut
         }
-        if (v instanceof Record r) {
-            return record(r, max, depth);
+
+        private Object list(List<?> l, int depth) {
+            List<Object> out = null;
+            for (int i = 0; i < l.size(); i++) {
+                Object e = l.get(i);
+                Object c = walk(e, depth + 1);
+                if (c != e && out == null) {
+                    out = new ArrayList<>(l.subList(0, i));
+                }
+                if (out != null) {
+                    out.add(c);
+                }
+            }
+            return out == null ? l : Collections.unmodifiableList(out);
         }
-        if (v instanceof List<?> l) {
-            return list(l, max, depth);
-        }
-        if (v instanceof Set<?> s) {
-            Set<Object> out = new LinkedHashSet<>();
+
+        private Object map(Map<?, ?> m, int depth) {
+            Map<Object, Object> out = m instanceof SortedMap<?, ?> sm ? new TreeMap<>((java.util.Comparator<Object>) sm.comparator())
+                    : new LinkedHashMap<>();
             boolean changed = false;
-            for (Object e : s) {
-                Object c = walk(e, max, depth + 1);
-                changed |= c != e;
-                out.add(c);
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                Object k = walk(e.getKey(), depth + 1);
+                if (k != e.getKey() && (m.containsKey(k) || out.containsKey(k))) {
+                    k = e.getKey(); // two keys that cut alike: both kept whole rather than one lost
+                }
+                Object v = walk(e.getValue(), depth + 1);
+                changed |= k != e.getKey() || v != e.getValue();
+                out.put(k, v);
             }
-            return changed ? Collections.unmodifiableSet(out) : s;
+            return changed ? Collections.unmodifiableMap(out) : m;
         }
-        if (v instanceof Map<?, ?> m) {
-            return map(m, max, depth);
-        }
-        if (v instanceof Optional<?> o && o.isPresent()) {
-            Object c = walk(o.get(), max, depth + 1);
-            return c != o.get() ? Optional.of(c) : o;
-        }
-        return v; // numbers, enums, instants, other classes: nothing to cut
-    }
 
-    private static Object list(List<?> l, int max, int depth) {
-        List<Object> out = null;
-        for (int i = 0; i < l.size(); i++) {
-            Object e = l.get(i);
-            Object c = walk(e, max, depth + 1);
-            if (c != e && out == null) {
-                out = new ArrayList<>(l.subList(0, i));
+        /** Reads each component; only once one is cut are the others gathered for a new instance. */
+        private Object record(Record r, int depth) {
+            Shape shape = shapes.computeIfAbsent(r.getClass(), SHAPES::get);
+            if (shape == null) {
+                return r;
             }
-            if (out != null) {
-                out.add(c);
+            Object[] args = null;
+            try {
+                for (int i = 0; i < shape.accessors.length; i++) {
+                    Object before = shape.accessors[i].invoke(r);
+                    Object after = walk(before, depth + 1);
+                    if (after != before && args == null) {
+                        args = new Object[shape.accessors.length];
+                        for (int j = 0; j < i; j++) {
+                            args[j] = shape.accessors[j].invoke(r);
+                        }
+                    }
+                    if (args != null) {
+                        args[i] = after;
+                    }
+                }
+                return args != null ? shape.constructor.newInstance(args) : r;
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return r; // a constructor that validates refused a cut value: shown whole, never lost
             }
-        }
-        return out == null ? l : Collections.unmodifiableList(out);
-    }
-
-    private static Object map(Map<?, ?> m, int max, int depth) {
-        Map<Object, Object> out = m instanceof SortedMap<?, ?> sm ? new TreeMap<>((java.util.Comparator<Object>) sm.comparator())
-                : new LinkedHashMap<>();
-        boolean changed = false;
-        for (Map.Entry<?, ?> e : m.entrySet()) {
-            Object k = walk(e.getKey(), max, depth + 1);
-            if (k != e.getKey() && (m.containsKey(k) || out.containsKey(k))) {
-                k = e.getKey(); // two keys that cut alike: both kept whole rather than one lost
-            }
-            Object v = walk(e.getValue(), max, depth + 1);
-            changed |= k != e.getKey() || v != e.getValue();
-            out.put(k, v);
-        }
-        return changed ? Collections.unmodifiableMap(out) : m;
-    }
-
-    private static Object record(Record r, int max, int depth) {
-        Shape shape = SHAPES.get(r.getClass());
-        if (shape == null) {
-            return r;
-        }
-        Object[] args = new Object[shape.accessors.length];
-        boolean changed = false;
-        try {
-            for (int i = 0; i < args.length; i++) {
-                Object before = shape.accessors[i].invoke(r);
-                args[i] = walk(before, max, depth + 1);
-                changed |= args[i] != before;
-            }
-            return changed ? shape.constructor.newInstance(args) : r;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return r; // a constructor that validates refused a cut value: shown whole, never lost
         }
     }
 

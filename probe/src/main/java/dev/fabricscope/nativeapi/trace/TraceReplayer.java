@@ -37,10 +37,17 @@ public final class TraceReplayer {
     private final Map<String, Map<String, Answers>> answers = new HashMap<>();
 
     public TraceReplayer(NativeTrace trace) {
+        String lib = null;
+        String call = null;
+        Map<String, Answers> byArgs = null;
         for (TraceCall c : trace.calls()) {
             if (c != null && c.lib() != null && c.call() != null) {
-                answers.computeIfAbsent(c.lib() + " " + c.call(), k -> new HashMap<>())
-                        .computeIfAbsent(c.args() == null ? "[]" : ArgsKey.of(c.args()), k -> new Answers()).calls.add(c);
+                if (!c.lib().equals(lib) || !c.call().equals(call)) { // a trace's calls come in runs of one function
+                    lib = c.lib();
+                    call = c.call();
+                    byArgs = answers.computeIfAbsent(lib + " " + call, k -> new HashMap<>());
+                }
+                byArgs.computeIfAbsent(c.args() == null ? "[]" : ArgsKey.of(c.args()), k -> new Answers()).calls.add(c);
             }
         }
     }
@@ -50,7 +57,12 @@ public final class TraceReplayer {
         return byArgs == null ? null : byArgs.get(argsJson);
     }
 
+    /** What one seam method needs at each call, found once: its answers by argument text and the type it returns. */
+    private record Route(String name, Map<String, Answers> byArgs, Type valueType) {
+    }
+
     public <I> I proxy(Class<I> api, String lib) {
+        Map<Method, Route> routes = new java.util.concurrent.ConcurrentHashMap<>();
         Object proxy = Proxy.newProxyInstance(api.getClassLoader(), new Class<?>[] {api}, (p, m, args) -> {
             if (m.getDeclaringClass() == Object.class) {
                 return switch (m.getName()) {
@@ -59,21 +71,24 @@ public final class TraceReplayer {
                     default -> "replay of " + lib;
                 };
             }
-            return answer(lib, m, args);
+            Route r = routes.computeIfAbsent(m, k -> new Route(k.getName(), answers.getOrDefault(lib + " " + k.getName(), Map.of()),
+                    valueType(k)));
+            return answer(lib, r, args);
         });
         return api.cast(proxy);
     }
 
-    private NativeAnswer<?> answer(String lib, Method m, Object[] args) {
+    private NativeAnswer<?> answer(String lib, Route r, Object[] args) {
         Object[] a = args == null ? new Object[0] : args;
         String argsJson = ArgsKey.of(a);
-        if (lib.equals(HOST) && answers(lib, m.getName(), argsJson) == null) {
-            NativeAnswer<?> legacy = fromWholeFiles(m.getName(), a);
+        Answers recorded = r.byArgs().get(argsJson);
+        if (lib.equals(HOST) && recorded == null) {
+            NativeAnswer<?> legacy = fromWholeFiles(r.name(), a);
             if (legacy != null) {
                 return legacy;
             }
         }
-        return answer(lib, m.getName(), argsJson, valueType(m));
+        return answer(r.name(), argsJson, recorded, r.valueType());
     }
 
     private static final String HOST = "host";
@@ -107,8 +122,12 @@ public final class TraceReplayer {
     }
 
     private NativeAnswer<?> answer(String lib, String name, String argsJson, Type valueType) {
+        return answer(name, argsJson, answers(lib, name, argsJson), valueType);
+    }
+
+    private NativeAnswer<?> answer(String name, String argsJson, Answers recorded, Type valueType) {
         ObjectMapper mapper = Json.mapper();
-        TraceCall c = next(answers(lib, name, argsJson));
+        TraceCall c = next(recorded);
         if (c == null) {
             return NativeAnswer.failed(NativeAnswer.Fault.NOT_RECORDED, "the trace holds no answer for " + name + argsJson);
         }

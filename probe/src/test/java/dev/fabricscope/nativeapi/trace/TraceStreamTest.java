@@ -73,6 +73,37 @@ class TraceStreamTest {
         assertEquals(mapperOnly(cut), viaRead(cut));
     }
 
+    /** The reader gives up on a member named twice or not known (the parser's own detector is off for it). */
+    @Test
+    void aMemberNamedTwiceOrUnknownReadsAsTheMapperReadsIt() {
+        String name = TRACES.keySet().stream().filter(k -> k.contains("h200-nvswitch")).findFirst()
+                .orElse(TRACES.keySet().iterator().next());
+        String whole;
+        try {
+            whole = dev.fabricscope.json.Json.mapper().readTree(TRACES.get(name)).toString(); // compact, so the edits below find their places
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int call = whole.indexOf("{\"seq\":");
+        assertEquals(true, call > 0, name);
+        Map<String, String> variants = new LinkedHashMap<>();
+        variants.put("seq twice in a call", whole.substring(0, call + 1) + "\"seq\":7," + whole.substring(call + 1));
+        variants.put("lib twice in a call", whole.substring(0, call + 1) + "\"lib\":\"nvml\"," + whole.substring(call + 1));
+        variants.put("source twice", "{\"source\":\"a\"," + whole.substring(1).replaceFirst("\"source\":", "\"source\":"));
+        variants.put("format twice", "{\"format\":\"x\"," + whole.substring(1));
+        variants.put("a key twice inside args", whole.substring(0, call + 1) + "\"args\":[{\"k\":1,\"k\":2}]," + whole.substring(call + 1)
+                .replaceFirst("\"args\":", "\"argsOld\":"));
+        variants.put("an unknown member in a call", whole.substring(0, call + 1) + "\"extra\":1," + whole.substring(call + 1));
+        variants.put("an unknown member of the trace", "{\"extra\":{\"a\":1}," + whole.substring(1));
+        for (Map.Entry<String, String> v : variants.entrySet()) {
+            byte[] json = v.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(null, TraceStream.read(json), v.getKey() + ": the token reader must give up");
+            assertEquals(mapperOnly(json), viaRead(json), v.getKey());
+        }
+        assertEquals(true, String.valueOf(viaRead(variants.get("seq twice in a call").getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .startsWith("error: "), "the mapper refuses a member named twice");
+    }
+
     private static Object mapperOnly(byte[] json) {
         try {
             return TraceIO.checked(TraceIO.bound(json, "f"), "f");
