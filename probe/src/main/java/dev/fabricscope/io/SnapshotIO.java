@@ -54,6 +54,14 @@ public final class SnapshotIO {
          * are no snapshot or report) thrown when they are of no other format either.
          */
         MachineSnapshot read(byte[] bytes, Path file, ReadException notASnapshot) throws ReadException;
+
+        /**
+         * Whether {@code bytes} are plainly of this format, seen cheaply (a trace's first members): such a file is read
+         * as it at once, not first scanned whole as a snapshot it cannot be.
+         */
+        default boolean claims(byte[] bytes) {
+            return false;
+        }
     }
 
     /** A snapshot or report file. */
@@ -65,6 +73,9 @@ public final class SnapshotIO {
     public static MachineSnapshot read(Path file, OtherFormats others) throws ReadException {
         byte[] bytes = readBytes(file);
         checkUtf8(bytes, file.toString());
+        if (others.claims(bytes)) {
+            return others.read(bytes, file, new ReadException(file + ": not a Fabricscope snapshot or report"));
+        }
         try {
             return parse(bytes, file.toString());
         } catch (ReadException e) {

@@ -32,6 +32,10 @@ public final class ReportIO {
      */
     public static Report read(Path file, SnapshotIO.OtherFormats others) throws ReadException {
         byte[] bytes = SnapshotIO.readBytes(file);
+        if (others.claims(bytes)) {
+            SnapshotIO.checkUtf8(bytes, file.toString());
+            return Reports.fromSnapshot(others.read(bytes, file, new ReadException(file + ": not a Fabricscope report or snapshot")));
+        }
         try {
             return parse(bytes, file.toString());
         } catch (ReadException notAReport) {

@@ -20,7 +20,17 @@ import java.nio.file.Path;
 public final class OpenSnapshot {
 
     /** Native-call traces, replayed through the unchanged probe; for readers below the probe ({@code io}, {@code cluster}). */
-    public static final SnapshotIO.OtherFormats TRACES = OpenSnapshot::replayTrace;
+    public static final SnapshotIO.OtherFormats TRACES = new SnapshotIO.OtherFormats() {
+        @Override
+        public MachineSnapshot read(byte[] bytes, Path file, SnapshotIO.ReadException notASnapshot) throws SnapshotIO.ReadException {
+            return replayTrace(bytes, file, notASnapshot);
+        }
+
+        @Override
+        public boolean claims(byte[] bytes) {
+            return TraceIO.looksLikeTrace(bytes);
+        }
+    };
 
     private OpenSnapshot() {
     }
@@ -39,7 +49,11 @@ public final class OpenSnapshot {
      */
     public static RecordedChecks recordedChecks(Path file) {
         try {
-            return RecordedChecks.of(ReportIO.read(file));
+            byte[] bytes = SnapshotIO.readBytes(file);
+            if (TraceIO.looksLikeTrace(bytes)) {
+                return null; // a trace holds no checks: not scanned again as a report
+            }
+            return RecordedChecks.of(ReportIO.parse(bytes, file.toString()));
         } catch (SnapshotIO.ReadException | RuntimeException e) {
             return null;
         }
