@@ -40,7 +40,7 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
     /** Facts of {@code snapshot} (null: none) with {@code assume} (keys as {@link FactKey#key}) applied on top. */
     public static MachineFacts derive(MachineSnapshot snapshot, Map<String, String> assume) throws AdvisorInputException {
         Map<FactKey, String> a = parseAssumptions(assume);
-        Probed p = snapshot == null ? Probed.none() : Probed.of(snapshot);
+        Probed p = snapshot == null ? Probed.none() : Probed.cached(snapshot);
         Map<FactKey, Fact<?>> f = new EnumMap<>(FactKey.class);
         p.facts.forEach(f::put);
         a.forEach((k, v) -> f.put(k, Fact.assumed(typed(k, v), k)));
@@ -316,6 +316,23 @@ public record MachineFacts(Fact<String> platform, Fact<String> sm, Fact<Integer>
 
         static Probed none() {
             return new Probed(Map.of(), null, null, null, GroupLinks.NONE);
+        }
+
+        /** The last snapshot read and what was read of it (one advice derives its facts again for every plan it checks). */
+        private record Last(MachineSnapshot snapshot, Probed probed) {
+        }
+
+        private static volatile Last last;
+
+        /** {@link #of}, read once for the same snapshot instance (snapshots are immutable). */
+        static Probed cached(MachineSnapshot s) {
+            Last l = last;
+            if (l != null && l.snapshot() == s) {
+                return l.probed();
+            }
+            Probed p = of(s);
+            last = new Last(s, p);
+            return p;
         }
 
         static Probed of(MachineSnapshot s) {
