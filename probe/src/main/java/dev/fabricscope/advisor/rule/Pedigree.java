@@ -46,8 +46,7 @@ public record Pedigree(List<File> files, String from, String before, List<String
         for (SourceRef s : sources) {
             String date = s.commit() == null ? null : dates.get(s.commit());
             String note = s.commit() == null ? "stored copy, commit not recorded"
-                    : date != null ? null : UpstreamReleases.whole(s.repo(), s.commit(), s.path()).map(UpstreamReleases.Proof::dateNote)
-                    .orElse("no date in the stored index");
+                    : date == null ? "no date in the stored index" : null;
             out.putIfAbsent(s.repo() + "@" + s.commit() + ":" + s.path(), new File(s.repo(), s.commit(), s.path(), date, note));
         }
         return new ArrayList<>(out.values());

@@ -117,6 +117,12 @@ public final class UpstreamReleases {
         return of(repo, commit, path).stream().filter(Proof::whole).findFirst();
     }
 
+    /** The files, each undated one with its proof's date note (where it lies in the fork, or that it is not there). */
+    public static List<Pedigree.File> noted(List<Pedigree.File> files) {
+        return files.stream().map(f -> f.date() != null || f.commit() == null ? f : whole(f.repo(), f.commit(), f.path())
+                .map(p -> new Pedigree.File(f.repo(), f.commit(), f.path(), null, p.dateNote())).orElse(f)).toList();
+    }
+
     /**
      * The releases every file of a set is proven in (whole files only), or empty where one file is not: a set's range may
      * only rest on this.

@@ -36,7 +36,7 @@ final class SglangRuleSets {
             case "older" -> s.addAll(List.of(SglangSources.ENGINE_OLD, SglangSources.FUSION_TB, SglangSources.TRANSPORT));
             default -> throw new IllegalArgumentException("no SGLang rule set " + id);
         }
-        List<Pedigree.File> files = Pedigree.files(s, SglangSources.FORK_DATES);
+        List<Pedigree.File> files = UpstreamReleases.noted(Pedigree.files(s, SglangSources.FORK_DATES));
         List<String> every = UpstreamReleases.provenForEvery(files);
         if (!every.isEmpty()) {
             return new Pedigree(files, every.get(0), UpstreamReleases.nextSglangRelease(every.get(every.size() - 1)), List.of(),

@@ -31,7 +31,7 @@ final class VllmRuleSets {
             case "older" -> s.addAll(List.of(VllmSources.BACKEND_OLD, VllmSources.DCP_ASSERT_OLD, VllmSources.ENVS_OLD));
             default -> throw new IllegalArgumentException("no vLLM rule set " + id);
         }
-        List<Pedigree.File> files = Pedigree.files(s, VllmSources.FORK_DATES);
+        List<Pedigree.File> files = UpstreamReleases.noted(Pedigree.files(s, VllmSources.FORK_DATES));
         return new Pedigree(files, null, null, List.of(), NO_RELEASE + UpstreamReleases.summary(VllmKnobs.FW, files) + CHOOSE);
     }
 }
