@@ -5,6 +5,7 @@ import dev.fabricscope.advisor.api.MachineFacts;
 import dev.fabricscope.advisor.rule.FrameworkRules;
 import dev.fabricscope.advisor.rule.Pedigree;
 import dev.fabricscope.advisor.rule.RuleVersion;
+import dev.fabricscope.advisor.rule.UpstreamReleases;
 import dev.fabricscope.advisor.rule.Versions;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,7 +65,7 @@ final class VersionChoice {
             }
         }
         throw new AdvisorInputException("unknown " + rules.name() + " version '" + id + "'; known: " + known(rules)
-                + " (newest is the default; --list-knobs lists each set's files)");
+                + " (newest is the default; --list-knobs lists each set's files)" + outsideEvery(rules, id));
     }
 
     /** Each set's id with the releases it covers, where read, and its commits. */
@@ -135,11 +136,24 @@ final class VersionChoice {
                         .map(x -> x.id() + " " + x.pedigree().rangeText()).toList()) + "); newest rules used");
             } else {
                 notes.add(fw + " " + inst.display() + " installed (read): which rule set that release matches is not recorded "
-                        + "(the rules cite commits of the stored index, not releases), so the newest rules are used; "
-                        + "--framework-version " + fw + "=… chooses others");
+                        + "(no set's files are all proven in a release: --list-knobs says what is), so the newest rules are used; "
+                        + "--framework-version " + fw + "=… chooses others" + outsideEvery(rules, inst.version()));
             }
         }
         return v;
+    }
+
+    /**
+     * For a release no set covers: that it lies outside every set, and what is proven for it (UpstreamReleases: the
+     * files or lines of a set that release is proven to hold); empty for an id that is not a release.
+     */
+    private static String outsideEvery(FrameworkRules rules, String id) {
+        if (!Pedigree.isRelease(id)) {
+            return "";
+        }
+        String proven = UpstreamReleases.provenFor(rules.versions(), id);
+        return ". Release " + id + " lies outside every " + rules.name() + " set's proven range" + (proven.isEmpty()
+                ? "; nothing of its files is proven for it" : ": " + proven);
     }
 
     /** A set's commits, 8 digits each, space-separated. */

@@ -3,20 +3,22 @@ package dev.fabricscope.advisor.sglang;
 import dev.fabricscope.advisor.api.SourceRef;
 import dev.fabricscope.advisor.customallreduce.CustomAllReduceSources;
 import dev.fabricscope.advisor.rule.Pedigree;
+import dev.fabricscope.advisor.rule.UpstreamReleases;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What each SGLang rule set was read from. Its releases are not known: the mirror is larger than fetch brings, and the
- * stored index holds python/sglang/version.py only at fd1216ca ({@code 0.5.6.post2}; an earlier session saw 0.5.3rc2 at
- * 0175ceec) and python/pyproject.toml only at aad731e7 ({@code 0.1.12}), at none of the commits the rules cite, which
- * read_file refuses for those paths. A source install names its commit instead ({@code direct_url.json}).
+ * What each SGLang rule set was read from, and what is proven of its releases (UpstreamReleases: upstream-releases.tsv,
+ * proven against mmangkad-dev/sglang's main up to 2026-08-16). A set gets a release range only where every one of its files
+ * is proven in those releases; none is: the stored index's copies (its commits are not in the fork) match no version of
+ * their paths there, except custom_all_reduce_v2.py@50e143a6 (main 2026-03-20 … 2026-04-13, after the last release
+ * version.py names). What is proven per file goes into the release note. A source install names its commit instead
+ * ({@code direct_url.json}).
  */
 final class SglangRuleSets {
 
-    static final String NO_RELEASE = "no release read: the rules cite commits of the stored index, which gives no dates "
-            + "and no tags, and its version.py (fd1216ca: 0.5.6.post2) is at none of the rules' commits; name a commit (prefix), "
-            + "or install from git: direct_url.json's commit then picks the set";
+    static final String NO_RELEASE = "no release proven for every file: ";
+    static final String CHOOSE = "; name a commit (prefix), or install from git: direct_url.json's commit then picks the set";
 
     private static final List<SourceRef> COMMON = List.of(SglangSources.SEED_ARGS, SglangSources.AUTO, SglangSources.TSM,
             CustomAllReduceSources.SGLANG_CAR);
@@ -34,6 +36,12 @@ final class SglangRuleSets {
             case "older" -> s.addAll(List.of(SglangSources.ENGINE_OLD, SglangSources.FUSION_TB, SglangSources.TRANSPORT));
             default -> throw new IllegalArgumentException("no SGLang rule set " + id);
         }
-        return new Pedigree(Pedigree.files(s, SglangSources.FORK_DATES), null, null, List.of(), NO_RELEASE);
+        List<Pedigree.File> files = UpstreamReleases.noted(Pedigree.files(s, SglangSources.FORK_DATES));
+        List<String> every = UpstreamReleases.provenForEvery(files);
+        if (!every.isEmpty()) {
+            return new Pedigree(files, every.get(0), UpstreamReleases.nextSglangRelease(every.get(every.size() - 1)), List.of(),
+                    "every file's text proven in these releases' bump commits: " + UpstreamReleases.summary(SglangKnobs.FW, files));
+        }
+        return new Pedigree(files, null, null, List.of(), NO_RELEASE + UpstreamReleases.summary(SglangKnobs.FW, files) + CHOOSE);
     }
 }
