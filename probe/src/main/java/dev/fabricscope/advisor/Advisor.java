@@ -8,6 +8,7 @@ import dev.fabricscope.advisor.api.MachineFacts;
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.inventory.KnobNames;
+import dev.fabricscope.advisor.inventory.UnmodelledSettings;
 import dev.fabricscope.advisor.inventory.UpstreamInventory;
 import dev.fabricscope.advisor.rule.DeploymentResolver;
 import dev.fabricscope.advisor.rule.Eval;
@@ -102,6 +103,8 @@ public final class Advisor {
             verdicts.addAll(UpstreamInventory.bundled().unknownVerdicts(r.facts(), r.deployment(), rules.name(), versions.id(rules.name())));
             recs.add(rules.recommend(e));
         }
+        verdicts = UnmodelledSettings.applied(verdicts, KnobNames.bundled(), notModelledFlags, notModelledEnv);
+        recs = UnmodelledSettings.caveated(recs, KnobNames.bundled(), notModelledFlags, notModelledEnv);
         List<String> order = frameworks.stream().map(FrameworkRules::name).toList();
         verdicts.sort(Comparator.comparingInt((Verdict v) -> order.indexOf(v.framework())).thenComparing(Advisor::severity));
         return new AdviceResult(r.facts(), r.deployment(), verdicts, recs, versions.ids(), null, r.checks(), ruleNotes);

@@ -11,6 +11,7 @@ import dev.fabricscope.advisor.api.AdvisorInputException;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.inventory.KnobNames;
+import dev.fabricscope.advisor.inventory.UnmodelledSettings;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +66,17 @@ class NotModelledKnobsTest {
         assertThrows(AdvisorInputException.class, () -> Knobs.env(Map.of("enable-expert-parallel", "true")), "a flag name is no env");
     }
 
+    /** The listed names no rule set models, per kind, that can (or cannot) change a backend ({@link UnmodelledSettings}). */
+    private static Map<String, List<KnobNames.Read>> notModelled(boolean flag, boolean communication) {
+        Map<String, List<KnobNames.Read>> out = new LinkedHashMap<>();
+        notModelled(flag).forEach((name, reads) -> {
+            if (reads.stream().anyMatch(UnmodelledSettings::canChangeCommunication) == communication) {
+                out.put(name, reads);
+            }
+        });
+        return out;
+    }
+
     /** Every listed name no rule set models, per kind. */
     private static Map<String, List<KnobNames.Read>> notModelled(boolean flag) {
         Map<String, List<KnobNames.Read>> out = new LinkedHashMap<>();
@@ -90,13 +102,15 @@ class NotModelledKnobsTest {
     }
 
     /**
-     * All listed names at once, on machines of three kinds: each gets an unknown verdict under every framework that
-     * reads it, none is ok, and every other verdict (and recommendation) is what it is without them.
+     * All listed names that cannot change a backend (a port, a log level, a model path) at once, on machines of three
+     * kinds: each gets an unknown verdict under every framework that reads it, none is ok, and every other verdict (and
+     * recommendation) is what it is without them.
      */
     @Test
-    void aListedNameIsNeverOkAndChangesNoOtherVerdict() {
-        Map<String, List<KnobNames.Read>> flags = notModelled(true);
-        Map<String, List<KnobNames.Read>> env = notModelled(false);
+    void aListedNameIsNeverOkAndOneAboutNothingOfCommunicationChangesNoOtherVerdict() {
+        Map<String, List<KnobNames.Read>> flags = notModelled(true, false);
+        Map<String, List<KnobNames.Read>> env = notModelled(false, false);
+        assertTrue(flags.size() > 100 && flags.containsKey("port"), "flags about other things: " + flags.size());
         for (String[] m : List.of(What.HGX_H100, What.PCIE_SM120, What.GB200_NVL)) {
             AdviceResult before = machine(m).advise();
             What with = machine(m);
@@ -118,8 +132,57 @@ class NotModelledKnobsTest {
             }
             assertNotEquals(before.summary(), after.summary());
             assertEquals(before.count(Outcome.OK), after.count(Outcome.OK), "no ok added");
-            assertEquals(before.count(Outcome.UNKNOWN) + after.verdicts().size() - others.size(), after.count(Outcome.UNKNOWN));
         }
+    }
+
+    /**
+     * All listed names that can change a backend (every NCCL parameter, CUDA_VISIBLE_DEVICES, SGLang and vLLM knobs
+     * about parallelism and communication): no verdict becomes ok or changes otherwise, but the ok verdicts they reach
+     * read unknown and name them, and the plans say they were made without them.
+     */
+    @Test
+    void aListedNameAboutCommunicationTakesTheOkFromWhatItReaches() {
+        Map<String, List<KnobNames.Read>> flags = notModelled(true, true);
+        Map<String, List<KnobNames.Read>> env = notModelled(false, true);
+        assertTrue(env.containsKey("NCCL_P2P_LEVEL") && env.containsKey("CUDA_VISIBLE_DEVICES") && !flags.containsKey("port"), env.keySet().toString());
+        for (String[] m : List.of(What.HGX_H100, What.PCIE_SM120, What.GB200_NVL)) {
+            AdviceResult before = machine(m).advise();
+            What with = machine(m);
+            flags.keySet().forEach(n -> with.flag(n, "1"));
+            env.keySet().forEach(n -> with.env(n, "1"));
+            AdviceResult after = with.advise();
+            List<Verdict> others = after.verdicts().stream().filter(v -> !(v.userSet() && v.when().equals(KnobNames.NOT_MODELLED_WHEN))).toList();
+            assertEquals(before.verdicts().size(), others.size());
+            Map<String, Verdict> afterByKnob = new LinkedHashMap<>();
+            others.forEach(v -> afterByKnob.put(v.framework() + " " + v.knob() + " " + v.value() + " " + v.source(), v));
+            assertEquals(others.size(), afterByKnob.size(), "one verdict per framework, knob, value and source");
+            for (Verdict b : before.verdicts()) {
+                Verdict a = afterByKnob.get(b.framework() + " " + b.knob() + " " + b.value() + " " + b.source());
+                if (b.outcome() == Outcome.OK) {
+                    assertEquals(Outcome.UNKNOWN, a.outcome(), a::toString); // CUDA_VISIBLE_DEVICES reaches every framework
+                    assertTrue(a.why().contains("Not judged ok: ") && a.why().contains("it can change this."), a.why());
+                    assertEquals(b.source(), a.source());
+                } else {
+                    assertEquals(b, a, "a verdict that was not ok is unchanged");
+                }
+            }
+            assertEquals(0, after.count(Outcome.OK), "no ok left");
+            for (int i = 0; i < before.recommendations().size(); i++) {
+                assertEquals(before.recommendations().get(i).flags(), after.recommendations().get(i).flags());
+                assertEquals(before.recommendations().get(i).env(), after.recommendations().get(i).env());
+                assertTrue(after.recommendations().get(i).summary().contains("which the advisor does not model: it may change what works."));
+            }
+        }
+    }
+
+    /** The audit's case: NCCL_P2P_LEVEL=LOC keeps NCCL off multi-node NVLink (init.cc:1071-1072 @5067397c); never an ok MNNVL. */
+    @Test
+    void p2pLevelLocOnAnMnnvlTrayLeavesNoOkMnnvl() {
+        AdviceResult r = machine(What.GB200_NVL).assume("imex-channel=true").tp(8).nodes(2).framework("nccl").env("NCCL_P2P_LEVEL", "LOC").advise();
+        Verdict mnnvl = r.verdict("nccl", "NCCL_MNNVL_ENABLE").orElseThrow();
+        assertNotEquals(Outcome.OK, mnnvl.outcome(), mnnvl::toString);
+        AdviceResult plain = machine(What.GB200_NVL).assume("imex-channel=true").tp(8).nodes(2).framework("nccl").advise();
+        assertEquals(Outcome.OK, plain.verdict("nccl", "NCCL_MNNVL_ENABLE").orElseThrow().outcome(), "without it, MNNVL is ok");
     }
 
     @Test

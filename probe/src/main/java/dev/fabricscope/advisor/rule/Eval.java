@@ -303,6 +303,16 @@ public final class Eval {
         return dep.tp();
     }
 
+    /** The pipeline-parallel size the deployment gives ({@code --flag pipeline-parallel-size}, SGLang's --pp-size too); 1 when not given. */
+    public int pp() {
+        String v = flags.get("pipeline-parallel-size");
+        try {
+            return v == null ? 1 : Math.max(1, Integer.parseInt(v.strip()));
+        } catch (NumberFormatException ex) {
+            return 1;
+        }
+    }
+
     public int nodes() {
         use("deployment.nodes");
         return dep.nodes();

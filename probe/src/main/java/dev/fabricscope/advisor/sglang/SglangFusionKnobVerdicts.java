@@ -120,6 +120,13 @@ final class SglangFusionKnobVerdicts {
                             + "message, so FlashInfer fusion may be auto-enabled and used per call as without the flag.")
                     .fix("--dp-size N (N > 1, dividing TP) to run DP attention").build();
         }
+        int dp = e.intValue(DP_SIZE);
+        if (dp > 1 && e.tp() % dp != 0) {
+            return v.error("AssertionError").message("").source(SglangSources.DP_DIVIDES_TP)
+                    .why(Slots.fill("With DP attention on, SGLang asserts tp_size % dp_size == 0 while it resolves the arguments, and TP {tp} "
+                            + "is not a multiple of --dp-size {dp}: the server stops with a bare AssertionError.", "tp", e.tp(), "dp", dp))
+                    .fix("a --dp-size that divides TP " + e.tp()).build();
+        }
         return v.ok().why("On: SGLang neither auto-enables FlashInfer all-reduce fusion nor uses the fused kernel (apply_flashinfer_allreduce_fusion needs DP attention off).").build();
     }
 

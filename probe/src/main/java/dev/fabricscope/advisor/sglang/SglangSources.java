@@ -186,6 +186,10 @@ public final class SglangSources {
     static final SourceRef PCIE_IPC_ENABLED = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "120-125");
     static final SourceRef PCIE_IPC_BUILD = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "146-161");
 
+    /** check_server_args: {@code assert (tp_size * pp_size) % nnodes == 0, "tp_size must be divisible by number of nodes"}. */
+    static final SourceRef NODES_DIVIDE = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "10115");
+    /** handle_data_parallelism, with DP attention on: {@code assert cfg.tp_size % cfg.dp_size == 0}. */
+    static final SourceRef DP_DIVIDES_TP = cpLine("186");
     static final String WHEN_ARGS = "argument parsing (server start, before model loading)";
     static final String WHEN_RESOLVE = "argument resolution (server start, before model loading)";
     static final String WHEN_WARMUP = "model-runner warm-up (after weight loading, before CUDA-graph capture)";

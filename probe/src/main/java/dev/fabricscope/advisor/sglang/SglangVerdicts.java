@@ -14,6 +14,7 @@ final class SglangVerdicts {
     static List<Verdict> evaluate(Eval e) {
         SglangVersion version = e.version(SglangVersion.class);
         List<Verdict> out = new ArrayList<>();
+        SglangNodesRule.verdict(e).ifPresent(out::add);
         out.add(SglangFusionVerdict.fusionVerdict(e, true));
         out.add(SglangFusionKnobVerdicts.deprecatedVerdict(e));
         out.add(SglangFusionKnobVerdicts.enforceVerdict(e));

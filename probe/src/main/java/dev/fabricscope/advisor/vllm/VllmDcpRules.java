@@ -102,6 +102,24 @@ final class VllmDcpRules {
     }
 
     /**
+     * --pipeline-parallel-size, where set: the world-size refusal below when TP × PP × PCP is more than a node holds and
+     * no --nodes was given, else unknown (what PP does to the all-reduce backends is not modelled); nothing when unset.
+     */
+    static java.util.Optional<Verdict> ppVerdict(Eval e) {
+        if (!e.isSet(VllmKnobs.PP_SIZE)) {
+            return java.util.Optional.empty();
+        }
+        VerdictBuilder v = e.on(VllmKnobs.PP_SIZE, VllmVersion.class).source(VllmSources.WORLD_SIZE).when(VllmSources.WHEN_CONFIG);
+        Verdict world = worldSize(e, v, Math.max(1, e.intValue(VllmKnobs.PCP_SIZE)));
+        if (world != null) {
+            return java.util.Optional.of(world);
+        }
+        return java.util.Optional.of(v.outcome(Outcome.UNKNOWN).why(Slots.fill("PP {pp}: the world size TP × PP × PCP fits the deployment. "
+                + "Not modelled: what pipeline parallelism changes for the all-reduce backends (each stage's TP group is judged as "
+                + "the TP group).", "pp", e.intValue(VllmKnobs.PP_SIZE))).build());
+    }
+
+    /**
      * ParallelConfig.__post_init__: with the default executor on CUDA and {@code nnodes} 1, a world size (TP × PP × PCP)
      * above the node's GPUs is a ValueError. The advisor assumed more nodes only because no --nodes was given; vLLM's
      * {@code --nnodes} defaults to 1 just the same.

@@ -74,7 +74,7 @@ final class VllmFusionPass {
     static Double maxSizeMb(Eval e) {
         String override = e.value(MAX_SIZE);
         if (override != null) {
-            return Double.parseDouble(override);
+            return gateAdmits(e) ? Double.parseDouble(override) : null;
         }
         if (!e.cuda()) {
             return null;
@@ -84,6 +84,19 @@ final class VllmFusionPass {
             return null;
         }
         return VllmSizeTable.FUSION.mb(e.capTimes10(), e.tp()).orElse(null);
+    }
+
+    /**
+     * Whether PassConfig.flashinfer_max_size gets past its world-size check, which comes before the user's
+     * fi_allreduce_fusion_max_size_mb is read (vllm/config/compilation.py:189-191 @156b1266): this version's list where it
+     * has one, else the size table's world sizes (its 16 on SM100/SM103 is the newest copies' addition).
+     */
+    static boolean gateAdmits(Eval e) {
+        List<Integer> allowed = version(e).passWorldSizes();
+        if (allowed != null) {
+            return allowed.contains(e.tp());
+        }
+        return VllmSizeTable.FUSION.capabilities().stream().anyMatch(c -> VllmSizeTable.FUSION.worldSizes(c).contains(e.tp()));
     }
 
     /** What the pass ends up doing when on: fused with a backend, disabled with a warning, or a start-up error. */
@@ -96,6 +109,11 @@ final class VllmFusionPass {
                     + ": FlashInfer's comm module is CUDA-only" : "FlashInfer is not installed") + "; the pass disables itself and the unfused all-reduce + RMSNorm run.", VllmSources.PASS);
         }
         Double mb = maxSizeMb(e);
+        if (mb == null && e.value(MAX_SIZE) != null) {
+            return new Partial(Outcome.FALLBACK, null, null, VllmMessage.PASS_WORLD.format(e.tp()), WHEN_PASS, "PassConfig.flashinfer_max_size "
+                    + "checks the world size before it reads fi_allreduce_fusion_max_size_mb, and world size " + e.tp() + " is not one it takes"
+                    + "; the pass disables itself and the unfused all-reduce + RMSNorm run (the size given is never used).", VllmSources.PASS_GATE);
+        }
         if (mb == null) {
             List<Integer> allowed = version(e).passWorldSizes();
             VllmSizeTable t = VllmSizeTable.FUSION;

@@ -87,6 +87,10 @@ final class VllmFusionVerdicts {
     static Verdict maxSizeVerdict(Eval e) {
         VerdictBuilder v = e.on(MAX_SIZE, VllmVersion.class).source(VllmSizeTable.FUSION.source()).when(WHEN_PASS);
         Double mb = VllmFusionPass.maxSizeMb(e);
+        if (v.userSet() && mb == null) {
+            return v.fallback().source(VllmSources.PASS_GATE).why("Never read at " + e.tpPhrase() + ": PassConfig.flashinfer_max_size checks "
+                    + "the world size first and returns None for " + e.tp() + ", so the fusion pass disables itself whatever size is given.").build();
+        }
         if (v.userSet()) {
             return v.ok().why("Overrides the size table: " + VllmFusionPass.fmt(mb) + " MB for " + e.tpPhrase()
                     + (FlashInferWorkspace.TRTLLM_RANKS.contains(e.tp()) ? "." : "; the TRT-LLM kernels still exist for 2, 4, 8, 16 ranks only.")).build();

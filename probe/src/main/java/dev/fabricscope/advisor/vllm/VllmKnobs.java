@@ -39,7 +39,7 @@ final class VllmKnobs {
     static final KnobSpec COMPILATION_CONFIG = KnobSpec.flag(FW, "compilation-config", KnobSpec.Type.STRING, "{}",
             "-cc / --compilation-config JSON; its pass_config.fuse_allreduce_rms (or enable_fi_allreduce_fusion) and fi_allreduce_fusion_max_size_mb are read");
     static final KnobSpec PP_SIZE = KnobSpec.flag(FW, "pipeline-parallel-size", KnobSpec.Type.INT, "1",
-            "pipeline-parallel size (-pp); counted in the GPU check").scope(KnobSpec.Scope.KNOWN);
+            "pipeline-parallel size (-pp); counted in the world-size check");
     static final KnobSpec V2_RUNNER = KnobSpec.env(FW, "VLLM_USE_V2_MODEL_RUNNER", KnobSpec.Type.BOOL, "unset",
             "Model Runner V2 (1) or V1 (0); unset: vLLM picks (PCP runs on V2 only)");
     static final KnobSpec DP_SIZE = KnobSpec.flag(FW, "data-parallel-size", KnobSpec.Type.INT, "1", "data-parallel size (-dp)")

@@ -36,6 +36,12 @@ final class VllmSources {
     /** The fork commits' dates, as the fetched repository gives them. */
     static final Map<String, String> FORK_DATES = Map.of("156b12667cf5fbb93914f3646acc25dca378b420",
             "2026-06-23T22:26:39+08:00", "6ae8bbd0c2fa5b057f0c3066bc6519792f7048af", "2026-03-26T01:53:45-07:00");
+    /** MultiprocExecutor._get_parallel_sizes: {@code assert self.world_size % self.parallel_config.nnodes_within_dp == 0}. */
+    static final SourceRef NODES_DIVIDE = new SourceRef(FORK_ENVS, "156b12667cf5fbb93914f3646acc25dca378b420",
+            "vllm/v1/executor/multiproc_executor.py", "251-255");
+    /** PassConfig.flashinfer_max_size: the world size is checked before fi_allreduce_fusion_max_size_mb is read. */
+    static final SourceRef PASS_GATE = new SourceRef(FORK_ENVS, "156b12667cf5fbb93914f3646acc25dca378b420", "vllm/config/compilation.py",
+            "181-196");
     static final SourceRef ENVS_NEW = new SourceRef(FORK_ENVS, "156b12667cf5fbb93914f3646acc25dca378b420", ENVS_PATH, "1544-1548");
     static final SourceRef ENVS_OLD = new SourceRef(FORK_ENVS, "6ae8bbd0c2fa5b057f0c3066bc6519792f7048af", ENVS_PATH, "1313-1317");
     /** VLLM_USE_NCCL_SYMM_MEM = bool(int(os.getenv(..., "0"))). */

@@ -25,6 +25,8 @@ final class VllmVerdicts {
                 VllmDcpRules.dcpSizeVerdict(e),
                 VllmDcpRules.pcpVerdict(e),
                 VllmDcpRules.dcpBackendVerdict(e)));
+        VllmDcpRules.ppVerdict(e).ifPresent(out::add);
+        VllmNodesRule.verdict(e).ifPresent(out::add);
         VllmDcpRules.v2RunnerVerdict(e).ifPresent(out::add);
         return out;
     }

@@ -1,0 +1,124 @@
+package dev.fabricscope.advisor.inventory;
+
+import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.api.Recommendation;
+import dev.fabricscope.advisor.api.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The upstream knobs a user set that no rule models, held against the other verdicts: a verdict the advisor would call
+ * {@code ok} is not ok where such a setting can change it (NCCL_P2P_LEVEL=LOC keeps NCCL off multi-node NVLink;
+ * CUDA_VISIBLE_DEVICES changes the GPUs a TP group gets). Those verdicts read {@code unknown} and name the setting.
+ * Which settings can change them is decided by what they name: every NCCL parameter (NCCL reads them for its
+ * communicators), the CUDA variables that choose devices, and SGLang and vLLM knobs about parallelism and
+ * communication ({@link #COMMUNICATION}); a knob such as {@code --port} changes nothing of that and is left out.
+ */
+public final class UnmodelledSettings {
+
+    /** What a SGLang or vLLM knob's name says when it is about parallel layout or communication. */
+    static final Pattern COMMUNICATION = Pattern.compile("(?i)(parallel|(^|[-_])(tp|dp|pp|ep|cp|pcp|dcp|sp)([-_]|$)|all-?reduce|allreduce"
+            + "|all2all|a2a|nccl|custom|symm|nvls|mnnvl|comm|expert|distributed|nnodes|node-rank|world|deepep|mooncake|nvshmem|"
+            + "p2p|ipc|fusion|collective|dist-)");
+
+    /** The CUDA variables that change which devices a process gets, or how they are shared. */
+    private static final Set<String> CUDA_DEVICES = Set.of("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER");
+
+    private UnmodelledSettings() {
+    }
+
+    /** One not-modelled setting and who reads it. */
+    private record Setting(KnobNames.Read read, String value) {
+        String text() {
+            return read.display() + "=" + value;
+        }
+
+        /** Whether it can change {@code v}: the framework that reads it judged it, or NCCL's behaviour under another framework. */
+        boolean reaches(Verdict v) {
+            if (read.name().startsWith("CUDA_")) {
+                return true;
+            }
+            if ("nccl".equals(read.framework())) {
+                return "nccl".equals(v.framework()) || v.knob().startsWith("NCCL_")
+                        || v.source() != null && "NVIDIA/nccl".equals(v.source().repo());
+            }
+            return read.framework().equals(v.framework());
+        }
+    }
+
+    /** {@code verdicts} with every {@code ok} that a not-modelled setting can change made {@code unknown}, saying which. */
+    public static List<Verdict> applied(List<Verdict> verdicts, KnobNames names, Map<String, String> flags, Map<String, String> env) {
+        List<Setting> settings = settings(names, flags, env);
+        if (settings.isEmpty()) {
+            return verdicts;
+        }
+        List<Verdict> out = new ArrayList<>(verdicts.size());
+        for (Verdict v : verdicts) {
+            List<Setting> reaching = v.outcome() == Outcome.OK ? settings.stream().filter(s -> s.reaches(v)).toList() : List.of();
+            out.add(reaching.isEmpty() ? v : unknown(v, reaching));
+        }
+        return out;
+    }
+
+    /**
+     * {@code recs} with a plan's summary saying which not-modelled settings it was made without (they may change what
+     * works: every framework runs NCCL communicators, so an NCCL setting reaches all of them).
+     */
+    public static List<Recommendation> caveated(List<Recommendation> recs, KnobNames names, Map<String, String> flags, Map<String, String> env) {
+        List<Setting> settings = settings(names, flags, env);
+        if (settings.isEmpty()) {
+            return recs;
+        }
+        List<Recommendation> out = new ArrayList<>(recs.size());
+        for (Recommendation r : recs) {
+            List<String> reaching = settings.stream().filter(s -> s.read.name().startsWith("CUDA_") || "nccl".equals(s.read.framework())
+                    || s.read.framework().equals(r.framework())).map(Setting::text).distinct().toList();
+            out.add(reaching.isEmpty() ? r : new Recommendation(r.framework(), r.flags(), r.env(), r.drop(),
+                    (r.summary() == null || r.summary().isBlank() ? "" : r.summary().strip() + " ") + "Made without "
+                            + listed(reaching) + ", which the advisor does not model: it may change what works."));
+        }
+        return out;
+    }
+
+    private static List<Setting> settings(KnobNames names, Map<String, String> flags, Map<String, String> env) {
+        List<Setting> settings = new ArrayList<>();
+        for (boolean flag : new boolean[] {true, false}) {
+            for (Map.Entry<String, String> e : (flag ? flags : env).entrySet()) {
+                for (KnobNames.Read r : names.readers(e.getKey(), flag)) {
+                    if (canChangeCommunication(r)) {
+                        settings.add(new Setting(r, e.getValue()));
+                    }
+                }
+            }
+        }
+        return settings;
+    }
+
+    /** Whether a not-modelled name can change whether a backend works (see the class comment). */
+    public static boolean canChangeCommunication(KnobNames.Read r) {
+        if (r.name().startsWith("CUDA_")) {
+            return CUDA_DEVICES.contains(r.name());
+        }
+        return "nccl".equals(r.framework()) || COMMUNICATION.matcher(r.name()).find();
+    }
+
+    /** {@code A=1, B=2, C=3} or {@code A=1, B=2, C=3 and 4 more}. */
+    private static String listed(List<String> settings) {
+        int shown = Math.min(3, settings.size());
+        return String.join(", ", settings.subList(0, shown)) + (settings.size() > shown ? " and " + (settings.size() - shown) + " more" : "");
+    }
+
+    private static Verdict unknown(Verdict v, List<Setting> reaching) {
+        Setting first = reaching.get(0);
+        String names = listed(reaching.stream().map(Setting::text).distinct().toList());
+        String why = (v.why() == null ? "" : v.why().strip() + (v.why().strip().endsWith(".") ? " " : ". "))
+                + "Not judged ok: " + names + (reaching.size() > 1 ? " are" : " is") + " set, and the advisor does not model what it does (" + first.read().display()
+                + " is read at " + first.read().source().path() + ":" + first.read().source().line() + " @"
+                + first.read().source().commit().substring(0, 8) + "); it can change this.";
+        return new Verdict(v.framework(), v.knob(), v.value(), v.userSet(), Outcome.UNKNOWN, v.resolved(), v.errorClass(), v.message(),
+                v.when(), why, v.fix(), v.source(), v.version());
+    }
+}
