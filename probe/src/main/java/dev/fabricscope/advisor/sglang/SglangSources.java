@@ -74,9 +74,10 @@ public final class SglangSources {
     static final SourceRef FIELD = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "2121-2138");
     /** {@code _handle_deprecated_args}: --enable-flashinfer-allreduce-fusion without a backend warns and sets auto. */
     static final SourceRef DEPRECATED = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "4446-4461");
-    static final SourceRef AUTO = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_flashinfer_allreduce_fusion_auto_enable");
-    static final SourceRef ENFORCE = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_enforce_disable_allreduce_fusion");
-    static final SourceRef DETERMINISTIC = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_deterministic_allreduce_fusion_disable");
+    /** {@code _flashinfer_allreduce_fusion_auto_enable}, {@code _enforce_disable_allreduce_fusion}, {@code _deterministic_allreduce_fusion_disable}. */
+    static final SourceRef AUTO = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "1006-1053");
+    static final SourceRef ENFORCE = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "1057-1066");
+    static final SourceRef DETERMINISTIC = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "1114-1123");
     // _resolve_backend's branches, in the traceback-matched layout (FORK@65b14881; the newer copy has each one line earlier)
     static final SourceRef R1 = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "50");
     static final SourceRef R2 = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "58-61");
