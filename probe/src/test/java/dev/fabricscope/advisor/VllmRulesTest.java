@@ -370,7 +370,7 @@ class VllmRulesTest {
     void backendAndDefaultCiteThePinnedForkCopies() {
         Verdict created = node("10.0", 4).tp(8).nodes(2).verdict("vllm", BACKEND);
         assertEquals("fire3/vllm@e4bbbfc840b5930dd544641e9ac88bc45511ec60:vllm/distributed/device_communicators/flashinfer_all_reduce.py:"
-                + "_resolve_fi_ar_backend, get_fi_ar_workspace (L95-178)", created.source().toString(), created::toString);
+                + "95-178", created.source().toString(), created::toString);
         Verdict unused = node("9.0", 8).tp(1).verdict("vllm", BACKEND);
         assertEquals("mmangkad/vllm@156b12667cf5fbb93914f3646acc25dca378b420:vllm/envs.py:1544-1548", unused.source().toString(), unused::toString);
         Verdict older = node("9.0", 8).tp(1).version("vllm", "older").verdict("vllm", BACKEND);

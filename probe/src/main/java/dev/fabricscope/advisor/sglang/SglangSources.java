@@ -74,23 +74,26 @@ public final class SglangSources {
     static final SourceRef FIELD = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "2121-2138");
     /** {@code _handle_deprecated_args}: --enable-flashinfer-allreduce-fusion without a backend warns and sets auto. */
     static final SourceRef DEPRECATED = new SourceRef(REPO, SERVER_ARGS_COMMIT, SERVER_ARGS_PATH, "4446-4461");
-    static final SourceRef AUTO = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_flashinfer_allreduce_fusion_auto_enable");
-    static final SourceRef ENFORCE = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_enforce_disable_allreduce_fusion");
-    static final SourceRef DETERMINISTIC = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "_deterministic_allreduce_fusion_disable");
+    /** {@code _flashinfer_allreduce_fusion_auto_enable}, {@code _enforce_disable_allreduce_fusion}, {@code _deterministic_allreduce_fusion_disable}. */
+    static final SourceRef AUTO = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "1006-1053");
+    static final SourceRef ENFORCE = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "1057-1066");
+    static final SourceRef DETERMINISTIC = new SourceRef(REPO, OVERRIDES_COMMIT, "python/sglang/srt/arg_groups/overrides.py", "1114-1123");
     // _resolve_backend's branches, in the traceback-matched layout (FORK@65b14881; the newer copy has each one line earlier)
     static final SourceRef R1 = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "50");
     static final SourceRef R2 = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "58-61");
     static final SourceRef AUTO_RESOLVE = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "62-64");
     static final SourceRef R3 = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "67");
     static final SourceRef R4 = new SourceRef(FORK, FORK_FUSION_TB, FUSION_PATH, "72-75");
-    static final SourceRef PREFLIGHT = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "_preflight_check_workspace_memory");
+    /** {@code _preflight_check_workspace_memory}. */
+    static final SourceRef PREFLIGHT = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "338-401");
     /** {@code ensure_workspace_initialized} at the preflight copy (L639-721): a failed workspace creation disables fusion. */
     static final SourceRef ENSURE = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "639-721");
     /** FlashInferWorkspaceManager.initialize's except branch: the warning, fusion off for good. */
     static final SourceRef WORKSPACE_WARNING = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "539-546");
     /** {@code _sync_allreduce_unavailable_across_tp}: one rank's failure turns fusion off on every rank. */
     static final SourceRef WORKSPACE_GLOBAL = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "629-634");
-    static final SourceRef TRANSPORT = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "FlashInfer transport workaround");
+    /** The FlashInfer transport workaround: {@code _should_force_posix_fd_transport} and the override that patches the fabric probe. */
+    static final SourceRef TRANSPORT = new SourceRef(REPO, "00f6ebe5c6260ab9d12d36897fc4cd0e41ee26dc", FUSION_PATH, "44-106");
     /**
      * The per-call check {@code apply_flashinfer_allreduce_fusion} (read_file without a commit gives this copy, 137,809
      * characters; lines counted to L235): SM90 or SM100, FlashInfer, DP attention off, a backend set, not CuTe-DSL, fusion
@@ -149,8 +152,9 @@ public final class SglangSources {
     /** {@code _kimi_k3_overrides}: with DCP > 1, --enable-symm-mem off and Q replication on for a2a/fi_a2a. */
     static final SourceRef KIMI_K3_DCP = new SourceRef(REPO, "06dd383bd7f74dfc721f3ca3099680ac22b72e5b",
             "python/sglang/srt/arg_groups/model_overrides/kimi_k3.py", "58-139");
+    /** The Parallel fields from {@code attn_cp_size} to {@code enable_layernorm_sp}. */
     static final SourceRef PARALLEL_FIELDS = new SourceRef(REPO, "00ac7105db02776e90962fc6bb311d20dffe87ae",
-            "python/sglang/srt/arg_groups/fields/parallel.py", "Parallel fields (attn_cp_size … enable_layernorm_sp)");
+            "python/sglang/srt/arg_groups/fields/parallel.py", "100-221");
     static final SourceRef BOUNDARY_REDUCTION = new SourceRef(REPO, "0fbe7e46218ce8b728c72095f1332c3b98e6de19",
             "python/sglang/srt/arg_groups/boundary_reduction.py", "57-92");
     /**

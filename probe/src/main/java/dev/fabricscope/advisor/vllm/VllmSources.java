@@ -16,7 +16,7 @@ final class VllmSources {
      */
     static final String FORK_FI_AR = "fire3/vllm";
     static final SourceRef BACKEND_NEW = new SourceRef(FORK_FI_AR, "e4bbbfc840b5930dd544641e9ac88bc45511ec60", FI_AR_PATH,
-            "_resolve_fi_ar_backend, get_fi_ar_workspace (L95-178)");
+            "95-178");
     static final SourceRef BACKEND_OLD = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "103-121");
     static final SourceRef TRTLLM_MULTI = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "146");
     static final SourceRef CREATE_WORKSPACE = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "76-87");
@@ -24,8 +24,9 @@ final class VllmSources {
     static final SourceRef DCP_ASSERT_OLD = new SourceRef(REPO, "99d7eb5d6a512cfcc5a2b104f24ebf2d6cda772b", "vllm/engine/arg_utils.py", "1374");
     static final SourceRef PASS = new SourceRef(REPO, "0052812d1f0655bd4b646b5dbda8b3427697fae3",
             "vllm/compilation/passes/fusion/allreduce_rms_fusion.py", "AllReduceFusionPass.__init__");
+    /** {@code enable_allreduce_rms_fusion}. */
     static final SourceRef DEFAULT = new SourceRef(REPO, "000fc94b754f66aeb60ef5acf1ea2e94cdc65164", "vllm/config/vllm.py",
-            "enable_allreduce_rms_fusion");
+            "162-186");
     /**
      * A fork whose main branch follows vllm-project/vllm (fetched whole: 18,162 commits to 2026-06-27): envs.py's
      * VLLM_FLASHINFER_ALLREDUCE_BACKEND default is "auto" at its main (L1544-1548, since 2026-06-20) and "trtllm" at
@@ -46,24 +47,26 @@ final class VllmSources {
     static final SourceRef ENVS_OLD = new SourceRef(FORK_ENVS, "6ae8bbd0c2fa5b057f0c3066bc6519792f7048af", ENVS_PATH, "1313-1317");
     /** VLLM_USE_NCCL_SYMM_MEM = bool(int(os.getenv(..., "0"))). */
     static final SourceRef NCCL_SYMM_MEM_ENV = new SourceRef(FORK_ENVS, "156b12667cf5fbb93914f3646acc25dca378b420", ENVS_PATH, "1791-1793");
-    /** The ROCm AITER variables, declared in the fork copy whose envs.py sits beside {@link #BACKEND_NEW}'s file (index, not retyped). */
+    /** VLLM_ROCM_USE_AITER and VLLM_ROCM_USE_AITER_CUSTOM_AR in the TYPE_CHECKING block of the fork copy whose envs.py sits beside {@link #BACKEND_NEW}'s file. */
     static final SourceRef ROCM_ENVS = new SourceRef(FORK_FI_AR, "61e3e6378b90e4f60a8d57d4e70c5562a5c6093b", ENVS_PATH,
-            "TYPE_CHECKING declarations (VLLM_ROCM_USE_AITER, VLLM_ROCM_USE_AITER_CUSTOM_AR)");
+            "132-133");
     static final SourceRef FIAR = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "241-282");
     /** {@code FlashInferAllReduce.should_use_fi_ar}: which all-reduce calls the standalone FlashInfer path takes. */
     static final SourceRef FIAR_USE = new SourceRef(REPO, "00545a8acc220f4c5fa47afad739e3d2baac7310", FI_AR_PATH, "302-323");
+    /** {@code ParallelConfig._validate_parallel_config}. */
     static final SourceRef PARALLEL = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py",
-            "_validate_parallel_config");
+            "452-546");
     /** {@code ModelConfig.verify_with_parallel_config}: the non-MLA DCP asserts on the model's heads. */
     static final SourceRef MODEL_DCP = new SourceRef(REPO, "0052a5b818980ce8a0477706aaf9f75bd5af72cd", "vllm/config/model.py",
             "verify_with_parallel_config (decode_context_parallel_size > 1 and not self.use_mla)");
-    /** {@code ParallelConfig.__post_init__}: world size TP x PP x PCP against the GPUs of one node. */
+    /** {@code ParallelConfig.__post_init__}: world size TP x PP x PCP against the GPUs of one node (the "World size … is larger than the number of available GPUs" raise). */
     static final SourceRef WORLD_SIZE = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py",
-            "__post_init__ (World size … larger than the number of available GPUs)");
+            "923-934");
     /** {@code use_v2_model_runner} (the env first) and {@code _get_v1_model_runner_unsupported_features} / {@code _validate_v1_model_runner}. */
     static final SourceRef RUNNER = new SourceRef(REPO, "000fc94b754f66aeb60ef5acf1ea2e94cdc65164", "vllm/config/vllm.py",
             "use_v2_model_runner, _validate_v1_model_runner (prefill context parallel)");
-    static final SourceRef VERIFY = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py", "_verify_args");
+    /** {@code ParallelConfig._verify_args}. */
+    static final SourceRef VERIFY = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py", "998-1036");
     static final SourceRef CAR = new SourceRef(REPO, "00d618aab60448acdf3fac3e9c4e2e22d0c6c753",
             "vllm/distributed/device_communicators/custom_all_reduce.py", "54-172");
     static final SourceRef CAR_P2P = new SourceRef(REPO, "00d618aab60448acdf3fac3e9c4e2e22d0c6c753",
@@ -75,7 +78,7 @@ final class VllmSources {
      * (--pipeline-parallel-size, --data-parallel-size, --dcp-kv-cache-interleave-size, --cp-kv-cache-interleave-size).
      */
     static final SourceRef ARGS = new SourceRef(REPO, "00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a", "vllm/config/parallel.py",
-            "ParallelConfig fields (pipeline_parallel_size, data_parallel_size, dcp_kv_cache_interleave_size, cp_kv_cache_interleave_size)");
+            "122-373");
 
     /** The PCIe IPC wrapper (vllm PR #53576): FlashInferPcieIpcAllReduce.__init__ checks, then setup() at kernel warm-up. */
     static final String PCIE_IPC_COMMIT = "fcf933f40ae09692023b9f6d10b3d9b06a499f41";
