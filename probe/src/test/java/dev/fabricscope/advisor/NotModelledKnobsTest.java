@@ -66,6 +66,19 @@ class NotModelledKnobsTest {
         assertThrows(AdvisorInputException.class, () -> Knobs.env(Map.of("enable-expert-parallel", "true")), "a flag name is no env");
     }
 
+    /** The advice on machine {@code m} with every one of {@code flags} and {@code env} set to 1. */
+    private static AdviceResult withEvery(String[] m, Map<String, List<KnobNames.Read>> flags, Map<String, List<KnobNames.Read>> env) {
+        What with = machine(m);
+        flags.keySet().forEach(n -> with.flag(n, "1"));
+        env.keySet().forEach(n -> with.env(n, "1"));
+        return with.advise();
+    }
+
+    /** The verdicts other than the not-modelled names' own. */
+    private static List<Verdict> othersThanTheNames(AdviceResult r) {
+        return r.verdicts().stream().filter(v -> !(v.userSet() && v.when().equals(KnobNames.NOT_MODELLED_WHEN))).toList();
+    }
+
     /** The listed names no rule set models, per kind, that can (or cannot) change a backend ({@link UnmodelledSettings}). */
     private static Map<String, List<KnobNames.Read>> notModelled(boolean flag, boolean communication) {
         Map<String, List<KnobNames.Read>> out = new LinkedHashMap<>();
@@ -113,11 +126,8 @@ class NotModelledKnobsTest {
         assertTrue(flags.size() > 100 && flags.containsKey("port"), "flags about other things: " + flags.size());
         for (String[] m : List.of(What.HGX_H100, What.PCIE_SM120, What.GB200_NVL)) {
             AdviceResult before = machine(m).advise();
-            What with = machine(m);
-            flags.keySet().forEach(n -> with.flag(n, "1"));
-            env.keySet().forEach(n -> with.env(n, "1"));
-            AdviceResult after = with.advise();
-            List<Verdict> others = after.verdicts().stream().filter(v -> !(v.userSet() && v.when().equals(KnobNames.NOT_MODELLED_WHEN))).toList();
+            AdviceResult after = withEvery(m, flags, env);
+            List<Verdict> others = othersThanTheNames(after);
             assertEquals(before.verdicts(), others, "the other verdicts, in order");
             assertEquals(before.recommendations(), after.recommendations());
             for (Map<String, List<KnobNames.Read>> names : List.of(flags, env)) {
@@ -147,11 +157,8 @@ class NotModelledKnobsTest {
         assertTrue(env.containsKey("NCCL_P2P_LEVEL") && env.containsKey("CUDA_VISIBLE_DEVICES") && !flags.containsKey("port"), env.keySet().toString());
         for (String[] m : List.of(What.HGX_H100, What.PCIE_SM120, What.GB200_NVL)) {
             AdviceResult before = machine(m).advise();
-            What with = machine(m);
-            flags.keySet().forEach(n -> with.flag(n, "1"));
-            env.keySet().forEach(n -> with.env(n, "1"));
-            AdviceResult after = with.advise();
-            List<Verdict> others = after.verdicts().stream().filter(v -> !(v.userSet() && v.when().equals(KnobNames.NOT_MODELLED_WHEN))).toList();
+            AdviceResult after = withEvery(m, flags, env);
+            List<Verdict> others = othersThanTheNames(after);
             assertEquals(before.verdicts().size(), others.size());
             Map<String, Verdict> afterByKnob = new LinkedHashMap<>();
             others.forEach(v -> afterByKnob.put(v.framework() + " " + v.knob() + " " + v.value() + " " + v.source(), v));

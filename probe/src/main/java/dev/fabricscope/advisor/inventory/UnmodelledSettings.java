@@ -38,29 +38,26 @@ public final class UnmodelledSettings {
 
         /** Whether it can change {@code v}: the framework that reads it judged it, or NCCL's behaviour under another framework. */
         boolean reaches(Verdict v) {
-            if (read.name().startsWith("CUDA_")) {
-                return true;
-            }
-            if ("nccl".equals(read.framework())) {
+            if ("nccl".equals(read.framework()) && !read.name().startsWith("CUDA_")) {
                 return "nccl".equals(v.framework()) || v.knob().startsWith("NCCL_")
                         || v.source() != null && "NVIDIA/nccl".equals(v.source().repo());
             }
-            return read.framework().equals(v.framework());
+            return reachesPlanOf(v.framework());
+        }
+
+        /** Whether it can change what {@code framework}'s plan selects (every framework runs NCCL communicators). */
+        boolean reachesPlanOf(String framework) {
+            return read.name().startsWith("CUDA_") || "nccl".equals(read.framework()) || read.framework().equals(framework);
         }
     }
 
     /** {@code verdicts} with every {@code ok} that a not-modelled setting can change made {@code unknown}, saying which. */
     public static List<Verdict> applied(List<Verdict> verdicts, KnobNames names, Map<String, String> flags, Map<String, String> env) {
         List<Setting> settings = settings(names, flags, env);
-        if (settings.isEmpty()) {
-            return verdicts;
-        }
-        List<Verdict> out = new ArrayList<>(verdicts.size());
-        for (Verdict v : verdicts) {
+        return settings.isEmpty() ? verdicts : verdicts.stream().map(v -> {
             List<Setting> reaching = v.outcome() == Outcome.OK ? settings.stream().filter(s -> s.reaches(v)).toList() : List.of();
-            out.add(reaching.isEmpty() ? v : unknown(v, reaching));
-        }
-        return out;
+            return reaching.isEmpty() ? v : unknown(v, reaching);
+        }).collect(java.util.stream.Collectors.toCollection(ArrayList::new));
     }
 
     /**
@@ -69,18 +66,12 @@ public final class UnmodelledSettings {
      */
     public static List<Recommendation> caveated(List<Recommendation> recs, KnobNames names, Map<String, String> flags, Map<String, String> env) {
         List<Setting> settings = settings(names, flags, env);
-        if (settings.isEmpty()) {
-            return recs;
-        }
-        List<Recommendation> out = new ArrayList<>(recs.size());
-        for (Recommendation r : recs) {
-            List<String> reaching = settings.stream().filter(s -> s.read.name().startsWith("CUDA_") || "nccl".equals(s.read.framework())
-                    || s.read.framework().equals(r.framework())).map(Setting::text).distinct().toList();
-            out.add(reaching.isEmpty() ? r : new Recommendation(r.framework(), r.flags(), r.env(), r.drop(),
+        return settings.isEmpty() ? recs : recs.stream().map(r -> {
+            List<String> reaching = settings.stream().filter(s -> s.reachesPlanOf(r.framework())).map(Setting::text).distinct().toList();
+            return reaching.isEmpty() ? r : new Recommendation(r.framework(), r.flags(), r.env(), r.drop(),
                     (r.summary() == null || r.summary().isBlank() ? "" : r.summary().strip() + " ") + "Made without "
-                            + listed(reaching) + ", which the advisor does not model: it may change what works."));
-        }
-        return out;
+                            + listed(reaching) + ", which the advisor does not model: it may change what works.");
+        }).collect(java.util.stream.Collectors.toCollection(ArrayList::new));
     }
 
     private static List<Setting> settings(KnobNames names, Map<String, String> flags, Map<String, String> env) {
