@@ -37,6 +37,14 @@ public final class Main implements Runnable {
             printVersion(out);
             return out.checkError() ? ExitCodes.FAILURE : ExitCodes.OK;
         }
+        java.util.Optional<ShowCommand> show = ShowFastPath.parse(args);
+        if (show.isPresent()) { // plain show arguments: no picocli model either, unless the run fails
+            java.io.PrintWriter out = SafeTerminalWriter.wrap(new java.io.PrintWriter(System.out));
+            java.util.Optional<Integer> code = ShowFastPath.run(show.get(), out);
+            if (code.isPresent()) {
+                return code.get();
+            }
+        }
         return commandLine(CliEnvironment.of(args), args.length > 0 ? args[0] : null).execute(args);
     }
 

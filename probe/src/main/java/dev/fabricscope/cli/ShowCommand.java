@@ -33,14 +33,19 @@ public final class ShowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws CommandFailure, dev.fabricscope.io.SnapshotIO.ReadException {
+        spec.commandLine().getOut().print(text());
+        spec.commandLine().getOut().flush();
+        return ExitCodes.OK;
+    }
+
+    /** What the command prints (also {@link ShowFastPath}'s). */
+    String text() throws CommandFailure, dev.fabricscope.io.SnapshotIO.ReadException {
         MachineSnapshot s = source.load(null);
         String text = json ? Json.write(s) : SnapshotText.render(s, wide);
         RecordedChecks checks = json ? null : source.recordedChecks();
         if (checks != null) {
             text += "\n" + checks.text(wide ? Integer.MAX_VALUE : Fit.WIDTH);
         }
-        spec.commandLine().getOut().print(text);
-        spec.commandLine().getOut().flush();
-        return ExitCodes.OK;
+        return text;
     }
 }
