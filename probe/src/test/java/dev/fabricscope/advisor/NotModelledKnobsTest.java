@@ -28,7 +28,6 @@ class NotModelledKnobsTest {
 
     @Test
     void theAuditKnobsAreUnknownWithTheirSource() {
-        check(machine(What.HGX_H100).env("NCCL_P2P_LEVEL", "LOC"), "nccl", "NCCL_P2P_LEVEL", "LOC", "src/graph/paths.cc", "289");
         check(machine(What.HGX_H100).env("NCCL_SHM_DISABLE", "1"), "nccl", "NCCL_SHM_DISABLE", "1", "src/transport/shm.cc", "55");
         check(machine(What.PCIE_SM120).env("NCCL_ALGO", "NVLS"), "nccl", "NCCL_ALGO", "NVLS", "src/enqueue.cc", "2055");
         check(machine(What.HGX_H100).flag("enable-expert-parallel", "true"), "vllm", "--enable-expert-parallel", "true", "vllm/engine/arg_utils.py", null);

@@ -14,6 +14,9 @@ public enum NcclMessage implements UpstreamMessage {
             + "(/dev/nvidia-caps-imex-channels). Set NCCL_MNNVL_ENABLE=0 to ignore this issue.", NcclSources.MNNVL_IMEX_CHANNEL),
     IMEX_CONFIG("MNNVL (cliqueSize %s) is available but not working on this system. Check the IMEX configuration "
             + "(nvidia-imex-ctl -N). Set NCCL_MNNVL_ENABLE=0 to ignore this issue.", NcclSources.MNNVL_IMEX_EXPORT),
+    /** NCCL 2.25–2.26 when the export/import of a FABRIC handle through the IMEX daemon fails (mnnvl.cc:69 at v2.26.6-1). */
+    IMEX_CONFIG_2_26("MNNVL (cliqueSize %s) is available but not supported on this system. Check the IMEX configuration.",
+            NcclSetSources.V2_25.mnnvlImexExport()),
     /** NCCL 2.21–2.24 when NCCL_MNNVL_ENABLE=1 across nodes and checkMNNVL finds no usable MNNVL. */
     MNNVL_NOT_SUPPORTED("MNNVL is not supported on this system", NcclSources.MNNVL_FORCED_2_24),
     TORCH_RENDEZVOUS("RuntimeError: CUDA driver error: invalid argument", NcclSources.RENDEZVOUS_REPORT);

@@ -36,11 +36,6 @@ final class NcclVerdicts {
         } else if ("0".equals(e.value(NcclKnobs.NVLS_ENABLE)) && NcclNvls.unsupported(e) == null) {
             v.fix("unset NCCL_NVLS_ENABLE (default 2) to use NVLS here");
         }
-        String nccl = e.ncclVersion();
-        if (nccl != null && Values.compareVersions(nccl, "2.17") >= 0 && Values.compareVersions(nccl, "2.21") < 0
-                && !e.version(NcclVersion.class).enableOneFailsWhenUnsupported()) {
-            v.why(p.why() + " This host's NCCL is " + nccl + ": --framework-version nccl=2.17-2.20 applies that version's NCCL_NVLS_ENABLE=1 rule.");
-        }
         return v.build();
     }
 
