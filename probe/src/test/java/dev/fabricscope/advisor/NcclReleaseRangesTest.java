@@ -111,4 +111,22 @@ class NcclReleaseRangesTest {
             assertTrue(!v.source().commit().startsWith("5067397c"), release + ": " + v.source());
         }
     }
+
+    /**
+     * A failed cuMulticastBindMem (Fabric Manager not ready): CUCHECK stops init up to 2.26 (v2.26.6-1 nvls.cc:254);
+     * 2.27.3–2.28.9 stop only for NCCL_NVLS_ENABLE=1 and else log "Proceeding without NVLS support" (nvls.cc:285-289 at
+     * v2.28.9-1); 2.29.2 on stop for any value (nvls.cc:376 at 5067397c).
+     */
+    @Test
+    void bindFailureByRelease() {
+        What h100 = machine(What.HGX_H100).assume("fabric-ready=false").tp(8);
+        assertEquals(Outcome.ERROR, nccl(h100.version("nccl", "2.26.6"), "NCCL_NVLS_ENABLE").outcome());
+        Verdict silent = nccl(machine(What.HGX_H100).assume("fabric-ready=false").tp(8).version("nccl", "2.28.9"), "NCCL_NVLS_ENABLE");
+        assertEquals(Outcome.FALLBACK, silent.outcome(), silent::toString);
+        assertEquals("2.28.7-2.28.9", silent.version());
+        assertEquals(Outcome.ERROR, nccl(machine(What.HGX_H100).assume("fabric-ready=false").tp(8).version("nccl", "2.28.3")
+                .env("NCCL_NVLS_ENABLE", "1"), "NCCL_NVLS_ENABLE").outcome());
+        assertEquals(Outcome.ERROR, nccl(machine(What.HGX_H100).assume("fabric-ready=false").tp(8).version("nccl", "2.29.2"),
+                "NCCL_NVLS_ENABLE").outcome());
+    }
 }

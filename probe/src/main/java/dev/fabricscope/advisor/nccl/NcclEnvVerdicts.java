@@ -39,7 +39,7 @@ final class NcclEnvVerdicts {
         NcclSetSources s = ver.src();
         String value = e.value(k);
         if (!e.cuda() || e.tp() <= 1) {
-            return v.ok().source(s.nvlsGate()).why(e.cuda() ? "TP 1: no NCCL collective spans GPUs." : "NCCL runs on NVIDIA GPUs only; the platform is "
+            return v.ok().source(s.mnnvlGate() != null ? s.mnnvlGate() : s.nvlsGate()).why(e.cuda() ? "TP 1: no NCCL collective spans GPUs." : "NCCL runs on NVIDIA GPUs only; the platform is "
                     + e.platformName() + ".").build();
         }
         if (k == NcclKnobs.CUMEM_ENABLE) {

@@ -11,7 +11,10 @@ final class NcclMnnvl {
     private NcclMnnvl() {
     }
 
-    /** Every rank's fabric is COMPLETED with one non-zero cluster UUID and the GPUs support FABRIC handles. */
+    /**
+     * Every rank's fabric is COMPLETED with one non-zero cluster UUID and the GPUs support FABRIC handles: the TP
+     * group is one MNNVL clique, so ranks on different hosts may use P2P (ncclTopoCheckP2p, paths.cc:321 at 5067397c).
+     */
     static boolean clique(Eval e) {
         return e.cuda() && e.fabricHandles() && e.mnnvlFabric() && e.fabricReady();
     }

@@ -67,9 +67,10 @@ public final class NcclNvls {
 
     /** What NCCL does with {@code NCCL_NVLS_ENABLE=value} (null: unset, i.e. 2); {@code how} says who set it. */
     public static Partial nvls(Eval e, String value, String how) {
-        String v = value == null ? "2" : value;
-        String setting = how + (how.isEmpty() ? "" : ": ");
         NcclVersion version = e.version(NcclVersion.class);
+        // 2.17.1 declares NCCL_PARAM(NvlsEnable, "NVLS_ENABLE", 1) (nvls.cc:229) and reads the attribute for any non-zero value
+        String v = value != null ? value : version.enableOneSkipsMulticastCheck() ? "2" : "1";
+        String setting = how + (how.isEmpty() ? "" : ": ");
         SourceRef src = version.id().equals("newest") ? NcclSources.DOCS : version.src().nvlsInit();
         String reason = unsupported(e);
         if ("0".equals(v)) {
@@ -83,10 +84,8 @@ public final class NcclNvls {
             return new Partial(Outcome.UNKNOWN, null, null, null, NcclSources.WHEN_INIT, setting + phrase(e) + ", but the snapshot's NCCL version is unreadable, "
                     + "so whether this NCCL has NVLink SHARP (2.17 and later) and what it does with NCCL_NVLS_ENABLE=" + v + " cannot be told.", src);
         }
-        if (e.major() >= 9 && e.nvswitch() && !e.fabricReady()) {
-            return new Partial(Outcome.ERROR, null, null, NcclMessage.FABRIC_NOT_READY.text(), NcclSources.WHEN_INIT, setting + e.gpus()
-                    + " and reach NVSwitches, but the GPU fabric is not ready (Fabric Manager not running or not finished): NCCL cannot bind "
-                    + "NVLS multicast memory, and with NCCL_NVLS_ENABLE=" + v + " it stops (the size in the message varies).", src);
+        if (e.major() >= 9 && e.nvswitch() && !e.fabricReady() && releaseGate(e) == null) {
+            return bindFails(e, version, v, setting);
         }
         if ("1".equals(v) && version.enableOneSkipsMulticastCheck() && e.major() >= 9 && e.nvswitch() && !e.multicast() && releaseGate(e) == null) {
             return new Partial(Outcome.ERROR, null, "ncclUnhandledCudaError", NcclMessage.CUDA_FAILURE.format("<CUresult>", "<text>"),
@@ -97,10 +96,30 @@ public final class NcclNvls {
                     + "; CUDA error code and text not recorded).", version.src().nvlsInit());
         }
         if (reason != null) {
-            return unavailable(v, version, setting + reason, src);
+            return unavailable(v, version, setting + reason, reason.equals(releaseGate(e)) ? version.src().nvlsGate() : src);
         }
         return new Partial(Outcome.OK, "NVLS", null, null, NcclSources.WHEN_INIT, setting + phrase(e) + ": NCCL uses NVLink SHARP"
-                + (e.tpSpansNodes() && !e.mnnvlFabric() ? " within each node (NVLSTree across nodes)" : "") + ".", src);
+                + (e.tpSpansNodes() && Boolean.FALSE.equals(NcclMnnvl.on(e)) ? " within each node (NVLSTree across nodes)" : "") + ".", src);
+    }
+
+    /** NVSwitches without a working Fabric Manager: cuMulticastBindMem fails; what follows depends on the release. */
+    private static Partial bindFails(Eval e, NcclVersion version, String v, String setting) {
+        SourceRef bind = version.src().nvlsBind();
+        String base = setting + e.gpus() + " and reach NVSwitches, but the GPU fabric is not ready (Fabric Manager not running or not "
+                + "finished): NCCL cannot bind NVLS multicast memory (cuMulticastBindMem, " + bind.path() + ":" + bind.line() + ")";
+        return switch (version.bind()) {
+            case FAILS -> new Partial(Outcome.ERROR, null, null, NcclMessage.FABRIC_NOT_READY.text(), NcclSources.WHEN_INIT, base
+                    + ", and with NCCL_NVLS_ENABLE=" + v + " it stops (the size in the message varies).", bind);
+            case FAILS_ONLY_FORCED -> "1".equals(v)
+                    ? new Partial(Outcome.ERROR, null, "ncclUnhandledCudaError", NcclMessage.FABRIC_BIND_FORCED.format("<size>", "<code>", "<text>"),
+                    NcclSources.WHEN_INIT, base + "; with NCCL_NVLS_ENABLE=1 NCCL " + version.id() + " stops (ncclUnhandledCudaError).", bind)
+                    : new Partial(Outcome.FALLBACK, "NVLS disabled", null, null, NcclSources.WHEN_INIT, base + "; with NCCL_NVLS_ENABLE=" + v
+                    + " NCCL " + version.id() + " logs \"Proceeding without NVLS support\" (INFO, not shown by default) and runs without NVLS; "
+                    + "2.29.2 made this an error.", bind);
+            case CUDA_FAILURE -> new Partial(Outcome.ERROR, null, "ncclUnhandledCudaError", NcclMessage.CUDA_FAILURE.format("<code>", "<text>"),
+                    NcclSources.WHEN_INIT, base + ", which NCCL " + version.id() + " checks with CUCHECK: it prints the CUDA error and init stops "
+                    + "(ncclUnhandledCudaError) for any NCCL_NVLS_ENABLE but 0.", bind);
+        };
     }
 
     /**
@@ -109,7 +128,7 @@ public final class NcclNvls {
      * skipped; the 2.17–2.20 docs' "initialization will fail" is not what the code does.
      */
     private static Partial unavailable(String v, NcclVersion version, String why, SourceRef src) {
-        SourceRef search = version.src().nvlsSearch();
+        SourceRef search = src == version.src().nvlsGate() ? null : version.src().nvlsSearch();
         return new Partial(Outcome.FALLBACK, "NVLS disabled", null, null, NcclSources.WHEN_INIT, why
                 + ". With NCCL_NVLS_ENABLE=" + v + " NCCL silently disables NVLS and uses ring/tree algorithms"
                 + ("1".equals(v) && search != null ? " (the NVLS graph search leaves 0 channels, " + search.path() + ":" + search.line()

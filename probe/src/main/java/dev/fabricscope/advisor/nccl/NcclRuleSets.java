@@ -15,6 +15,7 @@ final class NcclRuleSets {
 
     private static final Map<String, String> DATES = Map.of(
             NcclSources.COMMIT, "2026-06-11T11:44:19-07:00",
+            NcclSetSources.C2289, "2025-11-10T17:58:58+00:00",
             NcclSetSources.C2283, "2025-09-02T13:53:34-07:00",
             NcclSetSources.C2266, "2025-05-20T04:04:41-07:00",
             NcclSources.C2243, "2025-01-07T02:01:15-08:00",
@@ -27,8 +28,9 @@ final class NcclRuleSets {
 
     static Pedigree of(String id, NcclSetSources v) {
         return switch (id) {
-            case "newest" -> pedigree(v, "2.28.7", null, List.of("v2.28.7-1", "v2.28.9-1", "v2.29.2-1 … v2.29.7-1", "v2.30.3-1 … v2.30.7-1 "
+            case "newest" -> pedigree(v, "2.29", null, List.of("v2.29.2-1 … v2.29.7-1", "v2.30.3-1 … v2.30.7-1 "
                     + "(73cf1122; 5067397c, the mirror's newest, carries the same src/)"));
+            case "2.28.7-2.28.9" -> pedigree(v, "2.28.7", "2.29", List.of("v2.28.7-1", "v2.28.9-1"));
             case "2.27-2.28.3" -> pedigree(v, "2.27", "2.28.7", List.of("v2.27.3-1 … v2.27.7-1", "v2.28.3-1"));
             case "2.25-2.26" -> pedigree(v, "2.25", "2.27", List.of("v2.25.1-1", "v2.26.2-1 … v2.26.6-1"));
             case "2.21-2.24" -> pedigree(v, "2.21", "2.25", List.of("v2.21.5-1", "v2.22.3-1", "v2.23.4-1", "v2.24.3-1"));

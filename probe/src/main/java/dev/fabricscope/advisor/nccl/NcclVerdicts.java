@@ -3,7 +3,6 @@ package dev.fabricscope.advisor.nccl;
 import dev.fabricscope.advisor.api.KnobSpec;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Recommendation;
-import dev.fabricscope.advisor.api.Values;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.rule.Eval;
 import dev.fabricscope.advisor.rule.Partial;
@@ -27,7 +26,7 @@ final class NcclVerdicts {
         VerdictBuilder v = e.on(NcclKnobs.NVLS_ENABLE, NcclVersion.class);
         Partial p = NcclNvls.nvls(e, e.value(NcclKnobs.NVLS_ENABLE), "");
         v.apply(p);
-        if (p.outcome() == Outcome.ERROR && p.source() == NcclSources.NVLS_INIT) {
+        if (p.outcome() == Outcome.ERROR && p.source() == e.version(NcclVersion.class).src().nvlsInit()) {
             v.fix("NCCL_NVLS_ENABLE=2 (or unset): NCCL then reads the multicast attribute and skips NVLS on these GPUs");
         } else if (p.outcome() == Outcome.ERROR && p.message() != null) {
             v.fix("start or repair the Fabric Manager (nvidia-fabricmanager) so the GPU fabric state reaches COMPLETED; until then NCCL_NVLS_ENABLE=0");
