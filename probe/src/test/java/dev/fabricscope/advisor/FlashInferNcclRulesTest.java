@@ -113,7 +113,7 @@ class FlashInferNcclRulesTest {
     void nvlsValues() {
         ok(machine(What.HGX_H100).tp(8).env("NCCL_NVLS_ENABLE", "0").verdict("nccl", "NCCL_NVLS_ENABLE"), "NVLS disabled");
         fallback(machine("sm=8.0", "gpus-per-node=8", "nvswitch=true").tp(8).env("NCCL_NVLS_ENABLE", "1").verdict("nccl", "NCCL_NVLS_ENABLE"), "NVLS disabled", null);
-        fallback(machine("sm=8.0", "gpus-per-node=8", "nvswitch=true").tp(8).env("NCCL_NVLS_ENABLE", "1").version("nccl", "2.20")
+        fallback(machine("sm=8.0", "gpus-per-node=8", "nvswitch=true").tp(8).env("NCCL_NVLS_ENABLE", "1").version("nccl", "2.20.5")
                 .verdict("nccl", "NCCL_NVLS_ENABLE"), "NVLS disabled", null);
         error(machine(What.HGX_H100).assume("fabric-ready=false").tp(8).verdict("nccl", "NCCL_NVLS_ENABLE"), null, NcclMessage.FABRIC_NOT_READY.text());
         ok(machine(What.HGX_H100).tp(1).verdict("nccl", "NCCL_NVLS_ENABLE"), null);

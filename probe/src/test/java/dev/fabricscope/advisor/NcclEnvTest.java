@@ -93,7 +93,7 @@ class NcclEnvTest {
     /** NVIDIA/nccl@48bb7fec (v2.20.5-1) src/init.cc:820 reads NCCL_MNNVL; NCCL_MNNVL_ENABLE came with 2.21 (v2.21.5-1 init.cc:826). */
     @Test
     void ncclBefore221DoesNotReadMnnvlEnable() {
-        Verdict v = nccl(machine(What.GB200_NVL).version("nccl", "2.20").tp(8).nodes(2).env("NCCL_MNNVL_ENABLE", "1"), "NCCL_MNNVL_ENABLE");
+        Verdict v = nccl(machine(What.GB200_NVL).version("nccl", "2.20.5").tp(8).nodes(2).env("NCCL_MNNVL_ENABLE", "1"), "NCCL_MNNVL_ENABLE");
         assertEquals(Outcome.FALLBACK, v.outcome(), v::toString);
         assertEquals("not read", v.resolved());
         assertEquals("48bb7fec7953112ff37499a272317f6663f8f600", v.source().commit());

@@ -50,8 +50,9 @@ class NcclReleaseRangesTest {
         assertEquals(Outcome.FALLBACK, nccl(machine(What.HGX_H100).tp(2).version("nccl", "2.28.3"), "NCCL_NVLS_ENABLE").outcome());
         assertEquals("2.27-2.28.3", nccl(machine(What.HGX_H100).tp(2).version("nccl", "2.28.3"), "NCCL_NVLS_ENABLE").version());
         Verdict newest = nccl(machine(What.HGX_H100).tp(2).version("nccl", "2.28.7"), "NCCL_NVLS_ENABLE");
-        assertEquals("newest", newest.version());
+        assertEquals("2.28.7-2.28.9", newest.version());
         assertEquals(Outcome.OK, newest.outcome(), newest::toString);
+        assertEquals(Outcome.OK, nccl(machine(What.HGX_H100).tp(2).version("nccl", "newest"), "NCCL_NVLS_ENABLE").outcome());
         // the installed NCCL picks the set too
         assertEquals(Outcome.FALLBACK, nccl(machine(What.HGX_H100).assume("nccl-version=2.24.3").tp(2), "NCCL_NVLS_ENABLE").outcome());
     }
@@ -128,5 +129,18 @@ class NcclReleaseRangesTest {
                 .env("NCCL_NVLS_ENABLE", "1"), "NCCL_NVLS_ENABLE").outcome());
         assertEquals(Outcome.ERROR, nccl(machine(What.HGX_H100).assume("fabric-ready=false").tp(8).version("nccl", "2.29.2"),
                 "NCCL_NVLS_ENABLE").outcome());
+    }
+
+    /** v2.20.3-1 init.cc:881-900 decides MNNVL for every communicator (v2.20.5-1 init.cc:884 only for several nodes). */
+    @Test
+    void nccl2203TurnsMnnvlOnOnOneTray() {
+        Verdict v = nccl(machine(What.GB200_NVL).assume("imex-channel=true").version("nccl", "2.20.3").tp(4), "NCCL_NVLS_ENABLE");
+        assertEquals("2.20.3", v.version());
+        assertEquals(Outcome.FALLBACK, v.outcome(), v::toString);
+        assertEquals("b6475625fbcaa2c3c0e50eed2fa1255d7514d4a2", v.source().commit());
+        assertEquals(Outcome.OK, nccl(machine(What.GB200_NVL).assume("imex-channel=true").version("nccl", "2.20.5").tp(4), "NCCL_NVLS_ENABLE")
+                .outcome());
+        Verdict m = nccl(machine(What.GB200_NVL).assume("imex-channel=true").version("nccl", "2.20.3").tp(4), "NCCL_MNNVL");
+        assertEquals("MNNVL", m.resolved(), m::toString);
     }
 }

@@ -25,7 +25,8 @@ final class NcclEnvVerdicts {
         NcclVersion ver = e.version(NcclVersion.class);
         KnobSpec own = ver.readsMnnvl() ? NcclKnobs.MNNVL : NcclKnobs.MNNVL_ENABLE;
         for (KnobSpec k : List.of(NcclKnobs.CUMEM_ENABLE, NcclKnobs.MNNVL_ENABLE, NcclKnobs.MNNVL, NcclKnobs.P2P_DISABLE, NcclKnobs.P2P_LEVEL)) {
-            boolean decides = k == own && e.cuda() && e.tp() > 1 && e.tpSpansNodes() && NcclMnnvl.clique(e);
+            boolean everyComm = ver.mnnvl() == NcclVersion.Mnnvl.MNNVL_PARAM_EVERY_COMM;
+            boolean decides = k == own && e.cuda() && e.tp() > 1 && (e.tpSpansNodes() || everyComm) && NcclMnnvl.clique(e);
             if (e.isSet(k) || decides) {
                 out.add(verdict(e, k));
             }
@@ -56,7 +57,7 @@ final class NcclEnvVerdicts {
             return notRead(e, v, ver, k, value);
         }
         return switch (ver.mnnvl()) {
-            case MNNVL_PARAM -> mnnvl220(e, v, s, value);
+            case MNNVL_PARAM, MNNVL_PARAM_EVERY_COMM -> mnnvl220(e, v, ver, s, value);
             case CHECK_MNNVL -> mnnvl221(e, v, s, value);
             default -> mnnvlCheck(e, v, ver, s, value);
         };
@@ -162,11 +163,15 @@ final class NcclEnvVerdicts {
                 .fix("NCCL_MNNVL_ENABLE=" + value + " (or drop NCCL_MNNVL)").build();
     }
 
-    /** NCCL 2.20 (v2.20.5-1 init.cc:884-923): several nodes only; NCCL_MNNVL negative = auto, 0 off, else forced. */
-    private static Verdict mnnvl220(Eval e, VerdictBuilder v, NcclSetSources s, String value) {
+    /**
+     * NCCL 2.20 (v2.20.5-1 init.cc:884-923, several nodes only; v2.20.3-1 init.cc:881-921, every communicator):
+     * NCCL_MNNVL negative = auto, 0 off, else forced.
+     */
+    private static Verdict mnnvl220(Eval e, VerdictBuilder v, NcclVersion ver, NcclSetSources s, String value) {
         v.source(s.mnnvlGate());
         String shown = value == null ? "NCCL_MNNVL unset (-2, auto)" : "NCCL_MNNVL=" + value;
-        if (!e.tpSpansNodes()) {
+        String across = e.tpSpansNodes() ? " across nodes" : " on one node";
+        if (!NcclMnnvl.checkRuns(e)) {
             return v.ok().resolved("not checked").why("One node: NCCL 2.20.5 decides MNNVL only for several nodes (init.cc:884 `if (nNodes > 1)`; "
                     + "2.20.3 ran the block on one node too).").build();
         }
@@ -174,27 +179,28 @@ final class NcclEnvVerdicts {
         boolean cumemOff = NcclMnnvl.cumemOff(e);
         boolean full = e.mnnvlFabric() && e.fabricReady();
         if (p == 0) {
-            return full && e.fabricHandles() && !cumemOff ? v.fallback().resolved("MNNVL off").why(shown + " turns MNNVL off (init.cc:902), so the "
-                    + e.tpPhrase() + " group across " + e.nodes() + " nodes of one NVLink domain uses the network transport between nodes.")
-                    .fix("unset NCCL_MNNVL (auto)").build()
+            return full && e.fabricHandles() && !cumemOff && e.tpSpansNodes() ? v.fallback().resolved("MNNVL off").why(shown + " turns MNNVL off ("
+                    + s.mnnvlGate().path() + ":" + s.mnnvlGate().line() + "), so the " + e.tpPhrase() + " group across " + e.nodes()
+                    + " nodes of one NVLink domain uses the network transport between nodes.").fix("unset NCCL_MNNVL (auto)").build()
                     : v.ok().resolved("MNNVL off").why("MNNVL would not be used here anyway (no MNNVL clique).").build();
         }
         Boolean on = NcclMnnvl.on(e);
         if (!Boolean.TRUE.equals(on)) {
             SourceRef why = cumemOff ? s.mnnvlCumem() : !e.fabricHandles() ? s.mnnvlFabricAttr() : !e.fabricReady() ? s.mnnvlFabricState() : s.mnnvlZeroUuid();
             if (p == 1) {
-                return v.error("ncclSystemError").source(s.mnnvlForced()).message(NcclMessage.MNNVL_NOT_SUPPORTED).why("NCCL 2.20 with NCCL_MNNVL=1 "
-                        + "across nodes: MNNVL stays 0 (" + why.path() + ":" + why.line() + (cumemOff ? ", cuMem off" : ", no MNNVL clique")
-                        + "), and init stops with \"" + NcclMessage.MNNVL_NOT_SUPPORTED.text() + "\" (init.cc:920-923 at v2.20.5-1).")
+                return v.error("ncclSystemError").source(s.mnnvlForced()).message(NcclMessage.MNNVL_NOT_SUPPORTED).why("NCCL " + ver.id()
+                        + " with NCCL_MNNVL=1" + across + ": MNNVL stays 0 (" + why.path() + ":" + why.line() + (cumemOff ? ", cuMem off"
+                        : ", no MNNVL clique") + "), and init stops with \"" + NcclMessage.MNNVL_NOT_SUPPORTED.text() + "\" (init.cc:"
+                        + s.mnnvlForced().line() + ").")
                         .fix(cumemOff ? "drop NCCL_CUMEM_ENABLE=0" : "unset NCCL_MNNVL").build();
             }
             return v.ok().resolved("MNNVL off").source(why).why(shown + ": MNNVL stays off without a message (" + why.path() + ":" + why.line() + ").").build();
         }
         if (p > 0 && !full) {
-            return v.outcome(Outcome.UNKNOWN).why(shown + " forces MNNVL on (init.cc:902) although the GPUs' fabric is not one COMPLETED clique; "
+            return v.outcome(Outcome.UNKNOWN).why(shown + " forces MNNVL on (" + s.mnnvlGate().path() + ":" + s.mnnvlGate().line() + ") although the GPUs' fabric is not one COMPLETED clique; "
                     + "what NCCL then does between the nodes was not read.").build();
         }
-        return imexUnchecked(e, v, "2.20", shown);
+        return imexUnchecked(e, v, ver.id(), shown);
     }
 
     /** 2.20–2.24 have no IMEX check of their own: MNNVL forces FABRIC handles, which need an IMEX channel. */

@@ -41,6 +41,7 @@ final class NcclMnnvl {
         String m = value(e);
         return switch (v.mnnvl()) {
             case NONE -> false;
+            case MNNVL_PARAM_EVERY_COMM -> true;
             case MNNVL_PARAM, CHECK_MNNVL -> e.tpSpansNodes();
             case MNNVL_CC -> e.tpSpansNodes() && !"0".equals(m) || "1".equals(m);
             case MNNVL_CC_P2P_GATE -> e.tpSpansNodes() && !"0".equals(m) && NcclP2pLevel.level(e) != NcclP2pLevel.LOC || "1".equals(m);
@@ -56,7 +57,7 @@ final class NcclMnnvl {
         if (cumemOff(e) || !e.fabricHandles()) {
             return false;
         }
-        if (v.mnnvl() == NcclVersion.Mnnvl.MNNVL_PARAM) {
+        if (v.readsMnnvl()) {
             long p = param220(e);
             return p < 0 ? e.mnnvlFabric() && e.fabricReady() : p != 0;
         }

@@ -20,6 +20,7 @@ final class NcclRuleSets {
             NcclSetSources.C2266, "2025-05-20T04:04:41-07:00",
             NcclSources.C2243, "2025-01-07T02:01:15-08:00",
             NcclSources.COMMIT_2_20, "2024-02-26T02:52:39-08:00",
+            NcclSetSources.C2203, "2024-02-13T04:22:38-08:00",
             NcclSetSources.C2194, "2023-11-13T10:36:12-08:00",
             NcclSetSources.C2171, "2023-03-01T00:39:04-08:00");
 
@@ -34,7 +35,8 @@ final class NcclRuleSets {
             case "2.27-2.28.3" -> pedigree(v, "2.27", "2.28.7", List.of("v2.27.3-1 … v2.27.7-1", "v2.28.3-1"));
             case "2.25-2.26" -> pedigree(v, "2.25", "2.27", List.of("v2.25.1-1", "v2.26.2-1 … v2.26.6-1"));
             case "2.21-2.24" -> pedigree(v, "2.21", "2.25", List.of("v2.21.5-1", "v2.22.3-1", "v2.23.4-1", "v2.24.3-1"));
-            case "2.20" -> pedigree(v, "2.20", "2.21", List.of("v2.20.3-1", "v2.20.5-1"));
+            case "2.20.5" -> pedigree(v, "2.20.5", "2.21", List.of("v2.20.5-1"));
+            case "2.20.3" -> pedigree(v, "2.20", "2.20.5", List.of("v2.20.3-1"));
             case "2.18-2.19" -> pedigree(v, "2.18", "2.20", List.of("v2.18.1-1 … v2.18.6-1", "v2.19.1-1 … v2.19.4-1"));
             case "2.17" -> pedigree(v, "2.17", "2.18", List.of("v2.17.1-1"));
             default -> throw new IllegalArgumentException("no NCCL rule set " + id);

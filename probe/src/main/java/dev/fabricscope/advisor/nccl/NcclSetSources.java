@@ -34,6 +34,8 @@ record NcclSetSources(SourceRef nvlsGate, SourceRef nvlsInit, SourceRef nvlsSear
     static final String C2171 = "5d3ab08b69754cb863ab1bf6e3fb6f7612bb725b";
     /** v2.19.4-1 (2023-11-13). */
     static final String C2194 = "88d44d777f6970bdbf6610badcbd7e25a05380f0";
+    /** v2.20.3-1 (2024-02-13). */
+    static final String C2203 = "b6475625fbcaa2c3c0e50eed2fa1255d7514d4a2";
     /** v2.26.6-1 (2025-05-20). */
     static final String C2266 = "8171af656bb3c47c8fc60b7cd49ae0c7494de664";
     /** v2.28.9-1 (2025-11-10). */
@@ -53,7 +55,17 @@ record NcclSetSources(SourceRef nvlsGate, SourceRef nvlsInit, SourceRef nvlsSear
             null, null, null, null, null, null, null, null, null, new SourceRef(R, C2194, "src/graph/paths.cc", "218"),
             new SourceRef(R, C2194, "src/graph/paths.cc", "224-238"), new SourceRef(R, C2194, "src/graph/paths.cc", "300"), new SourceRef(R, C2194, "src/transport/nvls.cc", "169"));
 
-    /** NCCL 2.20.3–2.20.5 (lines at v2.20.5-1): NCCL_MNNVL, decided in initTransportsRank. */
+    /** NCCL 2.20.3: NCCL_MNNVL, decided in initTransportsRank for every communicator, one node too (init.cc:881-923). */
+    static final NcclSetSources V2_20_3 = new NcclSetSources(new SourceRef(R, C2203, "src/transport/nvls.cc", "239-240"),
+            new SourceRef(R, C2203, "src/transport/nvls.cc", "248-255"), new SourceRef(R, C2203, "src/graph/search.cc", "882"),
+            new SourceRef(R, C2203, "src/transport/nvls.cc", "58"), new SourceRef(R, C2203, "src/init.cc", "820"),
+            new SourceRef(R, C2203, "src/init.cc", "881-900"), new SourceRef(R, C2203, "src/init.cc", "902"),
+            new SourceRef(R, C2203, "src/init.cc", "911-913"), new SourceRef(R, C2203, "src/init.cc", "890"),
+            new SourceRef(R, C2203, "src/init.cc", "893"), new SourceRef(R, C2203, "src/init.cc", "918-921"), null, null,
+            new SourceRef(R, C2203, "src/graph/paths.cc", "218"), new SourceRef(R, C2203, "src/graph/paths.cc", "224-238"),
+            new SourceRef(R, C2203, "src/graph/paths.cc", "300"), new SourceRef(R, C2203, "src/transport/nvls.cc", "157"));
+
+    /** NCCL 2.20.5 (v2.20.5-1): NCCL_MNNVL, decided in initTransportsRank for several nodes (init.cc:884). */
     static final NcclSetSources V2_20 = new NcclSetSources(new SourceRef(R, NcclSources.COMMIT_2_20, "src/transport/nvls.cc", "239-240"),
             new SourceRef(R, NcclSources.COMMIT_2_20, "src/transport/nvls.cc", "248-255"), new SourceRef(R, NcclSources.COMMIT_2_20, "src/graph/search.cc", "882"),
             new SourceRef(R, NcclSources.COMMIT_2_20, "src/transport/nvls.cc", "58"), NcclSources.MNNVL_PARAM_2_20,

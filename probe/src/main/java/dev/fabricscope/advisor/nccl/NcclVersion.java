@@ -33,7 +33,9 @@ public record NcclVersion(String id, String description, int nvlsMinGpus, boolea
     public enum Mnnvl {
         /** 2.17–2.19: no multi-node NVLink code. */
         NONE,
-        /** 2.20: NCCL_MNNVL (default -2, auto), decided in initTransportsRank for several nodes; NVLS off on MNNVL. */
+        /** 2.20.3: NCCL_MNNVL (default -2, auto), decided in initTransportsRank for every communicator; NVLS off on MNNVL. */
+        MNNVL_PARAM_EVERY_COMM,
+        /** 2.20.5: the same for several nodes only ({@code if (nNodes > 1)}). */
         MNNVL_PARAM,
         /** 2.21–2.24: NCCL_MNNVL_ENABLE, checkMNNVL for several nodes; =1 without MNNVL fails init. */
         CHECK_MNNVL,
@@ -56,8 +58,11 @@ public record NcclVersion(String id, String description, int nvlsMinGpus, boolea
                     + "FABRIC allocation (no IMEX channel) leaves MNNVL off silently", 3, false, true, Bind.CUDA_FAILURE, Mnnvl.MNNVL_CC, NcclSetSources.V2_25),
             new NcclVersion("2.21-2.24", "NCCL 2.21.5–2.24.3 source (@6aae3792, v2.24.3-1): NCCL_MNNVL_ENABLE, checkMNNVL across nodes; "
                     + "=1 without MNNVL fails init", 3, false, true, Bind.CUDA_FAILURE, Mnnvl.CHECK_MNNVL, NcclSetSources.V2_21),
-            new NcclVersion("2.20", "NCCL 2.20.3–2.20.5 source (@48bb7fec, v2.20.5-1): NCCL_MNNVL (not NCCL_MNNVL_ENABLE); NVLS is not "
-                    + "supported on MNNVL", 3, false, true, Bind.CUDA_FAILURE, Mnnvl.MNNVL_PARAM, NcclSetSources.V2_20),
+            new NcclVersion("2.20.5", "NCCL 2.20.5 source (@48bb7fec, v2.20.5-1): NCCL_MNNVL (not NCCL_MNNVL_ENABLE) across nodes; NVLS "
+                    + "is not supported on MNNVL", 3, false, true, Bind.CUDA_FAILURE, Mnnvl.MNNVL_PARAM, NcclSetSources.V2_20),
+            new NcclVersion("2.20.3", "NCCL 2.20.3 source (@b6475625, v2.20.3-1): as 2.20.5, but MNNVL is decided on one node too (a "
+                    + "single NVL72 tray turns MNNVL on, so NVLS off)", 3, false, true, Bind.CUDA_FAILURE, Mnnvl.MNNVL_PARAM_EVERY_COMM,
+                    NcclSetSources.V2_20_3),
             new NcclVersion("2.18-2.19", "NCCL 2.18.1–2.19.4 source (@88d44d77, v2.19.4-1): NVLS needs more than 2 GPUs, "
                     + "NCCL_NVLS_ENABLE=1 forces it without reading multicast support; no MNNVL", 3, false, true, Bind.CUDA_FAILURE, Mnnvl.NONE, NcclSetSources.V2_18),
             new NcclVersion("2.17", "NCCL 2.17.1 source (@5d3ab08b, v2.17.1-1): NVLS within one node only, the multicast attribute read for "
@@ -70,7 +75,7 @@ public record NcclVersion(String id, String description, int nvlsMinGpus, boolea
 
     /** NCCL reads NCCL_MNNVL (2.20 only). */
     public boolean readsMnnvl() {
-        return mnnvl == Mnnvl.MNNVL_PARAM;
+        return mnnvl == Mnnvl.MNNVL_PARAM || mnnvl == Mnnvl.MNNVL_PARAM_EVERY_COMM;
     }
 
     /** NCCL_P2P_DISABLE=1 / NCCL_P2P_LEVEL=LOC skips the MNNVL check (2.27.3 on). */
