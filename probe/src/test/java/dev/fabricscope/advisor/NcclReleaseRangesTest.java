@@ -26,7 +26,7 @@ class NcclReleaseRangesTest {
         assertEquals("2.18-2.19", v.version());
         assertEquals(Outcome.FALLBACK, v.outcome(), v::toString);
         assertEquals("no MNNVL", v.resolved());
-        assertTrue(!v.source().commit().startsWith("5067397c"), "an old set never cites 5067397c: " + v);
+        assertEquals("b6475625fbcaa2c3c0e50eed2fa1255d7514d4a2", v.source().commit(), "v2.20.3-1, where NCCL_MNNVL first appears: " + v);
     }
 
     /** F5: v2.20.5-1 src/transport/nvls.cc:239-240 "NVLS is not supported on MNNVL yet" … || comm->MNNVL) return. */
@@ -100,6 +100,9 @@ class NcclReleaseRangesTest {
         assertEquals(Outcome.OK, nccl(tray("newest").env("NCCL_P2P_LEVEL", "NVL"), "NCCL_P2P_LEVEL").outcome());
         assertEquals(Outcome.OK, nccl(tray("newest").env("NCCL_P2P_LEVEL", "SYS"), "NCCL_MNNVL_ENABLE").outcome());
         assertEquals("ignored", nccl(tray("newest").env("NCCL_P2P_LEVEL", "FOO"), "NCCL_P2P_LEVEL").resolved());
+        // PCIe-only GPUs: the path type between them is not read, so a level below SYS is unknown
+        assertEquals(Outcome.UNKNOWN, nccl(machine(What.PCIE_SM120).tp(2).env("NCCL_P2P_LEVEL", "PIX"), "NCCL_P2P_LEVEL").outcome());
+        assertEquals(Outcome.FALLBACK, nccl(machine(What.PCIE_SM120).tp(2).env("NCCL_P2P_LEVEL", "LOC"), "NCCL_P2P_LEVEL").outcome());
         // 2.25-2.26: no P2P-level gate, MNNVL is checked
         assertEquals("MNNVL", nccl(tray("2.26.6").env("NCCL_P2P_LEVEL", "LOC"), "NCCL_MNNVL_ENABLE").resolved());
     }

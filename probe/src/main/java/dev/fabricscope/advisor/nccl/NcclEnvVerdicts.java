@@ -133,6 +133,11 @@ final class NcclEnvVerdicts {
                     + s.p2pCompare().line() + ")" + (ver.p2pLevelGatesMnnvl() && e.tpSpansNodes() ? "; the MNNVL check runs (init.cc:"
                     + s.mnnvlGate().line() + ": the level is not 0)." : ".")).build();
         }
+        if (level == names.indexOf("SYS") && e.p2p()) {
+            return v.ok().resolved("P2P allowed").source(s.p2pCompare()).why(shown + ": every path between GPUs of one node is at most SYS, so the "
+                    + "level refuses no pair (paths.cc:" + s.p2pCompare().line() + ") and the GPUs are peer-accessible; pairs across the CPU "
+                    + "link take P2P where NCCL's default (PXB, or SYS on some AMD hosts) would use SHM.").build();
+        }
         return v.outcome(Outcome.UNKNOWN).source(s.p2pCompare()).why(shown + ": NCCL uses P2P for a GPU pair whose path type is at most the level "
                 + "(paths.cc:" + s.p2pCompare().line() + "); these GPUs are not all NVLink-connected and the PCIe path type between them "
                 + "(PIX, PXB, PHB, SYS) is not read, so which pairs take P2P and which SHM cannot be told.").build();
@@ -142,7 +147,7 @@ final class NcclEnvVerdicts {
         NcclSetSources s = ver.src();
         if (ver.mnnvl() == NcclVersion.Mnnvl.NONE) {
             boolean spans = e.tpSpansNodes() && NcclMnnvl.clique(e);
-            v.source(NcclSources.MNNVL_PARAM_2_20);
+            v.source(NcclSetSources.V2_20_3.mnnvlParam()); // where MNNVL first appears: absence has no line of its own
             String why = "NCCL " + ver.id() + " has no multi-node NVLink code (git grep -i mnnvl finds nothing in src/ at "
                     + (ver.id().equals("2.17") ? "v2.17.1-1" : "v2.19.4-1") + "; it first appears in v2.20.3-1, init.cc, as NCCL_MNNVL)";
             if (value == null) {
