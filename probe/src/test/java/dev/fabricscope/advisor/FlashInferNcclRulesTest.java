@@ -113,13 +113,13 @@ class FlashInferNcclRulesTest {
     void nvlsValues() {
         ok(machine(What.HGX_H100).tp(8).env("NCCL_NVLS_ENABLE", "0").verdict("nccl", "NCCL_NVLS_ENABLE"), "NVLS disabled");
         fallback(machine("sm=8.0", "gpus-per-node=8", "nvswitch=true").tp(8).env("NCCL_NVLS_ENABLE", "1").verdict("nccl", "NCCL_NVLS_ENABLE"), "NVLS disabled", null);
-        error(machine("sm=8.0", "gpus-per-node=8", "nvswitch=true").tp(8).env("NCCL_NVLS_ENABLE", "1").version("nccl", "2.17-2.20")
-                .verdict("nccl", "NCCL_NVLS_ENABLE"), null, null);
+        fallback(machine("sm=8.0", "gpus-per-node=8", "nvswitch=true").tp(8).env("NCCL_NVLS_ENABLE", "1").version("nccl", "2.20.5")
+                .verdict("nccl", "NCCL_NVLS_ENABLE"), "NVLS disabled", null);
         error(machine(What.HGX_H100).assume("fabric-ready=false").tp(8).verdict("nccl", "NCCL_NVLS_ENABLE"), null, NcclMessage.FABRIC_NOT_READY.text());
         ok(machine(What.HGX_H100).tp(1).verdict("nccl", "NCCL_NVLS_ENABLE"), null);
         ok(machine("platform=rocm", "gpus-per-node=8").tp(8).verdict("nccl", "NCCL_NVLS_ENABLE"), null);
         whyMentions(machine(What.HGX_H100).assume("nccl-version=2.16.5").tp(8).verdict("nccl", "NCCL_NVLS_ENABLE"), "predates NVLS");
-        whyMentions(machine(What.GB200_NVL).assume("nccl-version=2.24.3").tp(8).nodes(2).verdict("nccl", "NCCL_NVLS_ENABLE"), "2.25.2");
+        whyMentions(machine(What.GB200_NVL).assume("nccl-version=2.20.5").tp(8).nodes(2).verdict("nccl", "NCCL_NVLS_ENABLE"), "not supported on MNNVL");
     }
 
     @Test

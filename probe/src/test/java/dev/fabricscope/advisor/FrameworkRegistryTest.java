@@ -171,8 +171,8 @@ class FrameworkRegistryTest {
 
     @Test
     void versionChoiceAsksTheRegistry() throws AdvisorInputException {
-        Versions v = VersionChoice.resolve(Map.of("nccl", "2.17-2.20", "sglang", "latest"));
-        assertEquals("2.17-2.20", v.get(NcclVersion.class).id());
+        Versions v = VersionChoice.resolve(Map.of("nccl", "2.20.5", "sglang", "latest"));
+        assertEquals("2.20.5", v.get(NcclVersion.class).id());
         assertEquals("newest", v.get(SglangVersion.class).id());
         assertEquals(List.of("sglang", "vllm", "flashinfer", "nccl"), List.copyOf(v.ids().keySet()));
         AdvisorInputException unknown = assertThrows(AdvisorInputException.class, () -> VersionChoice.resolve(Map.of("trt", "newest")));

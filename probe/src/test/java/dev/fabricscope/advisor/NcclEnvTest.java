@@ -82,8 +82,8 @@ class NcclEnvTest {
         // without a clique too, across nodes
         assertEquals(Outcome.ERROR, nccl(machine(What.GB200_NVL).assume("nccl-version=2.22.3", "fabric-handles=false", "mnnvl-fabric=false")
                 .tp(8).nodes(2).env("NCCL_MNNVL_ENABLE", "1"), "NCCL_MNNVL_ENABLE").outcome());
-        // one node: 2.24 calls checkMNNVL only for nNodes > 1
-        assertEquals(Outcome.FALLBACK, nccl(machine(What.GB200_NVL).assume("nccl-version=2.24.3").tp(4).env("NCCL_CUMEM_ENABLE", "0")
+        // one node: 2.24 calls checkMNNVL only for nNodes > 1 (init.cc:786), so nothing is checked and nothing lost
+        assertEquals(Outcome.OK, nccl(machine(What.GB200_NVL).assume("nccl-version=2.24.3").tp(4).env("NCCL_CUMEM_ENABLE", "0")
                 .env("NCCL_MNNVL_ENABLE", "1"), "NCCL_MNNVL_ENABLE").outcome());
         // 2.25.1 moved the check to mnnvl.cc: silent again
         assertEquals(Outcome.FALLBACK, nccl(machine(What.GB200_NVL).assume("nccl-version=2.25.1").tp(8).nodes(2).env("NCCL_CUMEM_ENABLE", "0")
@@ -93,7 +93,7 @@ class NcclEnvTest {
     /** NVIDIA/nccl@48bb7fec (v2.20.5-1) src/init.cc:820 reads NCCL_MNNVL; NCCL_MNNVL_ENABLE came with 2.21 (v2.21.5-1 init.cc:826). */
     @Test
     void ncclBefore221DoesNotReadMnnvlEnable() {
-        Verdict v = nccl(machine(What.GB200_NVL).version("nccl", "2.17-2.20").tp(8).nodes(2).env("NCCL_MNNVL_ENABLE", "1"), "NCCL_MNNVL_ENABLE");
+        Verdict v = nccl(machine(What.GB200_NVL).version("nccl", "2.20.5").tp(8).nodes(2).env("NCCL_MNNVL_ENABLE", "1"), "NCCL_MNNVL_ENABLE");
         assertEquals(Outcome.FALLBACK, v.outcome(), v::toString);
         assertEquals("not read", v.resolved());
         assertEquals("48bb7fec7953112ff37499a272317f6663f8f600", v.source().commit());
@@ -135,7 +135,8 @@ class NcclEnvTest {
         assertTrue(oneNode.advise().verdict("nccl", "NCCL_MNNVL_ENABLE").isEmpty(), "one node, unset: the check does not run");
         assertEquals(Outcome.OK, nccl(machine(What.GB200_NVL).assume("imex-channel=false").tp(8).nodes(2)
                 .env("NCCL_CUMEM_ENABLE", "0").env("NCCL_MNNVL_ENABLE", "2"), "NCCL_MNNVL_ENABLE").outcome());
-        assertEquals(Outcome.OK, nccl(machine(What.GB200_NVL).assume("imex-channel=false").tp(8).nodes(2)
+        // P2P level 0 skips the check (init.cc:1072): the trays then talk over the network, a fallback (audit F3)
+        assertEquals(Outcome.FALLBACK, nccl(machine(What.GB200_NVL).assume("imex-channel=false").tp(8).nodes(2)
                 .env("NCCL_P2P_DISABLE", "1").env("NCCL_MNNVL_ENABLE", "2"), "NCCL_MNNVL_ENABLE").outcome());
         // no FABRIC handle support: mnnvl.cc:26 returns success before IMEX
         Verdict noHandles = nccl(machine(What.GB200_NVL).assume("imex-channel=false", "fabric-handles=false", "mnnvl-fabric=false")
@@ -152,7 +153,9 @@ class NcclEnvTest {
         Verdict v = nccl(w, "NCCL_MNNVL_ENABLE");
         assertEquals(Outcome.OK, v.outcome(), v::toString);
         assertEquals("MNNVL", v.resolved());
-        assertEquals("86", v.source().line());
+        // the sample's NCCL is 2.28.3: the 2.27-2.28.3 set, mnnvl.cc:78 at v2.28.3-1
+        assertEquals("78", v.source().line());
+        assertEquals("f1308997d0420148b1be1c24d63f19d902ae589b", v.source().commit());
         assertTrue(v.why().contains("Check the IMEX configuration (nvidia-imex-ctl -N)"), v::toString);
         assertEquals("probed", w.advise().machine().provenance().get("imex-channel").split(":")[0]);
     }

@@ -29,7 +29,6 @@ class NotModelledKnobsTest {
 
     @Test
     void theAuditKnobsAreUnknownWithTheirSource() {
-        check(machine(What.HGX_H100).env("NCCL_P2P_LEVEL", "LOC"), "nccl", "NCCL_P2P_LEVEL", "LOC", "src/graph/paths.cc", "289");
         check(machine(What.HGX_H100).env("NCCL_SHM_DISABLE", "1"), "nccl", "NCCL_SHM_DISABLE", "1", "src/transport/shm.cc", "55");
         check(machine(What.PCIE_SM120).env("NCCL_ALGO", "NVLS"), "nccl", "NCCL_ALGO", "NVLS", "src/enqueue.cc", "2055");
         check(machine(What.HGX_H100).flag("enable-expert-parallel", "true"), "vllm", "--enable-expert-parallel", "true", "vllm/engine/arg_utils.py", null);
@@ -154,7 +153,7 @@ class NotModelledKnobsTest {
     void aListedNameAboutCommunicationTakesTheOkFromWhatItReaches() {
         Map<String, List<KnobNames.Read>> flags = notModelled(true, true);
         Map<String, List<KnobNames.Read>> env = notModelled(false, true);
-        assertTrue(env.containsKey("NCCL_P2P_LEVEL") && env.containsKey("CUDA_VISIBLE_DEVICES") && !flags.containsKey("port"), env.keySet().toString());
+        assertTrue(env.containsKey("NCCL_SHM_DISABLE") && env.containsKey("CUDA_VISIBLE_DEVICES") && !flags.containsKey("port"), env.keySet().toString());
         for (String[] m : List.of(What.HGX_H100, What.PCIE_SM120, What.GB200_NVL)) {
             AdviceResult before = machine(m).advise();
             AdviceResult after = withEvery(m, flags, env);

@@ -37,9 +37,12 @@ class RuleSetSelectionTest {
         assertEquals("newest", pick("flashinfer", "0.6.18rc2"));
         assertEquals("pre-sm12-trtllm", pick("flashinfer", "0.6.17rc1"), "a pre-release sorts before its release");
         assertEquals("pre-sm12-trtllm", pick("flashinfer", "0.6.16.post4"));
-        assertEquals("2.17-2.20", pick("nccl", "2.20.5"));
-        assertEquals("2.17-2.20", pick("nccl", "v2.18.1-1"));
-        assertEquals("newest", pick("nccl", "2.21.5"));
+        assertEquals("2.20.5", pick("nccl", "2.20.5"));
+        assertEquals("2.20.3", pick("nccl", "v2.20.3-1"));
+        assertEquals("2.18-2.19", pick("nccl", "v2.18.1-1"));
+        assertEquals("2.21-2.24", pick("nccl", "2.21.5"));
+        assertEquals("2.28.7-2.28.9", pick("nccl", "2.28.7"));
+        assertEquals("newest", pick("nccl", "2.29.2"));
         assertEquals("older", pick("sglang", "older"), "the old ids stay");
         assertEquals("middle", pick("sglang", "middle"));
         assertEquals("newest", pick("vllm", "newest"));
@@ -47,7 +50,7 @@ class RuleSetSelectionTest {
 
     @Test
     void aCommitPrefixPicksTheSetReadAtIt() throws AdvisorInputException {
-        assertEquals("2.17-2.20", pick("nccl", "48bb7fec"));
+        assertEquals("2.20.5", pick("nccl", "48bb7fec"));
         assertEquals("fabric-attr-only", pick("flashinfer", "07d8568688e7"));
         assertEquals("newest", pick("sglang", "00f6ebe5"), "a commit several sets were read at picks the newest of them");
         assertEquals("newest", pick("sglang", "01D795F8"), "exec_.py of the newest argument surface; case does not matter");

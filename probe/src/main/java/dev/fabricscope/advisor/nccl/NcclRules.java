@@ -55,16 +55,20 @@ public final class NcclRules implements FrameworkRules {
         return NcclSources.DOCS_ENV;
     }
 
-    /** The loaded library's release: NCCL 2.17–2.20 take the 2.17-2.20 rules (NCCL's environment docs of those releases). */
+    /** The loaded library's release picks the set whose releases cover it (NcclRuleSets); one before 2.17 keeps the newest. */
     @Override
     public Optional<RuleVersion> versionForMachine(MachineFacts facts, List<String> notes) {
         Fact<String> nccl = facts.ncclVersion();
-        if (!nccl.probed() || nccl.value() == null) {
+        boolean given = nccl.probed() || nccl.origin() == Fact.Origin.ASSUMED;
+        if (!given || nccl.value() == null || !dev.fabricscope.advisor.rule.Pedigree.isRelease(nccl.value())) {
             return Optional.empty();
         }
-        boolean old = Values.compareVersions(nccl.value(), "2.17") >= 0 && Values.compareVersions(nccl.value(), "2.21") < 0;
-        NcclVersion v = old ? NcclVersion.ALL.get(1) : NcclVersion.ALL.get(0);
-        notes.add("nccl " + nccl.value() + " read (" + nccl.detail() + "): rules " + v.id() + (old ? " (NCCL environment docs 2.17–2.20)" : ""));
-        return old ? Optional.of(v) : Optional.empty();
+        for (NcclVersion v : NcclVersion.ALL) {
+            if (v.pedigree().covers(nccl.value())) {
+                notes.add("nccl " + nccl.value() + (nccl.probed() ? " read (" + nccl.detail() + ")" : " assumed") + ": rules " + v.id() + " (NCCL " + v.pedigree().rangeText() + ")");
+                return Optional.of(v);
+            }
+        }
+        return Optional.empty();
     }
 }

@@ -7,14 +7,13 @@ final class NcclSources {
 
     /** NCCL 2.30.7 (the newest commit of the mirror, 2026-06-11), as the inventory reads it (docs/upstream-coverage.md). */
     static final String COMMIT = "5067397c2676d5aed50042fc39e5c8ee96eb0027";
-    /** NCCL 2.20.5 (tag v2.20.5-1, 2024-02-26): the 2.17–2.20 behaviour the older rule set follows. */
+    /** NCCL 2.20.5 (tag v2.20.5-1, 2024-02-26): the lines the 2.20 rule set follows. */
     static final String COMMIT_2_20 = "48bb7fec7953112ff37499a272317f6663f8f600";
 
     /** How NCCL_NVLS_ENABLE decides NVLS support (0 off, 2 reads the multicast attribute, 1 forces it on). */
     static final SourceRef DOCS = new SourceRef("NVIDIA/nccl", COMMIT, "src/transport/nvls.cc", "262-277");
     /** Where NCCL reads NCCL_MNNVL_ENABLE and the NCCL_P2P_DISABLE level before its MNNVL check. */
     static final SourceRef DOCS_ENV = new SourceRef("NVIDIA/nccl", COMMIT, "src/init.cc", "1072");
-    static final SourceRef DOCS_OLD = new SourceRef("NVIDIA/nccl", COMMIT_2_20, "src/transport/nvls.cc", "240-255");
     /** Where torch reads TORCH_SYMM_MEM_DISABLE_MULTICAST (as vLLM symm_mem.py / SGLang torch_symm_mem.py rely on it). */
     static final SourceRef TORCH = new SourceRef("pytorch/pytorch", "09a6d12f637dceff0c8060e81122a50db4127691",
             "torch/csrc/distributed/c10d/symm_mem/CUDASymmetricMemoryUtils.cpp", "22-24");
@@ -34,7 +33,6 @@ final class NcclSources {
     /** The multicast allocation that then fails, and NCCL's CUCHECKGOTO text. */
     static final SourceRef NVLS_ALLOC = new SourceRef(REPO, C2307, "src/transport/nvls.cc", "325");
 
-    static final SourceRef MNNVL_CHECK = new SourceRef(REPO, C2307, "src/mnnvl.cc", "14-100");
     /** ncclMnnvlCheck returns success (MNNVL off) without CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED. */
     static final SourceRef MNNVL_FABRIC_ATTR = new SourceRef(REPO, C2307, "src/mnnvl.cc", "26");
     /** … when some rank's fabric state is not COMPLETED. */

@@ -3,7 +3,6 @@ package dev.fabricscope.advisor.nccl;
 import dev.fabricscope.advisor.api.KnobSpec;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Recommendation;
-import dev.fabricscope.advisor.api.Values;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.rule.Eval;
 import dev.fabricscope.advisor.rule.Partial;
@@ -27,7 +26,7 @@ final class NcclVerdicts {
         VerdictBuilder v = e.on(NcclKnobs.NVLS_ENABLE, NcclVersion.class);
         Partial p = NcclNvls.nvls(e, e.value(NcclKnobs.NVLS_ENABLE), "");
         v.apply(p);
-        if (p.outcome() == Outcome.ERROR && p.source() == NcclSources.NVLS_INIT) {
+        if (p.outcome() == Outcome.ERROR && p.source() == e.version(NcclVersion.class).src().nvlsInit()) {
             v.fix("NCCL_NVLS_ENABLE=2 (or unset): NCCL then reads the multicast attribute and skips NVLS on these GPUs");
         } else if (p.outcome() == Outcome.ERROR && p.message() != null) {
             v.fix("start or repair the Fabric Manager (nvidia-fabricmanager) so the GPU fabric state reaches COMPLETED; until then NCCL_NVLS_ENABLE=0");
@@ -35,11 +34,6 @@ final class NcclVerdicts {
             v.fix("NCCL_NVLS_ENABLE=2 (or unset) so NCCL skips NVLS where it is unavailable");
         } else if ("0".equals(e.value(NcclKnobs.NVLS_ENABLE)) && NcclNvls.unsupported(e) == null) {
             v.fix("unset NCCL_NVLS_ENABLE (default 2) to use NVLS here");
-        }
-        String nccl = e.ncclVersion();
-        if (nccl != null && Values.compareVersions(nccl, "2.17") >= 0 && Values.compareVersions(nccl, "2.21") < 0
-                && !e.version(NcclVersion.class).enableOneFailsWhenUnsupported()) {
-            v.why(p.why() + " This host's NCCL is " + nccl + ": --framework-version nccl=2.17-2.20 applies that version's NCCL_NVLS_ENABLE=1 rule.");
         }
         return v.build();
     }

@@ -122,7 +122,7 @@ final class SglangFusionKnobVerdicts {
         }
         int dp = e.intValue(DP_SIZE);
         if (dp > 1 && e.tp() % dp != 0) {
-            return v.error("AssertionError").message("").source(SglangSources.DP_DIVIDES_TP)
+            return v.error("AssertionError").source(SglangSources.DP_DIVIDES_TP)
                     .why(Slots.fill("With DP attention on, SGLang asserts tp_size % dp_size == 0 while it resolves the arguments, and TP {tp} "
                             + "is not a multiple of --dp-size {dp}: the server stops with a bare AssertionError.", "tp", e.tp(), "dp", dp))
                     .fix("a --dp-size that divides TP " + e.tp()).build();

@@ -9,6 +9,8 @@ public enum SglangMessage implements UpstreamMessage {
             + "all-reduce.", SglangSources.PCIE_IPC_NO_FI),
     PCIE_IPC_WORLD("FlashInfer PCIe-IPC all-reduce skipped: unsupported world size %d", SglangSources.PCIE_IPC_WORLD),
     PCIE_IPC_BUILD_FAILED("FlashInfer PCIe-IPC workspace (max_numel=%s) failed: %s; reductions stay on NCCL", SglangSources.PCIE_IPC_BUILD),
+    /** check_server_args: {@code (tp_size * pp_size) % nnodes == 0}. */
+    NODES_DIVIDE("tp_size must be divisible by number of nodes", SglangSources.NODES_DIVIDE),
     DEPRECATED("--enable-flashinfer-allreduce-fusion is deprecated. Please use --flashinfer-allreduce-fusion-backend=auto instead.",
             SglangSources.DEPRECATED),
     AUTO_ENABLE("Auto-enabling FlashInfer AllReduce Fusion on SM90/SM10X for %s",

@@ -26,7 +26,7 @@ final class SglangNodesRule {
         int ranks = e.tp() * e.pp();
         String product = e.pp() > 1 ? "TP " + e.tp() + " × PP " + e.pp() + " = " + ranks : "TP " + ranks;
         if (ranks % nodes != 0) {
-            return Optional.of(v.error("AssertionError").message("tp_size must be divisible by number of nodes")
+            return Optional.of(v.error("AssertionError").message(SglangMessage.NODES_DIVIDE)
                     .why("check_server_args asserts (tp_size * pp_size) % nnodes == 0 (unless --ep-join-mode scale, not modelled), and "
                             + product + " does not divide over " + nodes + " nodes.")
                     .fix("a TP (× PP) that is a multiple of " + nodes + ", or --nnodes that divides it").build());

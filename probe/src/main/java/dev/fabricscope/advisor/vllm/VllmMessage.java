@@ -61,6 +61,8 @@ public enum VllmMessage implements UpstreamMessage {
             VllmSources.PARALLEL),
     PCP_DP("PCP does not support data parallelism yet.",
             VllmSources.PARALLEL),
+    /** MultiprocExecutor._get_parallel_sizes: the world size over the nodes of one DP replica. */
+    NODES_DIVIDE("global world_size (%d) must be divisible by nnodes_within_dp (%d). ", VllmSources.NODES_DIVIDE),
     WORLD_GPUS("World size (%d) is larger than the number of available GPUs (%d) in this node. If this is intentional and you are using:\n"
             + "- ray, set '--distributed-executor-backend ray'.\n- multiprocessing, set '--nnodes' appropriately.",
             VllmSources.WORLD_SIZE),

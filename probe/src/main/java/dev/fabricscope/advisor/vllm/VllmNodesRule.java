@@ -33,8 +33,7 @@ final class VllmNodesRule {
         int pcp = Math.max(1, e.intValue(VllmKnobs.PCP_SIZE));
         int world = e.tp() * e.pp() * pcp;
         if (world % nodes != 0) {
-            return Optional.of(v.error("AssertionError").message("global world_size (" + world + ") must be divisible by nnodes_within_dp ("
-                            + nodes + "). ")
+            return Optional.of(v.error("AssertionError").message(VllmMessage.NODES_DIVIDE, world, nodes)
                     .why("On CUDA with --nnodes " + nodes + " vLLM picks the multiprocessing executor (ParallelConfig.__post_init__, parallel.py), "
                             + "which asserts that the world size (TP × PP × PCP = " + world + ") divides over the nodes (nnodes_within_dp = "
                             + "nnodes without data parallelism).")
