@@ -136,7 +136,7 @@ public final class Knobs {
 
     /**
      * vLLM's {@code -cc/--compilation-config} JSON: its {@code pass_config.fuse_allreduce_rms} (older name
-     * {@code enable_fi_allreduce_fusion}) and {@code fi_allreduce_fusion_max_size_mb} become those config keys; the rest
+     * {@code enable_fi_allreduce_fusion}), {@code fi_allreduce_fusion_max_size_mb} and its {@code mode} become those keys; the rest
      * of the JSON is not modelled. Returns the flags without {@code compilation-config}.
      */
     static Map<String, String> compilationConfig(Map<String, String> flags) throws AdvisorInputException {
@@ -157,8 +157,8 @@ public final class Knobs {
             throw new AdvisorInputException("--flag compilation-config expects a JSON object");
         }
         com.fasterxml.jackson.databind.JsonNode pass = root.path("pass_config");
-        for (String key : List.of("fuse_allreduce_rms", "enable_fi_allreduce_fusion", "fi_allreduce_fusion_max_size_mb")) {
-            com.fasterxml.jackson.databind.JsonNode v = pass.get(key);
+        for (String key : List.of("fuse_allreduce_rms", "enable_fi_allreduce_fusion", "fi_allreduce_fusion_max_size_mb", "mode")) {
+            com.fasterxml.jackson.databind.JsonNode v = key.equals("mode") ? root.get(key) : pass.get(key);
             if (v == null || v.isNull()) {
                 continue;
             }
@@ -166,7 +166,7 @@ public final class Knobs {
             Map<String, String> one = validate(Map.of(name, v.asText()), true);
             String prior = out.get(name);
             if (prior != null && !prior.equals(one.get(name))) {
-                throw new AdvisorInputException("--flag compilation-config sets pass_config." + key + "=" + one.get(name) + ", contradicting --flag " + name + "=" + prior);
+                throw new AdvisorInputException("--flag compilation-config sets " + (key.equals("mode") ? "" : "pass_config.") + key + "=" + one.get(name) + ", contradicting --flag " + name + "=" + prior);
             }
             out.putAll(one);
         }

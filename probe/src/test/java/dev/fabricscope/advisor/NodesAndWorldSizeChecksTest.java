@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.fabricscope.advisor.api.AdviceResult;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Verdict;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -70,5 +71,29 @@ class NodesAndWorldSizeChecksTest {
         Verdict given = verdict(machine(What.HGX_H100).framework("vllm").tp(8).nodes(2).flag("pipeline-parallel-size", "2").advise(), "vllm",
                 "--pipeline-parallel-size");
         assertEquals(Outcome.UNKNOWN, given.outcome());
+    }
+
+    /** vllm.py@000fc94b:728, 1372, 1392, 1407 and the fork's -O0 default: no VLLM_COMPILE, no fusion pass (audit 2026-12-02d F1, F2, F4). */
+    @Test
+    void whatTurnsCompilationOffLeavesTheFusionPassUnrun() {
+        List<What> off = List.of(machine(What.HGX_H100).framework("vllm").flag("optimization-level", "0").flag("fuse_allreduce_rms", "true"),
+                machine(What.HGX_H100).framework("vllm").flag("enforce-eager", "true"),
+                machine(What.HGX_H100).framework("vllm").env("TORCH_COMPILE_DISABLE", "1"),
+                machine(What.HGX_H100).framework("vllm").env("VLLM_USE_BREAKABLE_CUDAGRAPH", "1"),
+                machine(What.HGX_H100).framework("vllm").flag("compilation-config", "{\"mode\": 0}"),
+                machine(What.HGX_H100).framework("vllm").tp(2).flag("fi_allreduce_fusion_max_size_mb", "0"));
+        for (What w : off) {
+            Verdict v = verdict(w.advise(), "vllm", "fuse_allreduce_rms");
+            assertEquals(Outcome.FALLBACK, v.outcome(), v::toString);
+        }
+        Verdict model = verdict(machine(What.HGX_H100).framework("vllm").model("DeepseekV4ForCausalLM").advise(), "vllm", "fuse_allreduce_rms");
+        assertEquals(Outcome.UNKNOWN, model.outcome(), model::toString);
+        Verdict optOut = verdict(machine(What.HGX_H100).framework("vllm").model("DeepseekV4ForCausalLM").env("VLLM_USE_BREAKABLE_CUDAGRAPH", "0")
+                .advise(), "vllm", "fuse_allreduce_rms");
+        assertEquals(Outcome.OK, optOut.outcome(), optOut::toString);
+        assertEquals(Outcome.OK, verdict(machine(What.HGX_H100).framework("vllm").flag("compilation-config", "{\"mode\": 3}").advise(), "vllm",
+                "fuse_allreduce_rms").outcome());
+        Verdict eager = verdict(machine(What.HGX_H100).framework("vllm").flag("enforce-eager", "true").advise(), "vllm", "--enforce-eager");
+        assertEquals(Outcome.UNKNOWN, eager.outcome());
     }
 }

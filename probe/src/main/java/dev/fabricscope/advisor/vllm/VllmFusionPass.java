@@ -99,6 +99,52 @@ final class VllmFusionPass {
         return VllmSizeTable.FUSION.capabilities().stream().anyMatch(c -> VllmSizeTable.FUSION.worldSizes(c).contains(e.tp()));
     }
 
+    /** The architectures whose default is breakable CUDA graphs (default_breakable_cudagraph_architectures, vllm.py@000fc94b:728). */
+    static final java.util.Set<String> BREAKABLE_ARCHITECTURES = java.util.Set.of("DeepseekV32MTPModel", "DeepseekV32ForCausalLM",
+            "DeepseekV4ForCausalLM", "DeepseekV4ForConditionalGeneration", "DeepSeekV4MTPModel", "Dots3NoteForCausalLM", "Dots3NoteMTPModel",
+            "GlmMoeDsaForCausalLM", "HYV4ForCausalLM", "HYV4MTPModel", "InklingForCausalLM", "InklingForConditionalGeneration",
+            "KimiK3ForConditionalGeneration", "KimiK3MTPModel", "KimiLinearForCausalLM", "MiniMaxM3SparseForCausalLM",
+            "MiniMaxM3SparseForConditionalGeneration");
+
+    /**
+     * Why the compilation mode ends up NONE (or another mode than VLLM_COMPILE), so that no vLLM pass runs, or null.
+     * In __post_init__'s order: --enforce-eager, TORCH_COMPILE_DISABLE=1, breakable CUDA graphs, a mode given, -O0 with none.
+     */
+    static Partial compileOff(Eval e) {
+        String why = null;
+        SourceRef src = null;
+        String mode = e.value(VllmKnobs.COMPILE_MODE);
+        if (e.bool(VllmKnobs.ENFORCE_EAGER)) {
+            why = "--enforce-eager sets the compilation mode to NONE (\"Enforce eager set, disabling torch.compile and CUDAGraphs\")";
+            src = VllmSources.compileMode("1372");
+        } else if ("1".equals(e.env().get(VllmKnobs.TORCH_COMPILE_DISABLE.name()))) {
+            why = "TORCH_COMPILE_DISABLE=1 sets the compilation mode to NONE (\"TORCH_COMPILE_DISABLE is set, disabling torch.compile\")";
+            src = VllmSources.compileMode("1392");
+        } else if (e.env().get(VllmKnobs.BREAKABLE_CUDAGRAPH.name()) != null && e.envTrue(VllmKnobs.BREAKABLE_CUDAGRAPH)) {
+            why = "VLLM_USE_BREAKABLE_CUDAGRAPH=" + e.env().get(VllmKnobs.BREAKABLE_CUDAGRAPH.name())
+                    + " replaces vLLM's torch.compile pipeline (compilation mode NONE)";
+            src = VllmSources.compileMode("728");
+        } else if (mode != null && !mode.equals("3") && !mode.equalsIgnoreCase("VLLM_COMPILE")) {
+            why = "compilation mode " + mode + " is not VLLM_COMPILE: \"Inductor compilation was disabled by user settings, optimizations "
+                    + "settings that are only active during inductor compilation will be ignored\"";
+            src = VllmSources.compileMode("1407");
+        } else if (mode == null && optLevel(e) == 0) {
+            why = "at -O0 with no mode given the compilation mode is NONE (above -O0 it is VLLM_COMPILE)";
+            src = VllmSources.MODE_FROM_LEVEL;
+        }
+        if (why != null) {
+            return new Partial(Outcome.FALLBACK, null, null, null, WHEN_PASS, why + ": the model is not compiled by vLLM, so the all-reduce + "
+                    + "RMSNorm fusion pass never runs and the unfused all-reduce + RMSNorm run, whatever fuse_allreduce_rms says.", src);
+        }
+        if (e.env().get(VllmKnobs.BREAKABLE_CUDAGRAPH.name()) == null && e.model() != null && BREAKABLE_ARCHITECTURES.contains(e.model())) {
+            return new Partial(Outcome.UNKNOWN, null, null, null, WHEN_PASS, e.model() + " is among the architectures whose default is breakable "
+                    + "CUDA graphs (vllm.py@000fc94b:728), which set the compilation mode to NONE so that the fusion pass never runs; "
+                    + "is_breakable_cudagraph_enabled's body was not read at that commit (the fork @156b1266 auto-enables it for such "
+                    + "models unless VLLM_USE_BREAKABLE_CUDAGRAPH is set).", VllmSources.compileMode("728"));
+        }
+        return null;
+    }
+
     /** What the pass ends up doing when on: fused with a backend, disabled with a warning, or a start-up error. */
     static Partial passResult(Eval e) {
         if (e.tp() <= 1) {
@@ -108,7 +154,15 @@ final class VllmFusionPass {
             return new Partial(Outcome.FALLBACK, null, null, VllmMessage.PASS_NO_FLASHINFER.text(), WHEN_PASS, (!e.cuda() ? "The platform is " + e.platformName()
                     + ": FlashInfer's comm module is CUDA-only" : "FlashInfer is not installed") + "; the pass disables itself and the unfused all-reduce + RMSNorm run.", VllmSources.PASS);
         }
+        Partial off = compileOff(e);
+        if (off != null) {
+            return off;
+        }
         Double mb = maxSizeMb(e);
+        if (mb != null && mb <= 0) {
+            return new Partial(Outcome.FALLBACK, null, null, null, WHEN_PASS, "fi_allreduce_fusion_max_size_mb=" + fmt(mb) + ": the pass's "
+                    + "largest fused token count is 0, so no compile range is fused and the unfused all-reduce + RMSNorm run.", VllmSources.PASS_GATE);
+        }
         if (mb == null && e.value(MAX_SIZE) != null) {
             return new Partial(Outcome.FALLBACK, null, null, VllmMessage.PASS_WORLD.format(e.tp()), WHEN_PASS, "PassConfig.flashinfer_max_size "
                     + "checks the world size before it reads fi_allreduce_fusion_max_size_mb, and world size " + e.tp() + " is not one it takes"

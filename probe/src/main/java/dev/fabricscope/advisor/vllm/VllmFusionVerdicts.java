@@ -1,5 +1,8 @@
 package dev.fabricscope.advisor.vllm;
 
+import dev.fabricscope.advisor.api.KnobSpec;
+import java.util.List;
+
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.flashinfer.FlashInferWorkspace;
@@ -101,6 +104,23 @@ final class VllmFusionVerdicts {
         }
         return v.ok().why(mb == null ? "No entry for capability " + e.capTimes10() + " and world size " + e.tp() + " (" + e.gpus() + ")."
                 : "Table entry for capability " + e.capTimes10() + ", world size " + e.tp() + " (" + e.gpus() + ").").build();
+    }
+
+    /** The switches that set the compilation mode, where the user set them: never ok (only their effect on the fusion pass is read). */
+    static List<Verdict> compileModeVerdicts(Eval e) {
+        List<Verdict> out = new java.util.ArrayList<>();
+        for (KnobSpec k : List.of(VllmKnobs.ENFORCE_EAGER, VllmKnobs.TORCH_COMPILE_DISABLE, VllmKnobs.BREAKABLE_CUDAGRAPH, VllmKnobs.COMPILE_MODE)) {
+            if (!e.isSet(k)) {
+                continue;
+            }
+            Partial off = VllmFusionPass.compileOff(e);
+            out.add(e.on(k, VllmVersion.class).when(WHEN_PASS).source(off != null ? off.source() : VllmSources.compileMode("1372"))
+                    .outcome(Outcome.UNKNOWN).why((off != null && off.outcome() == Outcome.FALLBACK
+                            ? "The compilation mode ends up other than VLLM_COMPILE, so the all-reduce + RMSNorm fusion pass does not run (see fuse_allreduce_rms). "
+                            : "Read for the compilation mode: here it leaves VLLM_COMPILE in place. ")
+                            + "Its other effects on the all-reduce backends (CUDA graphs off or replaced) are not modelled.").build());
+        }
+        return out;
     }
 
     static Verdict optLevelVerdict(Eval e) {

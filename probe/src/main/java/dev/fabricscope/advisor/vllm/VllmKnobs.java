@@ -40,6 +40,18 @@ final class VllmKnobs {
             "-cc / --compilation-config JSON; its pass_config.fuse_allreduce_rms (or enable_fi_allreduce_fusion) and fi_allreduce_fusion_max_size_mb are read");
     static final KnobSpec PP_SIZE = KnobSpec.flag(FW, "pipeline-parallel-size", KnobSpec.Type.INT, "1",
             "pipeline-parallel size (-pp); counted in the world-size check");
+    // what sets the compilation mode to NONE, so that no Inductor pass (the fusion pass among them) runs
+    static final KnobSpec ENFORCE_EAGER = KnobSpec.flag(FW, "enforce-eager", KnobSpec.Type.BOOL, "false",
+            "eager mode: no torch.compile, no CUDA graphs (compilation mode NONE)");
+    static final KnobSpec TORCH_COMPILE_DISABLE = KnobSpec.env(FW, "TORCH_COMPILE_DISABLE", KnobSpec.Type.STRING, "unset",
+            "PyTorch's switch; vLLM reads \"1\" as compilation mode NONE");
+    static final KnobSpec BREAKABLE_CUDAGRAPH = KnobSpec.env(FW, "VLLM_USE_BREAKABLE_CUDAGRAPH", KnobSpec.Type.BOOL, "unset",
+            "breakable CUDA graphs instead of vLLM's torch.compile pipeline (compilation mode NONE)");
+    static final KnobSpec COMPILE_MODE = KnobSpec.flag(FW, "mode", KnobSpec.Type.CHOICE, "unset",
+            "compilation_config.mode (-cc.mode, or --compilation-config's mode): 0 NONE, 1 STOCK_TORCH_COMPILE, 2 DYNAMO_TRACE_ONCE, "
+                    + "3 VLLM_COMPILE (the only one that runs vLLM's passes)",
+            "0", "1", "2", "3", "NONE", "STOCK_TORCH_COMPILE", "DYNAMO_TRACE_ONCE", "VLLM_COMPILE", "none", "stock_torch_compile",
+            "dynamo_trace_once", "vllm_compile");
     static final KnobSpec V2_RUNNER = KnobSpec.env(FW, "VLLM_USE_V2_MODEL_RUNNER", KnobSpec.Type.BOOL, "unset",
             "Model Runner V2 (1) or V1 (0); unset: vLLM picks (PCP runs on V2 only)");
     static final KnobSpec DP_SIZE = KnobSpec.flag(FW, "data-parallel-size", KnobSpec.Type.INT, "1", "data-parallel size (-dp)")
@@ -72,7 +84,8 @@ final class VllmKnobs {
             .stream().map(k -> k.scope(KnobSpec.Scope.ROCM_ONLY)).toList();
 
     static final List<KnobSpec> ALL = Stream.of(List.of(BACKEND, FUSE, MAX_SIZE, OPT_LEVEL, USE_FLASHINFER, USE_FLASHINFER_PCIE_IPC, USE_SYMM_MEM,
-            DISABLE_CUSTOM_AR, SKIP_P2P, BATCH_INVARIANT, DCP_SIZE, PCP_SIZE, DCP_BACKEND, V2_RUNNER, COMPILATION_CONFIG, PP_SIZE), KNOWN, ROCM_ONLY)
+            DISABLE_CUSTOM_AR, SKIP_P2P, BATCH_INVARIANT, DCP_SIZE, PCP_SIZE, DCP_BACKEND, V2_RUNNER, COMPILATION_CONFIG, PP_SIZE, ENFORCE_EAGER, TORCH_COMPILE_DISABLE, BREAKABLE_CUDAGRAPH,
+            COMPILE_MODE), KNOWN, ROCM_ONLY)
             .flatMap(List::stream).toList();
 
     private VllmKnobs() {

@@ -40,6 +40,13 @@ final class VllmSources {
     /** MultiprocExecutor._get_parallel_sizes: {@code assert self.world_size % self.parallel_config.nnodes_within_dp == 0}. */
     static final SourceRef NODES_DIVIDE = new SourceRef(FORK_ENVS, "156b12667cf5fbb93914f3646acc25dca378b420",
             "vllm/v1/executor/multiproc_executor.py", "251-255");
+    /** VllmConfig.__post_init__ at the newest rules' commit: what turns the compilation mode to NONE. */
+    static SourceRef compileMode(String line) {
+        return new SourceRef(REPO, "000fc94b754f66aeb60ef5acf1ea2e94cdc65164", "vllm/config/vllm.py", line);
+    }
+    /** The fork's __post_init__: an unset mode at -O0 becomes NONE, above -O0 VLLM_COMPILE. */
+    static final SourceRef MODE_FROM_LEVEL = new SourceRef(FORK_ENVS, "156b12667cf5fbb93914f3646acc25dca378b420", "vllm/config/vllm.py",
+            "1135-1139");
     /** PassConfig.flashinfer_max_size: the world size is checked before fi_allreduce_fusion_max_size_mb is read. */
     static final SourceRef PASS_GATE = new SourceRef(FORK_ENVS, "156b12667cf5fbb93914f3646acc25dca378b420", "vllm/config/compilation.py",
             "181-196");

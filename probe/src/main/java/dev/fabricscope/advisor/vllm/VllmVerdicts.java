@@ -25,6 +25,7 @@ final class VllmVerdicts {
                 VllmDcpRules.dcpSizeVerdict(e),
                 VllmDcpRules.pcpVerdict(e),
                 VllmDcpRules.dcpBackendVerdict(e)));
+        out.addAll(VllmFusionVerdicts.compileModeVerdicts(e));
         VllmDcpRules.ppVerdict(e).ifPresent(out::add);
         VllmNodesRule.verdict(e).ifPresent(out::add);
         VllmDcpRules.v2RunnerVerdict(e).ifPresent(out::add);
