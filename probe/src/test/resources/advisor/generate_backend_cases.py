@@ -34,6 +34,8 @@ def machine(sm="9.0", nodes=1, gpn=8, mc=True, fabric=False, nvswitch=True, all_
     m = {"sm": sm, "platform": "cuda", "nodes": nodes, "gpus_per_node": gpn, "multicast_supported": mc,
          "fabric_handle_supported": fabric, "nvswitch": nvswitch, "all_nvlink": all_nvlink, "p2p": True}
     m.update(more)
+    if m.get("mnnvl_fabric"):
+        m.setdefault("imex_channel", True)  # a working MNNVL tray has an IMEX channel (FABRIC handles need one)
     return m
 
 

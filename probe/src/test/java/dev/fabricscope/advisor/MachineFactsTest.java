@@ -123,9 +123,14 @@ class MachineFactsTest {
     void fabricNotReadyIsRead() throws Exception {
         MachineFacts f = MachineFacts.derive(SyntheticMachines.board(8, "9.0", true, true, true, "IN_PROGRESS"), Map.of());
         assertEquals(false, f.fabricReady().value());
-        Verdict v = What.snapshot(SyntheticMachines.board(8, "9.0", true, true, true, "IN_PROGRESS")).verdict("nccl", "NCCL_NVLS_ENABLE");
-        assertEquals(Outcome.ERROR, v.outcome());
-        assertEquals(NcclMessage.FABRIC_NOT_READY.text(), v.message());
+        // the board's NCCL (2.27.3-2.28.9 rules): a failed multicast bind stops init only with NCCL_NVLS_ENABLE=1, otherwise
+        // NCCL proceeds without NVLS (helper s6-nccl, audit 2026-12-02c); never ok either way
+        Verdict forced = What.snapshot(SyntheticMachines.board(8, "9.0", true, true, true, "IN_PROGRESS")).env("NCCL_NVLS_ENABLE", "1")
+                .verdict("nccl", "NCCL_NVLS_ENABLE");
+        assertEquals(Outcome.ERROR, forced.outcome(), forced::toString);
+        assertTrue(forced.message().startsWith("Failed to bind NVLink SHARP (NVLS) Multicast memory"), forced.message());
+        Verdict auto = What.snapshot(SyntheticMachines.board(8, "9.0", true, true, true, "IN_PROGRESS")).verdict("nccl", "NCCL_NVLS_ENABLE");
+        assertEquals(Outcome.FALLBACK, auto.outcome(), auto::toString);
     }
 
     @Test

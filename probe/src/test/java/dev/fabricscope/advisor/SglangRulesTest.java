@@ -58,7 +58,7 @@ class SglangRulesTest {
     /** A node of {@code sm} GPUs with NVSwitch, multicast and (for multi-node mnnvl) an MNNVL fabric. */
     static What node(String sm, int nodes) {
         return machine("sm=" + sm, "gpus-per-node=8", "multicast=true", "nvswitch=true", "all-nvlink=true", "p2p=true",
-                "fabric-handles=true", "mnnvl-fabric=true", "torch-cuda=12.8").tp(8 * nodes).nodes(nodes);
+                "fabric-handles=true", "mnnvl-fabric=true", "torch-cuda=12.8", "imex-channel=true").tp(8 * nodes).nodes(nodes);
     }
 
     /** §6 matrix: value × GPU × nodes → resolved backend or the ValueError text. */

@@ -26,7 +26,7 @@ class VllmRulesTest {
 
     static What node(String sm, int gpus) {
         return machine("sm=" + sm, "gpus-per-node=" + gpus, "multicast=true", "nvswitch=true", "all-nvlink=true", "p2p=true",
-                "fabric-handles=true", "mnnvl-fabric=true", "torch-cuda=12.8");
+                "fabric-handles=true", "mnnvl-fabric=true", "torch-cuda=12.8", "imex-channel=true");
     }
 
     /** Default -O2 pass state and size-table entry per capability × world size. */

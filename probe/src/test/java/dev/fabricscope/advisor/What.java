@@ -30,7 +30,7 @@ final class What {
             "fabric-handles=false", "mnnvl-fabric=false", "torch-cuda=12.8"};
     /** GB200 NVL72 compute tray: 4 × SM 10.0 per node, MNNVL fabric with fabric handles. */
     static final String[] GB200_NVL = {"sm=10.0", "gpus-per-node=4", "multicast=true", "nvswitch=true", "all-nvlink=true", "p2p=true",
-            "fabric-handles=true", "mnnvl-fabric=true", "torch-cuda=12.8", "host-arch=aarch64"};
+            "fabric-handles=true", "mnnvl-fabric=true", "torch-cuda=12.8", "host-arch=aarch64", "imex-channel=true"};
     /** PCIe workstation: 4 × RTX PRO 6000 (SM 12.0), no NVLink, no multicast. */
     static final String[] PCIE_SM120 = {"sm=12.0", "gpus-per-node=4", "multicast=false", "nvswitch=false", "all-nvlink=false", "p2p=true",
             "fabric-handles=false", "mnnvl-fabric=false", "torch-cuda=12.8"};

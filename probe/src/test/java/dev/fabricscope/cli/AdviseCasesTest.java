@@ -27,7 +27,7 @@ class AdviseCasesTest {
     private static final Map<String, String> MACHINE_KEYS = Map.of(
             "multicast_supported", "multicast", "fabric_handle_supported", "fabric-handles", "gpus_per_node", "gpus-per-node",
             "all_nvlink", "all-nvlink", "torch_cuda", "torch-cuda", "confidential_compute", "confidential-compute",
-            "mnnvl_fabric", "mnnvl-fabric");
+            "mnnvl_fabric", "mnnvl-fabric", "imex_channel", "imex-channel");
 
     /** The 18 reference examples and our own corpus (backend-cases.json, written by generate_backend_cases.py from upstream). */
     static Stream<Arguments> cases() throws Exception {

@@ -107,6 +107,18 @@ public final class FlashInferWorkspace {
                             + ", so SymmDeviceMemory exchanges POSIX file descriptors through fd_exchange (AF_UNIX, one host only): a RuntimeError "
                             + "starting '" + fd + "', most likely a connect time-out after 30 s (full text not recorded).", FlashInferSources.FD_EXCHANGE);
         }
+        if (fabric && e.tpSpansNodes()) { // across trays FABRIC handles are the only way; on one node not judged here
+            Boolean channel = e.imexChannel();
+            String base = autoWhy + "The mnnvl workspace allocates its memory with FABRIC handles (is_mnnvl_fabric_supported), which CUDA creates "
+                    + "only through an IMEX channel (/dev/nvidia-caps-imex-channels; the same premise NCCL's MNNVL check states)";
+            if (Boolean.FALSE.equals(channel)) {
+                return new Partial(Outcome.ERROR, null, null, null, when, base + ", and this node has none: the allocation fails "
+                        + "(CUDA error code and text not recorded).", FlashInferSources.FABRIC);
+            }
+            if (channel == null) {
+                return new Partial(Outcome.UNKNOWN, null, null, null, when, base + "; whether this node has one was not read.", FlashInferSources.FABRIC);
+            }
+        }
         return Partial.ok("mnnvl", when, autoWhy + "The mnnvl workspace gets multicast memory on every rank"
                 + (e.tpSpansNodes() ? " and FABRIC handles across the " + e.nodes() + " nodes" : "") + ".", FlashInferSources.FACTORY);
     }

@@ -149,6 +149,10 @@ final class SglangFusionVerdict {
         }
         boolean forcePosix = SglangFusionPipeline.transportWorkaround(e);
         Partial ws = FlashInferWorkspace.workspace(e, backend, true, forcePosix ? Boolean.FALSE : null);
+        if (ws.outcome() == Outcome.UNKNOWN) {
+            s.v().apply(ws).why(resolvedWhy + " " + ws.why());
+            return s.fixed();
+        }
         if (ws.failed()) {
             return creationFails(s, backend, resolvedWhy, ws, forcePosix);
         }

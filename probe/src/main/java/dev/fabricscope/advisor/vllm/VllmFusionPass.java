@@ -241,6 +241,9 @@ final class VllmFusionPass {
                     + ": the trtllm workspace is single-node. AllReduceFusionPass does not catch this ValueError, so the engine fails to start.", VllmSources.TRTLLM_MULTI);
         }
         Partial ws = FlashInferWorkspace.workspace(e, s.backend(), true, null);
+        if (ws.outcome() == Outcome.UNKNOWN) {
+            return new Partial(Outcome.UNKNOWN, s.backend(), null, null, WHEN_PASS, s.text() + ". " + ws.why(), ws.source());
+        }
         return ws.failed() ? creationFailed(e, v, s, ws) : created(e, v, s, ws);
     }
 
