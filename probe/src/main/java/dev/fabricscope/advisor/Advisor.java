@@ -7,6 +7,7 @@ import dev.fabricscope.advisor.api.EffectiveDeployment;
 import dev.fabricscope.advisor.api.MachineFacts;
 import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.api.KnobSpec;
 import dev.fabricscope.advisor.inventory.KnobNames;
 import dev.fabricscope.advisor.inventory.UnmodelledSettings;
 import dev.fabricscope.advisor.inventory.UpstreamInventory;
@@ -103,11 +104,29 @@ public final class Advisor {
             verdicts.addAll(UpstreamInventory.bundled().unknownVerdicts(r.facts(), r.deployment(), rules.name(), versions.id(rules.name())));
             recs.add(rules.recommend(e));
         }
-        verdicts = UnmodelledSettings.applied(verdicts, KnobNames.bundled(), notModelledFlags, notModelledEnv);
-        recs = UnmodelledSettings.caveated(recs, KnobNames.bundled(), notModelledFlags, notModelledEnv);
+        List<UnmodelledSettings.Known> known = knownSet(e, frameworks);
+        verdicts = UnmodelledSettings.applied(verdicts, KnobNames.bundled(), notModelledFlags, notModelledEnv, known);
+        recs = UnmodelledSettings.caveated(recs, KnobNames.bundled(), notModelledFlags, notModelledEnv, known);
         List<String> order = frameworks.stream().map(FrameworkRules::name).toList();
         verdicts.sort(Comparator.comparingInt((Verdict v) -> order.indexOf(v.framework())).thenComparing(Advisor::severity));
         return new AdviceResult(r.facts(), r.deployment(), verdicts, recs, versions.ids(), null, r.checks(), ruleNotes);
+    }
+
+    /** The known-but-not-modelled knobs ({@link KnobSpec.Scope#KNOWN}) the user set, with where upstream reads them. */
+    private static List<UnmodelledSettings.Known> knownSet(Eval e, List<FrameworkRules> frameworks) {
+        List<UnmodelledSettings.Known> out = new ArrayList<>();
+        for (FrameworkRules rules : frameworks) {
+            for (KnobSpec k : rules.knobs()) {
+                if (k.scope() == KnobSpec.Scope.KNOWN && e.isSet(k) && !e.value(k).strip().equals(k.defaultValue())) {
+                    dev.fabricscope.advisor.api.SourceRef s = rules.knownKnobSource(e, k);
+                    java.util.regex.Matcher line = java.util.regex.Pattern.compile("\\d+").matcher(s == null || s.line() == null ? "" : s.line());
+                    out.add(new UnmodelledSettings.Known(new KnobNames.Read(rules.name(), k.kind() != KnobSpec.Kind.ENV, k.name(),
+                            s == null ? null : s.repo(), s == null ? null : s.commit(), s == null ? "?" : s.path(),
+                            line.lookingAt() ? Integer.parseInt(line.group()) : 0, false), e.value(k), rules.readBy(k)));
+                }
+            }
+        }
+        return out;
     }
 
     /**

@@ -181,6 +181,24 @@ class NotModelledKnobsTest {
         }
     }
 
+    /**
+     * A known-but-not-modelled knob (VLLM_USE_NCCL_SYMM_MEM: NCCL symmetric memory takes the TP-8 all-reduces outside
+     * 16–128 KiB before torch symm_mem is tried, audit 2026-12-02d F5) takes the ok from its framework's verdicts; its
+     * default value changes nothing, and the verdicts whose rules read it (--dp-size for DP attention) keep theirs.
+     */
+    @Test
+    void aKnownKnobNotModelledTakesTheOkFromItsFramework() {
+        Verdict symm = machine(What.HGX_H100).framework("vllm").env("VLLM_USE_NCCL_SYMM_MEM", "1").advise()
+                .verdict("vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM").orElseThrow();
+        assertEquals(Outcome.UNKNOWN, symm.outcome(), symm::toString);
+        assertTrue(symm.why().contains("Not judged ok: VLLM_USE_NCCL_SYMM_MEM=1 is set"), symm.why());
+        assertEquals(Outcome.OK, machine(What.HGX_H100).framework("vllm").env("VLLM_USE_NCCL_SYMM_MEM", "0").advise()
+                .verdict("vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM").orElseThrow().outcome(), "the default value changes nothing");
+        AdviceResult dp = machine(What.HGX_H100).framework("sglang").flag("enable-dp-attention", "true").flag("dp-size", "4").advise();
+        assertEquals(Outcome.OK, dp.verdict("sglang", "--enable-dp-attention").orElseThrow().outcome(), "its rule reads --dp-size");
+        assertEquals(Outcome.UNKNOWN, dp.verdict("sglang", "--disable-custom-all-reduce").orElseThrow().outcome(), "DP attention's groups are not modelled");
+    }
+
     /** The audit's case: NCCL_P2P_LEVEL=LOC keeps NCCL off multi-node NVLink (init.cc:1071-1072 @5067397c); never an ok MNNVL. */
     @Test
     void p2pLevelLocOnAnMnnvlTrayLeavesNoOkMnnvl() {

@@ -30,14 +30,25 @@ public final class UnmodelledSettings {
     private UnmodelledSettings() {
     }
 
+    /**
+     * A knob the advisor knows upstream reads but whose effect on the backends it does not model
+     * ({@code KnobSpec.Scope.KNOWN}: --dp-size, --ep-size, VLLM_USE_NCCL_SYMM_MEM …), as the user set it: every such knob is
+     * about parallelism or communication, so it reaches its framework's verdicts without the name test.
+     */
+    public record Known(KnobNames.Read read, String value, java.util.Set<String> readBy) {
+    }
+
     /** One not-modelled setting and who reads it. */
-    private record Setting(KnobNames.Read read, String value) {
+    private record Setting(KnobNames.Read read, String value, java.util.Set<String> readBy) {
         String text() {
             return read.display() + "=" + value;
         }
 
         /** Whether it can change {@code v}: the framework that reads it judged it, or NCCL's behaviour under another framework. */
         boolean reaches(Verdict v) {
+            if (readBy.contains(v.knob())) {
+                return false; // the verdict's rule reads it
+            }
             if ("nccl".equals(read.framework()) && !read.name().startsWith("CUDA_")) {
                 return "nccl".equals(v.framework()) || v.knob().startsWith("NCCL_")
                         || v.source() != null && "NVIDIA/nccl".equals(v.source().repo());
@@ -52,8 +63,9 @@ public final class UnmodelledSettings {
     }
 
     /** {@code verdicts} with every {@code ok} that a not-modelled setting can change made {@code unknown}, saying which. */
-    public static List<Verdict> applied(List<Verdict> verdicts, KnobNames names, Map<String, String> flags, Map<String, String> env) {
-        List<Setting> settings = settings(names, flags, env);
+    public static List<Verdict> applied(List<Verdict> verdicts, KnobNames names, Map<String, String> flags, Map<String, String> env,
+                                        List<Known> known) {
+        List<Setting> settings = settings(names, flags, env, known);
         return settings.isEmpty() ? verdicts : verdicts.stream().map(v -> {
             List<Setting> reaching = v.outcome() == Outcome.OK ? settings.stream().filter(s -> s.reaches(v)).toList() : List.of();
             return reaching.isEmpty() ? v : unknown(v, reaching);
@@ -64,8 +76,9 @@ public final class UnmodelledSettings {
      * {@code recs} with a plan's summary saying which not-modelled settings it was made without (they may change what
      * works: every framework runs NCCL communicators, so an NCCL setting reaches all of them).
      */
-    public static List<Recommendation> caveated(List<Recommendation> recs, KnobNames names, Map<String, String> flags, Map<String, String> env) {
-        List<Setting> settings = settings(names, flags, env);
+    public static List<Recommendation> caveated(List<Recommendation> recs, KnobNames names, Map<String, String> flags, Map<String, String> env,
+                                                List<Known> known) {
+        List<Setting> settings = settings(names, flags, env, known);
         return settings.isEmpty() ? recs : recs.stream().map(r -> {
             List<String> reaching = settings.stream().filter(s -> s.reachesPlanOf(r.framework())).map(Setting::text).distinct().toList();
             return reaching.isEmpty() ? r : new Recommendation(r.framework(), r.flags(), r.env(), r.drop(),
@@ -74,13 +87,14 @@ public final class UnmodelledSettings {
         }).collect(java.util.stream.Collectors.toCollection(ArrayList::new));
     }
 
-    private static List<Setting> settings(KnobNames names, Map<String, String> flags, Map<String, String> env) {
+    private static List<Setting> settings(KnobNames names, Map<String, String> flags, Map<String, String> env, List<Known> known) {
         List<Setting> settings = new ArrayList<>();
+        known.forEach(k -> settings.add(new Setting(k.read(), k.value(), k.readBy())));
         for (boolean flag : new boolean[] {true, false}) {
             for (Map.Entry<String, String> e : (flag ? flags : env).entrySet()) {
                 for (KnobNames.Read r : names.readers(e.getKey(), flag)) {
                     if (canChangeCommunication(r)) {
-                        settings.add(new Setting(r, e.getValue()));
+                        settings.add(new Setting(r, e.getValue(), Set.of()));
                     }
                 }
             }
@@ -107,8 +121,9 @@ public final class UnmodelledSettings {
         String names = listed(reaching.stream().map(Setting::text).distinct().toList());
         String why = (v.why() == null ? "" : v.why().strip() + (v.why().strip().endsWith(".") ? " " : ". "))
                 + "Not judged ok: " + names + (reaching.size() > 1 ? " are" : " is") + " set, and the advisor does not model what it does (" + first.read().display()
-                + " is read at " + first.read().source().path() + ":" + first.read().source().line() + " @"
-                + first.read().source().commit().substring(0, 8) + "); it can change this.";
+                + " is read at " + first.read().source().path() + (first.read().line() > 0 ? ":" + first.read().line() : "")
+                + (first.read().commit() == null ? "" : " @" + first.read().commit().substring(0, Math.min(8, first.read().commit().length())))
+                + "); it can change this.";
         return new Verdict(v.framework(), v.knob(), v.value(), v.userSet(), Outcome.UNKNOWN, v.resolved(), v.errorClass(), v.message(),
                 v.when(), why, v.fix(), v.source(), v.version());
     }

@@ -38,6 +38,14 @@ public interface FrameworkRules {
     }
 
     /** Where one {@link KnobSpec.Scope#KNOWN} knob was read; by default where they all were. */
+    /**
+     * The verdicts (by knob, as displayed) whose rules read the known-but-not-modelled knob {@code k}: a value the user
+     * gives it takes the ok from this framework's other verdicts, not from these.
+     */
+    default java.util.Set<String> readBy(KnobSpec k) {
+        return java.util.Set.of();
+    }
+
     default SourceRef knownKnobSource(Eval e, KnobSpec k) {
         return knownKnobsSource(e);
     }

@@ -52,6 +52,12 @@ public final class SglangRules implements FrameworkRules {
     }
 
     @Override
+    public java.util.Set<String> readBy(KnobSpec k) {
+        return k.name().equals(SglangKnobs.DP_SIZE.name()) ? java.util.Set.of("--enable-dp-attention", "--moe-a2a-backend", "--attn-cp-size", "--enable-prefill-cp")
+                : java.util.Set.of();
+    }
+
+    @Override
     public SourceRef knownKnobsSource(Eval e) {
         return e.version(SglangVersion.class).args().source();
     }

@@ -20,6 +20,12 @@ import java.util.Optional;
 public final class VllmRules implements FrameworkRules {
 
     @Override
+    public java.util.Set<String> readBy(KnobSpec k) {
+        return k.name().equals(VllmKnobs.DP_SIZE.name()) ? java.util.Set.of("--prefill-context-parallel-size", "--decode-context-parallel-size", "--nnodes")
+                : java.util.Set.of();
+    }
+
+    @Override
     public String name() {
         return VllmKnobs.FW;
     }
