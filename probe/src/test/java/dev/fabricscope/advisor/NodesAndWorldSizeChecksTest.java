@@ -86,11 +86,19 @@ class NodesAndWorldSizeChecksTest {
             Verdict v = verdict(w.advise(), "vllm", "fuse_allreduce_rms");
             assertEquals(Outcome.FALLBACK, v.outcome(), v::toString);
         }
-        Verdict model = verdict(machine(What.HGX_H100).framework("vllm").model("DeepseekV4ForCausalLM").advise(), "vllm", "fuse_allreduce_rms");
-        assertEquals(Outcome.UNKNOWN, model.outcome(), model::toString);
-        Verdict optOut = verdict(machine(What.HGX_H100).framework("vllm").model("DeepseekV4ForCausalLM").env("VLLM_USE_BREAKABLE_CUDAGRAPH", "0")
-                .advise(), "vllm", "fuse_allreduce_rms");
-        assertEquals(Outcome.OK, optOut.outcome(), optOut::toString);
+        // vllm.py@156b1266:1076-1097 and deepseek_v4/nvidia/model.py:920: no @support_torch_compile, never compiled (audit e F3).
+        for (String breakable : new String[] {null, "0", "1"}) {
+            What w = machine(What.HGX_H100).framework("vllm").model("DeepseekV4ForCausalLM");
+            Verdict model = verdict((breakable == null ? w : w.env("VLLM_USE_BREAKABLE_CUDAGRAPH", breakable)).advise(), "vllm",
+                    "fuse_allreduce_rms");
+            assertEquals(Outcome.FALLBACK, model.outcome(), model::toString);
+            assertTrue(model.why().contains("1".equals(breakable) ? "VLLM_USE_BREAKABLE_CUDAGRAPH=1" : "@support_torch_compile"),
+                    model::toString);
+        }
+        // envs.py@156b1266:698-700: only the exact value "1" turns breakable CUDA graphs on (audit e F2).
+        Verdict notOne = verdict(machine(What.HGX_H100).framework("vllm").env("VLLM_USE_BREAKABLE_CUDAGRAPH", "true").advise(), "vllm",
+                "fuse_allreduce_rms");
+        assertEquals(Outcome.OK, notOne.outcome(), notOne::toString);
         assertEquals(Outcome.OK, verdict(machine(What.HGX_H100).framework("vllm").flag("compilation-config", "{\"mode\": 3}").advise(), "vllm",
                 "fuse_allreduce_rms").outcome());
         Verdict eager = verdict(machine(What.HGX_H100).framework("vllm").flag("enforce-eager", "true").advise(), "vllm", "--enforce-eager");

@@ -106,6 +106,10 @@ final class VllmFusionPass {
             "KimiK3ForConditionalGeneration", "KimiK3MTPModel", "KimiLinearForCausalLM", "MiniMaxM3SparseForCausalLM",
             "MiniMaxM3SparseForConditionalGeneration");
 
+    /** The architectures whose model class has no @support_torch_compile (the fork's auto-enable list, vllm.py@156b1266:1076-1097). */
+    static final java.util.Set<String> NO_TORCH_COMPILE_MODELS = java.util.Set.of("DeepseekV4ForCausalLM", "DeepSeekV4MTPModel",
+            "MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration");
+
     /**
      * Why the compilation mode ends up NONE (or another mode than VLLM_COMPILE), so that no vLLM pass runs, or null.
      * In __post_init__'s order: --enforce-eager, TORCH_COMPILE_DISABLE=1, breakable CUDA graphs, a mode given, -O0 with none.
@@ -120,10 +124,17 @@ final class VllmFusionPass {
         } else if ("1".equals(e.env().get(VllmKnobs.TORCH_COMPILE_DISABLE.name()))) {
             why = "TORCH_COMPILE_DISABLE=1 sets the compilation mode to NONE (\"TORCH_COMPILE_DISABLE is set, disabling torch.compile\")";
             src = VllmSources.compileMode("1392");
-        } else if (e.env().get(VllmKnobs.BREAKABLE_CUDAGRAPH.name()) != null && e.envTrue(VllmKnobs.BREAKABLE_CUDAGRAPH)) {
-            why = "VLLM_USE_BREAKABLE_CUDAGRAPH=" + e.env().get(VllmKnobs.BREAKABLE_CUDAGRAPH.name())
-                    + " replaces vLLM's torch.compile pipeline (compilation mode NONE)";
+        } else if ("1".equals(e.env().get(VllmKnobs.BREAKABLE_CUDAGRAPH.name()))) {
+            why = "VLLM_USE_BREAKABLE_CUDAGRAPH=1 replaces vLLM's torch.compile pipeline (compilation mode NONE; only the exact value 1 "
+                    + "turns it on, envs.py@156b1266:698-700)";
             src = VllmSources.compileMode("728");
+        } else if (e.model() != null && NO_TORCH_COMPILE_MODELS.contains(e.model())) {
+            why = e.model() + "'s model class carries no @support_torch_compile (DeepseekV4Model is a plain nn.Module, "
+                    + "deepseek_v4/nvidia/model.py@156b1266:920), so vLLM never compiles it"
+                    + (e.env().get(VllmKnobs.BREAKABLE_CUDAGRAPH.name()) == null
+                    ? " (vLLM auto-enables VLLM_USE_BREAKABLE_CUDAGRAPH=1 for it, compilation mode NONE)"
+                    : " whatever VLLM_USE_BREAKABLE_CUDAGRAPH says");
+            src = VllmSources.NO_TORCH_COMPILE_MODELS;
         } else if (mode != null && !mode.equals("3") && !mode.equalsIgnoreCase("VLLM_COMPILE")) {
             why = "compilation mode " + mode + " is not VLLM_COMPILE: \"Inductor compilation was disabled by user settings, optimizations "
                     + "settings that are only active during inductor compilation will be ignored\"";

@@ -116,7 +116,7 @@ final class VllmFusionVerdicts {
             Partial off = VllmFusionPass.compileOff(e);
             out.add(e.on(k, VllmVersion.class).when(WHEN_PASS).source(off != null ? off.source() : VllmSources.compileMode("1372"))
                     .outcome(Outcome.UNKNOWN).why((off != null && off.outcome() == Outcome.FALLBACK
-                            ? "The compilation mode ends up other than VLLM_COMPILE, so the all-reduce + RMSNorm fusion pass does not run (see fuse_allreduce_rms). "
+                            ? "vLLM does not compile the model (the compilation mode or the model class), so the all-reduce + RMSNorm fusion pass does not run (see fuse_allreduce_rms). "
                             : "Read for the compilation mode: here it leaves VLLM_COMPILE in place. ")
                             + "Its other effects on the all-reduce backends (CUDA graphs off or replaced) are not modelled.").build());
         }

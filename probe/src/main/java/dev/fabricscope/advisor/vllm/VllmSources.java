@@ -47,6 +47,9 @@ final class VllmSources {
     /** The fork's __post_init__: an unset mode at -O0 becomes NONE, above -O0 VLLM_COMPILE. */
     static final SourceRef MODE_FROM_LEVEL = new SourceRef(FORK_ENVS, "156b12667cf5fbb93914f3646acc25dca378b420", "vllm/config/vllm.py",
             "1135-1139");
+    /** The fork's __post_init__: the model classes without @support_torch_compile, for which breakable CUDA graphs are auto-enabled. */
+    static final SourceRef NO_TORCH_COMPILE_MODELS = new SourceRef(FORK_ENVS, "156b12667cf5fbb93914f3646acc25dca378b420", "vllm/config/vllm.py",
+            "1076-1097");
     /** PassConfig.flashinfer_max_size: the world size is checked before fi_allreduce_fusion_max_size_mb is read. */
     static final SourceRef PASS_GATE = new SourceRef(FORK_ENVS, "156b12667cf5fbb93914f3646acc25dca378b420", "vllm/config/compilation.py",
             "181-196");
