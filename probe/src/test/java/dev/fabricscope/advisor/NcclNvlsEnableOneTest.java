@@ -28,6 +28,17 @@ class NcclNvlsEnableOneTest {
         assertTrue(v.fix() != null && v.fix().contains("NCCL_NVLS_ENABLE=2"), v::toString);
     }
 
+    /** src/include/cudawrap.h:33: "Cuda failure '%s'" at v2.18.6-1, "Cuda failure %d '%s'" from v2.19.1-1 (audit e F1). */
+    @Test
+    void theWarnCarriesTheCudaErrorCodeFrom219Only() {
+        for (String[] release : new String[][] {{"2.18.3", "Cuda failure '<text>'"}, {"2.19.3", "Cuda failure <CUresult> '<text>'"}}) {
+            Verdict v = machine(What.withAll(NVSWITCH_NO_MULTICAST, "nccl-version=" + release[0]).toArray(String[]::new)).tp(8)
+                    .env("NCCL_NVLS_ENABLE", "1").verdict("nccl", "NCCL_NVLS_ENABLE");
+            assertEquals(Outcome.ERROR, v.outcome(), v::toString);
+            assertEquals(release[1], v.message(), v::toString);
+        }
+    }
+
     @Test
     void autoReadsTheAttributeAndOlderNcclToo() {
         Verdict auto = machine(NVSWITCH_NO_MULTICAST).tp(8).verdict("nccl", "NCCL_NVLS_ENABLE");

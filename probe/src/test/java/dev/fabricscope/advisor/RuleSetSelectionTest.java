@@ -39,7 +39,8 @@ class RuleSetSelectionTest {
         assertEquals("pre-sm12-trtllm", pick("flashinfer", "0.6.16.post4"));
         assertEquals("2.20.5", pick("nccl", "2.20.5"));
         assertEquals("2.20.3", pick("nccl", "v2.20.3-1"));
-        assertEquals("2.18-2.19", pick("nccl", "v2.18.1-1"));
+        assertEquals("2.18", pick("nccl", "v2.18.1-1"));
+        assertEquals("2.19", pick("nccl", "2.19.3"));
         assertEquals("2.21-2.24", pick("nccl", "2.21.5"));
         assertEquals("2.28.7-2.28.9", pick("nccl", "2.28.7"));
         assertEquals("newest", pick("nccl", "2.29.2"));

@@ -110,7 +110,7 @@ class StackFactsTest {
         MachineSnapshot s = h200(PythonEnvFixture.read(root, List.of()));
         assertEquals("/opt/sgl/.venv", s.pythonStack().frameworkEnvironment().orElseThrow().prefix());
         AdviceResult r = Advisor.advise(s, Deployment.defaults().withTp(1), Options.defaults());
-        assertEquals("2.18-2.19", r.versions().get("nccl"), "NCCL 2.19.3 loaded: the 2.18-2.19 rules");
+        assertEquals("2.19", r.versions().get("nccl"), "NCCL 2.19.3 loaded: the 2.19 rules");
         assertEquals("newest", r.versions().get("sglang"));
         assertTrue(r.ruleNotes().stream().anyMatch(n -> n.startsWith("sglang 0.5.6 installed (read): which rule set that release "
                 + "matches is not recorded")), r.ruleNotes().toString());

@@ -14,6 +14,8 @@ public enum NcclMessage implements UpstreamMessage {
             + "to avoid this error in the future.", NcclSetSources.V2_28_7.nvlsBind()),
     /** CUCHECKGOTO's WARN (src/include/cudawrap.h:53) for cuMulticastGetGranularity; init returns ncclUnhandledCudaError. */
     CUDA_FAILURE("Cuda failure %s '%s'", NcclSources.NVLS_ALLOC),
+    /** CUCHECK's WARN in 2.17.1–2.18.6, without the CUresult code (src/include/cudawrap.h:33 at v2.18.6-1; :30 at v2.17.1-1). */
+    CUDA_FAILURE_NO_CODE("Cuda failure '%s'", new SourceRef(NcclSources.REPO, NcclSetSources.C2186, "src/include/cudawrap.h", "33")),
     IMEX_CHANNEL("MNNVL (cliqueSize %s) is available but not working on this system. Check the IMEX channel configuration "
             + "(/dev/nvidia-caps-imex-channels). Set NCCL_MNNVL_ENABLE=0 to ignore this issue.", NcclSources.MNNVL_IMEX_CHANNEL),
     IMEX_CONFIG("MNNVL (cliqueSize %s) is available but not working on this system. Check the IMEX configuration "

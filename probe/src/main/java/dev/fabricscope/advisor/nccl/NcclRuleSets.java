@@ -22,6 +22,7 @@ final class NcclRuleSets {
             NcclSources.COMMIT_2_20, "2024-02-26T02:52:39-08:00",
             NcclSetSources.C2203, "2024-02-13T04:22:38-08:00",
             NcclSetSources.C2194, "2023-11-13T10:36:12-08:00",
+            NcclSetSources.C2186, "2023-10-10T00:34:18-07:00",
             NcclSetSources.C2171, "2023-03-01T00:39:04-08:00");
 
     private NcclRuleSets() {
@@ -37,7 +38,8 @@ final class NcclRuleSets {
             case "2.21-2.24" -> pedigree(v, "2.21", "2.25", List.of("v2.21.5-1", "v2.22.3-1", "v2.23.4-1", "v2.24.3-1"));
             case "2.20.5" -> pedigree(v, "2.20.5", "2.21", List.of("v2.20.5-1"));
             case "2.20.3" -> pedigree(v, "2.20", "2.20.5", List.of("v2.20.3-1"));
-            case "2.18-2.19" -> pedigree(v, "2.18", "2.20", List.of("v2.18.1-1 … v2.18.6-1", "v2.19.1-1 … v2.19.4-1"));
+            case "2.19" -> pedigree(v, "2.19", "2.20", List.of("v2.19.1-1 … v2.19.4-1"));
+            case "2.18" -> pedigree(v, "2.18", "2.19", List.of("v2.18.1-1 … v2.18.6-1"));
             case "2.17" -> pedigree(v, "2.17", "2.18", List.of("v2.17.1-1"));
             default -> throw new IllegalArgumentException("no NCCL rule set " + id);
         };

@@ -32,6 +32,8 @@ record NcclSetSources(SourceRef nvlsGate, SourceRef nvlsInit, SourceRef nvlsSear
     private static final String R = NcclSources.REPO;
     /** v2.17.1-1 (2023-03-01). */
     static final String C2171 = "5d3ab08b69754cb863ab1bf6e3fb6f7612bb725b";
+    /** v2.18.6-1 (2023-10-10). */
+    static final String C2186 = "0b083e52096c387bad7a5c5c65b26a9dca54de8c";
     /** v2.19.4-1 (2023-11-13). */
     static final String C2194 = "88d44d777f6970bdbf6610badcbd7e25a05380f0";
     /** v2.20.3-1 (2024-02-13). */
@@ -49,8 +51,14 @@ record NcclSetSources(SourceRef nvlsGate, SourceRef nvlsInit, SourceRef nvlsSear
             null, null, null, null, new SourceRef(R, C2171, "src/graph/paths.cc", "218"), new SourceRef(R, C2171, "src/graph/paths.cc", "224-238"),
             new SourceRef(R, C2171, "src/graph/paths.cc", "300"), new SourceRef(R, C2171, "src/transport/nvls.cc", "176"));
 
-    /** NCCL 2.18.1–2.19.4 (lines at v2.19.4-1). */
-    static final NcclSetSources V2_18 = new NcclSetSources(new SourceRef(R, C2194, "src/transport/nvls.cc", "251"),
+    /** NCCL 2.18.1–2.18.6 (lines at v2.18.6-1): the same rules as 2.19, CUCHECK without the error code. */
+    static final NcclSetSources V2_18 = new NcclSetSources(new SourceRef(R, C2186, "src/transport/nvls.cc", "239"),
+            new SourceRef(R, C2186, "src/transport/nvls.cc", "247-253"), new SourceRef(R, C2186, "src/graph/search.cc", "848"), new SourceRef(R, C2186, "src/transport/nvls.cc", "55"),
+            null, null, null, null, null, null, null, null, null, new SourceRef(R, C2186, "src/graph/paths.cc", "218"),
+            new SourceRef(R, C2186, "src/graph/paths.cc", "224-238"), new SourceRef(R, C2186, "src/graph/paths.cc", "300"), new SourceRef(R, C2186, "src/transport/nvls.cc", "165"));
+
+    /** NCCL 2.19.1–2.19.4 (lines at v2.19.4-1). */
+    static final NcclSetSources V2_19 = new NcclSetSources(new SourceRef(R, C2194, "src/transport/nvls.cc", "251"),
             new SourceRef(R, C2194, "src/transport/nvls.cc", "259-266"), new SourceRef(R, C2194, "src/graph/search.cc", "881"), new SourceRef(R, C2194, "src/transport/nvls.cc", "68"),
             null, null, null, null, null, null, null, null, null, new SourceRef(R, C2194, "src/graph/paths.cc", "218"),
             new SourceRef(R, C2194, "src/graph/paths.cc", "224-238"), new SourceRef(R, C2194, "src/graph/paths.cc", "300"), new SourceRef(R, C2194, "src/transport/nvls.cc", "169"));

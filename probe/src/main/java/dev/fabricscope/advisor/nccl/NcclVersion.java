@@ -21,7 +21,7 @@ public record NcclVersion(String id, String description, int nvlsMinGpus, boolea
 
     /** What cuMulticastBindMem's failure does, oldest first. */
     public enum Bind {
-        /** 2.17–2.26: CUCHECK / CUCHECKGOTO, "Cuda failure %d '%s'" and ncclUnhandledCudaError, whatever NCCL_NVLS_ENABLE. */
+        /** 2.17–2.26: CUCHECK / CUCHECKGOTO ({@link #cudaFailure()}) and ncclUnhandledCudaError, whatever NCCL_NVLS_ENABLE. */
         CUDA_FAILURE,
         /** 2.27.3–2.28.9: with NCCL_NVLS_ENABLE=1 a WARN and ncclUnhandledCudaError, else INFO "Proceeding without NVLS support". */
         FAILS_ONLY_FORCED,
@@ -63,10 +63,17 @@ public record NcclVersion(String id, String description, int nvlsMinGpus, boolea
             new NcclVersion("2.20.3", "NCCL 2.20.3 source (@b6475625, v2.20.3-1): as 2.20.5, but MNNVL is decided on one node too (a "
                     + "single NVL72 tray turns MNNVL on, so NVLS off)", 3, false, true, Bind.CUDA_FAILURE, Mnnvl.MNNVL_PARAM_EVERY_COMM,
                     NcclSetSources.V2_20_3),
-            new NcclVersion("2.18-2.19", "NCCL 2.18.1–2.19.4 source (@88d44d77, v2.19.4-1): NVLS needs more than 2 GPUs, "
-                    + "NCCL_NVLS_ENABLE=1 forces it without reading multicast support; no MNNVL", 3, false, true, Bind.CUDA_FAILURE, Mnnvl.NONE, NcclSetSources.V2_18),
+            new NcclVersion("2.19", "NCCL 2.19.1–2.19.4 source (@88d44d77, v2.19.4-1): NVLS needs more than 2 GPUs, "
+                    + "NCCL_NVLS_ENABLE=1 forces it without reading multicast support; no MNNVL", 3, false, true, Bind.CUDA_FAILURE, Mnnvl.NONE, NcclSetSources.V2_19),
+            new NcclVersion("2.18", "NCCL 2.18.1–2.18.6 source (@0b083e52, v2.18.6-1): as 2.19, but a failed CUDA call prints "
+                    + "\"Cuda failure '<text>'\" without its code", 3, false, true, Bind.CUDA_FAILURE, Mnnvl.NONE, NcclSetSources.V2_18),
             new NcclVersion("2.17", "NCCL 2.17.1 source (@5d3ab08b, v2.17.1-1): NVLS within one node only, the multicast attribute read for "
                     + "any non-zero NCCL_NVLS_ENABLE (default 1); no MNNVL", 2, true, false, Bind.CUDA_FAILURE, Mnnvl.NONE, NcclSetSources.V2_17));
+
+    /** CUCHECK's WARN: "Cuda failure %d '%s'" from 2.19.1, "Cuda failure '%s'" before (src/include/cudawrap.h:33). */
+    public NcclMessage cudaFailure() {
+        return src == NcclSetSources.V2_17 || src == NcclSetSources.V2_18 ? NcclMessage.CUDA_FAILURE_NO_CODE : NcclMessage.CUDA_FAILURE;
+    }
 
     /** NCCL reads NCCL_MNNVL_ENABLE (2.21 on). */
     public boolean readsMnnvlEnable() {
