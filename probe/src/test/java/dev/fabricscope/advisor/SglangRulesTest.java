@@ -376,7 +376,27 @@ class SglangRulesTest {
         assertEquals("001067fffe33427bee0ed2f007fb7551a1d76b44", trays.source().commit());
         ok(machine(What.GB200_NVL).tp(4).verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=0");
         ok(machine(What.GB200_NVL).tp(8).nodes(2).flag("enable-symm-mem", "true").verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=1");
-        ok(machine(What.GB200_NVL).tp(8).nodes(2).version("sglang", "middle").verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=0");
+    }
+
+    /**
+     * Audit 2026-12-03e F4: the middle and oldest engines export NCCL_CUMEM_ENABLE=0 (mmangkad-dev/sglang@ea961060
+     * engine.py:677-741), and NCCL's MNNVL needs cuMem: across two NVL72 trays MNNVL is silently off (NVIDIA/nccl@5067397c
+     * src/mnnvl.cc, the cuMem check), and NCCL 2.21–2.24 with NCCL_MNNVL_ENABLE=1 stop ("MNNVL is not supported on this
+     * system", init.cc:786-790 at v2.24.3-1). One tray, or --enable-symm-mem (which exports 1), changes nothing.
+     */
+    @Test
+    void olderEnginesCumemOffTurnsNcclMnnvlOffAcrossTrays() {
+        What trays = machine(What.GB200_NVL).assume("imex-channel=true").tp(8).nodes(2);
+        for (String set : new String[] {"middle", "older"}) {
+            Verdict v = trays.version("sglang", set).verdict("sglang", "NCCL_CUMEM_ENABLE");
+            assertEquals(Outcome.FALLBACK, v.outcome(), v::toString);
+            whyMentions(v, "SGLang exports NCCL_CUMEM_ENABLE=0", "MNNVL off");
+            assertEquals("NVIDIA/nccl", v.source().repo(), v::toString);
+        }
+        Verdict forced = trays.version("sglang", "middle").version("nccl", "2.23.4").env("NCCL_MNNVL_ENABLE", "1").verdict("sglang", "NCCL_CUMEM_ENABLE");
+        error(forced, "ncclSystemError", "MNNVL is not supported on this system");
+        ok(machine(What.GB200_NVL).tp(4).version("sglang", "middle").verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=0");
+        ok(trays.version("sglang", "middle").flag("enable-symm-mem", "true").verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=1");
     }
 
     /**

@@ -35,7 +35,15 @@ final class NcclEnvVerdicts {
     }
 
     private static Verdict verdict(Eval e, KnobSpec k) {
-        VerdictBuilder v = e.on(k, NcclVersion.class).when(NcclSources.WHEN_INIT);
+        return verdict(e, k, e.on(k, NcclVersion.class).when(NcclSources.WHEN_INIT));
+    }
+
+    /** The verdict without the assumption notes, for another framework's verdict to quote. */
+    static Verdict bareVerdict(Eval e, KnobSpec k) {
+        return verdict(e, k, e.on(k, NcclVersion.class).when(NcclSources.WHEN_INIT).bare());
+    }
+
+    private static Verdict verdict(Eval e, KnobSpec k, VerdictBuilder v) {
         NcclVersion ver = e.version(NcclVersion.class);
         NcclSetSources s = ver.src();
         String value = e.value(k);

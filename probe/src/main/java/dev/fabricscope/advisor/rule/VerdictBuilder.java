@@ -25,6 +25,7 @@ public final class VerdictBuilder {
     private String fix;
     private SourceRef source;
     private boolean built;
+    private boolean bare;
 
     /**
      * @param userValue  the user's value of {@code knob}, or null for its default
@@ -51,6 +52,15 @@ public final class VerdictBuilder {
     /** Overrides the shown value (e.g. a default that depends on the version or optimisation level). */
     public VerdictBuilder value(String v) {
         this.value = v;
+        return this;
+    }
+
+    /**
+     * Builds without the assumption notes and the not-modelled downgrade: for a verdict another framework's verdict
+     * quotes (the facts read still count for the enclosing verdict, which adds both).
+     */
+    public VerdictBuilder bare() {
+        bare = true;
         return this;
     }
 
@@ -147,7 +157,7 @@ public final class VerdictBuilder {
             throw new IllegalStateException("verdict for " + knob.display() + " lacks when, why or source");
         }
         FactsRead read = closeScope.get();
-        List<String> notes = read.notes();
+        List<String> notes = bare ? List.of() : read.notes();
         String w = why == null ? "" : why.strip();
         if (!w.isEmpty()) {
             // a sentence starts upper-case, a name does not change: "ag_rs (default) …" stays as the framework spells it
@@ -161,7 +171,7 @@ public final class VerdictBuilder {
             w = (w.isEmpty() ? "" : w + (w.endsWith(".") ? " " : ". ")) + String.join(" ", notes);
         }
         Outcome o = outcome;
-        if (o == Outcome.OK && !read.notModelled().isEmpty()) {
+        if (o == Outcome.OK && !bare && !read.notModelled().isEmpty()) {
             o = Outcome.UNKNOWN;
             w = w + " Not modelled: " + read.notModelled().get(0);
         }

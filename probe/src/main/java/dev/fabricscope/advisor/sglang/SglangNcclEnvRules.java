@@ -3,6 +3,7 @@ package dev.fabricscope.advisor.sglang;
 import dev.fabricscope.advisor.api.KnobSpec;
 import dev.fabricscope.advisor.api.Outcome;
 import dev.fabricscope.advisor.api.Verdict;
+import dev.fabricscope.advisor.nccl.NcclCumemExport;
 import dev.fabricscope.advisor.nccl.NcclNvls;
 import dev.fabricscope.advisor.rule.Eval;
 import dev.fabricscope.advisor.rule.Partial;
@@ -144,12 +145,34 @@ final class SglangNcclEnvRules {
                     + "variable stays 1, else SGLang writes 0 from --enable-symm-mem.", "span", e.span())).build();
         }
         v.resolved("NCCL_CUMEM_ENABLE=" + env.cumem());
+        Partial nccl = "0".equals(env.cumem()) && env.cumemWritten() && !"0".equals(user) ? NcclCumemExport.effectOfCumemOff(e) : null;
+        if (nccl != null) {
+            return cumemOffBreaksMnnvl(e, v, user, nccl);
+        }
         if (user != null && env.cumemWritten() && !user.equals(env.cumem())) {
             return v.fallback().why("Exported as " + user + ", but SGLang overwrites it with " + env.cumem()
                     + (version(e).engineEnv() != SglangVersion.EngineEnv.OLDEST ? " (from --enable-symm-mem)" : " (this version writes 0 unconditionally)") + ".").build();
         }
         String from = version(e).engineEnv() != SglangVersion.EngineEnv.OLDEST ? " from --enable-symm-mem." : " (this version writes 0 unconditionally).";
         return v.ok().why(user == null ? "Not exported: SGLang sets NCCL_CUMEM_ENABLE=" + env.cumem() + from : "Exported as " + user + " and kept.").build();
+    }
+
+    /**
+     * SGLang's NCCL_CUMEM_ENABLE=0 reaches NCCL, whose MNNVL needs cuMem (audit 2026-12-03e F4): the chosen NCCL rule
+     * set's answer with that value, as SGLang's verdict.
+     */
+    private static Verdict cumemOffBreaksMnnvl(Eval e, VerdictBuilder v, String user, Partial nccl) {
+        SglangVersion ver = version(e);
+        String written = ver.engineEnv() == SglangVersion.EngineEnv.OLDEST ? "writes 0 unconditionally"
+                : ver.engineEnv() == SglangVersion.EngineEnv.MIDDLE ? "writes 0 without --enable-symm-mem" : "writes 0 without --enable-symm-mem when it is not exported";
+        String src = ver.engineSource().path() + ":" + ver.engineSource().line();
+        v.apply(nccl).when(WHEN_ENV).resolved(nccl.outcome() == Outcome.ERROR ? null : "NCCL_CUMEM_ENABLE=0")
+                .why(Slots.fill("{exported}SGLang exports NCCL_CUMEM_ENABLE=0 (this version {written}, {src}) before NCCL starts. {nccl}",
+                        "exported", user == null ? "" : "Exported as " + user + ", but ", "written", written, "src", src, "nccl", nccl.why()));
+        return v.fix(ver.engineEnv() == SglangVersion.EngineEnv.MIDDLE
+                ? "--enable-symm-mem (this version then exports NCCL_CUMEM_ENABLE=1), or an SGLang whose engine keeps an exported NCCL_CUMEM_ENABLE"
+                : ver.engineEnv() == SglangVersion.EngineEnv.OLDEST ? "an SGLang whose engine keeps an exported NCCL_CUMEM_ENABLE (this one overwrites it)"
+                : "export NCCL_CUMEM_ENABLE=1 (this version keeps an exported value)").build();
     }
 
     /** The newest variant's multi-node MNNVL default (engine.py@001067ff _set_envs_and_config, is_mnnvl_fabric_device). */
