@@ -85,6 +85,20 @@ class NcclReleaseRangesTest {
     }
 
     /**
+     * Audit 2026-12-03e F5: v2.20.3-1 init.cc:900 `comm->MNNVL = ncclParamMNNVL() < 0 ? … : ncclParamMNNVL()` runs for one
+     * tray too; NCCL_MNNVL=0 there turns a real clique's MNNVL off (and NVLS back on, nvls.cc:239-240), not "no clique".
+     */
+    @Test
+    void f5OneTrayMnnvlZeroSaysTheVariableTurnsItOff() {
+        What oneTray = machine(What.GB200_NVL).assume("imex-channel=true").version("nccl", "2.20.3").tp(4).env("NCCL_MNNVL", "0");
+        Verdict off = nccl(oneTray, "NCCL_MNNVL");
+        assertEquals(Outcome.OK, off.outcome(), off::toString);
+        assertTrue(off.why().contains("sets MNNVL to 0") && off.why().contains("keeps NVLS within the tray"), off::toString);
+        assertTrue(!off.why().contains("no MNNVL clique"), off::toString);
+        assertTrue(nccl(oneTray.assume("mnnvl-fabric=false"), "NCCL_MNNVL").why().contains("no MNNVL clique"));
+    }
+
+    /**
      * F3: 5067397c init.cc:1071-1072 skips ncclMnnvlCheck when the P2P level is 0; paths.cc maps LOC to PATH_LOC = 0.
      * Before v2.27.3-1 the gate has no P2P level (init.cc:741 at v2.26.6-1).
      */

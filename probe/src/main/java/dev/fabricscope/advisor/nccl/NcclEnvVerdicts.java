@@ -195,7 +195,8 @@ final class NcclEnvVerdicts {
             return full && e.fabricHandles() && !cumemOff && e.tpSpansNodes() ? v.fallback().resolved("MNNVL off").why(shown + " turns MNNVL off ("
                     + s.mnnvlGate().path() + ":" + s.mnnvlGate().line() + "), so the " + e.tpPhrase() + " group across " + e.nodes()
                     + " nodes of one NVLink domain uses the network transport between nodes.").fix("unset NCCL_MNNVL (auto)").build()
-                    : v.ok().resolved("MNNVL off").why("MNNVL would not be used here anyway (no MNNVL clique).").build();
+                    : v.ok().resolved("MNNVL off").why(shown + " sets MNNVL to 0 (" + s.mnnvlGate().path() + ":" + s.mnnvlGate().line() + "); "
+                    + zeroHarmless(e, ver, cumemOff, full)).build();
         }
         Boolean on = NcclMnnvl.on(e);
         if (!Boolean.TRUE.equals(on)) {
@@ -214,6 +215,19 @@ final class NcclEnvVerdicts {
                     + "what NCCL then does between the nodes was not read.").build();
         }
         return imexUnchecked(e, v, ver.id(), shown);
+    }
+
+    /** Why NCCL_MNNVL=0 at 2.20 costs nothing here: MNNVL would be off anyway, or the group stays on one node. */
+    private static String zeroHarmless(Eval e, NcclVersion ver, boolean cumemOff, boolean full) {
+        if (cumemOff) {
+            return "it would be off anyway without cuMem (NCCL_CUMEM_ENABLE=0).";
+        }
+        if (!(full && e.fabricHandles())) {
+            return "it would be off anyway (no MNNVL clique).";
+        }
+        return "on one node MNNVL carries no traffic between nodes" + (ver.mnnvl() == NcclVersion.Mnnvl.MNNVL_PARAM_EVERY_COMM
+                ? ", and with it off NCCL " + ver.id() + " keeps NVLS within the tray (nvls.cc:" + ver.src().nvlsGate().line()
+                + " turns NVLS off on MNNVL)." : ".");
     }
 
     /** 2.20–2.24 have no IMEX check of their own: MNNVL forces FABRIC handles, which need an IMEX channel. */
