@@ -65,7 +65,7 @@ final class VersionChoice {
             }
         }
         throw new AdvisorInputException("unknown " + rules.name() + " version '" + id + "'; known: " + known(rules)
-                + " (newest is the default; --list-knobs lists each set's files)" + outsideEvery(rules, id));
+                + " (by default the set covering the version the machine reports, else newest; --list-knobs lists each set's files)" + outsideEvery(rules, id));
     }
 
     /** Each set's id with the releases it covers, where read, and its commits. */

@@ -142,7 +142,8 @@ public final class AdviseCommand implements Callable<Integer> {
         for (FactKey k : FactKey.values()) {
             sb.append("  ").append(k.key).append(": ").append(k.description).append('\n');
         }
-        sb.append("\nRule sets (--framework-version NAME=SET, a release it covers, or a commit prefix; newest is the default):\n");
+        sb.append("\nRule sets (--framework-version NAME=SET, a release it covers, or a commit prefix).\n"
+                + "By default the set covering the version the machine reports, else newest:\n");
         for (RuleSet r : RuleSet.all()) {
             r.lines().forEach(l -> sb.append(Fit.wrap("  " + l, Fit.WIDTH)));
         }

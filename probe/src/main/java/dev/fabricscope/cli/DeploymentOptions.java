@@ -39,7 +39,7 @@ public final class DeploymentOptions {
     @Option(names = "--assume", paramLabel = "KEY=VALUE", completionCandidates = Completions.AssumeKeys.class, description = "What-if on a machine fact, e.g. sm=10.0, platform=rocm, multicast=false.")
     List<String> assume = new ArrayList<>();
 
-    @Option(names = "--framework-version", paramLabel = "NAME=VERSION", description = "Rule set: its id, a release it covers or a commit prefix, e.g. vllm=older, nccl=2.20.5 (default: newest; --list-knobs lists them).")
+    @Option(names = "--framework-version", paramLabel = "NAME=VERSION", description = "Rule set: its id, a release it covers or a commit prefix, e.g. vllm=older, nccl=2.20.5 (default: the set covering the version the machine reports, e.g. its NCCL, else newest; --list-knobs lists them).")
     List<String> versions = new ArrayList<>();
 
     /** The deployment and how to advise it, as given; a malformed {@code NAME=VALUE} is an input error. */

@@ -94,7 +94,8 @@ public final class AdviceText {
             }
             String set = String.join(" ", rec.flags());
             String env = rec.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
-            String cmd = ((env.isEmpty() ? "" : env + " ") + set).strip();
+            String drops = String.join("; ", rec.dropCommands());
+            String cmd = ((drops.isEmpty() ? "" : drops + "; ") + (env.isEmpty() ? "" : env + " ") + set).strip().replaceFirst(";$", "");
             wrap(sb, "  " + NAMES.getOrDefault(fw, fw) + ": " + (cmd.isEmpty() ? "(no changes)" : cmd), "    ");
             wrap(sb, "    " + rec.summary(), "    ");
             String cost = beside == null ? null : beside.lines().get(fw);

@@ -111,6 +111,7 @@ final class ReportView {
     /** The recommendation as shell lines: {@code export K=V} then the flags. */
     static String commandLines(Recommendation rec) {
         List<String> lines = new ArrayList<>();
+        rec.dropCommands().stream().filter(d -> d.startsWith("unset ")).forEach(lines::add);
         for (Map.Entry<String, String> e : new java.util.TreeMap<>(rec.env()).entrySet()) {
             lines.add("export " + e.getKey() + "=" + shellQuote(e.getValue()));
         }

@@ -26,6 +26,24 @@ class NcclEnvTest {
         assertEquals(Outcome.OK, oneNode.outcome(), oneNode::toString);
     }
 
+    /**
+     * Audit 2026-12-03e F6: where a variable the user exported makes NCCL fall back and NCCL's default does not, the
+     * recommendation unsets it (paths.cc:218 NCCL_P2P_DISABLE=1; mnnvl.cc:16 NCCL_CUMEM_ENABLE=0), never "(no changes)".
+     */
+    @Test
+    void theRecommendationUnsetsAnExportedVariableThatFallsBack() {
+        dev.fabricscope.advisor.api.Recommendation p2p = machine(What.HGX_H100).tp(8).env("NCCL_P2P_DISABLE", "1").advise()
+                .recommendation("nccl").orElseThrow();
+        assertEquals(java.util.List.of("NCCL_P2P_DISABLE"), p2p.drop(), p2p::toString);
+        assertEquals(java.util.List.of("unset NCCL_P2P_DISABLE"), p2p.dropCommands());
+        assertTrue(p2p.summary().startsWith("unset NCCL_P2P_DISABLE (NCCL_P2P_DISABLE=1: fallback"), p2p::toString);
+        dev.fabricscope.advisor.api.Recommendation cumem = machine(What.GB200_NVL).tp(8).nodes(2).env("NCCL_CUMEM_ENABLE", "0").advise()
+                .recommendation("nccl").orElseThrow();
+        assertEquals(java.util.List.of("NCCL_CUMEM_ENABLE"), cumem.drop(), cumem::toString);
+        // 0 where it changes nothing is kept: one node, no MNNVL to lose
+        assertTrue(machine(What.GB200_NVL).tp(4).env("NCCL_CUMEM_ENABLE", "0").advise().recommendation("nccl").orElseThrow().drop().isEmpty());
+    }
+
     /** src/init.cc:1072 runs the check for =1 on one node too; mnnvl.cc:26-45 returns without a clique (no FABRIC handles). */
     @Test
     void mnnvlEnableOneWithoutACliqueIsSilentlyOff() {

@@ -76,6 +76,7 @@ public final class AdvisorViewModel {
             List<String> lines = new ArrayList<>(r.flags());
             r.env().entrySet().stream().sorted(Map.Entry.comparingByKey())
                     .forEach(e -> lines.add(0, "export " + e.getKey() + "=" + e.getValue()));
+            lines.addAll(0, r.dropCommands());
             return new RecommendationCard(r.framework(), lines, r.summary(), predicted);
         }
     }

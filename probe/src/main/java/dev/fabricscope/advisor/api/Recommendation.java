@@ -24,4 +24,9 @@ public record Recommendation(String framework, List<String> flags, Map<String, S
     public Recommendation(String framework, List<String> flags, Map<String, String> env, String summary) {
         this(framework, flags, env, List.of(), summary);
     }
+
+    /** The drops as a user types them: {@code unset NAME} for an environment variable, {@code drop --flag} otherwise. */
+    public List<String> dropCommands() {
+        return drop.stream().map(d -> d.matches("[A-Z][A-Z0-9_]*") ? "unset " + d : "drop " + d).toList();
+    }
 }

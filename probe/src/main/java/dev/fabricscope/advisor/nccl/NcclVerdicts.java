@@ -58,6 +58,41 @@ final class NcclVerdicts {
     }
 
     static Recommendation recommend(Eval e) {
+        Recommendation nvls = recommendNvls(e);
+        List<String> drop = new java.util.ArrayList<>();
+        List<String> notes = new java.util.ArrayList<>();
+        Eval plan = e;
+        for (Verdict v : NcclEnvVerdicts.evaluate(e)) {
+            if (!v.userSet() || v.outcome() != Outcome.ERROR && v.outcome() != Outcome.FALLBACK) {
+                continue;
+            }
+            KnobSpec k = NcclKnobs.ALL.stream().filter(x -> x.display().equals(v.knob())).findFirst().orElseThrow();
+            Eval without = plan.with(k, null);
+            if (cost(NcclEnvVerdicts.evaluate(without)) < cost(NcclEnvVerdicts.evaluate(plan))) {
+                plan = without;
+                drop.add(v.knob());
+                notes.add("unset " + v.knob() + " (" + v.knob() + "=" + v.value() + ": " + v.outcome().json()
+                        + (v.resolved() != null ? ", " + v.resolved() : "") + ")");
+            }
+        }
+        if (drop.isEmpty()) {
+            return nvls;
+        }
+        return new Recommendation(NcclKnobs.FW, nvls.flags(), nvls.env(), drop, String.join("; ", notes) + ". " + nvls.summary());
+    }
+
+    /** How bad a set of verdicts is: an error outweighs any number of fallbacks, a fallback any number of unknowns. */
+    private static int cost(List<Verdict> verdicts) {
+        return verdicts.stream().mapToInt(v -> switch (v.outcome()) {
+            case ERROR -> 10_000;
+            case FALLBACK -> 100;
+            case UNKNOWN -> 1;
+            case OK, NOT_APPLICABLE -> 0;
+        }).sum();
+    }
+
+    /** NCCL_NVLS_ENABLE: off where NVLS fails, NCCL's default where it works. */
+    private static Recommendation recommendNvls(Eval e) {
         if (!e.cuda()) {
             return new Recommendation(NcclKnobs.FW, List.of(), Map.of(), "NCCL NVLS is NVIDIA-only; the platform is " + e.platformName() + ".");
         }
