@@ -39,6 +39,17 @@ class NcclNvlsEnableOneTest {
         }
     }
 
+    /** Sixth audit F1: NVIDIA/nccl@5d3ab08b (v2.17.1-1) src/transport/nvls.cc:229 NCCL_PARAM(NvlsEnable, "NVLS_ENABLE", 1). */
+    @Test
+    void nccl217DefaultsToOne() {
+        What dgx = machine(What.HGX_H100).tp(8).framework("nccl").version("nccl", "2.17.1");
+        Verdict v = dgx.verdict("nccl", "NCCL_NVLS_ENABLE");
+        assertEquals("unset (1)", v.value(), v::toString);
+        String rec = dgx.advise().recommendation("nccl").orElseThrow().summary();
+        assertTrue(rec.contains("uses 1") && !rec.contains("uses 2"), rec);
+        assertEquals("unset (2)", machine(What.HGX_H100).tp(8).framework("nccl").verdict("nccl", "NCCL_NVLS_ENABLE").value());
+    }
+
     @Test
     void autoReadsTheAttributeAndOlderNcclToo() {
         Verdict auto = machine(NVSWITCH_NO_MULTICAST).tp(8).verdict("nccl", "NCCL_NVLS_ENABLE");

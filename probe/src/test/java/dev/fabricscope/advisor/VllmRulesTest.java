@@ -376,4 +376,18 @@ class VllmRulesTest {
         Verdict older = node("9.0", 8).tp(1).version("vllm", "older").verdict("vllm", BACKEND);
         assertEquals("mmangkad/vllm@6ae8bbd0c2fa5b057f0c3066bc6519792f7048af:vllm/envs.py:1313-1317", older.source().toString(), older::toString);
     }
+
+    /**
+     * Sixth audit F3: a user's fuse_allreduce_rms wins over the level's default (mmangkad/vllm@156b1266
+     * vllm/config/vllm.py:729-742, "User specified fields will not be overridden by the default"), so the
+     * recommendation keeps the fusion the verdict says runs instead of saying the pass is off.
+     */
+    @Test
+    void theRecommendationKeepsAFusionTheUserTurnedOnAgainstTheDefault() {
+        What o1 = machine(What.HGX_H100).framework("vllm").tp(8).flag("optimization-level", "1").flag("fuse_allreduce_rms", "true");
+        assertEquals(Outcome.OK, o1.verdict("vllm", "fuse_allreduce_rms").outcome());
+        Recommendation r = o1.advise().recommendation("vllm").orElseThrow();
+        assertTrue(r.summary().contains("fuse_allreduce_rms=true as given") && !r.summary().contains("fusion pass off"), r::toString);
+        assertTrue(r.summary().contains("all-reduce + RMSNorm fusion with the"), r::toString);
+    }
 }

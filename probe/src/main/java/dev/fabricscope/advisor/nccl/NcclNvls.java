@@ -69,7 +69,7 @@ public final class NcclNvls {
     public static Partial nvls(Eval e, String value, String how) {
         NcclVersion version = e.version(NcclVersion.class);
         // 2.17.1 declares NCCL_PARAM(NvlsEnable, "NVLS_ENABLE", 1) (nvls.cc:229) and reads the attribute for any non-zero value
-        String v = value != null ? value : version.enableOneSkipsMulticastCheck() ? "2" : "1";
+        String v = value != null ? value : version.nvlsDefault();
         String setting = how + (how.isEmpty() ? "" : ": ");
         SourceRef src = version.id().equals("newest") ? NcclSources.DOCS : version.src().nvlsInit();
         String reason = unsupported(e);

@@ -24,6 +24,9 @@ final class NcclVerdicts {
 
     private static Verdict nvlsVerdict(Eval e) {
         VerdictBuilder v = e.on(NcclKnobs.NVLS_ENABLE, NcclVersion.class);
+        if (!v.userSet()) {
+            v.value("unset (" + e.version(NcclVersion.class).nvlsDefault() + ")");
+        }
         Partial p = NcclNvls.nvls(e, e.value(NcclKnobs.NVLS_ENABLE), "");
         v.apply(p);
         if (p.outcome() == Outcome.ERROR && p.source() == e.version(NcclVersion.class).src().nvlsInit()) {
@@ -101,13 +104,15 @@ final class NcclVerdicts {
             return new Recommendation(NcclKnobs.FW, List.of(), Map.of("NCCL_NVLS_ENABLE", "0"),
                     "Keep NVLS off until the Fabric Manager brings the GPU fabric to COMPLETED; then unset NCCL_NVLS_ENABLE.");
         }
+        String dflt = e.version(NcclVersion.class).nvlsDefault();
         if (p.outcome() == Outcome.OK && "NVLS".equals(p.resolved()) && "0".equals(e.value(NcclKnobs.NVLS_ENABLE))) {
-            // 2 is NCCL's default: the same as unsetting the 0 the deployment's environment exports
-            return new Recommendation(NcclKnobs.FW, List.of(), Map.of("NCCL_NVLS_ENABLE", "2"), "NCCL_NVLS_ENABLE=2 (NCCL's default; or unset it): "
+            // the release's default: the same as unsetting the 0 the deployment's environment exports
+            return new Recommendation(NcclKnobs.FW, List.of(), Map.of("NCCL_NVLS_ENABLE", dflt), "NCCL_NVLS_ENABLE=" + dflt + " (NCCL's default; or unset it): "
                     + "the environment exports NCCL_NVLS_ENABLE=0, which turns NVLink SHARP off, and NVLink SHARP works here.");
         }
         if (p.outcome() == Outcome.OK && "NVLS".equals(p.resolved())) {
-            return new Recommendation(NcclKnobs.FW, List.of(), Map.of(), "Leave NCCL_NVLS_ENABLE unset (NCCL then uses 2, auto): NVLink SHARP works here.");
+            return new Recommendation(NcclKnobs.FW, List.of(), Map.of(), "Leave NCCL_NVLS_ENABLE unset (NCCL then uses " + dflt
+                    + ("2".equals(dflt) ? ", auto" : ", which still reads the multicast attribute at this release") + "): NVLink SHARP works here.");
         }
         String reason = NcclNvls.unsupported(e);
         return new Recommendation(NcclKnobs.FW, List.of(), Map.of(), "Nothing to set: " + (reason == null ? "NVLS not used" : reason) + ".");

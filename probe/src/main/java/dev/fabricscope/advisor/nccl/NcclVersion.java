@@ -75,6 +75,11 @@ public record NcclVersion(String id, String description, int nvlsMinGpus, boolea
         return src == NcclSetSources.V2_17 || src == NcclSetSources.V2_18 ? NcclMessage.CUDA_FAILURE_NO_CODE : NcclMessage.CUDA_FAILURE;
     }
 
+    /** NCCL_NVLS_ENABLE's default: 2 (auto) from 2.18, 1 at 2.17 (nvls.cc:229 at v2.17.1-1, where 1 reads the attribute). */
+    public String nvlsDefault() {
+        return enableOneSkipsMulticastCheck ? "2" : "1";
+    }
+
     /** NCCL reads NCCL_MNNVL_ENABLE (2.21 on). */
     public boolean readsMnnvlEnable() {
         return mnnvl.compareTo(Mnnvl.CHECK_MNNVL) >= 0;

@@ -42,6 +42,12 @@ final class VllmRecommendation {
 
     /** The workspace backend that fuses without a failed attempt, or the pass off where its default path crashes. */
     private static void fusion(Eval e, RecommendationPlan plan) {
+        if (!VllmFusionPass.passOn(plan.base) && e.isSet(FUSE) && VllmFusionPass.passOn(plan.base.with(FUSE, e.value(FUSE)))) {
+            // a user's fuse_allreduce_rms wins over the level's default (_apply_optimization_level_defaults, vllm.py@156b1266:729-742)
+            plan.notes.add(FUSE.display() + "=" + e.value(FUSE) + " as given (it overrides the default: "
+                    + VllmFusionPass.defaultOffReason(plan.base) + ")");
+            plan.base = plan.base.with(FUSE, e.value(FUSE));
+        }
         if (!VllmFusionPass.passOn(plan.base)) {
             if (e.cuda() && e.tp() > 1) {
                 plan.notes.add("fusion pass off (" + VllmFusionPass.defaultOffReason(plan.base) + ")");
