@@ -10,6 +10,7 @@ import static dev.fabricscope.advisor.What.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fabricscope.samples.Samples;
 import java.util.List;
@@ -84,5 +85,31 @@ class FlashInferWorldSizeTest {
         error(three, "ValueError", FlashInferWorldSizes.PCIE_IPC.messageFor(3));
         Verdict nodes = machine(What.PCIE_SM120).tp(8).nodes(2).verdict("flashinfer", k);
         assertEquals(Outcome.ERROR, nodes.outcome(), nodes::toString);
+    }
+
+    /**
+     * Sixth audit F4: flashinfer-ai/flashinfer@fb28d724 mnnvl.py:679-689 make_handle_exchanger picks FABRIC handles
+     * whenever is_mnnvl_fabric_supported holds, on one node too, for the mnnvl and the TRT-LLM workspace (both
+     * SymmDeviceMemory, trtllm_ar.py:688-696); without an IMEX channel neither allocation succeeds, and the
+     * recommendation offers neither.
+     */
+    @Test
+    void fabricHandlesWithoutAnImexChannelFailBothBackendsOnOneTrayToo() {
+        for (int nodes : new int[] {1, 2}) {
+            What noChannel = machine(What.GB200_NVL).assume("imex-channel=false").framework("flashinfer").tp(4 * nodes).nodes(nodes);
+            for (String backend : new String[] {"auto", "mnnvl", "trtllm"}) {
+                Verdict v = noChannel.flag(WS, backend).verdict("flashinfer", WS);
+                assertEquals(Outcome.ERROR, v.outcome(), nodes + " node(s), " + backend + ": " + v);
+                assertTrue(v.why().contains("IMEX channel"), v::toString);
+            }
+            Recommendation r = noChannel.advise().recommendation("flashinfer").orElseThrow();
+            assertTrue(r.flags().isEmpty(), r::toString);
+            Verdict unread = machine(java.util.Arrays.stream(What.GB200_NVL).filter(kv -> !kv.startsWith("imex-channel=")).toArray(String[]::new)).framework("flashinfer")
+                    .tp(4 * nodes).nodes(nodes).verdict("flashinfer", WS);
+            assertEquals(Outcome.UNKNOWN, unread.outcome(), unread::toString);
+        }
+        // POSIX file descriptors on one node (no fabric handles): no channel needed
+        ok(machine(What.GB200_NVL).assume("imex-channel=false").assume("fabric-handles=false").framework("flashinfer").tp(4)
+                .flag(WS, "trtllm").verdict("flashinfer", WS), "trtllm");
     }
 }

@@ -77,7 +77,7 @@ public final class FlashInferWorkspace {
                     : "'auto' keeps only trtllm (world size " + ws + " ≤ 16) because the GPUs do not report multicast. ";
         }
         int major = e.major();
-        return "mnnvl".equals(chosen) ? mnnvl(e, major, autoWhy, fabricForce) : trtllm(e, major, autoWhy);
+        return "mnnvl".equals(chosen) ? mnnvl(e, major, autoWhy, fabricForce) : trtllm(e, major, autoWhy, fabricForce);
     }
 
     /** The mnnvl workspace: no Confidential Computing, multicast, the JIT module, FABRIC handles across nodes. */
@@ -107,24 +107,38 @@ public final class FlashInferWorkspace {
                             + ", so SymmDeviceMemory exchanges POSIX file descriptors through fd_exchange (AF_UNIX, one host only): a RuntimeError "
                             + "starting '" + fd + "', most likely a connect time-out after 30 s (full text not recorded).", FlashInferSources.FD_EXCHANGE);
         }
-        if (fabric && e.tpSpansNodes()) { // across trays FABRIC handles are the only way; on one node not judged here
-            Boolean channel = e.imexChannel();
-            String base = autoWhy + "The mnnvl workspace allocates its memory with FABRIC handles (is_mnnvl_fabric_supported), which CUDA creates "
-                    + "only through an IMEX channel (/dev/nvidia-caps-imex-channels; the same premise NCCL's MNNVL check states)";
-            if (Boolean.FALSE.equals(channel)) {
-                return new Partial(Outcome.ERROR, null, null, null, when, base + ", and this node has none: the allocation fails "
-                        + "(CUDA error code and text not recorded).", FlashInferSources.FABRIC);
-            }
-            if (channel == null) {
-                return new Partial(Outcome.UNKNOWN, null, null, null, when, base + "; whether this node has one was not read.", FlashInferSources.FABRIC);
-            }
+        Partial imex = fabric ? imexChannel(e, autoWhy, "mnnvl") : null;
+        if (imex != null) {
+            return imex;
         }
         return Partial.ok("mnnvl", when, autoWhy + "The mnnvl workspace gets multicast memory on every rank"
                 + (e.tpSpansNodes() ? " and FABRIC handles across the " + e.nodes() + " nodes" : "") + ".", FlashInferSources.FACTORY);
     }
 
+    /**
+     * A workspace on SymmDeviceMemory allocates with FABRIC handles whenever is_mnnvl_fabric_supported holds, on one
+     * node too (make_handle_exchanger, mnnvl.py@fb28d724:679-689; cuMemCreate under checkCudaErrors, :1045-1056), and
+     * CUDA creates FABRIC memory only through an IMEX channel: none is an error, unread is unknown, null where one exists.
+     */
+    private static Partial imexChannel(Eval e, String autoWhy, String backend) {
+        Boolean channel = e.imexChannel();
+        if (Boolean.TRUE.equals(channel)) {
+            return null;
+        }
+        String base = autoWhy + "The " + backend + " workspace is SymmDeviceMemory, which allocates with FABRIC handles because "
+                + fabricWhy(e) + " (make_handle_exchanger picks FABRIC whenever is_mnnvl_fabric_supported holds, on one node too), and "
+                + "CUDA creates FABRIC memory only through an IMEX channel (/dev/nvidia-caps-imex-channels; the same premise NCCL's MNNVL "
+                + "check states)";
+        if (Boolean.FALSE.equals(channel)) {
+            return new Partial(Outcome.ERROR, null, null, null, FlashInferSources.WHEN_CREATE, base + ", and this node has none: cuMemCreate "
+                    + "fails under checkCudaErrors (CUDA error code and text not recorded).", FlashInferSources.FABRIC);
+        }
+        return new Partial(Outcome.UNKNOWN, null, null, null, FlashInferSources.WHEN_CREATE, base + "; whether this node has one was not read.",
+                FlashInferSources.FABRIC);
+    }
+
     /** The TRT-LLM workspace: the JIT module, multicast in one version, one host. */
-    private static Partial trtllm(Eval e, int major, String autoWhy) {
+    private static Partial trtllm(Eval e, int major, String autoWhy, Boolean fabricForce) {
         String when = FlashInferSources.WHEN_CREATE;
         FlashInferVersion v = e.version(FlashInferVersion.class);
         if (!v.trtllmJitMajors().contains(major)) {
@@ -140,8 +154,13 @@ public final class FlashInferWorkspace {
                     autoWhy + "In this FlashInfer version the TRT-LLM workspace's SymmDeviceMemory checks multicast unconditionally, and the GPUs do not report NVLink multicast.",
                     FlashInferSources.MNNVL);
         }
+        boolean fabric = !e.confidentialCompute() && (fabricForce != null ? fabricForce : fabricSupported(e));
+        Partial imex = fabric ? imexChannel(e, autoWhy, "trtllm") : null;
+        if (imex != null) {
+            return imex;
+        }
         if (e.tpSpansNodes()) {
-            return trtllmAcrossNodes(e, autoWhy);
+            return trtllmAcrossNodes(e, autoWhy, fabric);
         }
         return Partial.ok("trtllm", when, autoWhy + "The TRT-LLM workspace needs no multicast in this FlashInfer version"
                 + (e.confidentialCompute() ? " and uses plain IPC under Confidential Computing" : "") + ".", FlashInferSources.FACTORY);
@@ -152,7 +171,7 @@ public final class FlashInferWorkspace {
      * FABRIC handles when the fabric is supported and POSIX file descriptors (one host) otherwise; under Confidential
      * Computing it is plain IPC memory ({@code _alloc_symm_buffer_bytes}), one host only.
      */
-    private static Partial trtllmAcrossNodes(Eval e, String autoWhy) {
+    private static Partial trtllmAcrossNodes(Eval e, String autoWhy, boolean fabric) {
         String when = FlashInferSources.WHEN_CREATE;
         String span = e.span() + " with the " + e.tpPhrase() + " group across them";
         if (e.confidentialCompute()) {
@@ -160,9 +179,10 @@ public final class FlashInferWorkspace {
                     + "workspace uses plain CUDA IPC memory, which does not cross hosts (FlashInfer's own error text for this case was not read).",
                     FlashInferSources.TRTLLM_SYMM);
         }
-        if (!fabricSupported(e)) {
+        if (!fabric) {
             String fd = FlashInferMessage.FD_EXCHANGE.text();
-            return new Partial(Outcome.ERROR, null, "RuntimeError", fd + " …", when, autoWhy + span + ", but " + fabricWhy(e)
+            return new Partial(Outcome.ERROR, null, "RuntimeError", fd + " …", when, autoWhy + span + ", but "
+                    + (fabricSupported(e) ? "FABRIC handles are switched off" : fabricWhy(e))
                     + ", so the TRT-LLM workspace's SymmDeviceMemory exchanges POSIX file descriptors through fd_exchange (AF_UNIX, one host "
                     + "only): a RuntimeError starting '" + fd + "' (full text not recorded).", FlashInferSources.FD_EXCHANGE);
         }
