@@ -307,6 +307,11 @@ class SglangRulesTest {
         Verdict older = node("9.0", 1).version("sglang", "older").flag("enable-flashinfer-allreduce-fusion", "true")
                 .verdict("sglang", "--enable-flashinfer-allreduce-fusion");
         assertEquals(Outcome.OK, older.outcome(), older::toString);
+        // sixth audit F6: with a backend given, _handle_deprecated_args prints nothing (overrides.py: `and backend is None`)
+        Verdict withBackend = node("9.0", 8).tp(8).flag("enable-flashinfer-allreduce-fusion", "true")
+                .flag("flashinfer-allreduce-fusion-backend", "trtllm").verdict("sglang", "--enable-flashinfer-allreduce-fusion");
+        assertEquals(Outcome.OK, withBackend.outcome(), withBackend::toString);
+        assertNull(withBackend.message(), withBackend::toString);
     }
 
     @Test

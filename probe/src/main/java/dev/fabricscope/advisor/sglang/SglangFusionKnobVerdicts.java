@@ -57,7 +57,9 @@ final class SglangFusionKnobVerdicts {
                     .build();
         }
         if (e.isSet(FUSION_BACKEND)) {
-            return v.ok().message(SglangMessage.DEPRECATED).why("--flashinfer-allreduce-fusion-backend is also set, so this deprecated flag changes nothing.")
+            // _handle_deprecated_args warns only when the backend is None; otherwise the flag is reset to False silently
+            return v.ok().why("--flashinfer-allreduce-fusion-backend is also set, so this deprecated flag changes nothing and SGLang prints no "
+                    + "deprecation warning (it warns only when the backend is unset, then resets the flag to False).")
                     .fix("drop --enable-flashinfer-allreduce-fusion").build();
         }
         Verdict f = SglangFusionVerdict.fusionVerdict(e, false);
