@@ -112,4 +112,16 @@ class FlashInferWorldSizeTest {
         ok(machine(What.GB200_NVL).assume("imex-channel=false").assume("fabric-handles=false").framework("flashinfer").tp(4)
                 .flag(WS, "trtllm").verdict("flashinfer", WS), "trtllm");
     }
+
+    /**
+     * Sixth audit F8: the TRT-LLM workspace (SymmDeviceMemory, flashinfer@fb28d724 trtllm_ar.py:688-696) maps every
+     * peer's allocation for this GPU (mnnvl.py:1065-1101) and FlashInfer checks no peer access: without it, not ok.
+     */
+    @Test
+    void trtllmWithoutPeerAccessIsNotOk() {
+        Verdict v = machine(What.HGX_H100).assume("p2p=false").framework("flashinfer").tp(4).flag(WS, "trtllm").verdict("flashinfer", WS);
+        assertEquals(Outcome.UNKNOWN, v.outcome(), v::toString);
+        assertTrue(v.why().contains("peer access"), v::toString);
+        ok(machine(What.HGX_H100).framework("flashinfer").tp(4).flag(WS, "trtllm").verdict("flashinfer", WS), "trtllm");
+    }
 }

@@ -162,6 +162,13 @@ public final class FlashInferWorkspace {
         if (e.tpSpansNodes()) {
             return trtllmAcrossNodes(e, autoWhy, fabric);
         }
+        if (!e.p2p() && !e.confidentialCompute()) {
+            // SymmDeviceMemory maps every peer's allocation for this GPU (mnnvl.py@fb28d724:1065-1101) and the kernels read it directly
+            return new Partial(Outcome.UNKNOWN, null, null, null, when, autoWhy + "The TRT-LLM workspace is SymmDeviceMemory, which imports "
+                    + "and maps every peer's allocation for this GPU (cuMemImportFromShareableHandle, cuMemMap, cuMemSetAccess under "
+                    + "checkCudaErrors) for kernels that read peer memory directly, and not every GPU pair reports peer access; FlashInfer "
+                    + "checks none, and what CUDA returns then was not read.", FlashInferSources.TRTLLM_SYMM);
+        }
         return Partial.ok("trtllm", when, autoWhy + "The TRT-LLM workspace needs no multicast in this FlashInfer version"
                 + (e.confidentialCompute() ? " and uses plain IPC under Confidential Computing" : "") + ".", FlashInferSources.FACTORY);
     }
