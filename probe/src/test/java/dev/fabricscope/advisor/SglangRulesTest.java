@@ -402,6 +402,11 @@ class SglangRulesTest {
         error(forced, "ncclSystemError", "MNNVL is not supported on this system");
         ok(machine(What.GB200_NVL).tp(4).version("sglang", "middle").verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=0");
         ok(trays.version("sglang", "middle").flag("enable-symm-mem", "true").verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=1");
+        // the recommendation says so instead of implying all is well
+        String summary = machine(What.GB200_NVL).assume("imex-channel=true").tp(8).nodes(2).version("sglang", "middle").advise().recommendation("sglang").orElseThrow().summary();
+        assertTrue(summary.contains("NCCL_CUMEM_ENABLE=0 as this SGLang exports it leaves NCCL's MNNVL off"), summary);
+        String withSymm = machine(What.GB200_NVL).assume("imex-channel=true").tp(8).nodes(2).version("sglang", "middle").flag("enable-symm-mem", "true").advise().recommendation("sglang").orElseThrow().summary();
+        assertTrue(!withSymm.contains("NCCL_CUMEM_ENABLE=0"), withSymm);
     }
 
     /**

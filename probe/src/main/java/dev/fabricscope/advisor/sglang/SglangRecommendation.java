@@ -47,10 +47,22 @@ final class SglangRecommendation {
             plan.base = plan.base.with(NCCL_NVLS, "true");
         }
         dcp(e, plan);
+        cumem(e, plan);
         List<String> dcpKnobs = List.of(DCP_SIZE.display(), DCP_BACKEND.display(), DCP_REPLICATE_Q.display());
         plan.dropFailing(SglangVerdicts.evaluate(e), v -> dcpKnobs.contains(v.knob())
                 || plan.flags.stream().anyMatch(f -> f.startsWith(v.knob() + "=") || f.equals(v.knob())));
         return plan.finish(SglangKnobs.FW, SglangVerdicts.evaluate(plan.base));
+    }
+
+    /**
+     * SGLang's own NCCL_CUMEM_ENABLE=0 that costs NCCL its MNNVL (audit 2026-12-03e F4): no flag is added (the way out
+     * depends on the engine, and --enable-symm-mem changes more than cuMem), but the summary says so and names the fix.
+     */
+    private static void cumem(Eval e, RecommendationPlan plan) {
+        Verdict v = SglangNcclEnvRules.cumemEnvVerdict(plan.base.with(SYMM_MEM, e.value(SYMM_MEM)));
+        if (v.outcome() == Outcome.FALLBACK) { // an error is listed by finish as a setting still failing
+            plan.notes.add("NCCL_CUMEM_ENABLE=0 as this SGLang exports it leaves NCCL's MNNVL off" + (v.fix() != null ? " (fix: " + v.fix() + ")" : ""));
+        }
     }
 
     /** DCP settings the user gave that fail are dropped first, so the other steps see a deployment that starts. */
