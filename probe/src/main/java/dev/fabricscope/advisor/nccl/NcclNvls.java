@@ -88,7 +88,7 @@ public final class NcclNvls {
             return bindFails(e, version, v, setting);
         }
         if ("1".equals(v) && version.enableOneSkipsMulticastCheck() && e.major() >= 9 && e.nvswitch() && !e.multicast() && releaseGate(e) == null) {
-            return new Partial(Outcome.ERROR, null, "ncclUnhandledCudaError", cudaFailure(version, "<CUresult>"),
+            return new Partial(Outcome.ERROR, null, "ncclUnhandledCudaError", version.cudaFailure("<CUresult>"),
                     NcclSources.WHEN_INIT, setting + e.gpus() + " and reach NVSwitches but do not report NVLink multicast. With NCCL_NVLS_ENABLE=1 "
                     + "ncclNvlsInit sets nvlsSupport = 1 without reading CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED (only 2 reads it; NCCL 2.18 to "
                     + "2.30.7), the topology search keeps NVLS (it drops it only without an NVSwitch or below SM90), and communicator init "
@@ -100,12 +100,6 @@ public final class NcclNvls {
         }
         return new Partial(Outcome.OK, "NVLS", null, null, NcclSources.WHEN_INIT, setting + phrase(e) + ": NCCL uses NVLink SHARP"
                 + (e.tpSpansNodes() && Boolean.FALSE.equals(NcclMnnvl.on(e)) ? " within each node (NVLSTree across nodes)" : "") + ".", src);
-    }
-
-    /** CUCHECK's WARN as this release prints it (with the code from 2.19.1). */
-    private static String cudaFailure(NcclVersion version, String code) {
-        NcclMessage m = version.cudaFailure();
-        return m == NcclMessage.CUDA_FAILURE ? m.format(code, "<text>") : m.format("<text>");
     }
 
     /** NVSwitches without a working Fabric Manager: cuMulticastBindMem fails; what follows depends on the release. */
@@ -122,7 +116,7 @@ public final class NcclNvls {
                     : new Partial(Outcome.FALLBACK, "NVLS disabled", null, null, NcclSources.WHEN_INIT, base + "; with NCCL_NVLS_ENABLE=" + v
                     + " NCCL " + version.id() + " logs \"Proceeding without NVLS support\" (INFO, not shown by default) and runs without NVLS; "
                     + "2.29.2 made this an error.", bind);
-            case CUDA_FAILURE -> new Partial(Outcome.ERROR, null, "ncclUnhandledCudaError", cudaFailure(version, "<code>"),
+            case CUDA_FAILURE -> new Partial(Outcome.ERROR, null, "ncclUnhandledCudaError", version.cudaFailure("<code>"),
                     NcclSources.WHEN_INIT, base + ", which NCCL " + version.id() + " checks with CUCHECK: it prints the CUDA error and init stops "
                     + "(ncclUnhandledCudaError) for any NCCL_NVLS_ENABLE but 0.", bind);
         };

@@ -65,14 +65,18 @@ final class NcclVerdicts {
         List<String> drop = new java.util.ArrayList<>();
         List<String> notes = new java.util.ArrayList<>();
         Eval plan = e;
-        for (Verdict v : NcclEnvVerdicts.evaluate(e)) {
+        List<Verdict> asGiven = NcclEnvVerdicts.evaluate(e);
+        int planCost = cost(asGiven);
+        for (Verdict v : asGiven) {
             if (!v.userSet() || v.outcome() != Outcome.ERROR && v.outcome() != Outcome.FALLBACK) {
                 continue;
             }
             KnobSpec k = NcclKnobs.ALL.stream().filter(x -> x.display().equals(v.knob())).findFirst().orElseThrow();
             Eval without = plan.with(k, null);
-            if (cost(NcclEnvVerdicts.evaluate(without)) < cost(NcclEnvVerdicts.evaluate(plan))) {
+            int withoutCost = cost(NcclEnvVerdicts.evaluate(without));
+            if (withoutCost < planCost) {
                 plan = without;
+                planCost = withoutCost;
                 drop.add(v.knob());
                 notes.add("unset " + v.knob() + " (" + v.knob() + "=" + v.value() + ": " + v.outcome().json()
                         + (v.resolved() != null ? ", " + v.resolved() : "") + ")");

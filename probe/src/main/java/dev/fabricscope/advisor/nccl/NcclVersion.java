@@ -21,7 +21,7 @@ public record NcclVersion(String id, String description, int nvlsMinGpus, boolea
 
     /** What cuMulticastBindMem's failure does, oldest first. */
     public enum Bind {
-        /** 2.17–2.26: CUCHECK / CUCHECKGOTO ({@link #cudaFailure()}) and ncclUnhandledCudaError, whatever NCCL_NVLS_ENABLE. */
+        /** 2.17–2.26: CUCHECK / CUCHECKGOTO ({@link NcclVersion#cudaFailure(String)}) and ncclUnhandledCudaError, whatever NCCL_NVLS_ENABLE. */
         CUDA_FAILURE,
         /** 2.27.3–2.28.9: with NCCL_NVLS_ENABLE=1 a WARN and ncclUnhandledCudaError, else INFO "Proceeding without NVLS support". */
         FAILS_ONLY_FORCED,
@@ -70,9 +70,13 @@ public record NcclVersion(String id, String description, int nvlsMinGpus, boolea
             new NcclVersion("2.17", "NCCL 2.17.1 source (@5d3ab08b, v2.17.1-1): NVLS within one node only, the multicast attribute read for "
                     + "any non-zero NCCL_NVLS_ENABLE (default 1); no MNNVL", 2, true, false, Bind.CUDA_FAILURE, Mnnvl.NONE, NcclSetSources.V2_17));
 
-    /** CUCHECK's WARN: "Cuda failure %d '%s'" from 2.19.1, "Cuda failure '%s'" before (src/include/cudawrap.h:33). */
-    public NcclMessage cudaFailure() {
-        return src == NcclSetSources.V2_17 || src == NcclSetSources.V2_18 ? NcclMessage.CUDA_FAILURE_NO_CODE : NcclMessage.CUDA_FAILURE;
+    /**
+     * CUCHECK's WARN as this release prints it, its text unknown: "Cuda failure %d '%s'" from 2.19.1, "Cuda failure '%s'"
+     * without the code before (src/include/cudawrap.h:33).
+     */
+    public String cudaFailure(String code) {
+        return src == NcclSetSources.V2_17 || src == NcclSetSources.V2_18 ? NcclMessage.CUDA_FAILURE_NO_CODE.format("<text>")
+                : NcclMessage.CUDA_FAILURE.format(code, "<text>");
     }
 
     /** NCCL_NVLS_ENABLE's default: 2 (auto) from 2.18, 1 at 2.17 (nvls.cc:229 at v2.17.1-1, where 1 reads the attribute). */
