@@ -27,6 +27,10 @@ import javafx.stage.Stage;
  */
 final class Screenshots {
 
+    /** A system property: the Advisor tab's environment field for the tour (e.g. NCCL_P2P_DISABLE=1), to show a recommendation that unsets it. */
+    static final String ADVISOR_ENV = "fabricscope.shots.advisorEnv";
+    /** A system property: the Advisor tab's framework choice for the tour (e.g. nccl). */
+    static final String ADVISOR_FRAMEWORK = "fabricscope.shots.advisorFramework";
     private static final String[] TABS = {"overview", "fabric", "matrices", "advisor", "checks", "acceptance"};
 
     private final Stage stage;
@@ -87,6 +91,12 @@ final class Screenshots {
             for (int t = 0; t < TABS.length; t++) {
                 int tab = t;
                 s.then(() -> !vm.isBusy(), 2, () -> {
+                    if (tab == 0 && System.getProperty(ADVISOR_ENV) != null) { // set early: the advice is ready by the Advisor tab
+                        vms.advisor().envProperty().set(System.getProperty(ADVISOR_ENV));
+                    }
+                    if (tab == 0 && System.getProperty(ADVISOR_FRAMEWORK) != null) {
+                        vms.advisor().frameworkProperty().set(System.getProperty(ADVISOR_FRAMEWORK));
+                    }
                     view.tabs().getSelectionModel().select(tab);
                     if (tab == 1) {
                         FabricGraph g = view.fabricView().graph();
