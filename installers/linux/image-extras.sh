@@ -18,5 +18,8 @@ if [ "$kind" = desktop ]; then
     install -D -m 644 "icons/png/fabricscope-$size.png" "$share/icons/hicolor/${size}x${size}/apps/dev.fabricscope.Fabricscope.png"
   done
 fi
+# JNA's native part unpacked once here, not at every start (jna-dispatch.sh); jpackage makes the image for the
+# build machine's own architecture (aarch64/build.sh replaces it for the arm64 images)
+sh installers/linux/jna-dispatch.sh "$image" "$(uname -m)"
 install -m 644 installers/linux/share-files.sh "$image/lib/share-files.sh"
 install -m 755 installers/linux/cds-archive.sh "$image/lib/cds-archive.sh"

@@ -39,6 +39,10 @@ if [ -n "${FABRICSCOPE_ARCHIVE_DUMP:-}" ]; then
 elif [ -r "$jsa.classpath" ] && read -r dumped < "$jsa.classpath" && [ "$dumped" = "$cp" ]; then
   set -- "$@" "-XX:SharedArchiveFile=$jsa" "-Xlog:cds*=off"
 fi
+# JNA's native part as the image carries it (jna-dispatch.sh), so JNA does not write it out to a file on every start
+if [ -r "$app/jna/libjnidispatch.so" ]; then
+  set -- "$@" "-Djna.boot.library.path=$app/jna"
+fi
 set -- "$@" "-Djpackage.app-path=$self" -cp "$cp" "$main"
 # the user's arguments (the first $n) go behind the java options and the main class
 while [ "$n" -gt 0 ]; do

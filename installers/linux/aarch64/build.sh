@@ -32,6 +32,7 @@ image() {   # image NAME ARGS_FILE MODULE_PATH
   "$jlink" --module-path "$3" --add-modules "$(modules "$2")" $JLINK_OPTS --output "$out/$1/lib/runtime"
   # no x86-64 code may stay behind (jpackage's own launcher library)
   find "$out/$1" -type f -name '*.so' -not -path '*/lib/runtime/*' -delete
+  sh installers/linux/jna-dispatch.sh "$out/$1" aarch64
   # the CDS archive the x86-64 runtime gets from --generate-cds-archive: made by the aarch64 java itself, under qemu
   if command -v qemu-aarch64-static >/dev/null 2>&1 && [ -e /lib/ld-linux-aarch64.so.1 ]; then
     qemu-aarch64-static "$out/$1/lib/runtime/bin/java" -Xshare:dump >/dev/null 2>&1 \

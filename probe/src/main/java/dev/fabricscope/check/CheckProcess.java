@@ -52,7 +52,8 @@ public final class CheckProcess {
             String java = ProcessHandle.current().info().command()
                     .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             List<String> cmd = new ArrayList<>(List.of(java));
-            for (String p : List.of("jna.tmpdir", "java.io.tmpdir", PtxKernels.OVERRIDE_PROPERTY, "jna.library.path")) {
+            for (String p : List.of("jna.tmpdir", "java.io.tmpdir", PtxKernels.OVERRIDE_PROPERTY, "jna.library.path",
+                    "jna.boot.library.path")) {
                 String v = System.getProperty(p);
                 if (v != null) {
                     cmd.add("-D" + p + "=" + v);
