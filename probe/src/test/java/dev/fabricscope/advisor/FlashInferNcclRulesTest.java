@@ -57,6 +57,31 @@ class FlashInferNcclRulesTest {
                 .verdict("flashinfer", WS), "RuntimeError", FlashInferMessage.NO_MULTICAST.text());
     }
 
+    /**
+     * Seventh audit F3/F4: whether the TRT-LLM workspace needs multicast follows the release (allreduce.py, trtllm_ar.py and
+     * SymmDeviceMemory.__init__ read at every v0.6.* tag): v0.6.0rc2 … v0.6.9 check it unconditionally (mnnvl.py@v0.6.9:930-940),
+     * v0.6.10rc1 … v0.6.15rc1 allocate through PyTorch symmetric memory (not modelled), from v0.6.15rc2 the check is skipped.
+     */
+    @Test
+    void trtllmWorkspaceMulticastNeedFollowsTheRelease() {
+        String[] nvlPair = {"sm=9.0", "gpus-per-node=2", "multicast=false", "nvswitch=false", "all-nvlink=true", "p2p=true",
+                "fabric-handles=false", "mnnvl-fabric=false", "torch-cuda=12.8"};
+        error(machine(nvlPair).tp(2).flag(WS, "trtllm").version("flashinfer", "0.6.5").verdict("flashinfer", WS), "RuntimeError",
+                FlashInferMessage.NO_MULTICAST.text());
+        What auto = machine(nvlPair).tp(2).version("flashinfer", "0.6.9");
+        error(auto.verdict("flashinfer", WS), "RuntimeError", FlashInferMessage.NO_MULTICAST.text());
+        String rec = auto.advise().recommendation("flashinfer").map(Object::toString).orElse("");
+        assertTrue(!rec.contains("backend=\"trtllm\"") && !rec.contains("backend=\"mnnvl\""), rec);
+        assertEquals(Outcome.UNKNOWN, machine(nvlPair).tp(2).flag(WS, "trtllm").version("flashinfer", "0.6.12").verdict("flashinfer", WS)
+                .outcome());
+        ok(machine(nvlPair).tp(2).flag(WS, "trtllm").version("flashinfer", "0.6.16").verdict("flashinfer", WS), "trtllm");
+        // vLLM catches the workspace's failure and runs unfused; its recommendation does not pick trtllm
+        What vllm = machine(nvlPair).tp(2).flag("fuse_allreduce_rms", "true").version("flashinfer", "0.6.5");
+        assertEquals(Outcome.FALLBACK, vllm.verdict("vllm", "fuse_allreduce_rms").outcome());
+        String vrec = vllm.advise().recommendation("vllm").map(Object::toString).orElse("");
+        assertTrue(!vrec.contains("VLLM_FLASHINFER_ALLREDUCE_BACKEND=trtllm"), vrec);
+    }
+
     @Test
     void confidentialComputingRefusesExplicitMnnvl() {
         error(machine(What.HGX_B200).assume("confidential-compute=true").tp(8).flag(WS, "mnnvl").verdict("flashinfer", WS), "ValueError",

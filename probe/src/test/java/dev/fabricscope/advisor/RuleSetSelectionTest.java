@@ -37,6 +37,11 @@ class RuleSetSelectionTest {
         assertEquals("newest", pick("flashinfer", "0.6.18rc2"));
         assertEquals("pre-sm12-trtllm", pick("flashinfer", "0.6.17rc1"), "a pre-release sorts before its release");
         assertEquals("pre-sm12-trtllm", pick("flashinfer", "0.6.16.post4"));
+        assertEquals("pre-sm12-trtllm", pick("flashinfer", "0.6.15rc2"), "SymmDeviceMemory(enable_multicast=False) again from 0.6.15rc2");
+        assertEquals("torch-symm-trtllm", pick("flashinfer", "0.6.15rc1"));
+        assertEquals("torch-symm-trtllm", pick("flashinfer", "0.6.10rc1"));
+        assertEquals("trtllm-multicast", pick("flashinfer", "0.6.9"), "SymmDeviceMemory checks multicast unconditionally up to 0.6.9");
+        assertEquals("trtllm-multicast", pick("flashinfer", "0.6.0rc2"));
         assertEquals("2.20.5", pick("nccl", "2.20.5"));
         assertEquals("2.20.3", pick("nccl", "v2.20.3-1"));
         assertEquals("2.18", pick("nccl", "v2.18.1-1"));
@@ -63,7 +68,7 @@ class RuleSetSelectionTest {
         AdvisorInputException e = assertThrows(AdvisorInputException.class, () -> pick("flashinfer", "0.5.3"));
         assertTrue(e.getMessage().startsWith("unknown flashinfer version '0.5.3'; known: newest (releases 0.6.17 or later; commits "),
                 e.getMessage());
-        assertTrue(e.getMessage().contains("pre-sm12-trtllm (releases 0.6.0rc1 up to 0.6.17 (not included)"), e.getMessage());
+        assertTrue(e.getMessage().contains("pre-sm12-trtllm (releases 0.6.15rc2 up to 0.6.17 (not included)"), e.getMessage());
         AdvisorInputException s = assertThrows(AdvisorInputException.class, () -> pick("sglang", "0.5.6"));
         assertTrue(s.getMessage().contains("older (releases no release read; commits "), s.getMessage());
         assertThrows(AdvisorInputException.class, () -> pick("nccl", "deadbeef"), "a commit no set was read at");
@@ -75,6 +80,9 @@ class RuleSetSelectionTest {
         assertTrue(Pedigree.compare("0.6.17rc1", "0.6.17") < 0);
         assertTrue(Pedigree.compare("0.6.16.post4", "0.6.16") > 0);
         assertTrue(Pedigree.compare("0.6.10", "0.6.9") > 0);
+        assertTrue(Pedigree.compare("0.6.15rc1", "0.6.15rc2") < 0, "pre-releases by their number");
+        assertTrue(Pedigree.compare("0.6.15b3", "0.6.15rc1") < 0, "b before rc");
+        assertTrue(Pedigree.compare("0.6.16.post1", "0.6.16.post4") < 0);
         assertEquals(0, Pedigree.compare("v2.20.5-1", "2.20.5"));
         assertEquals(0, Pedigree.compare("0.6.17+cu130", "0.6.17"));
         assertTrue(!Pedigree.isRelease("newest") && !Pedigree.isCommitPrefix("0.6.17") && Pedigree.isCommitPrefix("48bb7fe"));
@@ -107,8 +115,8 @@ class RuleSetSelectionTest {
     @Test
     void theInstalledReleasePicksItsSet() throws Exception {
         AdviceResult r = Advisor.advise(withFlashInfer("0.6.12"), Deployment.defaults().withTp(1), Options.defaults());
-        assertEquals("pre-sm12-trtllm", r.versions().get("flashinfer"));
-        assertTrue(r.ruleNotes().contains("flashinfer 0.6.12 installed (read): rules pre-sm12-trtllm (releases 0.6.0rc1 up to 0.6.17 "
+        assertEquals("torch-symm-trtllm", r.versions().get("flashinfer"));
+        assertTrue(r.ruleNotes().contains("flashinfer 0.6.12 installed (read): rules torch-symm-trtllm (releases 0.6.10rc1 up to 0.6.15rc2 "
                 + "(not included))"), r.ruleNotes().toString());
         assertTrue(r.ruleNotes().stream().anyMatch(n -> n.startsWith("sglang 0.4.1 installed (read): which rule set that release "
                 + "matches is not recorded")), "no SGLang release was read upstream: " + r.ruleNotes());
@@ -140,7 +148,8 @@ class RuleSetSelectionTest {
         AdviceResult r = Advisor.advise(withFlashInfer("0.5.3"), Deployment.defaults().withTp(1), Options.defaults());
         assertEquals("newest", r.versions().get("flashinfer"));
         assertTrue(r.ruleNotes().contains("flashinfer 0.5.3 installed (read): older than every modelled rule set (newest 0.6.17 or later, "
-                + "pre-sm12-trtllm 0.6.0rc1 up to 0.6.17 (not included)); newest rules used"), r.ruleNotes().toString());
+                + "pre-sm12-trtllm 0.6.15rc2 up to 0.6.17 (not included), torch-symm-trtllm 0.6.10rc1 up to 0.6.15rc2 (not included), "
+                + "trtllm-multicast 0.6.0rc2 up to 0.6.10rc1 (not included)); newest rules used"), r.ruleNotes().toString());
     }
 
     @Test

@@ -26,6 +26,12 @@ final class FlashInferSources {
             "flashinfer/comm/trtllm_ar.py", "802-924");
     static final SourceRef TRTLLM_SYMM = new SourceRef(REPO, FlashInferWorldSizes.FB28, "flashinfer/comm/trtllm_ar.py",
             "688-696");
+    /** v0.6.9 (a1aa6761): SymmDeviceMemory.__init__ raises without multicast whatever enable_multicast says. */
+    static final SourceRef TRTLLM_MULTICAST = new SourceRef(REPO, "a1aa676196f798435248d9ea205c67674476f473", "flashinfer/comm/mnnvl.py",
+            "930-940");
+    /** v0.6.12 (d768c14e): the TRT-LLM workspace's buffers from PyTorch symmetric memory. */
+    static final SourceRef TRTLLM_TORCH_SYMM = new SourceRef(REPO, "d768c14e7cf5dd5df45a8a1de78ae815879f108a", "flashinfer/comm/trtllm_ar.py",
+            "643-668");
     static final SourceRef CUDA_IPC = new SourceRef(REPO, FlashInferWorldSizes.FB28, "flashinfer/comm/cuda_ipc.py", "214-244");
     /** {@code gen_trtllm_mnnvl_comm_module}: {@code supported_major_versions=[9, 10]}. */
     static final SourceRef JIT = new SourceRef(REPO, "033c1d9e97e43fb14d4ee0efc8b56c204e9e3f8c", "flashinfer/jit/comm.py",

@@ -6,23 +6,39 @@ import java.util.List;
 /**
  * One modelled FlashInfer version.
  *
- * @param trtllmJitMajors      majors the TRT-LLM comm module is built for ({@code jit/comm.py})
- * @param trtllmNeedsMulticast whether the TRT-LLM workspace's {@code SymmDeviceMemory} checks multicast
- * @param fabricAttributeOnly  whether {@code is_mnnvl_fabric_supported} checks only the driver attribute
+ * @param trtllmJitMajors     majors the TRT-LLM comm module is built for ({@code jit/comm.py})
+ * @param trtllmMemory        how the TRT-LLM workspace allocates its buffers
+ * @param fabricAttributeOnly whether {@code is_mnnvl_fabric_supported} checks only the driver attribute
+ * @param confidentialChecks  whether this version reads Confidential Computing (refuses mnnvl, plain IPC for trtllm)
  */
-public record FlashInferVersion(String id, String description, List<Integer> trtllmJitMajors, boolean trtllmNeedsMulticast,
-                         boolean fabricAttributeOnly) implements RuleVersion {
+public record FlashInferVersion(String id, String description, List<Integer> trtllmJitMajors, TrtllmMemory trtllmMemory,
+                         boolean fabricAttributeOnly, boolean confidentialChecks) implements RuleVersion {
+
+    /** How {@code trtllm_create_ipc_workspace_for_all_reduce_fusion} allocates, as {@code create_allreduce_fusion_workspace} calls it. */
+    public enum TrtllmMemory {
+        /** SymmDeviceMemory whose constructor checks multicast whatever {@code enable_multicast} says (v0.6.0rc2 … v0.6.9). */
+        SYMM_DEVICE_MEMORY_MULTICAST_CHECK,
+        /** PyTorch symmetric memory ({@code symm_mem.empty} + {@code rendezvous}; v0.6.10rc1 … v0.6.15rc1): not modelled. */
+        TORCH_SYMMETRIC_MEMORY,
+        /** SymmDeviceMemory(enable_multicast=False), whose multicast check is skipped (v0.6.15rc2 on). */
+        SYMM_DEVICE_MEMORY
+    }
 
     public static final List<FlashInferVersion> ALL = List.of(
             new FlashInferVersion("newest", "flashinfer@0006e88a comm/allreduce.py + comm/mnnvl.py, @01021e50 comm/trtllm_ar.py "
                     + "(TRT-LLM workspace without multicast), @033c1d9e jit/comm.py (TRT-LLM built for SM 9/10/12); fabric probe: "
-                    + "attribute + fabric state + cluster UUID", List.of(9, 10, 12), false, false),
+                    + "attribute + fabric state + cluster UUID", List.of(9, 10, 12), TrtllmMemory.SYMM_DEVICE_MEMORY, false, true),
             new FlashInferVersion("pre-sm12-trtllm", "as newest, but the TRT-LLM comm module is built for SM 9/10 only (before FlashInfer PR #3903; "
-                    + "SGLang issue #15650)", List.of(9, 10), false, false),
-            new FlashInferVersion("trtllm-multicast", "as newest, but the TRT-LLM workspace's SymmDeviceMemory checks multicast unconditionally "
-                    + "(FlashInfer PR #3745, reverted by #3939)", List.of(9, 10, 12), true, false),
+                    + "SGLang issue #15650), and Confidential Computing is not read (allreduce.py reads it from v0.6.16rc1)",
+                    List.of(9, 10), TrtllmMemory.SYMM_DEVICE_MEMORY, false, false),
+            new FlashInferVersion("torch-symm-trtllm", "as pre-sm12-trtllm, but the TRT-LLM workspace is PyTorch symmetric memory "
+                    + "(trtllm_ar.py@v0.6.12:658 _alloc_symm_buffer_bytes), whose needs are not modelled",
+                    List.of(9, 10), TrtllmMemory.TORCH_SYMMETRIC_MEMORY, false, false),
+            new FlashInferVersion("trtllm-multicast", "as pre-sm12-trtllm, but the TRT-LLM workspace's SymmDeviceMemory checks multicast "
+                    + "unconditionally (mnnvl.py@v0.6.9:930-940; trtllm_ar.py:620 passes enable_multicast=False, which that check ignores)",
+                    List.of(9, 10), TrtllmMemory.SYMM_DEVICE_MEMORY_MULTICAST_CHECK, false, false),
             new FlashInferVersion("fabric-attr-only", "as newest, but is_mnnvl_fabric_supported checks only the fabric-handle attribute "
-                    + "(the newer, lighter variant; commit not recorded)", List.of(9, 10, 12), false, true));
+                    + "(the newer, lighter variant; commit not recorded)", List.of(9, 10, 12), TrtllmMemory.SYMM_DEVICE_MEMORY, true, true));
 
     @Override
     public dev.fabricscope.advisor.rule.Pedigree pedigree() {

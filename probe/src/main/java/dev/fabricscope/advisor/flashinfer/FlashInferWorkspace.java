@@ -83,6 +83,11 @@ public final class FlashInferWorkspace {
     /** The mnnvl workspace: no Confidential Computing, multicast, the JIT module, FABRIC handles across nodes. */
     private static Partial mnnvl(Eval e, int major, String autoWhy, Boolean fabricForce) {
         String when = FlashInferSources.WHEN_CREATE;
+        if (e.confidentialCompute() && !e.version(FlashInferVersion.class).confidentialChecks()) {
+            return new Partial(Outcome.UNKNOWN, null, null, null, when, autoWhy + "Confidential Computing is on, and this FlashInfer version "
+                    + "does not read it (the refusal of mnnvl under it appears in v0.6.16rc1); what SymmDeviceMemory does under it was not read.",
+                    FlashInferSources.CONFIDENTIAL);
+        }
         if (e.confidentialCompute()) {
             return new Partial(Outcome.ERROR, null, "ValueError", FlashInferMessage.CONFIDENTIAL.text(), when, autoWhy
                     + "Confidential Computing is on, and FlashInfer refuses the mnnvl backend under it (whether requested or chosen by 'auto').",
@@ -149,10 +154,21 @@ public final class FlashInferWorkspace {
                             + (v.trtllmJitMajors().contains(12) ? "; message format as reported with [9, 10] in SGLang issue #15650" : "") + ").",
                     FlashInferSources.JIT);
         }
-        if (v.trtllmNeedsMulticast() && !e.multicast()) {
+        if (e.confidentialCompute() && !v.confidentialChecks()) {
+            return new Partial(Outcome.UNKNOWN, null, null, null, when, autoWhy + "Confidential Computing is on, and this FlashInfer version's "
+                    + "allreduce.py does not read it (from v0.6.16rc1 it switches the TRT-LLM workspace to plain IPC); what its allocation "
+                    + "does under Confidential Computing was not read.", FlashInferSources.CONFIDENTIAL);
+        }
+        if (v.trtllmMemory() == FlashInferVersion.TrtllmMemory.SYMM_DEVICE_MEMORY_MULTICAST_CHECK && !e.multicast()) {
             return new Partial(Outcome.ERROR, null, "RuntimeError", FlashInferMessage.NO_MULTICAST.text(), when,
-                    autoWhy + "In this FlashInfer version the TRT-LLM workspace's SymmDeviceMemory checks multicast unconditionally, and the GPUs do not report NVLink multicast.",
-                    FlashInferSources.MNNVL);
+                    autoWhy + "In this FlashInfer version the TRT-LLM workspace is SymmDeviceMemory, whose constructor checks multicast "
+                            + "whatever enable_multicast says, and the GPUs do not report NVLink multicast.",
+                    FlashInferSources.TRTLLM_MULTICAST);
+        }
+        if (v.trtllmMemory() == FlashInferVersion.TrtllmMemory.TORCH_SYMMETRIC_MEMORY) {
+            return new Partial(Outcome.UNKNOWN, null, null, null, when, autoWhy + "In this FlashInfer version the TRT-LLM workspace's buffers "
+                    + "come from PyTorch symmetric memory (symm_mem.empty and rendezvous over the process group); what PyTorch's allocator "
+                    + "needs (handle type, peer access, nodes) is not modelled.", FlashInferSources.TRTLLM_TORCH_SYMM);
         }
         boolean fabric = !e.confidentialCompute() && (fabricForce != null ? fabricForce : fabricSupported(e));
         Partial imex = fabric ? imexChannel(e, autoWhy, "trtllm") : null;

@@ -94,7 +94,10 @@ public record Pedigree(List<File> files, String from, String before, List<String
         return s != null && s.matches("(?i)[0-9a-f]{7,40}");
     }
 
-    /** Orders releases by their numbers; a pre-release (a, b, rc, dev) before the release itself, a post-release after. */
+    /**
+     * Orders releases by their numbers; pre-releases before the release itself (dev before a before b before rc, each by
+     * its number: 0.6.15rc1 before 0.6.15rc2), a post-release after it.
+     */
     public static int compare(String a, String b) {
         Matcher x = RELEASE.matcher(a);
         Matcher y = RELEASE.matcher(b);
@@ -110,13 +113,23 @@ public record Pedigree(List<File> files, String from, String before, List<String
                 return Long.compare(m, n);
             }
         }
-        return Integer.compare(suffixRank(x.group(2)), suffixRank(y.group(2)));
+        return Long.compare(suffixRank(x.group(2)), suffixRank(y.group(2)));
     }
 
-    private static int suffixRank(String suffix) {
+    private static final List<String> PRE_RELEASES = List.of("dev", "a", "b", "rc");
+
+    /** 0 for none; pre-releases below it by kind, then number; post-releases above it by number. */
+    private static long suffixRank(String suffix) {
         if (suffix == null) {
             return 0;
         }
-        return suffix.toLowerCase(Locale.ROOT).startsWith("post") ? 1 : -1;
+        String s = suffix.toLowerCase(Locale.ROOT);
+        String kind = s.replaceAll("\\d+$", "");
+        String digits = s.substring(kind.length());
+        long number = digits.isEmpty() ? 0 : Math.min(Long.parseLong(digits.length() > 9 ? digits.substring(0, 9) : digits), 999_999_999L);
+        if (kind.equals("post")) {
+            return 1_000_000_000L + number;
+        }
+        return -(PRE_RELEASES.size() - PRE_RELEASES.indexOf(kind)) * 1_000_000_000L + number;
     }
 }
