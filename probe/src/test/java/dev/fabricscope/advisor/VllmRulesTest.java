@@ -142,6 +142,26 @@ class VllmRulesTest {
         });
     }
 
+    /** Seventh audit F5: envs.py@156b1266 reads these as bool(int(...)) (l.575, 1678-1684, 1791, 1837): 'true' stops vLLM. */
+    @Test
+    void integerEnvironmentVariablesRefuseWords() {
+        for (String[] c : new String[][] {{"VLLM_ALLREDUCE_USE_FLASHINFER", "true"}, {"VLLM_BATCH_INVARIANT", "true"},
+                {"VLLM_ALLREDUCE_USE_SYMM_MEM", "yes"}, {"VLLM_USE_V2_MODEL_RUNNER", "on"}}) {
+            Verdict v = machine(What.HGX_H100).tp(8).env(c[0], c[1]).verdict("vllm", c[0]);
+            error(v, "ValueError", "ValueError: invalid literal for int() with base 10: '" + c[1] + "'");
+        }
+        ok(machine(What.HGX_H100).tp(8).env("VLLM_ALLREDUCE_USE_FLASHINFER", " 1 ").verdict("vllm", "VLLM_ALLREDUCE_USE_FLASHINFER"),
+                "flashinfer");
+        // bool(int("2")) is True; "0" off
+        Verdict two = machine(What.HGX_H100).tp(8).env("VLLM_ALLREDUCE_USE_SYMM_MEM", "2").verdict("vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM");
+        assertEquals(Outcome.OK, two.outcome(), two::toString);
+        assertTrue(two.resolved().startsWith("symm_mem"), two::toString);
+        // VLLM_SKIP_P2P_CHECK is == "1" with default "1" (envs.py:1096): "true" means the IPC test runs, no error
+        Verdict skip = machine(What.HGX_H100).tp(8).env("VLLM_SKIP_P2P_CHECK", "true").verdict("vllm", "VLLM_SKIP_P2P_CHECK");
+        whyMentions(skip, "is not \"1\"", "CUDA IPC P2P test");
+        whyMentions(machine(What.HGX_H100).tp(8).verdict("vllm", "VLLM_SKIP_P2P_CHECK"), "default \"1\"", "driver's P2P report");
+    }
+
     @Test
     void flashinferVersionWhereTrtllmNeedsMulticast() {
         fallback(machine("sm=9.0", "gpus-per-node=2", "multicast=false").tp(2).version("flashinfer", "trtllm-multicast").verdict("vllm", BACKEND),

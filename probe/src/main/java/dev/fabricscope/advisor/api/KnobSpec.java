@@ -51,7 +51,12 @@ public record KnobSpec(String framework, String name, Kind kind, Type type, List
         PROBE
     }
 
-    public enum Type { BOOL, INT, NUMBER, CHOICE, STRING, NONE }
+    /**
+     * What a knob takes. {@code PY_INT_BOOL}: an environment variable Python reads as {@code bool(int(value))} (any text is
+     * taken; one that is not an integer stops the framework with a ValueError, which its verdict says); {@code PY_EQ_ONE}:
+     * read as {@code value == "1"} (any text is taken; only "1" is on).
+     */
+    public enum Type { BOOL, INT, NUMBER, CHOICE, STRING, NONE, PY_INT_BOOL, PY_EQ_ONE }
 
     public KnobSpec {
         choices = choices == null ? List.of() : List.copyOf(choices);
@@ -78,6 +83,29 @@ public record KnobSpec(String framework, String name, Kind kind, Type type, List
         return new KnobSpec(framework, name, kind, type, choices, defaultValue, description, onlyVersion, s);
     }
 
+    /** Whether {@code raw} turns this knob on as the framework parses it; false for a value it cannot parse ({@link #pythonIntError}). */
+    public boolean on(String raw) {
+        if (raw == null) {
+            return false;
+        }
+        return switch (type) {
+            case PY_INT_BOOL -> pythonIntError(raw) == null && new java.math.BigInteger(raw.strip().replace("_", "")).signum() != 0;
+            case PY_EQ_ONE -> raw.equals("1");
+            default -> Values.truthy(raw);
+        };
+    }
+
+    /**
+     * For {@code PY_INT_BOOL}: the ValueError Python's {@code int(value)} raises, or null where it parses. int() takes
+     * surrounding whitespace, a sign and single underscores between digits (ASCII digits only are modelled).
+     */
+    public String pythonIntError(String raw) {
+        if (type != Type.PY_INT_BOOL || raw == null || raw.strip().matches("[+-]?\\d+(_\\d+)*")) {
+            return null;
+        }
+        return "ValueError: invalid literal for int() with base 10: " + Values.pyRepr(raw);
+    }
+
     /** As the user types it on the framework's command line: {@code --name}, {@code NAME}, {@code key}. */
     public String display() {
         return kind == Kind.FLAG || kind == Kind.DEPLOYMENT ? "--" + name : name;
@@ -93,6 +121,7 @@ public record KnobSpec(String framework, String name, Kind kind, Type type, List
         String v = raw == null ? "" : raw.trim();
         return switch (type) {
             case BOOL -> Values.bool(v);
+            case PY_INT_BOOL, PY_EQ_ONE -> v.isEmpty() ? null : v;
             case INT -> v.matches("-?\\d+") ? Integer.toString(Integer.parseInt(v)) : null;
             case NUMBER -> v.matches("\\d+(\\.\\d+)?") ? v : null;
             case CHOICE -> choices.contains(v) ? v : null;
@@ -105,6 +134,8 @@ public record KnobSpec(String framework, String name, Kind kind, Type type, List
     public String expects() {
         return switch (type) {
             case BOOL -> "true or false";
+            case PY_INT_BOOL -> "an integer (read as bool(int(value)))";
+            case PY_EQ_ONE -> "a value (only 1 turns it on)";
             case INT -> "a whole number";
             case NUMBER -> "a number";
             case CHOICE -> String.join(", ", choices);

@@ -19,6 +19,32 @@ public final class Values {
         };
     }
 
+    /** Python's repr() of a str: single quotes unless the text holds one and no double quote; \\, \\n, \\t, \\r and other controls escaped. */
+    public static String pyRepr(String v) {
+        boolean dq = v.indexOf('\'') >= 0 && v.indexOf('"') < 0;
+        char q = dq ? '"' : '\'';
+        StringBuilder b = new StringBuilder().append(q);
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            switch (c) {
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\t' -> b.append("\\t");
+                case '\r' -> b.append("\\r");
+                default -> {
+                    if (c == q) {
+                        b.append('\\').append(c);
+                    } else if (c < 0x20 || c == 0x7f) {
+                        b.append(String.format("\\x%02x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        return b.append(q).toString();
+    }
+
     public static boolean truthy(String v) {
         return "true".equals(bool(v));
     }

@@ -414,7 +414,7 @@ public final class Eval {
 
     public boolean bool(KnobSpec k) {
         String v = value(k);
-        return Values.truthy(v != null ? v : k.defaultValue());
+        return k.on(v != null ? v : k.defaultValue());
     }
 
     /** An integer knob's value as given, else its default. */
@@ -425,6 +425,6 @@ public final class Eval {
 
     /** An environment variable exported by the user, set to a truthy value. */
     public boolean envTrue(KnobSpec k) {
-        return Values.truthy(env.get(k.name()));
+        return k.on(env.get(k.name()));
     }
 }

@@ -35,6 +35,10 @@ final class VllmCommunicatorRules {
     // ---- standalone FlashInfer all-reduce (§2.5)
 
     static Verdict standaloneVerdict(Eval e) {
+        Verdict unreadable = VllmEnvParse.startupError(e, USE_FLASHINFER);
+        if (unreadable != null) {
+            return unreadable;
+        }
         VerdictBuilder v = e.on(USE_FLASHINFER, VllmVersion.class).source(VllmSources.FIAR).when(WHEN_COMM);
         if (!e.bool(USE_FLASHINFER)) {
             return v.ok().why("0 (default): non-fused all-reduces use custom all-reduce, symmetric memory or NCCL.").build();
@@ -101,7 +105,7 @@ final class VllmCommunicatorRules {
                             + " for more than two GPUs, and " + e.gpus() + " without " + (e.cuda() ? "NVLink" : "a direct xGMI link") + " between every pair.")
                     .fix("--disable-custom-all-reduce (silences the warning), or --tp 2").build();
             case NO_P2P -> v.fallback().resolved(nextAfterCustom(e)).message(CustomAllReduceMessage.NO_P2P).source(VllmSources.CAR_P2P)
-                    .why("vLLM always checks P2P (" + (e.envTrue(SKIP_P2P) ? "VLLM_SKIP_P2P_CHECK=1: the driver's report" : "a real CUDA IPC test, cached per CUDA_VISIBLE_DEVICES")
+                    .why("vLLM always checks P2P (" + (e.bool(SKIP_P2P) ? "VLLM_SKIP_P2P_CHECK=1 (the default): the driver's report" : "a real CUDA IPC test, cached per CUDA_VISIBLE_DEVICES")
                             + "), and the GPUs cannot access each other (cuDeviceCanAccessPeer = 0).")
                     .fix("--disable-custom-all-reduce (silences the warning)").build();
             case NONE -> v.ok().resolved("custom").why(e.tpPhrase() + " on one node" + (e.tp() == 2 ? "" : " with every GPU pair NVLink-connected")
@@ -111,6 +115,10 @@ final class VllmCommunicatorRules {
     }
 
     static Verdict symmMemVerdict(Eval e) {
+        Verdict unreadable = VllmEnvParse.startupError(e, USE_SYMM_MEM);
+        if (unreadable != null) {
+            return unreadable;
+        }
         VerdictBuilder v = e.on(USE_SYMM_MEM, VllmVersion.class).source(VllmSources.SYMM).when(WHEN_COMM);
         if (!e.bool(USE_SYMM_MEM)) {
             return v.ok().why("0: torch symmetric-memory all-reduce is off.").build();
@@ -153,11 +161,18 @@ final class VllmCommunicatorRules {
 
     static Verdict skipP2pVerdict(Eval e) {
         VerdictBuilder v = e.on(SKIP_P2P, VllmVersion.class).source(VllmSources.CAR_P2P).when(WHEN_COMM);
-        return v.ok().why(e.envTrue(SKIP_P2P) ? "Set: custom all-reduce trusts the driver's P2P report instead of the CUDA IPC test."
-                : "0 (default): custom all-reduce runs (or reads the cached result of) a real CUDA IPC P2P test.").build();
+        return v.ok().source(VllmEnvParse.PARSED_AT.get(SKIP_P2P.name())).why(e.bool(SKIP_P2P)
+                ? (e.isSet(SKIP_P2P) ? "1" : "Unset (default \"1\")") + ": custom all-reduce trusts the driver's P2P report (cuDeviceCanAccessPeer) "
+                        + "instead of the CUDA IPC test."
+                : "'" + e.env().get(SKIP_P2P.name()) + "' is not \"1\" (envs.py reads == \"1\"): custom all-reduce runs (or reads the cached "
+                        + "result of) a real CUDA IPC P2P test.").build();
     }
 
     static Verdict batchInvariantVerdict(Eval e) {
+        Verdict unreadable = VllmEnvParse.startupError(e, BATCH_INVARIANT);
+        if (unreadable != null) {
+            return unreadable;
+        }
         VerdictBuilder v = e.on(BATCH_INVARIANT, VllmVersion.class).source(VllmSources.VERIFY).when(WHEN_CONFIG);
         return v.ok().why(e.envTrue(BATCH_INVARIANT) ? "Set: custom all-reduce is forced off, symmetric memory disables itself silently and the fusion pass is off by default."
                 : "0 (default): no effect on the all-reduce backends.").build();

@@ -90,7 +90,7 @@ final class VllmDcpRules {
             return world;
         }
         String runner = e.env().get(VllmKnobs.V2_RUNNER.name());
-        if (runner != null && !Values.truthy(runner)) {
+        if (runner != null && VllmKnobs.V2_RUNNER.pythonIntError(runner) == null && !VllmKnobs.V2_RUNNER.on(runner)) {
             return v.error("ValueError").message(VllmMessage.PCP_V1.text()).source(VllmSources.RUNNER)
                     .why(Slots.fill("VLLM_USE_V2_MODEL_RUNNER={runner} picks Model Runner V1, which lists prefill context parallel among the "
                             + "features it does not support (PCP runs on Model Runner V2 only).", "runner", runner))
@@ -145,9 +145,13 @@ final class VllmDcpRules {
         if (!e.isSet(VllmKnobs.V2_RUNNER)) {
             return java.util.Optional.empty();
         }
+        Verdict unreadable = VllmEnvParse.startupError(e, VllmKnobs.V2_RUNNER);
+        if (unreadable != null) {
+            return java.util.Optional.of(unreadable);
+        }
         VerdictBuilder v = e.on(VllmKnobs.V2_RUNNER, VllmVersion.class).source(VllmSources.RUNNER).when(WHEN_CONFIG);
         String runner = e.env().get(VllmKnobs.V2_RUNNER.name());
-        if (pcp(e) > 1 && !Values.truthy(runner)) {
+        if (pcp(e) > 1 && !e.bool(VllmKnobs.V2_RUNNER)) {
             return java.util.Optional.of(v.error("ValueError").message(VllmMessage.PCP_V1.text())
                     .why(Slots.fill("{runner} picks Model Runner V1, and PCP {pcp} runs on V2 only.", "runner", runner, "pcp", pcp(e)))
                     .fix("unset VLLM_USE_V2_MODEL_RUNNER (or set it to 1)").build());

@@ -17,17 +17,17 @@ final class VllmKnobs {
             "size table", "pass_config: fused all-reduce size limit in MB, overriding the table", null);
     static final KnobSpec OPT_LEVEL = KnobSpec.flag(FW, "optimization-level", KnobSpec.Type.CHOICE, "2",
             "-O level (O0/O1: fusion pass off; O2 default, O3: on where supported)", "0", "1", "2", "3", "O0", "O1", "O2", "O3");
-    static final KnobSpec USE_FLASHINFER = KnobSpec.env(FW, "VLLM_ALLREDUCE_USE_FLASHINFER", KnobSpec.Type.BOOL, "0",
+    static final KnobSpec USE_FLASHINFER = KnobSpec.env(FW, "VLLM_ALLREDUCE_USE_FLASHINFER", KnobSpec.Type.PY_INT_BOOL, "0",
             "standalone FlashInfer all-reduce for non-fused sites");
     static final KnobSpec USE_FLASHINFER_PCIE_IPC = KnobSpec.env(FW, "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC", KnobSpec.Type.BOOL, "0",
             "FlashInfer's PCIe IPC all-reduce for single-node TP 2/4/8 (opt-in)");
-    static final KnobSpec USE_SYMM_MEM = KnobSpec.env(FW, "VLLM_ALLREDUCE_USE_SYMM_MEM", KnobSpec.Type.BOOL, "1",
+    static final KnobSpec USE_SYMM_MEM = KnobSpec.env(FW, "VLLM_ALLREDUCE_USE_SYMM_MEM", KnobSpec.Type.PY_INT_BOOL, "1",
             "torch symmetric-memory all-reduce");
     static final KnobSpec DISABLE_CUSTOM_AR = KnobSpec.flag(FW, "disable-custom-all-reduce", KnobSpec.Type.BOOL, "false",
             "turn the custom all-reduce kernel off");
-    static final KnobSpec SKIP_P2P = KnobSpec.env(FW, "VLLM_SKIP_P2P_CHECK", KnobSpec.Type.BOOL, "0",
-            "trust the driver's P2P report instead of the IPC test");
-    static final KnobSpec BATCH_INVARIANT = KnobSpec.env(FW, "VLLM_BATCH_INVARIANT", KnobSpec.Type.BOOL, "0",
+    static final KnobSpec SKIP_P2P = KnobSpec.env(FW, "VLLM_SKIP_P2P_CHECK", KnobSpec.Type.PY_EQ_ONE, "1",
+            "1 (default): trust the driver's P2P report; anything else: the CUDA IPC test");
+    static final KnobSpec BATCH_INVARIANT = KnobSpec.env(FW, "VLLM_BATCH_INVARIANT", KnobSpec.Type.PY_INT_BOOL, "0",
             "batch-invariant kernels (turns custom all-reduce, symmetric memory and the default fusion off)");
     static final KnobSpec DCP_SIZE = new KnobSpec(FW, "decode-context-parallel-size", KnobSpec.Kind.DEPLOYMENT, KnobSpec.Type.INT, List.of(), "1",
             "decode context parallel size (from --dcp)", null);
@@ -52,7 +52,7 @@ final class VllmKnobs {
                     + "3 VLLM_COMPILE (the only one that runs vLLM's passes)",
             "0", "1", "2", "3", "NONE", "STOCK_TORCH_COMPILE", "DYNAMO_TRACE_ONCE", "VLLM_COMPILE", "none", "stock_torch_compile",
             "dynamo_trace_once", "vllm_compile");
-    static final KnobSpec V2_RUNNER = KnobSpec.env(FW, "VLLM_USE_V2_MODEL_RUNNER", KnobSpec.Type.BOOL, "unset",
+    static final KnobSpec V2_RUNNER = KnobSpec.env(FW, "VLLM_USE_V2_MODEL_RUNNER", KnobSpec.Type.PY_INT_BOOL, "unset",
             "Model Runner V2 (1) or V1 (0); unset: vLLM picks (PCP runs on V2 only)");
     static final KnobSpec DP_SIZE = KnobSpec.flag(FW, "data-parallel-size", KnobSpec.Type.INT, "1", "data-parallel size (-dp)")
             .scope(KnobSpec.Scope.KNOWN);
@@ -60,7 +60,7 @@ final class VllmKnobs {
             DP_SIZE,
             KnobSpec.flag(FW, "dcp-kv-cache-interleave-size", KnobSpec.Type.INT, "1", "DCP KV-cache interleave size"),
             KnobSpec.flag(FW, "cp-kv-cache-interleave-size", KnobSpec.Type.INT, "1", "context-parallel KV-cache interleave size"),
-            KnobSpec.env(FW, "VLLM_USE_NCCL_SYMM_MEM", KnobSpec.Type.BOOL, "0", "NCCL symmetric-memory all-reduce"),
+            KnobSpec.env(FW, "VLLM_USE_NCCL_SYMM_MEM", KnobSpec.Type.PY_INT_BOOL, "0", "NCCL symmetric-memory all-reduce"),
             KnobSpec.env(FW, "VLLM_DCP_Q_REPLICATE", KnobSpec.Type.BOOL, "0",
                     "MLA DCP query replication: the query projection replicated per DCP group, no decode query all-gather"),
             KnobSpec.flag(FW, "dcp-q-replicate", KnobSpec.Type.BOOL, "unset",
