@@ -142,6 +142,17 @@ class VllmRulesTest {
         });
     }
 
+    /** Seventh audit F6: with --enforce-eager there are no capture sizes, so the PCIe IPC warm-up never builds its workspace. */
+    @Test
+    void pcieIpcWithoutCudaGraphsIsNeverSetUp() {
+        String k = "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC";
+        What pcie = machine(What.PCIE_SM120).tp(4).env(k, "1");
+        assertEquals(Outcome.OK, pcie.verdict("vllm", k).outcome(), () -> pcie.verdict("vllm", k).toString());
+        Verdict eager = machine(What.PCIE_SM120).tp(4).env(k, "1").flag("enforce-eager", "true").verdict("vllm", k);
+        fallback(eager, null, null);
+        whyMentions(eager, "--enforce-eager empties cudagraph_capture_sizes", "silently");
+    }
+
     /** Seventh audit F5: envs.py@156b1266 reads these as bool(int(...)) (l.575, 1678-1684, 1791, 1837): 'true' stops vLLM. */
     @Test
     void integerEnvironmentVariablesRefuseWords() {

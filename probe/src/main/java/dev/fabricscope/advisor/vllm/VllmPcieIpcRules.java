@@ -50,6 +50,12 @@ final class VllmPcieIpcRules {
             return v.fallback().message(VllmMessage.PCIE_IPC_NODE).source(VllmSources.PCIE_IPC_NODE)
                     .why(e.span() + " and the " + e.tpPhrase() + " group crosses them (in_the_same_node_as).").fix(fix).build();
         }
+        if (e.bool(VllmKnobs.ENFORCE_EAGER)) {
+            return v.fallback().source(VllmSources.PCIE_IPC_NO_CAPTURE).why("--enforce-eager empties cudagraph_capture_sizes "
+                    + "(vllm/config/vllm.py@156b1266:1286-1292), and the kernel warm-up builds the PCIe IPC workspace only for capture "
+                    + "sizes: with none it returns before setup(), so should_use() stays false and every all-reduce takes the next "
+                    + "backend, silently.").fix("drop --enforce-eager (CUDA graphs on), or drop VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC").build();
+        }
         Partial fi = FlashInferWorkspace.pcieIpc(e);
         String built = "The wrapper's checks pass (FlashInfer present, CUDA, world size " + e.tp() + ", one node); at kernel warm-up "
                 + "setup() builds FlashInfer's PcieIpcAllReduceWorkspace for the CUDA-graph capture sizes, tunes it and prepares each "

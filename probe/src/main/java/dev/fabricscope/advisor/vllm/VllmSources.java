@@ -99,6 +99,11 @@ final class VllmSources {
     static final SourceRef PCIE_IPC_WORLD = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "72-79");
     static final SourceRef PCIE_IPC_NODE = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "80-85");
     static final SourceRef PCIE_IPC_ENABLED = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "87-89");
+    /** warmup_flashinfer_pcie_ipc_allreduce: no CUDA-graph capture sizes, no setup (the wrapper stays without a workspace). */
+    static final SourceRef PCIE_IPC_NO_CAPTURE = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "228-230");
+    /** VllmConfig: --enforce-eager empties cudagraph_capture_sizes (fork mmangkad/vllm@156b1266). */
+    static final SourceRef EAGER_NO_CAPTURE = new SourceRef(FORK_ENVS, "156b12667cf5fbb93914f3646acc25dca378b420", "vllm/config/vllm.py",
+            "1286-1292");
 
     static final String WHEN_PASS = "engine start (torch.compile pass setup: AllReduceFusionPass init)";
     static final String WHEN_CONFIG = "engine config validation (start-up, before model loading)";
