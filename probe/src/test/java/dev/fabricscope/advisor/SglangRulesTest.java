@@ -410,6 +410,20 @@ class SglangRulesTest {
     }
 
     /**
+     * Seventh audit F8: the newest engine keeps an exported NCCL_CUMEM_ENABLE (setdefault; mmangkad-dev/sglang@9be3044b
+     * engine.py:1624-1629), so a user's 0 reaches NCCL, whose MNNVL then is off across two trays (mnnvl.cc, the cuMem check).
+     */
+    @Test
+    void newestEngineKeepsTheUsersCumemOffAndSaysWhatNcclDoes() {
+        What trays = machine(What.GB200_NVL).tp(8).nodes(2).env("NCCL_CUMEM_ENABLE", "0");
+        Verdict v = trays.verdict("sglang", "NCCL_CUMEM_ENABLE");
+        assertEquals(Outcome.FALLBACK, v.outcome(), v::toString);
+        whyMentions(v, "Exported as 0, and this SGLang keeps it", "MNNVL off");
+        assertEquals("unset NCCL_CUMEM_ENABLE (or export 1)", v.fix());
+        ok(machine(What.GB200_NVL).tp(4).env("NCCL_CUMEM_ENABLE", "0").verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=0");
+    }
+
+    /**
      * The middle _set_envs_and_config, pinned at the fork copy mmangkad-dev/sglang@ea961060 (L680-682): NCCL_CUMEM_ENABLE
      * is always int(--enable-symm-mem), NCCL_NVLS_ENABLE is written (int(--enable-nccl-nvls)) only without
      * --enable-symm-mem. With it, an unexported NCCL_NVLS_ENABLE stays unset (NCCL's default: NVLS where the machine has

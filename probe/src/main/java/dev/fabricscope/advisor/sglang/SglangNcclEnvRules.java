@@ -149,6 +149,13 @@ final class SglangNcclEnvRules {
         if (nccl != null) {
             return cumemOffBreaksMnnvl(e, v, user, nccl);
         }
+        Partial userOff = "0".equals(user) && "0".equals(env.cumem()) ? NcclCumemExport.effectOfCumemOff(e) : null;
+        if (userOff != null) { // the user's own 0, which this version keeps, reaches NCCL (seventh audit F8)
+            v.apply(userOff).when(WHEN_ENV).resolved(userOff.outcome() == Outcome.ERROR ? null : "NCCL_CUMEM_ENABLE=0");
+            return v.why(Slots.fill("Exported as 0, and this SGLang keeps it ({src}), so NCCL starts with cuMem off. {nccl}", "src",
+                    version(e).engineSource().path() + ":" + version(e).engineSource().line(), "nccl", userOff.why()))
+                    .fix("unset NCCL_CUMEM_ENABLE (or export 1)").build();
+        }
         if (user != null && env.cumemWritten() && !user.equals(env.cumem())) {
             return v.fallback().why("Exported as " + user + ", but SGLang overwrites it with " + env.cumem()
                     + (version(e).engineEnv() != SglangVersion.EngineEnv.OLDEST ? " (from --enable-symm-mem)" : " (this version writes 0 unconditionally)") + ".").build();
