@@ -57,7 +57,79 @@ final class RecommendationCheck {
                         + (v.message() != null ? " (" + v.message() + ")" : "") + ". Defaults stay.");
             }
         }
-        return r;
+        return withBlockersDropped(r, d, applied, after, adviser);
+    }
+
+    /**
+     * Seventh audit F1: a setting the recommendation makes that, applied, still does not take effect because one of the
+     * user's own settings overrides it (SGLang's --enforce-disable-flashinfer-allreduce-fusion over a recommended backend):
+     * the user's setting whose removal makes it take effect joins the drops.
+     */
+    private static Recommendation withBlockersDropped(Recommendation r, Deployment d, Deployment applied, AdviceResult after, Adviser adviser) {
+        List<String> extra = new ArrayList<>();
+        List<String> why = new ArrayList<>();
+        Deployment plan = applied;
+        AdviceResult planned = after;
+        for (String knob : recommendedKnobs(r)) {
+            Verdict rv = find(planned, r.framework(), knob);
+            if (rv == null || rv.outcome() == Outcome.OK) {
+                continue;
+            }
+            for (String user : userKnobs(d)) {
+                if (recommendedKnobs(r).contains(user) || r.drop().stream().anyMatch(x -> bare(x).equals(user))) {
+                    continue;
+                }
+                Deployment without = d.env().containsKey(user) ? plan.withEnv(user, null) : plan.withFlag(user, null);
+                try {
+                    AdviceResult alt = adviser.advise(without);
+                    Verdict now = find(alt, r.framework(), knob);
+                    if (now != null && now.outcome() == Outcome.OK) {
+                        String shown = d.env().containsKey(user) ? user : "--" + user;
+                        extra.add(shown);
+                        why.add("drop " + shown + ": it keeps " + rv.knob() + "=" + rv.value() + " from taking effect"
+                                + (rv.message() != null ? " (" + rv.message() + ")" : ""));
+                        plan = without;
+                        planned = alt;
+                        break;
+                    }
+                } catch (AdvisorInputException ex) {
+                    // not re-advisable this way; leave it
+                }
+            }
+        }
+        if (extra.isEmpty()) {
+            return r;
+        }
+        List<String> drop = new ArrayList<>(r.drop());
+        drop.addAll(extra);
+        return new Recommendation(r.framework(), r.flags(), r.env(), drop, r.summary() + " Also " + String.join("; ", why) + ".");
+    }
+
+    /** The knob names (no leading dashes) the recommendation sets. */
+    private static List<String> recommendedKnobs(Recommendation r) {
+        List<String> out = new ArrayList<>();
+        for (String flag : r.flags()) {
+            Matcher fi = FI_CALL.matcher(flag);
+            String f = fi.matches() ? FI_KNOB : flag.replaceFirst("^-+", "");
+            int eq = f.indexOf('=');
+            out.add(fi.matches() || eq < 0 ? f : f.substring(0, eq));
+        }
+        out.addAll(r.env().keySet());
+        return out;
+    }
+
+    private static List<String> userKnobs(Deployment d) {
+        List<String> out = new ArrayList<>(d.flags().keySet());
+        out.addAll(d.env().keySet());
+        return out;
+    }
+
+    private static String bare(String knob) {
+        return knob.replaceFirst("^-+", "");
+    }
+
+    private static Verdict find(AdviceResult a, String framework, String knob) {
+        return a.verdicts().stream().filter(v -> v.framework().equals(framework) && bare(v.knob()).equals(knob)).findFirst().orElse(null);
     }
 
     /** The deployment with the recommendation's flags (as typed) and environment applied. */

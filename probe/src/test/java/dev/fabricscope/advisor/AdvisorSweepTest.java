@@ -110,6 +110,8 @@ class AdvisorSweepTest {
             for (KnobSpec k : Knobs.all()) {
                 List<String> values = switch (k.type()) {
                     case BOOL -> List.of("true", "false");
+                    case PY_INT_BOOL -> List.of("0", "1", "true");
+                    case PY_EQ_ONE -> List.of("1", "0", "true");
                     case CHOICE -> k.choices();
                     // parallel sizes beyond the machine are refused up front (AdvisorDeploymentTest)
                     case INT -> List.of("prefill-context-parallel-size", "pipeline-parallel-size").contains(k.name()) ? List.of("1") : List.of("1", "2", "3");

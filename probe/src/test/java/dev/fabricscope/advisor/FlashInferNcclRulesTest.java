@@ -82,6 +82,15 @@ class FlashInferNcclRulesTest {
         assertTrue(!vrec.contains("VLLM_FLASHINFER_ALLREDUCE_BACKEND=trtllm"), vrec);
     }
 
+    /** Seventh audit F1: an exported NCCL_NVLS_ENABLE=1 that stops init without multicast is dropped by the recommendation. */
+    @Test
+    void theRecommendationUnsetsAFailingNvlsEnable() {
+        Recommendation r = machine(What.HGX_H100).assume("multicast=false").tp(8).env("NCCL_NVLS_ENABLE", "1").advise().recommendation("nccl")
+                .orElseThrow();
+        assertEquals(java.util.List.of("NCCL_NVLS_ENABLE"), r.drop(), r::toString);
+        assertTrue(r.summary().startsWith("unset NCCL_NVLS_ENABLE (NCCL_NVLS_ENABLE=1: error)"), r.summary());
+    }
+
     @Test
     void confidentialComputingRefusesExplicitMnnvl() {
         error(machine(What.HGX_B200).assume("confidential-compute=true").tp(8).flag(WS, "mnnvl").verdict("flashinfer", WS), "ValueError",

@@ -409,6 +409,16 @@ class SglangRulesTest {
         assertTrue(!withSymm.contains("NCCL_CUMEM_ENABLE=0"), withSymm);
     }
 
+    /** Seventh audit F1: a recommended fusion backend that the user's --enforce-disable-… would keep off drops that flag too. */
+    @Test
+    void aRecommendationDropsTheUsersSettingThatWouldKeepItOff() {
+        Recommendation r = machine(What.HGX_H100).tp(8).flag("flashinfer-allreduce-fusion-backend", "mnnvl")
+                .flag("enforce-disable-flashinfer-allreduce-fusion", "true").advise().recommendation("sglang").orElseThrow();
+        assertTrue(r.flags().contains("--flashinfer-allreduce-fusion-backend=trtllm"), r::toString);
+        assertTrue(r.drop().contains("--enforce-disable-flashinfer-allreduce-fusion"), r::toString);
+        assertTrue(r.summary().contains("it keeps --flashinfer-allreduce-fusion-backend=trtllm from taking effect"), r.summary());
+    }
+
     /**
      * Seventh audit F8: the newest engine keeps an exported NCCL_CUMEM_ENABLE (setdefault; mmangkad-dev/sglang@9be3044b
      * engine.py:1624-1629), so a user's 0 reaches NCCL, whose MNNVL then is off across two trays (mnnvl.cc, the cuMem check).

@@ -61,11 +61,10 @@ final class NcclVerdicts {
     }
 
     static Recommendation recommend(Eval e) {
-        Recommendation nvls = recommendNvls(e);
         List<String> drop = new java.util.ArrayList<>();
         List<String> notes = new java.util.ArrayList<>();
         Eval plan = e;
-        List<Verdict> asGiven = NcclEnvVerdicts.evaluate(e);
+        List<Verdict> asGiven = planVerdicts(e);
         int planCost = cost(asGiven);
         for (Verdict v : asGiven) {
             if (!v.userSet() || v.outcome() != Outcome.ERROR && v.outcome() != Outcome.FALLBACK) {
@@ -73,7 +72,7 @@ final class NcclVerdicts {
             }
             KnobSpec k = NcclKnobs.ALL.stream().filter(x -> x.display().equals(v.knob())).findFirst().orElseThrow();
             Eval without = plan.with(k, null);
-            int withoutCost = cost(NcclEnvVerdicts.evaluate(without));
+            int withoutCost = cost(planVerdicts(without));
             if (withoutCost < planCost) {
                 plan = without;
                 planCost = withoutCost;
@@ -82,10 +81,19 @@ final class NcclVerdicts {
                         + (v.resolved() != null ? ", " + v.resolved() : "") + ")");
             }
         }
+        Recommendation nvls = recommendNvls(plan);
         if (drop.isEmpty()) {
             return nvls;
         }
-        return new Recommendation(NcclKnobs.FW, nvls.flags(), nvls.env(), drop, String.join("; ", notes) + ". " + nvls.summary());
+        return new Recommendation(NcclKnobs.FW, nvls.flags(), nvls.env(), drop, String.join("; ", notes) + ". "
+                + nvls.summary().replaceFirst("^Nothing to set", "Nothing more to set"));
+    }
+
+    /** The verdicts a plan changes: NCCL_NVLS_ENABLE's and the environment's (seventh audit F1: an exported =1 that fails is dropped). */
+    private static List<Verdict> planVerdicts(Eval e) {
+        List<Verdict> out = new java.util.ArrayList<>(List.of(nvlsVerdict(e)));
+        out.addAll(NcclEnvVerdicts.evaluate(e));
+        return out;
     }
 
     /** How bad a set of verdicts is: an error outweighs any number of fallbacks, a fallback any number of unknowns. */
