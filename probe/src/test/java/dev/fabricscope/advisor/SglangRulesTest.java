@@ -409,6 +409,18 @@ class SglangRulesTest {
         assertTrue(!withSymm.contains("NCCL_CUMEM_ENABLE=0"), withSymm);
     }
 
+    /** Seventh audit F9: with --dcp-replicate-q-proj and no backend, validation sees ag_rs before any default is picked. */
+    @Test
+    void replicateQWithoutBackendStopsBeforeTheDefaultPick() {
+        What w = machine(What.HGX_H100).tp(8).dcp(2).flag("dcp-replicate-q-proj", "true");
+        Verdict backend = w.verdict("sglang", "--dcp-comm-backend");
+        Verdict replicate = w.verdict("sglang", "--dcp-replicate-q-proj");
+        assertEquals(Outcome.ERROR, replicate.outcome(), replicate::toString);
+        assertEquals(Outcome.ERROR, backend.outcome(), backend::toString);
+        assertEquals(replicate.message(), backend.message());
+        assertNull(backend.resolved(), backend::toString);
+    }
+
     /** Seventh audit F1: a recommended fusion backend that the user's --enforce-disable-… would keep off drops that flag too. */
     @Test
     void aRecommendationDropsTheUsersSettingThatWouldKeepItOff() {

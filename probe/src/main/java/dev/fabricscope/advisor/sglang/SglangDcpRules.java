@@ -60,6 +60,14 @@ final class SglangDcpRules {
         if (dcp <= 1) {
             return v.ok().why(backend + " (default): unused while DCP is off.").build();
         }
+        if (!v.userSet() && version(e).args().dcpBackendAuto() && e.cuda() && Values.truthy(e.value(DCP_REPLICATE_Q))) {
+            // seventh audit F9: _handle_dcp_validation runs before the default pick, on the dataclass default ag_rs
+            return v.error("ValueError").message(SglangMessage.DCP4B.format(backend))
+                    .why("No --dcp-comm-backend, and --dcp-replicate-q-proj is set: _handle_dcp_validation (check 4) runs on the "
+                            + "dataclass default " + backend + " before the model overrides pick a DCP backend, so start-up stops there and "
+                            + "no default is chosen.")
+                    .fix("--dcp-comm-backend a2a (explicit), or drop --dcp-replicate-q-proj").build();
+        }
         if (!v.userSet() && version(e).args().dcpBackendAuto() && e.cuda()) {
             boolean fi = version(e).args().fiA2aSupportCheck()
                     ? e.flashinferInstalled() && e.major() == 10 && (tpPerNode(e) % dcp == 0 || FlashInferWorkspace.fabricSupported(e))
