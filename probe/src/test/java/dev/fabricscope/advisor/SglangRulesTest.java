@@ -409,6 +409,14 @@ class SglangRulesTest {
         assertTrue(!withSymm.contains("NCCL_CUMEM_ENABLE=0"), withSymm);
     }
 
+    /** Seventh audit F2: SGLANG_SKIP_P2P_CHECK is read as == "1" (custom_all_reduce_utils.py@9be3044b:430): "y" is taken, and off. */
+    @Test
+    void skipP2pCheckTakesAnyValueAndOnlyOneIsOn() {
+        Verdict y = machine(What.HGX_H100).tp(8).env("SGLANG_SKIP_P2P_CHECK", "y").verdict("sglang", "SGLANG_SKIP_P2P_CHECK");
+        whyMentions(y, "'y' is not \"1\"", "real IPC P2P test runs");
+        whyMentions(machine(What.HGX_H100).tp(8).env("SGLANG_SKIP_P2P_CHECK", "1").verdict("sglang", "SGLANG_SKIP_P2P_CHECK"), "Set:");
+    }
+
     /** Seventh audit F9: with --dcp-replicate-q-proj and no backend, validation sees ag_rs before any default is picked. */
     @Test
     void replicateQWithoutBackendStopsBeforeTheDefaultPick() {

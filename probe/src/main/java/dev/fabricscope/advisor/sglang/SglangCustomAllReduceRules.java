@@ -233,7 +233,9 @@ final class SglangCustomAllReduceRules {
     static Verdict skipP2pVerdict(Eval e) {
         VerdictBuilder v = e.on(SKIP_P2P_ENV, SglangVersion.class).source(CustomAllReduceSources.SGLANG_CAR).when(WHEN_COMM);
         if (!e.envTrue(SKIP_P2P_ENV)) {
-            return v.ok().why("Not set: with --enable-p2p-check the real IPC P2P test runs.").build();
+            String raw = e.env().get(SKIP_P2P_ENV.name());
+            return v.ok().why((raw == null ? "Not set" : "'" + raw + "' is not \"1\" (custom_all_reduce_utils.py reads == \"1\")")
+                    + ": with --enable-p2p-check the real IPC P2P test runs.").build();
         }
         return v.ok().why("Set: with --enable-p2p-check SGLang trusts torch.cuda.can_device_access_peer instead of the IPC test"
                 + (e.bool(P2P_CHECK) ? "." : "; without --enable-p2p-check it changes nothing.")).build();

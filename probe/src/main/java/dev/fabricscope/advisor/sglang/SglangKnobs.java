@@ -45,8 +45,8 @@ final class SglangKnobs {
             "turn the custom all-reduce kernel off");
     static final KnobSpec P2P_CHECK = KnobSpec.flag(FW, "enable-p2p-check", KnobSpec.Type.BOOL, "false",
             "run the real GPU P2P test for custom all-reduce");
-    static final KnobSpec SKIP_P2P_ENV = KnobSpec.env(FW, "SGLANG_SKIP_P2P_CHECK", KnobSpec.Type.BOOL, "unset",
-            "trust torch.cuda.can_device_access_peer instead of the P2P test");
+    static final KnobSpec SKIP_P2P_ENV = KnobSpec.env(FW, "SGLANG_SKIP_P2P_CHECK", KnobSpec.Type.PY_EQ_ONE, "unset",
+            "1: trust torch.cuda.can_device_access_peer instead of the P2P test (read as == \"1\")");
     static final KnobSpec TORCH_SYMM_MEM = KnobSpec.flag(FW, "enable-torch-symm-mem", KnobSpec.Type.BOOL, "false",
             "torch symmetric-memory all-reduce");
     static final KnobSpec NCCL_NVLS = KnobSpec.flag(FW, "enable-nccl-nvls", KnobSpec.Type.BOOL, "false",
