@@ -82,6 +82,14 @@ class FlashInferNcclRulesTest {
         assertTrue(!vrec.contains("VLLM_FLASHINFER_ALLREDUCE_BACKEND=trtllm"), vrec);
     }
 
+    /** Seventh audit note: without an IMEX channel on GB200 trays the fix names the channel, not only the unfused path. */
+    @Test
+    void noImexChannelFixNamesTheChannel() {
+        Verdict v = machine(What.GB200_NVL).assume("imex-channel=false").tp(8).nodes(2).verdict("flashinfer", WS);
+        assertEquals(Outcome.ERROR, v.outcome(), v::toString);
+        assertTrue(v.fix().startsWith("give every node an IMEX channel device under /dev/nvidia-caps-imex-channels"), v.fix());
+    }
+
     /** Seventh audit F1: an exported NCCL_NVLS_ENABLE=1 that stops init without multicast is dropped by the recommendation. */
     @Test
     void theRecommendationUnsetsAFailingNvlsEnable() {

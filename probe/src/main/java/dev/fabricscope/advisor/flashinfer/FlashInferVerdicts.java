@@ -99,6 +99,10 @@ final class FlashInferVerdicts {
         if (best != null && !best.equals(failed)) {
             return "create_allreduce_fusion_workspace(backend=\"" + best + "\")";
         }
+        if (best == null && Boolean.FALSE.equals(e.imexChannel()) && FlashInferWorkspace.fabricSupported(e)) {
+            return "give every node an IMEX channel device under /dev/nvidia-caps-imex-channels, so FABRIC-handle memory can be "
+                    + "allocated; until then the unfused all-reduce (NCCL)";
+        }
         return best == null ? "no FlashInfer fusion backend works for this machine and world size; use the unfused all-reduce (NCCL)" : null;
     }
 
