@@ -6,7 +6,8 @@
 # Setup (repository root): mvn -q -B -ntp -pl probe package -DskipTests; sh installers/linux/cli-image.sh jpackage /tmp/inst 0.1.0
 #   rm -rf .device/image; cp -a /tmp/inst/image/fabricscope-cli .device/image
 #   rm -f .device/image/lib/runtime/lib/server/classes*.jsa .device/image/lib/app/*.jsa*; strip --strip-unneeded .device/image/lib/runtime/lib/server/libjvm.so
-#   the jar of before as entries that differ: .device/before-delta.jar (merged over the current jar there); cp bench/installed-ab.sh bench/probe_floor.py .device/
+#   the jar of before as entries that differ: .device/before-delta.jar (merged over the current jar there), or none and
+#   AB_BEFORE_PREP set to a command that makes the image of before from the current one; cp bench/installed-ab.sh bench/probe_floor.py .device/
 # Call: sh .device/installed-ab.sh [RUNS] with carry [".device"]. Writes $OUT/installed-ab.txt.
 set -u
 RUNS="${1:-11}"
@@ -19,7 +20,10 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 stats() { echo "$1: median $(median < $W/$1) ms (min $(sort -n $W/$1 | head -1), max $(sort -n $W/$1 | tail -1)); runs $(tr '\n' ' ' < $W/$1)"; }
 {
   echo "== $(date -u +%FT%TZ) $(hostname) runs=$RUNS; $(nproc) CPUs"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  cp -a $D/image $W/A; cp -a $D/image $W/B; python3 -c "
+  cp -a $D/image $W/A; cp -a $D/image $W/B
+  # "before" may instead differ in the image: AB_BEFORE_PREP runs in A's folder (e.g. 'rm -rf lib/app/jna')
+  if [ -n "${AB_BEFORE_PREP:-}" ]; then echo "before: $AB_BEFORE_PREP"; (cd $W/A && sh -c "$AB_BEFORE_PREP"); fi
+  [ -r $D/before-delta.jar ] && python3 -c "
 import zipfile,sys
 cur=zipfile.ZipFile(sys.argv[1]); delta=zipfile.ZipFile(sys.argv[2]); out=zipfile.ZipFile(sys.argv[3],'w',zipfile.ZIP_DEFLATED)
 names=set(delta.namelist())
