@@ -66,6 +66,32 @@ public final class Knobs {
         return validate(raw, false);
     }
 
+    /** NCCL's ncclParam variables (NCCL_PARAM, int64): what NCCL makes of text that is not a number. */
+    private static final java.util.Set<String> NCCL_PARAMS = java.util.Set.of("NCCL_NVLS_ENABLE", "NCCL_MNNVL_ENABLE", "NCCL_MNNVL",
+            "NCCL_CUMEM_ENABLE");
+
+    /**
+     * What the framework itself does with a value the advisor refuses (seventh audit F2), so the refusal still says what
+     * would happen: NCCL's ncclParam reads it with strtoll (NVIDIA/nccl@v2.30.7-1 src/misc/param.cc:93-101), vLLM's
+     * envs.py and SGLang's environ.py raise ValueError, argparse exits.
+     */
+    static String upstreamReading(KnobSpec k) {
+        if (k.kind() == KnobSpec.Kind.ENV && NCCL_PARAMS.contains(k.name())) {
+            return " (NCCL itself reads it with strtoll: text that does not start with a number counts as 0, silently)";
+        }
+        if (k.kind() == KnobSpec.Kind.ENV && k.name().equals("VLLM_FLASHINFER_ALLREDUCE_BACKEND")) {
+            return " (vLLM itself stops at start-up with env_with_choices' ValueError, vllm/envs.py@156b1266:382)";
+        }
+        if (k.kind() == KnobSpec.Kind.ENV && k.name().equals("SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2")) {
+            return " (SGLang itself stops with EnvBool's ValueError, environ.py@9be3044b:134-141)";
+        }
+        if (k.kind() == KnobSpec.Kind.FLAG && (k.type() == KnobSpec.Type.CHOICE || k.type() == KnobSpec.Type.INT)
+                && (k.framework().equals("vllm") || k.framework().equals("sglang"))) {
+            return " (the framework's argument parser rejects it at start-up)";
+        }
+        return "";
+    }
+
     private static Map<String, String> validate(Map<String, String> raw, boolean flag) throws AdvisorInputException {
         Map<String, String> out = new LinkedHashMap<>();
         if (raw == null) {
@@ -101,7 +127,7 @@ public final class Knobs {
             }
             if (value == null) {
                 throw new AdvisorInputException("invalid value '" + dev.fabricscope.text.Escape.visible(dev.fabricscope.text.Escape.cut(e.getValue(), 80), false) + "' for " + (flag ? "--flag " : "--env ")
-                        + name + ": expected " + specs.get(0).expects());
+                        + name + ": expected " + specs.get(0).expects() + upstreamReading(specs.get(0)));
             }
             // environment values stay as typed (frameworks parse "1" and "true" differently); flags are normalised
             out.put(name, flag ? value : e.getValue().trim());
