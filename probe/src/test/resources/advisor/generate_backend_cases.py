@@ -98,7 +98,9 @@ for tp in range(2, 9):
 case("SG-CARV2-16", "sglang", "--disable-custom-all-reduce", None, machine("9.0", gpn=16), {"tp": 16, "nnodes": 1}, "fallback", "nccl",
      message=V2_WORLD % 16, source=CAR_V2 + ":41-49 (16 is not a key of THRESHOLD_2_SHOT_MAP)")
 case("SG-CARV2-PCIE-2", "sglang", "--disable-custom-all-reduce", None, machine("8.9", nvswitch=False, all_nvlink=False, mc=False),
-     {"tp": 2, "nnodes": 1}, "fallback", "nccl", source=CAR_V2 + ":47 (full_nvlink != True: disabled, no warning for two GPUs)")
+     {"tp": 2, "nnodes": 1}, "ok", "custom", source=CAR_V2 + ":47 (full_nvlink != True: V2 refuses, no warning for two GPUs); "
+     "mmangkad-dev/sglang@3e255fd49371a810e4fc900b95c7b60f6876ed38:python/sglang/srt/distributed/device_communicators/custom_all_reduce.py:355-366 "
+     "(#25650: a group V2 refuses gets the classic CustomAllreduce, which takes two GPUs)")
 case("SG-CARV2-PCIE-4", "sglang", "--disable-custom-all-reduce", None, machine("8.9", nvswitch=False, all_nvlink=False, mc=False),
      {"tp": 4, "nnodes": 1}, "fallback", "nccl", message=V2_PCIE, source=CAR_V2 + ":41-49 (cls_name=CustomAllReduceV2)")
 case("SG-CARV2-OFF-3", "sglang", "--disable-custom-all-reduce", None, machine("9.0"), {"tp": 3, "nnodes": 1, "env": {"SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2": "0"}},

@@ -409,6 +409,25 @@ class SglangRulesTest {
         assertTrue(!withSymm.contains("NCCL_CUMEM_ENABLE=0"), withSymm);
     }
 
+    /**
+     * Seventh audit F7: since #25650 (mmangkad-dev/sglang@3e255fd4, 2026-05-28) dispatch_custom_allreduce asks
+     * can_use_custom_all_reduce_v2 first and returns the classic CustomAllreduce for a group V2 refuses: two PCIe GPUs get
+     * the classic kernel; the v2-strict set (2026-05-08 up to then) leaves them to NCCL.
+     */
+    @Test
+    void aGroupV2RefusesGetsTheClassicKernel() {
+        What two = machine(What.PCIE_SM120).tp(2);
+        Verdict car = two.verdict("sglang", "--disable-custom-all-reduce");
+        ok(car, "custom");
+        whyMentions(car, "CustomAllReduceV2's checks refuse this group", "classic CustomAllreduce");
+        ok(machine(What.PCIE_SM120).tp(2).verdict("sglang", "SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2"), "classic CustomAllreduce");
+        fallback(machine(What.PCIE_SM120).tp(2).version("sglang", "v2-strict").verdict("sglang", "--disable-custom-all-reduce"), "nccl", null);
+        // four PCIe GPUs: V2 refuses, and so does the classic kernel (more than two GPUs without NVLink)
+        Verdict four = machine(What.PCIE_SM120).tp(4).verdict("sglang", "--disable-custom-all-reduce");
+        assertEquals(Outcome.FALLBACK, four.outcome(), four::toString);
+        whyMentions(four, "classic CustomAllreduce");
+    }
+
     /** Seventh audit F2: SGLANG_SKIP_P2P_CHECK is read as == "1" (custom_all_reduce_utils.py@9be3044b:430): "y" is taken, and off. */
     @Test
     void skipP2pCheckTakesAnyValueAndOnlyOneIsOn() {
@@ -678,17 +697,17 @@ class SglangRulesTest {
             assertEquals("0cd72ba41d483ac6c1ea96f056b2bcbfb4365121", m.source().commit(), m::name);
             assertTrue(m.text().startsWith("CustomAllReduceV2 is disabled"), m::name);
         }
-        Verdict noP2p = machine(What.HGX_H100).assume("p2p=false").tp(8).verdict("sglang", "--disable-custom-all-reduce");
+        Verdict noP2p = machine(What.HGX_H100).assume("p2p=false").tp(8).version("sglang", "v2-strict").verdict("sglang", "--disable-custom-all-reduce");
         fallback(noP2p, "nccl", SglangMessage.CAR_V2_P2P.text());
         assertEquals("467-471", noP2p.source().line());
         whyMentions(noP2p, "whether or not --enable-p2p-check is given");
         assertEquals("--disable-custom-all-reduce (NCCL is used either way)", noP2p.fix());
-        Verdict skip = machine(What.HGX_H100).assume("p2p=false").tp(8).env("SGLANG_SKIP_P2P_CHECK", "1").verdict("sglang", "--disable-custom-all-reduce");
+        Verdict skip = machine(What.HGX_H100).assume("p2p=false").tp(8).env("SGLANG_SKIP_P2P_CHECK", "1").version("sglang", "v2-strict").verdict("sglang", "--disable-custom-all-reduce");
         fallback(skip, "nccl", SglangMessage.CAR_V2_P2P.text());
         whyMentions(skip, "torch.cuda.can_device_access_peer");
-        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false", "p2p=false").tp(4).verdict("sglang", "--disable-custom-all-reduce"),
+        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false", "p2p=false").tp(4).version("sglang", "v2-strict").verdict("sglang", "--disable-custom-all-reduce"),
                 "nccl", SglangMessage.CAR_V2_PCIE_ONLY.text());
-        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false", "p2p=false").tp(2).verdict("sglang", "--disable-custom-all-reduce"),
+        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false", "p2p=false").tp(2).version("sglang", "v2-strict").verdict("sglang", "--disable-custom-all-reduce"),
                 "nccl", SglangMessage.CAR_V2_P2P.text());
     }
 
@@ -696,16 +715,16 @@ class SglangRulesTest {
     @Test
     void customAllReduceV2RefusesTwoPcieGpusSilently() {
         What pcie = machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(2);
-        Verdict v = pcie.verdict("sglang", "--disable-custom-all-reduce");
+        Verdict v = pcie.version("sglang", "v2-strict").verdict("sglang", "--disable-custom-all-reduce");
         fallback(v, "nccl", null);
         assertNull(v.message());
         ok(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(2).version("sglang", "middle").verdict("sglang", "--disable-custom-all-reduce"), "custom");
-        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(4).verdict("sglang", "--disable-custom-all-reduce"), "nccl",
+        fallback(machine("sm=8.9", "gpus-per-node=8", "all-nvlink=false").tp(4).version("sglang", "v2-strict").verdict("sglang", "--disable-custom-all-reduce"), "nccl",
                 SglangMessage.CAR_V2_PCIE_ONLY.text());
-        fallback(machine(What.HGX_H100).assume("gpus-per-node=16").tp(16).verdict("sglang", "--disable-custom-all-reduce"), "nccl",
+        fallback(machine(What.HGX_H100).assume("gpus-per-node=16").tp(16).version("sglang", "v2-strict").verdict("sglang", "--disable-custom-all-reduce"), "nccl",
                 SglangMessage.CAR_V2_WORLD_SIZE.format(16, "[2, 3, 4, 5, 6, 7, 8]"));
         // exported off: the classic kernel and its own words
-        fallback(machine(What.HGX_H100).tp(3).env("SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2", "0").verdict("sglang", "--disable-custom-all-reduce"), "nccl",
+        fallback(machine(What.HGX_H100).tp(3).env("SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2", "0").version("sglang", "v2-strict").verdict("sglang", "--disable-custom-all-reduce"), "nccl",
                 CustomAllReduce.worldSizeMessage(3));
     }
 
@@ -756,12 +775,12 @@ class SglangRulesTest {
     @Test
     void fullNvlinkIsJudgedOverTheTpGroupsGpus() {
         dev.fabricscope.model.MachineSnapshot pairs = dev.fabricscope.samples.Samples.find("h100-nvl-pairs").orElseThrow().snapshot().get();
-        ok(What.snapshot(pairs).tp(2).verdict("sglang", "--disable-custom-all-reduce"), "custom all-reduce v2");
-        fallback(What.snapshot(pairs).tp(4).verdict("sglang", "--disable-custom-all-reduce"), "nccl",
+        ok(What.snapshot(pairs).tp(2).version("sglang", "v2-strict").verdict("sglang", "--disable-custom-all-reduce"), "custom all-reduce v2");
+        fallback(What.snapshot(pairs).tp(4).version("sglang", "v2-strict").verdict("sglang", "--disable-custom-all-reduce"), "nccl",
                 SglangMessage.CAR_V2_PCIE_ONLY.text());
         // an --assume on the machine-wide fact still decides for every group
         assertEquals(Outcome.FALLBACK, What.snapshot(pairs).tp(2).assume("all-nvlink=false")
-                .verdict("sglang", "--disable-custom-all-reduce").outcome());
+                .version("sglang", "v2-strict").verdict("sglang", "--disable-custom-all-reduce").outcome());
     }
 
     /**
@@ -794,12 +813,12 @@ class SglangRulesTest {
     /** environ.py: SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE auto-enables on MNNVL trays (copies that have it): not modelled, never ok. */
     @Test
     void customAllReduceV2AcrossNodes() {
-        Verdict tray = machine(What.GB200_NVL).tp(8).nodes(2).verdict("sglang", "--disable-custom-all-reduce");
+        Verdict tray = machine(What.GB200_NVL).tp(8).nodes(2).version("sglang", "v2-strict").verdict("sglang", "--disable-custom-all-reduce");
         assertEquals(Outcome.UNKNOWN, tray.outcome(), tray::toString);
         whyMentions(tray, "Not modelled", "SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE");
-        fallback(machine(What.GB200_NVL).tp(8).nodes(2).env("SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE", "0").verdict("sglang", "--disable-custom-all-reduce"),
+        fallback(machine(What.GB200_NVL).tp(8).nodes(2).env("SGLANG_ENABLE_CUSTOM_ALL_REDUCE_V2_MULTINODE", "0").version("sglang", "v2-strict").verdict("sglang", "--disable-custom-all-reduce"),
                 "nccl", SglangMessage.CAR_V2_SPANS_NODES.text());
-        fallback(machine(What.HGX_H100).tp(16).nodes(2).verdict("sglang", "--disable-custom-all-reduce"), "nccl", SglangMessage.CAR_V2_SPANS_NODES.text());
+        fallback(machine(What.HGX_H100).tp(16).nodes(2).version("sglang", "v2-strict").verdict("sglang", "--disable-custom-all-reduce"), "nccl", SglangMessage.CAR_V2_SPANS_NODES.text());
     }
 
     @Test

@@ -47,8 +47,31 @@ final class SglangCustomAllReduceRules {
             return deterministicOff(v, "custom all-reduce");
         }
         if (v2Dispatched(e)) {
-            return v.apply(v2Path(e)).fix(v2Fix(e)).build();
+            Partial v2 = v2Path(e);
+            if (!v2Refused(e, v2)) {
+                return v.apply(v2).fix(v2Fix(e)).build();
+            }
+            // #25650: dispatch_custom_allreduce asks can_use_custom_all_reduce_v2 first and returns the classic kernel otherwise
+            Verdict classic = classicVerdict(e, v, perCall);
+            boolean both = v2.message() != null && classic.message() != null;
+            return e.on(DISABLE_CUSTOM_AR, SglangVersion.class).bare().like(classic).source(classic.source()).fix(classic.fix())
+                    .message(v2.message() != null ? v2.message() : classic.message())
+                    .why(Slots.fill("CustomAllReduceV2's checks refuse this group ({v2}), and this SGLang then falls back to the classic "
+                            + "CustomAllreduce (dispatch_custom_allreduce asks can_use_custom_all_reduce_v2 first: {src}). {classic}{also}",
+                            "v2", v2.why().replaceAll("\\.$", ""), "src", "mmangkad-dev/sglang@3e255fd4 custom_all_reduce.py:355-366",
+                            "classic", classic.why(), "also", both ? " The classic kernel then prints its own warning too: '" + classic.message() + "'." : ""))
+                    .build();
         }
+        return classicVerdict(e, v, perCall);
+    }
+
+    /** Whether V2 refuses the group and this version hands it to the classic kernel (#25650). */
+    static boolean v2Refused(Eval e, Partial v2) {
+        return e.version(SglangVersion.class).args().v2FallsBackToClassic() && v2.outcome() == Outcome.FALLBACK && "nccl".equals(v2.resolved());
+    }
+
+    /** The classic CustomAllreduce's own checks, in its order. */
+    private static Verdict classicVerdict(Eval e, VerdictBuilder v, String perCall) {
         return switch (CustomAllReduce.block(e)) {
             case SPANS_NODES -> warned(v, CustomAllReduceMessage.SPANS_NODES, CustomAllReduceMessage.SPANS_NODES.text())
                     .why(e.span() + " and the " + e.tpPhrase() + " group crosses them; custom all-reduce works within one node only.")
@@ -135,7 +158,13 @@ final class SglangCustomAllReduceRules {
         if (deterministicNccl(e)) {
             return deterministicOff(v, "custom all-reduce (V2 included)");
         }
-        return v.apply(v2Path(e)).fix(v2Fix(e)).build();
+        Partial v2 = v2Path(e);
+        if (v2Refused(e, v2)) {
+            return v.ok().resolved("classic CustomAllreduce").source(SglangSources.CAR_V2_FALLBACK).why(Slots.fill("V2's checks refuse "
+                    + "this group ({v2}); this SGLang hands it to the classic CustomAllreduce instead (see --disable-custom-all-reduce for "
+                    + "what that kernel does here).", "v2", v2.why().replaceAll("\\.$", ""))).build();
+        }
+        return v.apply(v2).fix(v2Fix(e)).build();
     }
 
     /** The fix for a V2 fallback: the classic kernel where it would take the group, else silencing. */

@@ -28,8 +28,11 @@ final class SglangRuleSets {
 
     static Pedigree of(String id) {
         List<SourceRef> s = new ArrayList<>(COMMON);
+        if (id.equals("newest")) {
+            s.add(SglangSources.CAR_V2_FALLBACK);
+        }
         switch (id) {
-            case "newest" -> s.addAll(List.of(SglangSources.ENGINE_NEW, SglangSources.FUSION_NEW, SglangSources.PREFLIGHT,
+            case "newest", "v2-strict" -> s.addAll(List.of(SglangSources.ENGINE_NEW, SglangSources.FUSION_NEW, SglangSources.PREFLIGHT,
                     SglangSources.EXEC_COMM, SglangSources.ENVIRON_CAR_V2, SglangSources.CAR_V2, SglangSources.CP_HOOK,
                     SglangSources.KIMI_K3_DCP, SglangSources.PARALLEL_FIELDS, SglangSources.DETERMINISTIC_TP));
             case "middle" -> s.addAll(List.of(SglangSources.ENGINE_MID, SglangSources.FUSION_TB));

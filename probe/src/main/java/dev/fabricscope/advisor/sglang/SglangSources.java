@@ -19,7 +19,7 @@ public final class SglangSources {
     /** The fork commits' dates, as the fetched repository gives them. */
     static final Map<String, String> FORK_DATES = Map.of(FORK_FUSION_TB, "2026-07-09T02:08:35-07:00",
             FORK_FUSION_NEW, "2026-08-14T12:33:16+00:00", FORK_ENGINE_MID, "2025-10-28T01:25:46-07:00",
-            FORK_DCP_COMM, "2026-08-13T15:06:02-07:00");
+            FORK_DCP_COMM, "2026-08-13T15:06:02-07:00", "3e255fd49371a810e4fc900b95c7b60f6876ed38", "2026-05-28T16:28:33-07:00");
     static final String SEED = "0132848349585cfe6aae51c4941cbae872505f8a";
     static final String OVERRIDES_COMMIT = "003bbaf9ab79c09933e7a17ae6460ac48a756de9";
     static final String FUSION_PATH = "python/sglang/srt/layers/flashinfer_comm_fusion.py";
@@ -126,6 +126,9 @@ public final class SglangSources {
     static final String CAR_V2_COMMIT = "50e143a67729a27e5939dfb586ca449648ddb0fa";
     static final String CAR_V2_PATH = "python/sglang/srt/distributed/device_communicators/custom_all_reduce_v2.py";
     static final SourceRef CAR_V2 = CustomAllReduceV2Table.INIT;
+    /** #25650 "Graceful fallback to CustomAllReduce when full_nvlink is not True": dispatch asks can_use_custom_all_reduce_v2 first. */
+    static final SourceRef CAR_V2_FALLBACK = new SourceRef("mmangkad-dev/sglang", "3e255fd49371a810e4fc900b95c7b60f6876ed38",
+            "python/sglang/srt/distributed/device_communicators/custom_all_reduce.py", "355-366");
     /**
      * The NVLink helper V2 calls with {@code cls_name="CustomAllReduceV2"}: {@code can_use_custom_all_reduce_with_nvlink}
      * (L401-472), its warnings in this order: spans nodes (L423-425), world size (L430-434), more than two PCIe-only GPUs

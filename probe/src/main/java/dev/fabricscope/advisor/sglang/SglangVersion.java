@@ -52,11 +52,14 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
      *                             --enable-torch-symm-mem off and NCCL to allreduce:tree (server_args.py@001067ff:9140-9172)
      * @param a2aChecks            {@code _handle_a2a_moe} (server_args.py@001067ff:7531-7730) was read: FlashInfer MoE a2a
      *                             needs DP attention with dp == tp (L7647), pplx DP attention with dp >= 2 (L7701)
+     * @param v2FallsBackToClassic a group CustomAllReduceV2's checks refuse gets the classic CustomAllreduce, whose own checks
+     *                             then apply (sgl-project PR #25650, fork mmangkad-dev/sglang@3e255fd4, 2026-05-28); without it,
+     *                             the refused V2 stays disabled and NCCL all-reduces
      * @param source               where the fields were read
      */
     record Args(boolean deprecatedFlagOnCli, boolean cutedslChoice, boolean dcpBackendAuto, boolean customAllReduceV2,
                 boolean prefillCpChecks, boolean modelOverrides, boolean dpAttentionNeedsDp, boolean fiA2aSupportCheck,
-                boolean deterministicNcclTree, boolean a2aChecks, SourceRef source) {
+                boolean deterministicNcclTree, boolean a2aChecks, boolean v2FallsBackToClassic, SourceRef source) {
 
         /** Whether DP attention is on after resolution: as given, or off at --dp-size 1 where this version says so. */
         boolean dpAttention(dev.fabricscope.advisor.rule.Eval e) {
@@ -87,16 +90,22 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
     static final List<String> ARCHS_OLDER = ARCHS_NEWEST.stream()
             .filter(a -> !a.equals("Qwen4ExpForConditionalGeneration") && !a.equals("NemotronH_Omni_Reasoning_V3")).toList();
 
-    static final Args ARGS_NEWEST = new Args(true, true, true, true, true, true, true, true, true, true, SglangSources.EXEC_COMM);
-    static final Args ARGS_SEED = new Args(true, false, false, false, false, false, false, false, false, false, SglangSources.SEED_ARGS);
+    static final Args ARGS_NEWEST = new Args(true, true, true, true, true, true, true, true, true, true, true, SglangSources.EXEC_COMM);
+    /** As newest, from #24363 (V2 on by default, 2026-05-08) up to #25650 (2026-05-28): a refused V2 leaves NCCL. */
+    static final Args ARGS_V2_STRICT = new Args(true, true, true, true, true, true, true, true, true, true, false, SglangSources.EXEC_COMM);
+    static final Args ARGS_SEED = new Args(true, false, false, false, false, false, false, false, false, false, false, SglangSources.SEED_ARGS);
 
     public static final List<SglangVersion> ALL = List.of(
             new SglangVersion("newest", "sglang@" + SglangSources.SEED.substring(0, 8) + " server_args.py (seed), overrides.py@003bbaf9, newer copy of "
                     + "flashinfer_comm_fusion.py (TWOSHOT retry), latest-style engine.py (keeps exported NCCL env), newer torch_symm_mem "
                     + "callers (errors propagate); argument surface of exec_.py@01d795f8 (cutedsl backend, deprecated fusion flag still registered by add_cli_args "
-                    + "(server_args.py@001067ff:9836), DCP backend chosen automatically, CustomAllReduceV2 on by default per environ.py@0003215c, prefill CP checks of "
+                    + "(server_args.py@001067ff:9836), DCP backend chosen automatically, CustomAllReduceV2 on by default per environ.py@0003215c with the classic kernel for a group V2 refuses (#25650, fork 3e255fd4), prefill CP checks of "
                     + "parallel_hook.py@008b79d2; deterministic inference at TP > 1 turns custom all-reduce and torch symmetric memory off, server_args.py@001067ff)", EngineEnv.LATEST, true, true, false, ARCHS_NEWEST,
                     SglangSources.ENGINE_NEW, SglangSources.FUSION_NEW, ARGS_NEWEST),
+            new SglangVersion("v2-strict", "as newest, but dispatch_custom_allreduce returns CustomAllReduceV2 whatever its checks say, so a "
+                    + "group V2 refuses all-reduces with NCCL (V2 on by default from #24363, 80d0226b, 2026-05-08, up to the graceful fallback "
+                    + "to the classic kernel of #25650, 3e255fd4, 2026-05-28)", EngineEnv.LATEST, true, true, false, ARCHS_NEWEST,
+                    SglangSources.ENGINE_NEW, SglangSources.FUSION_NEW, ARGS_V2_STRICT),
             new SglangVersion("middle", "seed server_args.py (deprecated flag accepted, no cutedsl, DCP backend default ag_rs); the middle engine.py copy "
                     + "(NCCL_CUMEM_ENABLE=int(--enable-symm-mem); NCCL_NVLS_ENABLE=int(--enable-nccl-nvls) only without --enable-symm-mem); traceback-matched "
                     + "flashinfer_comm_fusion.py; TorchSymmMemCommunicator failures: caller not read", EngineEnv.MIDDLE, false, false, false, ARCHS_OLDER,
