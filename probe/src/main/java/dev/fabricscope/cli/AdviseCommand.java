@@ -135,7 +135,12 @@ public final class AdviseCommand implements Callable<Integer> {
                 case DEPLOYMENT -> "--dcp";
                 default -> "--flag";
             };
-            String values = k.type() == KnobSpec.Type.CHOICE ? String.join("|", k.choices()) : k.type().name().toLowerCase();
+            String values = switch (k.type()) {
+                case CHOICE -> String.join("|", k.choices());
+                case PY_INT_BOOL -> "int (0 off)";
+                case PY_EQ_ONE -> "1 on, else off";
+                default -> k.type().name().toLowerCase();
+            };
             t.row(k.framework() + (k.onlyVersion() != null ? " (" + k.onlyVersion() + ")" : ""), how, k.display(), k.defaultValue(), values);
         }
         sb.append(t.render(Fit.WIDTH)).append(notModelledList()).append("\nAssume keys (--assume KEY=VALUE):\n");
