@@ -370,15 +370,15 @@ class SglangRulesTest {
 
     /**
      * sgl-project/sglang@001067ff python/sglang/srt/entrypoints/engine.py _set_envs_and_config: with nnodes > 1 and
-     * is_mnnvl_fabric_device() (body not read) NCCL_CUMEM_ENABLE defaults to 1 before the --enable-symm-mem write, so
-     * on a multi-node MNNVL fabric the unset variable is unknown; one node, or an exported value, stays as before.
+     * is_mnnvl_fabric_device() (a GPU-name test; no name without a snapshot) NCCL_CUMEM_ENABLE defaults to 1 before the
+     * --enable-symm-mem write, so on an --assume MNNVL fabric across nodes the unset variable is unknown; one node, or an exported value, stays as before.
      */
     @Test
     void newestEngineDefaultsCumemOnAcrossAnMnnvlFabric() {
         Verdict trays = machine(What.GB200_NVL).tp(8).nodes(2).verdict("sglang", "NCCL_CUMEM_ENABLE");
         assertEquals(Outcome.UNKNOWN, trays.outcome(), trays::toString);
-        whyMentions(trays, "is_mnnvl_fabric_device()", "whose body was not read");
-        assertEquals("001067fffe33427bee0ed2f007fb7551a1d76b44", trays.source().commit());
+        whyMentions(trays, "is_mnnvl_fabric_device()", "the GPU name was not read");
+        assertEquals("python/sglang/srt/utils/common.py", trays.source().path());
         ok(machine(What.GB200_NVL).tp(4).verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=0");
         ok(machine(What.GB200_NVL).tp(8).nodes(2).flag("enable-symm-mem", "true").verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=1");
     }
@@ -434,6 +434,21 @@ class SglangRulesTest {
         Verdict y = machine(What.HGX_H100).tp(8).env("SGLANG_SKIP_P2P_CHECK", "y").verdict("sglang", "SGLANG_SKIP_P2P_CHECK");
         whyMentions(y, "'y' is not \"1\"", "real IPC P2P test runs");
         whyMentions(machine(What.HGX_H100).tp(8).env("SGLANG_SKIP_P2P_CHECK", "1").verdict("sglang", "SGLANG_SKIP_P2P_CHECK"), "Set:");
+    }
+
+    /**
+     * is_mnnvl_fabric_device (mmangkad-dev/sglang@9be3044b utils/common.py:856-864) keys on the device name: on the GB200 tray
+     * sample across two nodes SGLang's setdefault leaves NCCL_CUMEM_ENABLE=1 (engine.py:1625-1629); an --assume machine has no
+     * name, so it stays unknown.
+     */
+    @Test
+    void mnnvlDefaultFollowsTheGpuName() {
+        dev.fabricscope.model.MachineSnapshot tray = dev.fabricscope.samples.Samples.find("gb200-nvl72-tray").orElseThrow().snapshot().get();
+        ok(What.snapshot(tray).tp(8).nodes(2).verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=1");
+        whyMentions(What.snapshot(tray).tp(8).nodes(2).verdict("sglang", "NCCL_CUMEM_ENABLE"), "GB200", "NCCL_MNNVL_ENABLE=1");
+        assertEquals(Outcome.UNKNOWN, machine(What.GB200_NVL).tp(8).nodes(2).verdict("sglang", "NCCL_CUMEM_ENABLE").outcome());
+        // an exported 0 still wins (seventh audit F8)
+        assertEquals(Outcome.FALLBACK, What.snapshot(tray).tp(8).nodes(2).env("NCCL_CUMEM_ENABLE", "0").verdict("sglang", "NCCL_CUMEM_ENABLE").outcome());
     }
 
     /** Seventh audit F9: with --dcp-replicate-q-proj and no backend, validation sees ag_rs before any default is picked. */

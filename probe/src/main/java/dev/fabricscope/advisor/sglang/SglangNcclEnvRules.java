@@ -50,6 +50,9 @@ final class SglangNcclEnvRules {
             // engine.py@ea961060 L680-682: NCCL_NVLS_ENABLE is written only without --enable-symm-mem
             return symm ? new NcclEnv(userNvls, false, "1", true) : new NcclEnv(nvlsFlag ? "1" : "0", true, "0", true);
         }
+        if (Boolean.TRUE.equals(mnnvlFabricDevice(e)) && e.nodes() > 1 && userCumem == null) {
+            userCumem = "1"; // os.environ.setdefault("NCCL_CUMEM_ENABLE", "1") before the write below (engine.py@9be3044b:1625-1627)
+        }
         boolean writeNvls = userNvls == null || nvlsFlag || symm;
         boolean writeCumem = userCumem == null || symm;
         return new NcclEnv(writeNvls ? (nvlsFlag || symm ? "1" : "0") : userNvls, writeNvls,
@@ -139,10 +142,18 @@ final class SglangNcclEnvRules {
         VerdictBuilder v = e.on(CUMEM_ENV, SglangVersion.class).source(version(e).engineSource()).when(WHEN_ENV);
         NcclEnv env = ncclEnv(e);
         String user = e.value(CUMEM_ENV);
-        if (mnnvlDefault(e) && user == null && !e.bool(SYMM_MEM)) {
-            return v.outcome(Outcome.UNKNOWN).why(Slots.fill("{span} with an MNNVL fabric: this version first sets NCCL_CUMEM_ENABLE=1 and "
-                    + "NCCL_MNNVL_ENABLE=1 (setdefault) when is_mnnvl_fabric_device() holds, whose body was not read; then the "
-                    + "variable stays 1, else SGLang writes 0 from --enable-symm-mem.", "span", e.span())).build();
+        Boolean gb = mnnvlFabricDevice(e);
+        if (mnnvlDefault(e) && user == null && !e.bool(SYMM_MEM) && gb == null) {
+            return v.outcome(Outcome.UNKNOWN).source(IS_MNNVL_FABRIC_DEVICE).why(Slots.fill("{span}: this version first sets "
+                    + "NCCL_CUMEM_ENABLE=1 and NCCL_MNNVL_ENABLE=1 (setdefault) when is_mnnvl_fabric_device() holds, which asks whether "
+                    + "the device name holds GB200 or GB300; the GPU name was not read (no snapshot). Then the variable stays 1, else "
+                    + "SGLang writes 0 from --enable-symm-mem.", "span", e.span())).build();
+        }
+        if (Boolean.TRUE.equals(gb) && e.nodes() > 1 && user == null && !e.bool(SYMM_MEM)) {
+            return v.ok().resolved("NCCL_CUMEM_ENABLE=1").source(ENGINE_MNNVL_DEFAULT).why(Slots.fill("{span} and the GPUs are {name}: "
+                    + "is_mnnvl_fabric_device() holds (the device name holds GB200 or GB300), so SGLang sets NCCL_CUMEM_ENABLE=1 and "
+                    + "NCCL_MNNVL_ENABLE=1 (setdefault) and, without --enable-symm-mem, keeps them: NCCL gets cuMem and MNNVL on.",
+                    "span", e.span(), "name", e.facts.gpuName())).build();
         }
         v.resolved("NCCL_CUMEM_ENABLE=" + env.cumem());
         Partial nccl = "0".equals(env.cumem()) && env.cumemWritten() && !"0".equals(user) ? NcclCumemExport.effectOfCumemOff(e) : null;
@@ -185,6 +196,29 @@ final class SglangNcclEnvRules {
     /** The newest variant's multi-node MNNVL default (engine.py@001067ff _set_envs_and_config, is_mnnvl_fabric_device). */
     private static boolean mnnvlDefault(Eval e) {
         return version(e).engineEnv() == SglangVersion.EngineEnv.LATEST && e.nodes() > 1 && e.mnnvlFabric();
+    }
+
+    /** _set_envs_and_config's MNNVL default, read in the fork (mmangkad-dev/sglang@9be3044b engine.py). */
+    static final dev.fabricscope.advisor.api.SourceRef ENGINE_MNNVL_DEFAULT = new dev.fabricscope.advisor.api.SourceRef("mmangkad-dev/sglang",
+            "9be3044b9cbe191d21675c857dd79f62b02b6ca0", "python/sglang/srt/entrypoints/engine.py", "1625-1629");
+    /** is_mnnvl_fabric_device: torch.cuda.get_device_name(0) holds GB200 or GB300 (fork @9be3044b utils/common.py). */
+    static final dev.fabricscope.advisor.api.SourceRef IS_MNNVL_FABRIC_DEVICE = new dev.fabricscope.advisor.api.SourceRef("mmangkad-dev/sglang",
+            "9be3044b9cbe191d21675c857dd79f62b02b6ca0", "python/sglang/srt/utils/common.py", "856-864");
+
+    /**
+     * {@code is_mnnvl_fabric_device()} in the newest engine: the device name holds GB200 or GB300 (CUDA only); null where
+     * the GPU name was not read (an --assume machine without a snapshot). Older engines have no such default.
+     */
+    static Boolean mnnvlFabricDevice(Eval e) {
+        if (version(e).engineEnv() != SglangVersion.EngineEnv.LATEST || !e.cuda()) {
+            return Boolean.FALSE;
+        }
+        String name = e.facts.gpuName();
+        if (name == null) {
+            return null;
+        }
+        String upper = name.toUpperCase(java.util.Locale.ROOT);
+        return upper.contains("GB200") || upper.contains("GB300");
     }
 
     static Verdict transportVerdict(Eval e) {
