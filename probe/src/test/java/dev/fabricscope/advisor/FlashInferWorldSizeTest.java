@@ -80,10 +80,10 @@ class FlashInferWorldSizeTest {
     @Test
     void pcieIpcAllReduceFollowsItsTable() {
         String k = "PcieIpcAllReduceWorkspace(group)";
-        ok(machine(What.PCIE_SM120).tp(4).verdict("flashinfer", k), "pcie_ipc");
-        Verdict three = machine(What.PCIE_SM120).tp(3).verdict("flashinfer", k);
+        ok(machine(What.PCIE_SM120).tp(4).version("flashinfer", "main").verdict("flashinfer", k), "pcie_ipc");
+        Verdict three = machine(What.PCIE_SM120).tp(3).version("flashinfer", "main").verdict("flashinfer", k);
         error(three, "ValueError", FlashInferWorldSizes.PCIE_IPC.messageFor(3));
-        Verdict nodes = machine(What.PCIE_SM120).tp(8).nodes(2).verdict("flashinfer", k);
+        Verdict nodes = machine(What.PCIE_SM120).tp(8).nodes(2).version("flashinfer", "main").verdict("flashinfer", k);
         assertEquals(Outcome.ERROR, nodes.outcome(), nodes::toString);
     }
 

@@ -159,8 +159,11 @@ class FrameworkRegistryTest {
         // FlashInfer's PCIe IPC all-reduce under both frameworks, and NCCL's IMEX check
         for (What pcie : List.of(What.machine(What.PCIE_SM120).tp(3), What.machine(What.PCIE_SM120).tp(8).nodes(2),
                 What.machine(What.PCIE_SM120).assume("flashinfer=false").tp(2))) {
-            out.add(pcie.env("VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC", "1").env("SGLANG_ENABLE_PCIE_IPC_ALLREDUCE", "1"));
+            out.add(pcie.env("VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC", "1").env("SGLANG_ENABLE_PCIE_IPC_ALLREDUCE", "1").version("flashinfer", "main"));
         }
+        // a FlashInfer release without PcieIpcAllReduceWorkspace
+        out.add(What.machine(What.PCIE_SM120).tp(4).env("VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC", "1").env("SGLANG_ENABLE_PCIE_IPC_ALLREDUCE", "1")
+                .version("flashinfer", "0.6.17"));
         out.add(What.machine(What.GB200_NVL).assume("imex-channel=false").tp(8).nodes(2));
         return out;
     }

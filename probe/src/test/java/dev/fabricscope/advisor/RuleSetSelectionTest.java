@@ -33,8 +33,9 @@ class RuleSetSelectionTest {
 
     @Test
     void aReleasePicksTheSetThatCoversIt() throws AdvisorInputException {
-        assertEquals("newest", pick("flashinfer", "0.6.17"));
-        assertEquals("newest", pick("flashinfer", "0.6.18rc2"));
+        assertEquals("sm12-trtllm", pick("flashinfer", "0.6.17"), "no release has PcieIpcAllReduceWorkspace (299e6d11)");
+        assertEquals("sm12-trtllm", pick("flashinfer", "0.6.18rc2"));
+        assertEquals("newest", pick("flashinfer", "newest"));
         assertEquals("pre-sm12-trtllm", pick("flashinfer", "0.6.17rc1"), "a pre-release sorts before its release");
         assertEquals("pre-sm12-trtllm", pick("flashinfer", "0.6.16.post4"));
         assertEquals("pre-sm12-trtllm", pick("flashinfer", "0.6.15rc2"), "SymmDeviceMemory(enable_multicast=False) again from 0.6.15rc2");
@@ -66,7 +67,7 @@ class RuleSetSelectionTest {
     @Test
     void anUnknownReleaseListsWhatIsKnown() {
         AdvisorInputException e = assertThrows(AdvisorInputException.class, () -> pick("flashinfer", "0.5.3"));
-        assertTrue(e.getMessage().startsWith("unknown flashinfer version '0.5.3'; known: newest (releases 0.6.17 or later; commits "),
+        assertTrue(e.getMessage().startsWith("unknown flashinfer version '0.5.3'; known: newest (releases no release read; commits "),
                 e.getMessage());
         assertTrue(e.getMessage().contains("pre-sm12-trtllm (releases 0.6.15rc2 up to 0.6.17 (not included)"), e.getMessage());
         AdvisorInputException s = assertThrows(AdvisorInputException.class, () -> pick("sglang", "0.5.6"));
@@ -122,7 +123,7 @@ class RuleSetSelectionTest {
                 + "matches is not recorded")), "no SGLang release was read upstream: " + r.ruleNotes());
         AdviceResult asked = Advisor.advise(withFlashInfer("0.6.12"), Deployment.defaults().withTp(1),
                 Options.defaults().withVersion("flashinfer", "0.6.17"));
-        assertEquals("newest", asked.versions().get("flashinfer"), "--framework-version wins over the installed release");
+        assertEquals("sm12-trtllm", asked.versions().get("flashinfer"), "--framework-version wins over the installed release");
     }
 
     /** A source install's commit (direct_url.json) picks the set read at it; sglang@01d795f8 is exec_.py of the newest set. */
@@ -147,8 +148,8 @@ class RuleSetSelectionTest {
     void anInstalledReleaseOutsideEverySetIsSaid() throws Exception {
         AdviceResult r = Advisor.advise(withFlashInfer("0.5.3"), Deployment.defaults().withTp(1), Options.defaults());
         assertEquals("newest", r.versions().get("flashinfer"));
-        assertTrue(r.ruleNotes().contains("flashinfer 0.5.3 installed (read): older than every modelled rule set (newest 0.6.17 or later, "
-                + "pre-sm12-trtllm 0.6.15rc2 up to 0.6.17 (not included), torch-symm-trtllm 0.6.10rc1 up to 0.6.15rc2 (not included), "
+        assertTrue(r.ruleNotes().contains("flashinfer 0.5.3 installed (read): older than every modelled rule set (sm12-trtllm 0.6.17 up to "
+                + "0.6.18 (not included), pre-sm12-trtllm 0.6.15rc2 up to 0.6.17 (not included), torch-symm-trtllm 0.6.10rc1 up to 0.6.15rc2 (not included), "
                 + "trtllm-multicast 0.6.0rc2 up to 0.6.10rc1 (not included)); newest rules used"), r.ruleNotes().toString());
     }
 

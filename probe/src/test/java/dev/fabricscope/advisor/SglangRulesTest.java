@@ -958,20 +958,20 @@ class SglangRulesTest {
     @Test
     void flashInferPcieIpcCommunicator() {
         String env = "SGLANG_ENABLE_PCIE_IPC_ALLREDUCE";
-        Verdict v = machine(What.PCIE_SM120).tp(4).env(env, "1").verdict("sglang", env);
+        Verdict v = machine(What.PCIE_SM120).tp(4).env(env, "1").version("flashinfer", "main").verdict("sglang", env);
         assertEquals(Outcome.OK, v.outcome(), v::toString);
         assertEquals("flashinfer_pcie_ipc", v.resolved());
         assertEquals("83d4b476d11e60a8c7e95c6df835445ae68b28ed", v.source().commit());
-        Verdict six = machine(What.PCIE_SM120).assume("gpus-per-node=8").tp(6).env(env, "1").verdict("sglang", env);
+        Verdict six = machine(What.PCIE_SM120).assume("gpus-per-node=8").tp(6).env(env, "1").version("flashinfer", "main").verdict("sglang", env);
         assertEquals(Outcome.FALLBACK, six.outcome(), six::toString);
         assertEquals("FlashInfer PCIe-IPC all-reduce skipped: unsupported world size 6", six.message());
-        Verdict noFi = machine(What.PCIE_SM120).assume("flashinfer=false").tp(2).env(env, "1").verdict("sglang", env);
+        Verdict noFi = machine(What.PCIE_SM120).assume("flashinfer=false").tp(2).env(env, "1").version("flashinfer", "main").verdict("sglang", env);
         assertEquals("SGLANG_ENABLE_PCIE_IPC_ALLREDUCE is set but this FlashInfer build has no pcie_ipc_comm; falling back to NCCL all-reduce.",
                 noFi.message());
-        Verdict nodes = machine(What.PCIE_SM120).tp(8).nodes(2).env(env, "1").verdict("sglang", env);
+        Verdict nodes = machine(What.PCIE_SM120).tp(8).nodes(2).env(env, "1").version("flashinfer", "main").verdict("sglang", env);
         assertEquals(Outcome.FALLBACK, nodes.outcome(), "the workspace failure is caught: " + nodes);
         assertEquals("nccl", nodes.resolved());
-        Verdict noPeer = machine(What.PCIE_SM120).assume("p2p=false").tp(2).env(env, "1").verdict("sglang", env);
+        Verdict noPeer = machine(What.PCIE_SM120).assume("p2p=false").tp(2).env(env, "1").version("flashinfer", "main").verdict("sglang", env);
         assertEquals(Outcome.UNKNOWN, noPeer.outcome(), noPeer::toString);
     }
 }

@@ -142,13 +142,30 @@ class VllmRulesTest {
         });
     }
 
+    /**
+     * Eighth audit F20: PcieIpcAllReduceWorkspace is on FlashInfer's main from 299e6d11 (2026-08-20) and in no release up to
+     * v0.6.18rc7: with a release vLLM and SGLang warn and fall back, FlashInfer itself has no such class; unknown build: unknown.
+     */
+    @Test
+    void pcieIpcNeedsAFlashInferBuildThatHasIt() {
+        What release = machine(What.PCIE_SM120).tp(4).env("VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC", "1").env("SGLANG_ENABLE_PCIE_IPC_ALLREDUCE", "1")
+                .version("flashinfer", "0.6.17");
+        fallback(release.verdict("vllm", "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC"), null, VllmMessage.PCIE_IPC_NO_FLASHINFER.text());
+        assertEquals(Outcome.FALLBACK, release.verdict("sglang", "SGLANG_ENABLE_PCIE_IPC_ALLREDUCE").outcome());
+        assertEquals(Outcome.ERROR, release.verdict("flashinfer", "PcieIpcAllReduceWorkspace(group)").outcome());
+        What unknown = machine(What.PCIE_SM120).tp(4).env("VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC", "1");
+        assertEquals(Outcome.UNKNOWN, unknown.verdict("vllm", "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC").outcome());
+        ok(machine(What.PCIE_SM120).tp(4).env("VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC", "1").version("flashinfer", "main")
+                .verdict("vllm", "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC"), "flashinfer_pcie_ipc");
+    }
+
     /** Seventh audit F6: with --enforce-eager there are no capture sizes, so the PCIe IPC warm-up never builds its workspace. */
     @Test
     void pcieIpcWithoutCudaGraphsIsNeverSetUp() {
         String k = "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC";
         What pcie = machine(What.PCIE_SM120).tp(4).env(k, "1");
-        assertEquals(Outcome.OK, pcie.verdict("vllm", k).outcome(), () -> pcie.verdict("vllm", k).toString());
-        Verdict eager = machine(What.PCIE_SM120).tp(4).env(k, "1").flag("enforce-eager", "true").verdict("vllm", k);
+        assertEquals(Outcome.OK, pcie.version("flashinfer", "main").verdict("vllm", k).outcome(), () -> pcie.version("flashinfer", "main").verdict("vllm", k).toString());
+        Verdict eager = machine(What.PCIE_SM120).tp(4).env(k, "1").flag("enforce-eager", "true").version("flashinfer", "main").verdict("vllm", k);
         fallback(eager, null, null);
         whyMentions(eager, "--enforce-eager empties cudagraph_capture_sizes", "silently");
     }
@@ -377,20 +394,20 @@ class VllmRulesTest {
     @Test
     void flashInferPcieIpcAllReduce() {
         String k = "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC";
-        Verdict v = machine(What.PCIE_SM120).tp(4).env(k, "1").verdict("vllm", k);
+        Verdict v = machine(What.PCIE_SM120).tp(4).env(k, "1").version("flashinfer", "main").verdict("vllm", k);
         ok(v, "flashinfer_pcie_ipc");
         assertEquals("fcf933f40ae09692023b9f6d10b3d9b06a499f41", v.source().commit());
-        Verdict three = machine(What.PCIE_SM120).tp(3).env(k, "1").verdict("vllm", k);
+        Verdict three = machine(What.PCIE_SM120).tp(3).env(k, "1").version("flashinfer", "main").verdict("vllm", k);
         fallback(three, null, "FlashInfer PCIe IPC all-reduce does not support world_size=3; supported sizes are (2, 4, 8).");
         assertEquals("72-79", three.source().line());
-        fallback(machine(What.PCIE_SM120).tp(8).nodes(2).env(k, "1").verdict("vllm", k), null,
+        fallback(machine(What.PCIE_SM120).tp(8).nodes(2).env(k, "1").version("flashinfer", "main").verdict("vllm", k), null,
                 "FlashInfer PCIe IPC all-reduce requires every rank in the TP group to be on one node.");
-        fallback(machine(What.PCIE_SM120).assume("flashinfer=false").tp(2).env(k, "1").verdict("vllm", k), null,
+        fallback(machine(What.PCIE_SM120).assume("flashinfer=false").tp(2).env(k, "1").version("flashinfer", "main").verdict("vllm", k), null,
                 "FlashInfer PCIe IPC all-reduce was requested but this FlashInfer build does not provide PcieIpcAllReduceWorkspace; "
                         + "falling back to another all-reduce backend.");
-        Verdict noPeer = machine(What.PCIE_SM120).assume("p2p=false").tp(2).env(k, "1").verdict("vllm", k);
+        Verdict noPeer = machine(What.PCIE_SM120).assume("p2p=false").tp(2).env(k, "1").version("flashinfer", "main").verdict("vllm", k);
         assertEquals(Outcome.UNKNOWN, noPeer.outcome(), noPeer::toString);
-        ok(machine(What.PCIE_SM120).tp(4).verdict("vllm", k), null);
+        ok(machine(What.PCIE_SM120).tp(4).version("flashinfer", "main").verdict("vllm", k), null);
     }
     /**
      * The newer backend resolution cites the fork copy fire3/vllm@e4bbbfc8 (_resolve_fi_ar_backend and

@@ -255,7 +255,7 @@ class AdviseCommandTest {
         assertTrue(list.out().contains("VLLM_FLASHINFER_ALLREDUCE_BACKEND") && list.out().contains("sglang=older: ")
                 && list.out().contains("confidential-compute: "), list.out());
         assertTrue(list.out().contains("  nccl=2.20.5: ") && list.out().contains("      file: NVIDIA/nccl@48bb7fec src/transport/nvls.cc (2024-02-26)")
-                && list.out().contains("      releases: 0.6.17 or later; tags v0.6.17"), list.out());
+                && list.out().contains("      releases: 0.6.17 up to 0.6.18 (not included); tags v0.6.17"), list.out());
         assertTrue(list.out().contains("\nAlso accepted, not modelled") && list.out().lines().anyMatch(l -> l.matches("  nccl: \\d{3} env \\(NVIDIA/nccl@5067397c\\)"))
                 && list.out().lines().anyMatch(l -> l.matches("  vllm: \\d+ env, \\d+ flags \\(mmangkad/vllm@156b1266\\)")), list.out());
         assertTrue(list.out().substring(list.out().indexOf("\nRule sets")).lines().allMatch(l -> l.length() <= 120),

@@ -20,6 +20,8 @@ final class FlashInferRuleSets {
 
     /** 2deed6c1 "feat(comm): extend trtllm_allreduce to SM12x" (2026-07-28): first in tag v0.6.17. */
     static final String SM12_TRTLLM = "0.6.17";
+    /** The first release not read: tags end at v0.6.18rc7 in the mirror; 0.6.18 may or may not hold 299e6d11. */
+    static final String FIRST_UNREAD = "0.6.18";
     /** fd0c2f12 (2025-12-17) adds create_allreduce_fusion_workspace, which every set's factory rule reads: first in v0.6.0rc1. */
     static final String FACTORY_FIRST = "0.6.0rc1";
     /** The factory's TRT-LLM workspace passes use_symm_dev_mem=True (SymmDeviceMemory) from v0.6.0rc2; v0.6.0rc1 used plain IPC. */
@@ -37,9 +39,14 @@ final class FlashInferRuleSets {
 
     static Pedigree of(String id) {
         return switch (id) {
-            case "newest" -> new Pedigree(files(FlashInferSources.FABRIC, FlashInferSources.JIT), SM12_TRTLLM, null,
-                    List.of("v0.6.17", "v0.6.18rc1 … v0.6.18rc7"), "tags containing 2deed6c1 (TRT-LLM comm module built for SM 12); "
-                    + "rules read at fb28d724 (nightly-v0.6.18-20260819, 27 commits on)");
+            case "newest" -> new Pedigree(files(FlashInferSources.FABRIC, FlashInferSources.JIT), null, null, List.of(),
+                    "no release read: rules read at main (fb28d724, 2026-08-22); whether the build has PcieIpcAllReduceWorkspace "
+                    + "(299e6d11, in no release tag up to v0.6.18rc7) is left unknown (flashinfer=main says it has)");
+            case "main" -> new Pedigree(files(FlashInferSources.FABRIC, FlashInferSources.JIT, FlashInferSources.PCIE_IPC_EXPORT), null, null,
+                    List.of(), "no release: main at fb28d724 (2026-08-22), with 299e6d11 (PcieIpcAllReduceWorkspace, 2026-08-20)");
+            case "sm12-trtllm" -> new Pedigree(files(FlashInferSources.FABRIC, FlashInferSources.JIT), SM12_TRTLLM, FIRST_UNREAD,
+                    List.of("v0.6.17", "v0.6.18rc1 … v0.6.18rc7"), "tags containing 2deed6c1 (TRT-LLM comm module built for SM 12) "
+                    + "and not 299e6d11 (PcieIpcAllReduceWorkspace); rules read at fb28d724");
             case "pre-sm12-trtllm" -> new Pedigree(files(FlashInferSources.FABRIC, FlashInferSources.JIT), SYMM_AGAIN, SM12_TRTLLM,
                     List.of("v0.6.15rc2 … v0.6.16.post4"), "tags before 2deed6c1 (SM 12 for TRT-LLM) whose trtllm_ar.py passes "
                     + "SymmDeviceMemory(enable_multicast=False) and whose mnnvl.py checks multicast only when asked (read at every tag)");

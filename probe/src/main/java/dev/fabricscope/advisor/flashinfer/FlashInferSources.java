@@ -32,6 +32,8 @@ final class FlashInferSources {
     /** v0.6.12 (d768c14e): the TRT-LLM workspace's buffers from PyTorch symmetric memory. */
     static final SourceRef TRTLLM_TORCH_SYMM = new SourceRef(REPO, "d768c14e7cf5dd5df45a8a1de78ae815879f108a", "flashinfer/comm/trtllm_ar.py",
             "643-668");
+    /** flashinfer/comm/__init__.py exports PcieIpcAllReduceWorkspace (l.42) at fb28d724, since 299e6d11 (2026-08-20). */
+    static final SourceRef PCIE_IPC_EXPORT = new SourceRef(REPO, AUDIT_COMMIT, "flashinfer/comm/__init__.py", "42");
     static final SourceRef CUDA_IPC = new SourceRef(REPO, FlashInferWorldSizes.FB28, "flashinfer/comm/cuda_ipc.py", "214-244");
     /** {@code gen_trtllm_mnnvl_comm_module}: {@code supported_major_versions=[9, 10]}. */
     static final SourceRef JIT = new SourceRef(REPO, "033c1d9e97e43fb14d4ee0efc8b56c204e9e3f8c", "flashinfer/jit/comm.py",

@@ -4,6 +4,7 @@ import dev.fabricscope.advisor.api.Recommendation;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.rule.Eval;
 import dev.fabricscope.advisor.rule.Partial;
+import dev.fabricscope.advisor.rule.Slots;
 import dev.fabricscope.advisor.rule.VerdictBuilder;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +59,13 @@ final class FlashInferVerdicts {
                     .why("The PCIe IPC all-reduce accepts world sizes " + row.sizesPhrase() + " only; " + e.tpPhrase()
                             + " is none of them (checked on every rank before any allocation).")
                     .fix("a TP of " + row.sizesPhrase().replace(" and ", " or ") + " for this all-reduce, or NCCL's").build();
+        }
+        Boolean has = FlashInferWorkspace.hasPcieIpc(e);
+        if (!Boolean.TRUE.equals(has)) {
+            v.source(FlashInferSources.PCIE_IPC_EXPORT);
+            return (has == null ? v.outcome(dev.fabricscope.advisor.api.Outcome.UNKNOWN) : v.outcome(dev.fabricscope.advisor.api.Outcome.ERROR)
+                    .errorClass("ImportError")).why(Slots.fill("{presence}.", "presence", FlashInferWorkspace.pcieIpcPresence(e)))
+                    .fix(has == null ? null : "a FlashInfer build from main at or after 299e6d11, or NCCL's all-reduce").build();
         }
         Partial p = FlashInferWorkspace.pcieIpc(e);
         v.apply(p);

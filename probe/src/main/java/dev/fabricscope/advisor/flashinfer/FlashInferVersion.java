@@ -10,9 +10,11 @@ import java.util.List;
  * @param trtllmMemory        how the TRT-LLM workspace allocates its buffers
  * @param fabricAttributeOnly whether {@code is_mnnvl_fabric_supported} checks only the driver attribute
  * @param confidentialChecks  whether this version reads Confidential Computing (refuses mnnvl, plain IPC for trtllm)
+ * @param pcieIpc             whether flashinfer.comm has PcieIpcAllReduceWorkspace (main from 299e6d11, 2026-08-20, in no
+ *                            release up to v0.6.18rc7), or null where the set does not say (main after it, or later builds)
  */
 public record FlashInferVersion(String id, String description, List<Integer> trtllmJitMajors, TrtllmMemory trtllmMemory,
-                         boolean fabricAttributeOnly, boolean confidentialChecks) implements RuleVersion {
+                         boolean fabricAttributeOnly, boolean confidentialChecks, Boolean pcieIpc) implements RuleVersion {
 
     /** How {@code trtllm_create_ipc_workspace_for_all_reduce_fusion} allocates, as {@code create_allreduce_fusion_workspace} calls it. */
     public enum TrtllmMemory {
@@ -26,19 +28,25 @@ public record FlashInferVersion(String id, String description, List<Integer> trt
 
     public static final List<FlashInferVersion> ALL = List.of(
             new FlashInferVersion("newest", "flashinfer@0006e88a comm/allreduce.py + comm/mnnvl.py, @01021e50 comm/trtllm_ar.py "
-                    + "(TRT-LLM workspace without multicast), @033c1d9e jit/comm.py (TRT-LLM built for SM 9/10/12); fabric probe: "
-                    + "attribute + fabric state + cluster UUID", List.of(9, 10, 12), TrtllmMemory.SYMM_DEVICE_MEMORY, false, true),
-            new FlashInferVersion("pre-sm12-trtllm", "as newest, but the TRT-LLM comm module is built for SM 9/10 only (before FlashInfer PR #3903; "
-                    + "SGLang issue #15650), and Confidential Computing is not read (allreduce.py reads it from v0.6.16rc1)",
-                    List.of(9, 10), TrtllmMemory.SYMM_DEVICE_MEMORY, false, false),
+                    + "(TRT-LLM workspace without multicast), @033c1d9e jit/comm.py (TRT-LLM built for SM 9/10/12), main at fb28d724 "
+                    + "(PcieIpcAllReduceWorkspace since 299e6d11, in no release yet: whether a build has it is unknown); fabric probe: "
+                    + "attribute + fabric state + cluster UUID", List.of(9, 10, 12), TrtllmMemory.SYMM_DEVICE_MEMORY, false, true, null),
+            new FlashInferVersion("main", "as newest, with PcieIpcAllReduceWorkspace (main at fb28d724, 2026-08-22; since 299e6d11): for a "
+                    + "build from main", List.of(9, 10, 12), TrtllmMemory.SYMM_DEVICE_MEMORY, false, true, true),
+            new FlashInferVersion("sm12-trtllm", "as newest, for the releases v0.6.17 … v0.6.18rc7: no PcieIpcAllReduceWorkspace "
+                    + "(flashinfer/comm/__init__.py has none before 299e6d11)", List.of(9, 10, 12), TrtllmMemory.SYMM_DEVICE_MEMORY, false, true,
+                    false),
+            new FlashInferVersion("pre-sm12-trtllm", "as sm12-trtllm, but the TRT-LLM comm module is built for SM 9/10 only (before FlashInfer "
+                    + "PR #3903; SGLang issue #15650), and Confidential Computing is not read (allreduce.py reads it from v0.6.16rc1)",
+                    List.of(9, 10), TrtllmMemory.SYMM_DEVICE_MEMORY, false, false, false),
             new FlashInferVersion("torch-symm-trtllm", "as pre-sm12-trtllm, but the TRT-LLM workspace is PyTorch symmetric memory "
                     + "(trtllm_ar.py@v0.6.12:658 _alloc_symm_buffer_bytes), whose needs are not modelled",
-                    List.of(9, 10), TrtllmMemory.TORCH_SYMMETRIC_MEMORY, false, false),
+                    List.of(9, 10), TrtllmMemory.TORCH_SYMMETRIC_MEMORY, false, false, false),
             new FlashInferVersion("trtllm-multicast", "as pre-sm12-trtllm, but the TRT-LLM workspace's SymmDeviceMemory checks multicast "
                     + "unconditionally (mnnvl.py@v0.6.9:930-940; trtllm_ar.py:620 passes enable_multicast=False, which that check ignores)",
-                    List.of(9, 10), TrtllmMemory.SYMM_DEVICE_MEMORY_MULTICAST_CHECK, false, false),
-            new FlashInferVersion("fabric-attr-only", "as newest, but is_mnnvl_fabric_supported checks only the fabric-handle attribute "
-                    + "(the newer, lighter variant; commit not recorded)", List.of(9, 10, 12), TrtllmMemory.SYMM_DEVICE_MEMORY, true, true));
+                    List.of(9, 10), TrtllmMemory.SYMM_DEVICE_MEMORY_MULTICAST_CHECK, false, false, false),
+            new FlashInferVersion("fabric-attr-only", "as sm12-trtllm, but is_mnnvl_fabric_supported checks only the fabric-handle attribute "
+                    + "(the newer, lighter variant; commit not recorded)", List.of(9, 10, 12), TrtllmMemory.SYMM_DEVICE_MEMORY, true, true, false));
 
     @Override
     public dev.fabricscope.advisor.rule.Pedigree pedigree() {

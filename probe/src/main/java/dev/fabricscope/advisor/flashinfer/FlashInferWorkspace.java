@@ -218,6 +218,20 @@ public final class FlashInferWorkspace {
      * {@link FlashInferWorldSizes#PCIE_IPC}: CUDA IPC buffers ({@code create_shared_buffer}) open on one host only, and
      * without peer access whether {@code cudaIpcOpenMemHandle} succeeds was not read.
      */
+    /** Whether the FlashInfer build has PcieIpcAllReduceWorkspace, as the chosen set says (null: not known). */
+    public static Boolean hasPcieIpc(Eval e) {
+        return e.version(FlashInferVersion.class).pcieIpc();
+    }
+
+    /** Why the PCIe IPC workspace's presence is what it is, for the callers' verdicts. */
+    public static String pcieIpcPresence(Eval e) {
+        Boolean has = hasPcieIpc(e);
+        return Boolean.FALSE.equals(has) ? "this FlashInfer release has no PcieIpcAllReduceWorkspace (it arrived on main in 299e6d11, "
+                + "2026-08-20, which no release up to v0.6.18rc7 contains)"
+                : "whether this FlashInfer build has PcieIpcAllReduceWorkspace was not read (main has it since 299e6d11, 2026-08-20; no "
+                + "release up to v0.6.18rc7 does; name the release with --framework-version flashinfer=…)";
+    }
+
     public static Partial pcieIpc(Eval e) {
         String when = FlashInferSources.WHEN_PCIE_IPC;
         if (e.tpSpansNodes()) {

@@ -1,6 +1,7 @@
 package dev.fabricscope.advisor.sglang;
 
 import dev.fabricscope.advisor.api.Outcome;
+import dev.fabricscope.advisor.rule.Slots;
 import dev.fabricscope.advisor.api.Verdict;
 import dev.fabricscope.advisor.flashinfer.FlashInferWorkspace;
 import dev.fabricscope.advisor.rule.Eval;
@@ -46,6 +47,17 @@ final class SglangPcieIpcRules {
         if (!e.flashinferInstalled()) {
             return v.fallback().resolved("nccl").message(SglangMessage.PCIE_IPC_NO_FLASHINFER).source(SglangSources.PCIE_IPC_NO_FI)
                     .why("FlashInfer is not installed, so the PcieIpcAllReduceWorkspace import fails.").fix(fix).build();
+        }
+        Boolean has = FlashInferWorkspace.hasPcieIpc(e);
+        if (Boolean.FALSE.equals(has)) {
+            return v.fallback().resolved("nccl").message(SglangMessage.PCIE_IPC_NO_FLASHINFER).source(SglangSources.PCIE_IPC_NO_FI)
+                    .why(Slots.fill("FlashInfer is installed, but {presence}, so the import fails and the reductions stay on NCCL.",
+                            "presence", FlashInferWorkspace.pcieIpcPresence(e))).fix(fix + ", or install a FlashInfer build that has it").build();
+        }
+        if (has == null) {
+            return v.outcome(Outcome.UNKNOWN).source(SglangSources.PCIE_IPC_NO_FI).why(Slots.fill("The communicator's checks pass, but "
+                    + "{presence}; without it the import fails ('{msg}') and the reductions stay on NCCL.", "presence",
+                    FlashInferWorkspace.pcieIpcPresence(e), "msg", SglangMessage.PCIE_IPC_NO_FLASHINFER.text())).build();
         }
         Partial fi = FlashInferWorkspace.pcieIpc(e);
         String enabled = "The communicator enables itself (world size " + e.tp() + ", CUDA, FlashInfer) and builds FlashInfer's "

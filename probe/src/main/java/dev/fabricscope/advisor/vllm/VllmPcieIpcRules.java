@@ -37,6 +37,17 @@ final class VllmPcieIpcRules {
             return v.fallback().message(VllmMessage.PCIE_IPC_NO_FLASHINFER).source(VllmSources.PCIE_IPC_NO_FI)
                     .why("FlashInfer is not installed, so flashinfer.comm has no PcieIpcAllReduceWorkspace.").fix(fix).build();
         }
+        Boolean has = FlashInferWorkspace.hasPcieIpc(e);
+        if (Boolean.FALSE.equals(has)) {
+            return v.fallback().message(VllmMessage.PCIE_IPC_NO_FLASHINFER).source(VllmSources.PCIE_IPC_NO_FI)
+                    .why(Slots.fill("FlashInfer is installed, but {presence}: the wrapper warns and the other backends run.", "presence",
+                            FlashInferWorkspace.pcieIpcPresence(e))).fix(fix + ", or install a FlashInfer build that has it").build();
+        }
+        if (has == null) {
+            return v.outcome(Outcome.UNKNOWN).source(VllmSources.PCIE_IPC_NO_FI).why(Slots.fill("The wrapper needs FlashInfer's "
+                    + "PcieIpcAllReduceWorkspace, and {presence}; without it the wrapper warns ('{msg}') and the other backends run.",
+                    "presence", FlashInferWorkspace.pcieIpcPresence(e), "msg", VllmMessage.PCIE_IPC_NO_FLASHINFER.text())).build();
+        }
         if (!e.cuda()) {
             return v.fallback().message(VllmMessage.PCIE_IPC_CUDA).source(VllmSources.PCIE_IPC_CUDA)
                     .why("The platform is " + e.platformName() + ".").fix(fix).build();
