@@ -39,7 +39,7 @@ final class RecommendationCheck {
     }
 
     private static Recommendation vetOne(Recommendation r, AdviceResult before, Deployment d, Adviser adviser) {
-        if (r.flags().isEmpty() && r.env().isEmpty() && r.drop().isEmpty()) {
+        if (r.flags().isEmpty() && r.env().isEmpty() && r.drop().isEmpty() && d.flags().isEmpty() && d.env().isEmpty()) {
             return r;
         }
         Deployment applied = applied(r, d);
@@ -97,6 +97,27 @@ final class RecommendationCheck {
                 }
             }
         }
+        // eighth audit F15: a setting of the user's own that still fails once the plan is applied, and whose removal clears it
+        for (Verdict v : planned.verdicts()) {
+            String user = bare(v.knob());
+            if (!v.framework().equals(r.framework()) || v.outcome() != Outcome.ERROR || !v.userSet() || !userKnobs(d).contains(user)
+                    || recommendedKnobs(r).contains(user) || r.drop().stream().anyMatch(x -> bare(x).equals(user)) || extra.contains(v.knob())) {
+                continue;
+            }
+            Deployment without = d.env().containsKey(user) ? plan.withEnv(user, null) : plan.withFlag(user, null);
+            try {
+                AdviceResult alt = adviser.advise(without);
+                if (errors(alt, r.framework()) < errors(planned, r.framework())) {
+                    String shown = d.env().containsKey(user) ? user : "--" + user;
+                    extra.add(shown);
+                    why.add("drop " + shown + ": " + v.knob() + "=" + v.value() + " fails" + (v.message() != null ? " (" + v.message() + ")" : ""));
+                    plan = without;
+                    planned = alt;
+                }
+            } catch (AdvisorInputException ex) {
+                // not re-advisable this way; leave it
+            }
+        }
         if (extra.isEmpty()) {
             return r;
         }
@@ -126,6 +147,10 @@ final class RecommendationCheck {
 
     private static String bare(String knob) {
         return knob.replaceFirst("^-+", "");
+    }
+
+    private static long errors(AdviceResult a, String framework) {
+        return a.verdicts().stream().filter(v -> v.framework().equals(framework) && v.outcome() == Outcome.ERROR).count();
     }
 
     private static Verdict find(AdviceResult a, String framework, String knob) {

@@ -451,6 +451,19 @@ class SglangRulesTest {
         assertEquals(Outcome.FALLBACK, What.snapshot(tray).tp(8).nodes(2).env("NCCL_CUMEM_ENABLE", "0").verdict("sglang", "NCCL_CUMEM_ENABLE").outcome());
     }
 
+    /** Eighth audit F15: the user's own NCCL_NVLS_ENABLE=1, which SGLang keeps, stops NCCL without multicast; the plan drops it. */
+    @Test
+    void theUsersKeptNvlsEnableCarriesNcclsError() {
+        What w = machine(What.HGX_H100).assume("multicast=false").tp(8).env("NCCL_NVLS_ENABLE", "1");
+        Verdict env = w.verdict("sglang", "NCCL_NVLS_ENABLE");
+        assertEquals(Outcome.ERROR, env.outcome(), env::toString);
+        whyMentions(env, "this version keeps it");
+        Verdict flag = w.verdict("sglang", "--enable-nccl-nvls");
+        assertEquals(Outcome.OK, flag.outcome(), flag::toString);
+        Recommendation r = w.advise().recommendation("sglang").orElseThrow();
+        assertTrue(r.drop().contains("NCCL_NVLS_ENABLE"), r::toString);
+    }
+
     /** Seventh audit F9: with --dcp-replicate-q-proj and no backend, validation sees ag_rs before any default is picked. */
     @Test
     void replicateQWithoutBackendStopsBeforeTheDefaultPick() {

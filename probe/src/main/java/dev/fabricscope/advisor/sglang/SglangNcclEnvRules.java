@@ -76,6 +76,10 @@ final class SglangNcclEnvRules {
                 : env.nvls() == null ? "SGLang leaves NCCL_NVLS_ENABLE unset (with --enable-symm-mem this version does not write it)"
                 : "SGLang keeps the exported NCCL_NVLS_ENABLE=" + env.nvls();
         Partial p = NcclNvls.nvls(e, env.nvls(), how);
+        if (!on && !env.nvlsWritten() && e.value(NVLS_ENV) != null && p.outcome() != Outcome.OK) {
+            return v.ok().why("Not set: SGLang keeps the exported NCCL_NVLS_ENABLE=" + e.value(NVLS_ENV) + "; that variable's verdict says "
+                    + "what NCCL does with it.").build();
+        }
         if (on || !env.nvlsWritten()) {
             v.apply(p);
             if (k == SYMM_MEM && on) {
@@ -128,6 +132,16 @@ final class SglangNcclEnvRules {
             };
             return v.fallback().why("Exported as " + user + ", but SGLang overwrites it with " + env.nvls() + how + ".")
                     .fix("1".equals(user) ? "--enable-nccl-nvls" : "drop --enable-nccl-nvls / --enable-symm-mem").build();
+        }
+        if (user != null && !env.nvlsWritten()) {
+            // eighth audit F15: the user's own value reaches NCCL (engine.py@9be3044b:1630-1637 writes only when unset or a flag asks)
+            Partial p = NcclNvls.nvls(e, user, "SGLang keeps the exported NCCL_NVLS_ENABLE=" + user);
+            if (p.outcome() != Outcome.OK) {
+                v.apply(p).resolved(p.outcome() == Outcome.ERROR ? null : "NCCL_NVLS_ENABLE=" + user);
+                return v.why("Exported as " + user + "; this version keeps it (no --enable-nccl-nvls / --enable-symm-mem), so NCCL reads "
+                        + "it. " + p.why()).fix(p.outcome() == Outcome.ERROR ? "unset NCCL_NVLS_ENABLE (or 2): NCCL then reads the multicast "
+                        + "attribute and skips NVLS where it is missing" : null).build();
+            }
         }
         if (user != null) {
             return v.ok().why("Exported as " + user + (env.nvlsWritten() ? " and SGLang writes the same value." : "; this version keeps it.")).build();
