@@ -168,6 +168,10 @@ class VllmRulesTest {
         Verdict eager = machine(What.PCIE_SM120).tp(4).env(k, "1").flag("enforce-eager", "true").version("flashinfer", "main").verdict("vllm", k);
         fallback(eager, null, null);
         whyMentions(eager, "--enforce-eager empties cudagraph_capture_sizes", "silently");
+        // eighth audit F21: -O0's cudagraph_mode NONE leaves no capture sizes either
+        Verdict o0 = machine(What.PCIE_SM120).tp(4).env(k, "1").flag("optimization-level", "0").version("flashinfer", "main").verdict("vllm", k);
+        fallback(o0, null, null);
+        whyMentions(o0, "-O0 sets cudagraph_mode NONE");
     }
 
     /** Seventh audit F5: envs.py@156b1266 reads these as bool(int(...)) (l.575, 1678-1684, 1791, 1837): 'true' stops vLLM. */

@@ -61,11 +61,15 @@ final class VllmPcieIpcRules {
             return v.fallback().message(VllmMessage.PCIE_IPC_NODE).source(VllmSources.PCIE_IPC_NODE)
                     .why(e.span() + " and the " + e.tpPhrase() + " group crosses them (in_the_same_node_as).").fix(fix).build();
         }
-        if (e.bool(VllmKnobs.ENFORCE_EAGER)) {
-            return v.fallback().source(VllmSources.PCIE_IPC_NO_CAPTURE).why("--enforce-eager empties cudagraph_capture_sizes "
-                    + "(vllm/config/vllm.py@156b1266:1286-1292), and the kernel warm-up builds the PCIe IPC workspace only for capture "
-                    + "sizes: with none it returns before setup(), so should_use() stays false and every all-reduce takes the next "
-                    + "backend, silently.").fix("drop --enforce-eager (CUDA graphs on), or drop VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC").build();
+        boolean eager = e.bool(VllmKnobs.ENFORCE_EAGER);
+        if (eager || VllmFusionPass.optLevel(e) == 0) {
+            String cause = eager ? "--enforce-eager empties cudagraph_capture_sizes (vllm/config/vllm.py@156b1266:1286-1292)"
+                    : "-O0 sets cudagraph_mode NONE (OPTIMIZATION_LEVEL_00, vllm/config/vllm.py@156b1266:196-210), so no capture sizes are "
+                    + "computed (L1794-1797: cudagraph_capture_sizes = []; a cudagraph_mode given in --compilation-config is not read here)";
+            return v.fallback().source(VllmSources.PCIE_IPC_NO_CAPTURE).why(cause + ", and the kernel warm-up builds the PCIe IPC workspace "
+                    + "only for capture sizes: with none it returns before setup(), so should_use() stays false and every all-reduce takes "
+                    + "the next backend, silently.").fix((eager ? "drop --enforce-eager" : "-O1 or higher") + " (CUDA graphs on), or drop "
+                    + "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC").build();
         }
         Partial fi = FlashInferWorkspace.pcieIpc(e);
         String built = "The wrapper's checks pass (FlashInfer present, CUDA, world size " + e.tp() + ", one node); at kernel warm-up "
