@@ -60,13 +60,29 @@ final class SglangTorchSymmMemRules {
                             + (multimem ? "the multimem kernel" : "two-shot (multimem is for world size 4/6/8 on SM90, 6/8 on SM100)") + ".").build();
         }
         String text = f.error().isEmpty() ? null : f.error();
-        if (!version(e).torchSymmMemErrorsPropagate()) {
+        if (!version(e).torchSymmMemFailuresWarn()) {
             return v.outcome(Outcome.UNKNOWN).why(f.why() + (text == null ? "" : " The constructor raises '" + text + "'.") + " " + NOT_READ_CALLER)
                     .fix("drop --enable-torch-symm-mem").build();
         }
-        v.error(f.error().isEmpty() ? "KeyError" : "RuntimeError").message(text)
-                .why(f.why() + " In this version the constructor's exception is not caught (one newer copy); exception class inferred.");
-        return v.fix("drop --enable-torch-symm-mem").build();
+        // eighth audit F22: torch_symm_mem.py@9be3044b:67-120 warns and returns with self.disabled = True; the group skips it
+        return v.fallback().resolved("nccl").source(TSM_FORK).message(warned(e, f))
+                .why(f.why() + " The constructor logs that warning and leaves the communicator disabled (no exception), so the "
+                        + "all-reduces take the next backend.").fix("drop --enable-torch-symm-mem (silences the warning)").build();
+    }
+
+    /** TorchSymmMemCommunicator.__init__ in the fork head: each failed check warns and returns disabled. */
+    static final dev.fabricscope.advisor.api.SourceRef TSM_FORK = new dev.fabricscope.advisor.api.SourceRef("mmangkad-dev/sglang",
+            "9be3044b9cbe191d21675c857dd79f62b02b6ca0", "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "67-120");
+
+    /** What the fork head prints: its .get() makes a major outside the table the capability warning; off CUDA nothing. */
+    private static String warned(Eval e, Failure f) {
+        if (!e.cuda()) {
+            return null;
+        }
+        if (f.error().isEmpty()) {
+            return SglangMessage.TSM_CAPABILITY.format(e.major());
+        }
+        return f.error();
     }
 
     /** The constructor's checks in order; null when the communicator works. */

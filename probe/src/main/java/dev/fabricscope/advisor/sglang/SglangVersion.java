@@ -8,14 +8,15 @@ import java.util.List;
  * One modelled SGLang version.
  *
  * @param engineEnv                    which of the three {@code _set_envs_and_config} variants writes the NCCL environment
- * @param torchSymmMemErrorsPropagate  TorchSymmMemCommunicator's constructor errors reach the user (else: what the caller
- *                                     does was not read, unknown)
+ * @param torchSymmMemFailuresWarn     TorchSymmMemCommunicator's constructor was read where each failed check warns and
+ *                                     leaves the communicator disabled (torch_symm_mem.py@9be3044b in the fork; the group
+ *                                     then all-reduces without it); else what the caller does was not read, unknown
  * @param twoshotRetry                 MNNVL workspaces are re-created when the TWOSHOT stage is misaligned
  * @param gbTransportWorkaround        aarch64 + SM10x (or the env) forces POSIX-FD handles for FlashInfer
  * @param autoEnableArchs              {@code _FLASHINFER_ALLREDUCE_FUSION_ARCHS}
  * @param args                         the argument surface: exec_.py@01d795f8 (newest) or the seed server_args.py
  */
-public record SglangVersion(String id, String description, EngineEnv engineEnv, boolean torchSymmMemErrorsPropagate,
+public record SglangVersion(String id, String description, EngineEnv engineEnv, boolean torchSymmMemFailuresWarn,
                      boolean twoshotRetry, boolean gbTransportWorkaround, List<String> autoEnableArchs,
                      SourceRef engineSource, SourceRef fusionSource, Args args) implements RuleVersion {
 
@@ -97,8 +98,8 @@ public record SglangVersion(String id, String description, EngineEnv engineEnv, 
 
     public static final List<SglangVersion> ALL = List.of(
             new SglangVersion("newest", "sglang@" + SglangSources.SEED.substring(0, 8) + " server_args.py (seed), overrides.py@003bbaf9, newer copy of "
-                    + "flashinfer_comm_fusion.py (TWOSHOT retry), latest-style engine.py (keeps exported NCCL env), newer torch_symm_mem "
-                    + "callers (errors propagate); argument surface of exec_.py@01d795f8 (cutedsl backend, deprecated fusion flag still registered by add_cli_args "
+                    + "flashinfer_comm_fusion.py (TWOSHOT retry), latest-style engine.py (keeps exported NCCL env), torch_symm_mem.py "
+                    + "as the fork's 9be3044b (a failed check warns and disables the communicator); argument surface of exec_.py@01d795f8 (cutedsl backend, deprecated fusion flag still registered by add_cli_args "
                     + "(server_args.py@001067ff:9836), DCP backend chosen automatically, CustomAllReduceV2 on by default per environ.py@0003215c with the classic kernel for a group V2 refuses (#25650, fork 3e255fd4), prefill CP checks of "
                     + "parallel_hook.py@008b79d2; deterministic inference at TP > 1 turns custom all-reduce and torch symmetric memory off, server_args.py@001067ff)", EngineEnv.LATEST, true, true, false, ARCHS_NEWEST,
                     SglangSources.ENGINE_NEW, SglangSources.FUSION_NEW, ARGS_NEWEST),
