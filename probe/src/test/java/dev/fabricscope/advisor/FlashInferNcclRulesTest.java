@@ -90,6 +90,17 @@ class FlashInferNcclRulesTest {
         assertTrue(v.fix().startsWith("give every node an IMEX channel device under /dev/nvidia-caps-imex-channels"), v.fix());
     }
 
+    /** Eighth audit F11: NCCL_MNNVL_ENABLE=1 across nodes without a clique is silently not used (mnnvl.cc state check): a fallback. */
+    @Test
+    void forcedMnnvlWithoutACliqueAcrossNodesFallsBack() {
+        for (String ver : new String[] {"2.26.3", "2.28.3"}) {
+            Verdict v = machine(What.GB200_NVL).assume("mnnvl-fabric=false").tp(8).nodes(2).env("NCCL_MNNVL_ENABLE", "1").version("nccl", ver)
+                    .verdict("nccl", "NCCL_MNNVL_ENABLE");
+            fallback(v, "MNNVL off", null);
+            whyMentions(v, "across the 2 nodes", "silently not used");
+        }
+    }
+
     /** Seventh audit F1: an exported NCCL_NVLS_ENABLE=1 that stops init without multicast is dropped by the recommendation. */
     @Test
     void theRecommendationUnsetsAFailingNvlsEnable() {

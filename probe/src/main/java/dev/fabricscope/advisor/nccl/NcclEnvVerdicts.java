@@ -311,10 +311,16 @@ final class NcclEnvVerdicts {
         }
         if (!clique) {
             SourceRef src = !e.fabricHandles() ? s.mnnvlFabricAttr() : !e.fabricReady() ? s.mnnvlFabricState() : s.mnnvlZeroUuid();
-            return v.ok().resolved("MNNVL off").source(src).why("With " + shown + " NCCL runs ncclMnnvlCheck"
-                    + ("1".equals(value) ? " even on one node" : " across nodes") + ", which returns success without MNNVL when a GPU lacks "
-                    + "FABRIC handles (mnnvl.cc:" + s.mnnvlFabricAttr().line() + "), its fabric state is not COMPLETED (mnnvl.cc:"
-                    + s.mnnvlFabricState().line() + ") or its cluster UUID is zero (mnnvl.cc:" + s.mnnvlZeroUuid().line() + "): no clique here.").build();
+            String runs = "1".equals(value) ? (e.tpSpansNodes() ? " across the " + e.nodes() + " nodes" : " even on one node") : " across nodes";
+            // eighth audit F11: a forced MNNVL across nodes that is silently not used is a fallback (the nodes talk over the network)
+            VerdictBuilder b = "1".equals(value) && e.tpSpansNodes() ? v.fallback() : v.ok();
+            b.resolved("MNNVL off").source(src).why("With " + shown + " NCCL runs ncclMnnvlCheck" + runs + ", which returns success without "
+                    + "MNNVL when a GPU lacks FABRIC handles (mnnvl.cc:" + s.mnnvlFabricAttr().line() + "), its fabric state is not COMPLETED "
+                    + "(mnnvl.cc:" + s.mnnvlFabricState().line() + ") or its cluster UUID is zero (mnnvl.cc:" + s.mnnvlZeroUuid().line()
+                    + "): no clique here" + ("1".equals(value) && e.tpSpansNodes() ? ", so the forced setting is silently not used and the nodes "
+                    + "reach each other over the network." : "."));
+            return ("1".equals(value) && e.tpSpansNodes() ? b.fix("an MNNVL system (GB200/GB300 NVL with the fabric up), or unset "
+                    + "NCCL_MNNVL_ENABLE") : b).build();
         }
         Boolean channel = e.imexChannel();
         String cliqueSize = Integer.toString(e.tp());
