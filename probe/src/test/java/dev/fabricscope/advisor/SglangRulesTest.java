@@ -451,6 +451,19 @@ class SglangRulesTest {
         assertEquals(Outcome.FALLBACK, What.snapshot(tray).tp(8).nodes(2).env("NCCL_CUMEM_ENABLE", "0").verdict("sglang", "NCCL_CUMEM_ENABLE").outcome());
     }
 
+    /** Eighth audit F12: handle_context_parallelism's MoE data-parallel asserts (parallel_hook.py@008b79d2:84-106). */
+    @Test
+    void moeDataParallelAsserts() {
+        error(machine(What.HGX_H100).tp(8).flag("moe-dp-size", "3").verdict("sglang", "--moe-dp-size"), "AssertionError",
+                "tp_size must be divisible by moe_dp_size");
+        error(machine(What.HGX_H100).tp(8).flag("attn-cp-size", "2").flag("moe-dp-size", "4").verdict("sglang", "--moe-dp-size"), "AssertionError",
+                "attn_cp_size != moe_dp_size is only supported when moe_dp_size == 1");
+        error(machine(What.HGX_H100).tp(8).flag("moe-dp-size", "4").flag("ep-size", "4").verdict("sglang", "--moe-dp-size"), "AssertionError",
+                "ep_size * moe_dp_size must be less than or equal to tp_size");
+        Verdict same = machine(What.HGX_H100).tp(8).flag("attn-cp-size", "2").flag("moe-dp-size", "2").verdict("sglang", "--moe-dp-size");
+        assertEquals(Outcome.UNKNOWN, same.outcome(), same::toString);
+    }
+
     /** Eighth audit F15: the user's own NCCL_NVLS_ENABLE=1, which SGLang keeps, stops NCCL without multicast; the plan drops it. */
     @Test
     void theUsersKeptNvlsEnableCarriesNcclsError() {
@@ -931,7 +944,7 @@ class SglangRulesTest {
 
     /** fields/parallel.py@00ac7105, exec_.py@01d795f8, boundary_reduction.py@0fbe7e46, environ.py@0003215c: real knobs, not modelled. */
     @ParameterizedTest(name = "{0}={1}")
-    @CsvSource({"boundary-reduction, rs+rsv", "enable-scattered-sconv, true", "enable-layernorm-sp, true", "moe-dp-size, 2", "dwdp-size, 8",
+    @CsvSource({"boundary-reduction, rs+rsv", "enable-scattered-sconv, true", "enable-layernorm-sp, true", "dwdp-size, 8",
             "enable-cp-decode-attn-tp, true"})
     void upstreamFlagsAreAcceptedAndNotModelled(String flag, String value) {
         Verdict v = machine(What.HGX_H100).tp(8).flag(flag, value).verdict("sglang", "--" + flag);

@@ -39,7 +39,7 @@ final class SglangCpRules {
     /** One verdict per CP knob the user set (none when none is set). */
     static List<Verdict> verdicts(Eval e) {
         List<Verdict> out = new ArrayList<>();
-        for (KnobSpec k : List.of(ENABLE_PREFILL_CP, CP_STRATEGY, ATTN_CP_SIZE)) {
+        for (KnobSpec k : List.of(ENABLE_PREFILL_CP, CP_STRATEGY, ATTN_CP_SIZE, SglangKnobs.MOE_DP_SIZE)) {
             if (e.isSet(k)) {
                 out.add(verdict(e, k));
             }
@@ -70,6 +70,12 @@ final class SglangCpRules {
         }
         if (f.message().equals(SglangMessage.CP_STRATEGY_REQUIRED.text())) {
             return "--cp-strategy zigzag or --cp-strategy interleave";
+        }
+        if (f.message().startsWith("Aiter allreduce fusion")) {
+            return "drop --enable-aiter-allreduce-fusion (ROCm only; refused with any --attn-cp-size or --moe-dp-size above 1)";
+        }
+        if (f.message().contains("moe_dp_size")) {
+            return "--moe-dp-size 1, or one that divides TP " + e.tp() + " and equals --attn-cp-size";
         }
         return "--attn-cp-size with a divisor of " + e.tp() / Math.max(1, e.intValue(DP_SIZE));
     }
@@ -113,13 +119,57 @@ final class SglangCpRules {
                         "--enable-aiter-allreduce-fusion with --attn-cp-size " + acp + ".", SglangSources.cpLine("80-82")));
             }
         }
+        return moeDpFailure(e, acp);
+    }
+
+    /** The MoE data-parallel asserts of handle_context_parallelism (parallel_hook.py@008b79d2:84-106), in their order. */
+    private static Optional<Failure> moeDpFailure(Eval e, int acp) {
+        if (e.bool(ENABLE_PREFILL_CP) || "DeepseekV4ForCausalLM".equals(e.model())) {
+            // model overrides (overrides.py@9be3044b:641-642, 703-704; deepseek_v4_hook.py:174) may rewrite attn_cp_size and ep_size
+            return Optional.empty();
+        }
+        int moe = e.intValue(SglangKnobs.MOE_DP_SIZE);
+        int tp = e.tp();
+        KnobSpec epKnob = SglangKnobs.KNOWN.stream().filter(k -> k.name().equals("ep-size")).findFirst().orElseThrow();
+        String epRaw = e.value(epKnob);
+        int ep = epRaw == null ? 1 : Integer.parseInt(epRaw);
+        if (moe > 1) {
+            if (tp % moe != 0) {
+                return Optional.of(assertion("tp_size must be divisible by moe_dp_size", Slots.fill("TP {tp} (the world size here) is not "
+                        + "a multiple of --moe-dp-size {moe}.", "tp", tp, "moe", moe), "86-88"));
+            }
+            if (ep * moe > tp) {
+                return Optional.of(assertion("ep_size * moe_dp_size must be less than or equal to tp_size", Slots.fill("--ep-size {ep} × "
+                        + "--moe-dp-size {moe} = {product} exceeds TP {tp}.", "ep", ep, "moe", moe, "product", ep * moe, "tp", tp), "89-91"));
+            }
+            // L92 (pp_size == 1) and L99-101 (no aiter fusion) are not modelled: no SGLang pp-size knob here
+            if (ep > 1 && ep * moe != tp) {
+                return Optional.of(assertion("ep_size * moe_dp_size must be equal to tp_size", Slots.fill("--ep-size {ep} × --moe-dp-size "
+                        + "{moe} = {product}, not TP {tp}.", "ep", ep, "moe", moe, "product", ep * moe, "tp", tp), "94-97"));
+            }
+        }
+        if (Math.max(acp, 1) != moe && moe != 1) {
+            return Optional.of(assertion("attn_cp_size != moe_dp_size is only supported when moe_dp_size == 1", Slots.fill("--attn-cp-size "
+                    + "{acp} and --moe-dp-size {moe} differ, which handle_context_parallelism allows only with --moe-dp-size 1.", "acp",
+                    Math.max(acp, 1), "moe", moe), "103-106"));
+        }
         return Optional.empty();
+    }
+
+    private static Failure assertion(String message, String why, String lines) {
+        return new Failure("AssertionError", message, why, SglangSources.cpLine(lines));
     }
 
     /** Every check passed: what is still not read decides, so nothing here claims ok beyond "off". */
     private static Verdict passed(Eval e, KnobSpec k, VerdictBuilder v) {
         boolean prefill = e.bool(ENABLE_PREFILL_CP);
         String model = e.model();
+        if (k == SglangKnobs.MOE_DP_SIZE) {
+            int moe = e.intValue(SglangKnobs.MOE_DP_SIZE);
+            return moe <= 1 ? v.ok().why("1: MoE data parallel is off.").build()
+                    : v.outcome(Outcome.UNKNOWN).why(Slots.fill("--moe-dp-size {moe} passes handle_context_parallelism's checks; not modelled: "
+                    + "how MoE data parallel splits the MoE all-reduce groups.", "moe", moe)).build();
+        }
         if (k == ATTN_CP_SIZE) {
             int acp = e.intValue(ATTN_CP_SIZE);
             if (acp <= 1) {

@@ -64,6 +64,9 @@ final class SglangKnobs {
             "prefill context parallel (needs --cp-strategy)");
     static final KnobSpec CP_STRATEGY = KnobSpec.flag(FW, "cp-strategy", KnobSpec.Type.CHOICE, "unset",
             "prefill CP sharding: zigzag or interleave", "zigzag", "interleave");
+    /** handle_context_parallelism's MoE data-parallel checks (parallel_hook.py@008b79d2:84-106). */
+    static final KnobSpec MOE_DP_SIZE = KnobSpec.flag(FW, "moe-dp-size", KnobSpec.Type.INT, "1",
+            "MoE data-parallel size (--moe-data-parallel-size): divides TP, with --ep-size and --attn-cp-size rules");
     static final KnobSpec ATTN_CP_SIZE = KnobSpec.flag(FW, "attn-cp-size", KnobSpec.Type.INT, "1",
             "attention context-parallel size (must divide TP)");
     static final KnobSpec DP_SIZE = KnobSpec.flag(FW, "dp-size", KnobSpec.Type.INT, "1", "data-parallel size").scope(KnobSpec.Scope.KNOWN);
@@ -82,8 +85,6 @@ final class SglangKnobs {
                     SglangSources.BOUNDARY_REDUCTION),
             known(DP_SIZE, SglangSources.PARALLEL_FIELDS),
             known(KnobSpec.flag(FW, "ep-size", KnobSpec.Type.INT, "1", "expert-parallel size"), SglangSources.PARALLEL_FIELDS),
-            known(KnobSpec.flag(FW, "moe-dp-size", KnobSpec.Type.INT, "1", "MoE data-parallel size (--moe-data-parallel-size)"),
-                    SglangSources.PARALLEL_FIELDS),
             known(KnobSpec.flag(FW, "dwdp-size", KnobSpec.Type.INT, "1", "distributed weight data parallelism (must equal TP)"),
                     SglangSources.PARALLEL_FIELDS),
             known(KnobSpec.flag(FW, "enable-cp-decode-attn-tp", KnobSpec.Type.BOOL, "false",
@@ -127,7 +128,7 @@ final class SglangKnobs {
 
     static final List<KnobSpec> ALL = Stream.of(List.of(FUSION_BACKEND, FUSION_DEPRECATED, ENFORCE_DISABLE,
                     DETERMINISTIC, DP_ATTENTION, MOE_A2A, CUTEDSL_ENV, PURE_ALLREDUCE, ALLREDUCE_ONLY, DCP_SIZE, DCP_BACKEND, DCP_REPLICATE_Q,
-                    DISABLE_CUSTOM_AR, CAR_V2_ENV, ENABLE_PREFILL_CP, CP_STRATEGY, ATTN_CP_SIZE, P2P_CHECK, SKIP_P2P_ENV, TORCH_SYMM_MEM, PCIE_IPC_ENV, NCCL_NVLS, SYMM_MEM, NVLS_ENV, CUMEM_ENV, POSIX_FD_ENV),
+                    DISABLE_CUSTOM_AR, CAR_V2_ENV, ENABLE_PREFILL_CP, CP_STRATEGY, ATTN_CP_SIZE, MOE_DP_SIZE, P2P_CHECK, SKIP_P2P_ENV, TORCH_SYMM_MEM, PCIE_IPC_ENV, NCCL_NVLS, SYMM_MEM, NVLS_ENV, CUMEM_ENV, POSIX_FD_ENV),
             KNOWN, ROCM_ONLY).flatMap(List::stream).toList();
 
     private SglangKnobs() {
