@@ -74,6 +74,9 @@ class FlashInferNcclRulesTest {
         assertTrue(!rec.contains("backend=\"trtllm\"") && !rec.contains("backend=\"mnnvl\""), rec);
         assertEquals(Outcome.UNKNOWN, machine(nvlPair).tp(2).flag(WS, "trtllm").version("flashinfer", "0.6.12").verdict("flashinfer", WS)
                 .outcome());
+        // eighth audit F17: with one backend unknown the advice does not say that none works
+        String torchSymm = machine(nvlPair).tp(2).version("flashinfer", "0.6.12").advise().recommendation("flashinfer").orElseThrow().summary();
+        assertTrue(torchSymm.contains("is known to work") && !torchSymm.contains("backend works for"), torchSymm);
         ok(machine(nvlPair).tp(2).flag(WS, "trtllm").version("flashinfer", "0.6.16").verdict("flashinfer", WS), "trtllm");
         // vLLM catches the workspace's failure and runs unfused; its recommendation does not pick trtllm
         What vllm = machine(nvlPair).tp(2).flag("fuse_allreduce_rms", "true").version("flashinfer", "0.6.5");

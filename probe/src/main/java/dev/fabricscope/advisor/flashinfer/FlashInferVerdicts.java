@@ -111,6 +111,9 @@ final class FlashInferVerdicts {
             return "give every node an IMEX channel device under /dev/nvidia-caps-imex-channels, so FABRIC-handle memory can be "
                     + "allocated; until then the unfused all-reduce (NCCL)";
         }
+        if (best == null && FlashInferWorkspace.someBackendUnknown(e)) {
+            return "no FlashInfer fusion backend is known to work here (one is unknown: see its why); the unfused all-reduce (NCCL) is the safe choice";
+        }
         return best == null ? "no FlashInfer fusion backend works for this machine and world size; use the unfused all-reduce (NCCL)" : null;
     }
 
@@ -124,8 +127,10 @@ final class FlashInferVerdicts {
         }
         String best = FlashInferWorkspace.bestBackend(e);
         if (best == null) {
-            return new Recommendation(fw, List.of(), Map.of(), "No FlashInfer all-reduce fusion backend works for " + e.tpPhrase()
-                    + " on this machine; use the unfused all-reduce.");
+            return new Recommendation(fw, List.of(), Map.of(), (FlashInferWorkspace.someBackendUnknown(e)
+                    ? "No FlashInfer all-reduce fusion backend is known to work for " + e.tpPhrase() + " here (one is unknown: see the verdicts); "
+                    + "the unfused all-reduce is the safe choice."
+                    : "No FlashInfer all-reduce fusion backend works for " + e.tpPhrase() + " on this machine; use the unfused all-reduce."));
         }
         String why = "mnnvl".equals(best) ? "mnnvl: every rank has NVLink multicast" + (e.tpSpansNodes() ? " and FABRIC handles across nodes" : "")
                 : "trtllm: " + (e.multicast() ? "mnnvl does not work here" : "the GPUs lack NVLink multicast, which mnnvl needs");

@@ -273,4 +273,14 @@ public final class FlashInferWorkspace {
         }
         return null;
     }
+
+    /** Whether a backend's workspace is unknown here (so "none works" would claim too much). */
+    static boolean someBackendUnknown(Eval e) {
+        for (String b : List.of("mnnvl", "trtllm")) {
+            if (workspace(e, b, true, null).outcome() == Outcome.UNKNOWN) {
+                return true;
+            }
+        }
+        return false;
+    }
 }
