@@ -511,6 +511,12 @@ class SglangRulesTest {
         whyMentions(v, "Exported as 0, and this SGLang keeps it", "MNNVL off");
         assertEquals("unset NCCL_CUMEM_ENABLE (or export 1)", v.fix());
         ok(machine(What.GB200_NVL).tp(4).env("NCCL_CUMEM_ENABLE", "0").verdict("sglang", "NCCL_CUMEM_ENABLE"), "NCCL_CUMEM_ENABLE=0");
+        // eighth audit F16: the recommendation unsets the user's 0; with --enable-symm-mem SGLang overwrites it, and no note says otherwise
+        Recommendation r = trays.advise().recommendation("sglang").orElseThrow();
+        assertTrue(r.drop().contains("NCCL_CUMEM_ENABLE"), r::toString);
+        Recommendation symm = machine(What.GB200_NVL).tp(8).nodes(2).env("NCCL_CUMEM_ENABLE", "0").flag("enable-symm-mem", "true").advise()
+                .recommendation("sglang").orElseThrow();
+        assertTrue(!symm.summary().contains("as this SGLang exports it"), symm.summary());
     }
 
     /**

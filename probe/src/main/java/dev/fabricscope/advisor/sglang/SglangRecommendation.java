@@ -60,9 +60,15 @@ final class SglangRecommendation {
      */
     private static void cumem(Eval e, RecommendationPlan plan) {
         Verdict v = SglangNcclEnvRules.cumemEnvVerdict(plan.base.with(SYMM_MEM, e.value(SYMM_MEM)));
-        if (v.outcome() == Outcome.FALLBACK) { // an error is listed by finish as a setting still failing
-            plan.notes.add("NCCL_CUMEM_ENABLE=0 as this SGLang exports it leaves NCCL's MNNVL off" + (v.fix() != null ? " (fix: " + v.fix() + ")" : ""));
+        // an error is listed by finish as a setting still failing; only a 0 that reaches NCCL costs its MNNVL (eighth audit F16)
+        if (v.outcome() != Outcome.FALLBACK || !"NCCL_CUMEM_ENABLE=0".equals(v.resolved())) {
+            return;
         }
+        if (v.userSet() && "0".equals(v.value())) {
+            plan.drop("NCCL_CUMEM_ENABLE", "0", "the exported 0, which this SGLang keeps, leaves NCCL's MNNVL off");
+            return;
+        }
+        plan.notes.add("NCCL_CUMEM_ENABLE=0 as this SGLang exports it leaves NCCL's MNNVL off" + (v.fix() != null ? " (fix: " + v.fix() + ")" : ""));
     }
 
     /** DCP settings the user gave that fail are dropped first, so the other steps see a deployment that starts. */
