@@ -35,11 +35,34 @@ final class VllmFusionVerdicts {
         if (p.message() != null && p.message().equals(VllmMessage.PASS_WORLD.format(e.tp()))) {
             return "--tp with a world size in the size table for SM " + e.sm() + ", or " + FUSE_OFF + " to silence the warning";
         }
+        Partial off = VllmFusionPass.compileOff(e);
+        if (off != null && off.outcome() == Outcome.FALLBACK && java.util.Objects.equals(off.why(), p.why())) {
+            // eighth audit F18: the pass never runs because of how vLLM compiles, not for want of a backend
+            return compileOnFix(e);
+        }
         String best = VllmFusionPass.bestBackend(e);
         if (best != null) {
             return "VLLM_FLASHINFER_ALLREDUCE_BACKEND=" + best;
         }
         return FUSE_OFF + " (no FlashInfer backend fuses here)";
+    }
+
+    /** What lets vLLM compile the model again, in compileOff's order; null where the model itself is never compiled. */
+    private static String compileOnFix(Eval e) {
+        String then = " (then the fusion pass runs and its own checks decide)";
+        if (e.bool(VllmKnobs.ENFORCE_EAGER)) {
+            return "drop --enforce-eager" + then;
+        }
+        if ("1".equals(e.env().get(VllmKnobs.TORCH_COMPILE_DISABLE.name()))) {
+            return "unset TORCH_COMPILE_DISABLE" + then;
+        }
+        if ("1".equals(e.env().get(VllmKnobs.BREAKABLE_CUDAGRAPH.name()))) {
+            return "unset VLLM_USE_BREAKABLE_CUDAGRAPH" + then;
+        }
+        if (e.model() != null && VllmFusionPass.NO_TORCH_COMPILE_MODELS.contains(e.model())) {
+            return null;
+        }
+        return e.value(VllmKnobs.COMPILE_MODE) != null ? "--mode VLLM_COMPILE (3)" + then : "-O2 or higher" + then;
     }
 
     static Verdict fuseVerdict(Eval e, boolean withFix) {
