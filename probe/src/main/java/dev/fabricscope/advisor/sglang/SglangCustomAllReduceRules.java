@@ -160,9 +160,13 @@ final class SglangCustomAllReduceRules {
         }
         Partial v2 = v2Path(e);
         if (v2Refused(e, v2)) {
-            return v.ok().resolved("classic CustomAllreduce").source(SglangSources.CAR_V2_FALLBACK).why(Slots.fill("V2's checks refuse "
-                    + "this group ({v2}); this SGLang hands it to the classic CustomAllreduce instead (see --disable-custom-all-reduce for "
-                    + "what that kernel does here).", "v2", v2.why().replaceAll("\\.$", ""))).build();
+            // what the group gets is the classic kernel's answer (its own checks may refuse it too)
+            Verdict classic = customAllReduceVerdict(e);
+            boolean takes = classic.outcome() == Outcome.OK;
+            return v.like(classic).resolved(takes ? "classic CustomAllreduce" : classic.resolved()).source(SglangSources.CAR_V2_FALLBACK)
+                    .why(Slots.fill("V2's checks refuse this group ({v2}); this SGLang hands it to the classic CustomAllreduce instead, "
+                            + "which {classic} (see --disable-custom-all-reduce).", "v2", v2.why().replaceAll("\\.$", ""),
+                            "classic", takes ? "takes it" : "refuses it too")).build();
         }
         return v.apply(v2).fix(v2Fix(e)).build();
     }
