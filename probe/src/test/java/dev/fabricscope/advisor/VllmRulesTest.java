@@ -172,6 +172,9 @@ class VllmRulesTest {
         Verdict o0 = machine(What.PCIE_SM120).tp(4).env(k, "1").flag("optimization-level", "0").version("flashinfer", "main").verdict("vllm", k);
         fallback(o0, null, null);
         whyMentions(o0, "-O0 sets cudagraph_mode NONE");
+        // eighth audit F19: DBO (use_ubatching) makes the warm-up disable the wrapper with its warning
+        fallback(machine(What.PCIE_SM120).tp(4).env(k, "1").flag("enable-dbo", "true").version("flashinfer", "main").verdict("vllm", k), null,
+                VllmMessage.PCIE_IPC_DBO.text());
     }
 
     /** Seventh audit F5: envs.py@156b1266 reads these as bool(int(...)) (l.575, 1678-1684, 1791, 1837): 'true' stops vLLM. */

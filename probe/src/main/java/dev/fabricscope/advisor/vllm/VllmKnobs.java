@@ -54,11 +54,15 @@ final class VllmKnobs {
             "dynamo_trace_once", "vllm_compile");
     static final KnobSpec V2_RUNNER = KnobSpec.env(FW, "VLLM_USE_V2_MODEL_RUNNER", KnobSpec.Type.PY_INT_BOOL, "unset",
             "Model Runner V2 (1) or V1 (0); unset: vLLM picks (PCP runs on V2 only)");
+    /** Dual batch overlap (parallel.py@156b1266:523-524: use_ubatching); read by the PCIe IPC rule only, otherwise not modelled. */
+    static final KnobSpec ENABLE_DBO = KnobSpec.flag(FW, "enable-dbo", KnobSpec.Type.BOOL, "false",
+            "dual batch overlap (micro-batching); the FlashInfer PCIe IPC all-reduce turns itself off with it");
     static final KnobSpec DP_SIZE = KnobSpec.flag(FW, "data-parallel-size", KnobSpec.Type.INT, "1", "data-parallel size (-dp)")
             .scope(KnobSpec.Scope.KNOWN);
     static final List<KnobSpec> KNOWN = List.of(
             DP_SIZE,
             KnobSpec.flag(FW, "dcp-kv-cache-interleave-size", KnobSpec.Type.INT, "1", "DCP KV-cache interleave size"),
+            ENABLE_DBO,
             KnobSpec.flag(FW, "cp-kv-cache-interleave-size", KnobSpec.Type.INT, "1", "context-parallel KV-cache interleave size"),
             KnobSpec.env(FW, "VLLM_USE_NCCL_SYMM_MEM", KnobSpec.Type.PY_INT_BOOL, "0", "NCCL symmetric-memory all-reduce"),
             KnobSpec.env(FW, "VLLM_DCP_Q_REPLICATE", KnobSpec.Type.BOOL, "0",

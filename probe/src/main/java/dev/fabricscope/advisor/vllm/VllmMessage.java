@@ -32,6 +32,8 @@ public enum VllmMessage implements UpstreamMessage {
     PCIE_IPC_NO_FLASHINFER("FlashInfer PCIe IPC all-reduce was requested but this FlashInfer build does not provide PcieIpcAllReduceWorkspace; "
             + "falling back to another all-reduce backend.", VllmSources.PCIE_IPC_NO_FI),
     PCIE_IPC_CUDA("FlashInfer PCIe IPC all-reduce requires the CUDA platform.", VllmSources.PCIE_IPC_CUDA),
+    PCIE_IPC_DBO("FlashInfer PCIe IPC all-reduce does not yet support DBO or multi-ubatch execution; falling back to another backend.",
+            VllmSources.PCIE_IPC_DBO),
     PCIE_IPC_WORLD("FlashInfer PCIe IPC all-reduce does not support world_size=%d; supported sizes are %s.", VllmSources.PCIE_IPC_WORLD),
     PCIE_IPC_NODE("FlashInfer PCIe IPC all-reduce requires every rank in the TP group to be on one node.", VllmSources.PCIE_IPC_NODE),
     FIAR_UNAVAILABLE("FlashInfer All Reduce is disabled because flashinfer is not available",

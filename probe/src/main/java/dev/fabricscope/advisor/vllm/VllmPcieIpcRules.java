@@ -71,6 +71,12 @@ final class VllmPcieIpcRules {
                     + "the next backend, silently.").fix((eager ? "drop --enforce-eager" : "-O1 or higher") + " (CUDA graphs on), or drop "
                     + "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC").build();
         }
+        if (e.bool(VllmKnobs.ENABLE_DBO)) {
+            return v.fallback().message(VllmMessage.PCIE_IPC_DBO).source(VllmSources.PCIE_IPC_DBO).why("--enable-dbo makes "
+                    + "parallel_config.use_ubatching true (parallel.py@156b1266:523-524), and the kernel warm-up then disables the PCIe IPC "
+                    + "wrapper before setup(): every all-reduce takes the next backend.").fix("drop --enable-dbo, or drop "
+                    + "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC").build();
+        }
         Partial fi = FlashInferWorkspace.pcieIpc(e);
         String built = "The wrapper's checks pass (FlashInfer present, CUDA, world size " + e.tp() + ", one node); at kernel warm-up "
                 + "setup() builds FlashInfer's PcieIpcAllReduceWorkspace for the CUDA-graph capture sizes, tunes it and prepares each "

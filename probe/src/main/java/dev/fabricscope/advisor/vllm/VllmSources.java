@@ -99,6 +99,8 @@ final class VllmSources {
     static final SourceRef PCIE_IPC_WORLD = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "72-79");
     static final SourceRef PCIE_IPC_NODE = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "80-85");
     static final SourceRef PCIE_IPC_ENABLED = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "87-89");
+    /** warmup_flashinfer_pcie_ipc_allreduce: with use_ubatching (DBO, ubatch_size > 1) it warns and disables the wrapper. */
+    static final SourceRef PCIE_IPC_DBO = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "220-226");
     /** warmup_flashinfer_pcie_ipc_allreduce: no CUDA-graph capture sizes, no setup (the wrapper stays without a workspace). */
     static final SourceRef PCIE_IPC_NO_CAPTURE = new SourceRef(REPO, PCIE_IPC_COMMIT, PCIE_IPC_PATH, "228-230");
     /** VllmConfig: --enforce-eager empties cudagraph_capture_sizes (fork mmangkad/vllm@156b1266). */
