@@ -187,6 +187,10 @@ class VllmRulesTest {
         }
         ok(machine(What.HGX_H100).tp(8).env("VLLM_ALLREDUCE_USE_FLASHINFER", " 1 ").verdict("vllm", "VLLM_ALLREDUCE_USE_FLASHINFER"),
                 "flashinfer");
+        // eighth audit F13: the plan drops the unreadable value and does not also list it as a setting that still fails
+        Recommendation r = machine(What.HGX_H100).tp(8).env("VLLM_ALLREDUCE_USE_FLASHINFER", "true").advise().recommendation("vllm").orElseThrow();
+        assertTrue(r.drop().contains("VLLM_ALLREDUCE_USE_FLASHINFER"), r::toString);
+        assertTrue(!r.summary().contains("VLLM_ALLREDUCE_USE_FLASHINFER=true still fails"), r.summary());
         // bool(int("2")) is True; "0" off
         Verdict two = machine(What.HGX_H100).tp(8).env("VLLM_ALLREDUCE_USE_SYMM_MEM", "2").verdict("vllm", "VLLM_ALLREDUCE_USE_SYMM_MEM");
         assertEquals(Outcome.OK, two.outcome(), two::toString);
