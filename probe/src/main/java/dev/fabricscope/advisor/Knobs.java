@@ -183,8 +183,9 @@ public final class Knobs {
             throw new AdvisorInputException("--flag compilation-config expects a JSON object");
         }
         com.fasterxml.jackson.databind.JsonNode pass = root.path("pass_config");
-        for (String key : List.of("fuse_allreduce_rms", "enable_fi_allreduce_fusion", "fi_allreduce_fusion_max_size_mb", "mode")) {
-            com.fasterxml.jackson.databind.JsonNode v = key.equals("mode") ? root.get(key) : pass.get(key);
+        for (String key : List.of("fuse_allreduce_rms", "enable_fi_allreduce_fusion", "fi_allreduce_fusion_max_size_mb", "mode", "cudagraph_mode")) {
+            boolean top = key.equals("mode") || key.equals("cudagraph_mode");
+            com.fasterxml.jackson.databind.JsonNode v = top ? root.get(key) : pass.get(key);
             if (v == null || v.isNull()) {
                 continue;
             }
@@ -192,7 +193,7 @@ public final class Knobs {
             Map<String, String> one = validate(Map.of(name, v.asText()), true);
             String prior = out.get(name);
             if (prior != null && !prior.equals(one.get(name))) {
-                throw new AdvisorInputException("--flag compilation-config sets " + (key.equals("mode") ? "" : "pass_config.") + key + "=" + one.get(name) + ", contradicting --flag " + name + "=" + prior);
+                throw new AdvisorInputException("--flag compilation-config sets " + (top ? "" : "pass_config.") + key + "=" + one.get(name) + ", contradicting --flag " + name + "=" + prior);
             }
             out.putAll(one);
         }

@@ -172,6 +172,11 @@ class VllmRulesTest {
         Verdict o0 = machine(What.PCIE_SM120).tp(4).env(k, "1").flag("optimization-level", "0").version("flashinfer", "main").verdict("vllm", k);
         fallback(o0, null, null);
         whyMentions(o0, "-O0 sets cudagraph_mode NONE");
+        // cudagraph_mode NONE in --compilation-config does the same; a mode given wins over -O0's default
+        fallback(machine(What.PCIE_SM120).tp(4).env(k, "1").flag("compilation-config", "{\"cudagraph_mode\": \"NONE\"}").version("flashinfer", "main")
+                .verdict("vllm", k), null, null);
+        assertEquals(Outcome.OK, machine(What.PCIE_SM120).tp(4).env(k, "1").flag("optimization-level", "0").flag("cudagraph_mode", "PIECEWISE")
+                .version("flashinfer", "main").verdict("vllm", k).outcome());
         // eighth audit F19: DBO (use_ubatching) makes the warm-up disable the wrapper with its warning
         fallback(machine(What.PCIE_SM120).tp(4).env(k, "1").flag("enable-dbo", "true").version("flashinfer", "main").verdict("vllm", k), null,
                 VllmMessage.PCIE_IPC_DBO.text());

@@ -132,7 +132,8 @@ final class VllmFusionVerdicts {
     /** The switches that set the compilation mode, where the user set them: never ok (only their effect on the fusion pass is read). */
     static List<Verdict> compileModeVerdicts(Eval e) {
         List<Verdict> out = new java.util.ArrayList<>();
-        for (KnobSpec k : List.of(VllmKnobs.ENFORCE_EAGER, VllmKnobs.TORCH_COMPILE_DISABLE, VllmKnobs.BREAKABLE_CUDAGRAPH, VllmKnobs.COMPILE_MODE)) {
+        for (KnobSpec k : List.of(VllmKnobs.ENFORCE_EAGER, VllmKnobs.TORCH_COMPILE_DISABLE, VllmKnobs.BREAKABLE_CUDAGRAPH, VllmKnobs.COMPILE_MODE,
+                VllmKnobs.CUDAGRAPH_MODE)) {
             if (!e.isSet(k)) {
                 continue;
             }

@@ -52,6 +52,11 @@ final class VllmKnobs {
                     + "3 VLLM_COMPILE (the only one that runs vLLM's passes)",
             "0", "1", "2", "3", "NONE", "STOCK_TORCH_COMPILE", "DYNAMO_TRACE_ONCE", "VLLM_COMPILE", "none", "stock_torch_compile",
             "dynamo_trace_once", "vllm_compile");
+    /** compilation_config.cudagraph_mode: NONE leaves no CUDA-graph capture sizes (vllm.py@156b1266:1679-1682, 1794-1797). */
+    static final KnobSpec CUDAGRAPH_MODE = KnobSpec.flag(FW, "cudagraph_mode", KnobSpec.Type.CHOICE, "unset",
+            "compilation_config.cudagraph_mode (--compilation-config's); NONE: no CUDA graphs, so no capture sizes",
+            "NONE", "PIECEWISE", "FULL", "FULL_DECODE_ONLY", "FULL_AND_PIECEWISE", "none", "piecewise", "full", "full_decode_only",
+            "full_and_piecewise");
     static final KnobSpec V2_RUNNER = KnobSpec.env(FW, "VLLM_USE_V2_MODEL_RUNNER", KnobSpec.Type.PY_INT_BOOL, "unset",
             "Model Runner V2 (1) or V1 (0); unset: vLLM picks (PCP runs on V2 only)");
     /** Dual batch overlap (parallel.py@156b1266:523-524: use_ubatching); read by the PCIe IPC rule only, otherwise not modelled. */
@@ -88,7 +93,7 @@ final class VllmKnobs {
             .stream().map(k -> k.scope(KnobSpec.Scope.ROCM_ONLY)).toList();
 
     static final List<KnobSpec> ALL = Stream.of(List.of(BACKEND, FUSE, MAX_SIZE, OPT_LEVEL, USE_FLASHINFER, USE_FLASHINFER_PCIE_IPC, USE_SYMM_MEM,
-            DISABLE_CUSTOM_AR, SKIP_P2P, BATCH_INVARIANT, DCP_SIZE, PCP_SIZE, DCP_BACKEND, V2_RUNNER, COMPILATION_CONFIG, PP_SIZE, ENFORCE_EAGER, TORCH_COMPILE_DISABLE, BREAKABLE_CUDAGRAPH,
+            DISABLE_CUSTOM_AR, SKIP_P2P, BATCH_INVARIANT, DCP_SIZE, PCP_SIZE, DCP_BACKEND, V2_RUNNER, CUDAGRAPH_MODE, COMPILATION_CONFIG, PP_SIZE, ENFORCE_EAGER, TORCH_COMPILE_DISABLE, BREAKABLE_CUDAGRAPH,
             COMPILE_MODE), KNOWN, ROCM_ONLY)
             .flatMap(List::stream).toList();
 

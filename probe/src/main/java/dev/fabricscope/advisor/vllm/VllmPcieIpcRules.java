@@ -62,13 +62,16 @@ final class VllmPcieIpcRules {
                     .why(e.span() + " and the " + e.tpPhrase() + " group crosses them (in_the_same_node_as).").fix(fix).build();
         }
         boolean eager = e.bool(VllmKnobs.ENFORCE_EAGER);
-        if (eager || VllmFusionPass.optLevel(e) == 0) {
+        String graphMode = e.value(VllmKnobs.CUDAGRAPH_MODE);
+        boolean none = graphMode != null && graphMode.equalsIgnoreCase("NONE");
+        // a cudagraph_mode the user gives wins over -O0's default (user-set fields are not overridden)
+        if (eager || none || (graphMode == null && VllmFusionPass.optLevel(e) == 0)) {
             String cause = eager ? "--enforce-eager empties cudagraph_capture_sizes (vllm/config/vllm.py@156b1266:1286-1292)"
-                    : "-O0 sets cudagraph_mode NONE (OPTIMIZATION_LEVEL_00, vllm/config/vllm.py@156b1266:196-210), so no capture sizes are "
-                    + "computed (L1794-1797: cudagraph_capture_sizes = []; a cudagraph_mode given in --compilation-config is not read here)";
+                    : (none ? "cudagraph_mode NONE" : "-O0 sets cudagraph_mode NONE (OPTIMIZATION_LEVEL_00, vllm/config/vllm.py@156b1266:196-210)")
+                    + ", so no capture sizes are computed (L1794-1797: cudagraph_capture_sizes = [])";
             return v.fallback().source(VllmSources.PCIE_IPC_NO_CAPTURE).why(cause + ", and the kernel warm-up builds the PCIe IPC workspace "
                     + "only for capture sizes: with none it returns before setup(), so should_use() stays false and every all-reduce takes "
-                    + "the next backend, silently.").fix((eager ? "drop --enforce-eager" : "-O1 or higher") + " (CUDA graphs on), or drop "
+                    + "the next backend, silently.").fix((eager ? "drop --enforce-eager" : none ? "a cudagraph_mode other than NONE" : "-O1 or higher") + " (CUDA graphs on), or drop "
                     + "VLLM_ALLREDUCE_USE_FLASHINFER_PCIE_IPC").build();
         }
         if (e.bool(VllmKnobs.ENABLE_DBO)) {
