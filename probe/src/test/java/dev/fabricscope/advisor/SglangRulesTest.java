@@ -497,6 +497,9 @@ class SglangRulesTest {
         assertTrue(r.flags().contains("--flashinfer-allreduce-fusion-backend=trtllm"), r::toString);
         assertTrue(r.drop().contains("--enforce-disable-flashinfer-allreduce-fusion"), r::toString);
         assertTrue(r.summary().contains("it keeps --flashinfer-allreduce-fusion-backend=trtllm from taking effect"), r.summary());
+        // ninth audit F24: an unmodelled knob of the user's (which only makes verdicts unknown) is not dropped as a blocker
+        Recommendation dp = machine(What.HGX_H100).tp(8).flag("dwdp-size", "8").advise().recommendation("sglang").orElseThrow();
+        assertTrue(!dp.drop().contains("--dwdp-size"), dp::toString);
     }
 
     /**

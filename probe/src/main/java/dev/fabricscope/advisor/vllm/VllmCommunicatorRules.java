@@ -153,6 +153,11 @@ final class VllmCommunicatorRules {
                             + ".").fix(fix).build();
         }
         boolean multimem = ("9.0".equals(e.sm()) && List.of(4, 6, 8).contains(e.tp())) || (e.major() == 10 && List.of(6, 8).contains(e.tp()));
+        if (e.tpSpansNodes()) { // ninth audit F27: the rendezvous across nodes (PyTorch's side) was not read
+            return v.outcome(Outcome.UNKNOWN).why(Slots.fill("{span} and the {tp} group crosses them: whether torch symmetric memory's "
+                    + "rendezvous spans the nodes (PyTorch's allocator; vLLM catches a failed rendezvous and falls back) was not read.",
+                    "span", e.span(), "tp", e.tpPhrase())).build();
+        }
         return v.ok().resolved("symm_mem (" + (multimem ? "multimem" : "two-shot") + ")")
                 .why(e.gpus() + ", " + e.tpPhrase() + " and NVLink multicast: torch symmetric memory takes the larger all-reduces with the "
                         + (multimem ? "multimem" : "two-shot") + " kernel (multimem: world size 4/6/8 on 9.0, 6/8 on 10.x)"
