@@ -70,6 +70,9 @@ class FlashInferNcclRulesTest {
                 FlashInferMessage.NO_MULTICAST.text());
         What auto = machine(nvlPair).tp(2).version("flashinfer", "0.6.9");
         error(auto.verdict("flashinfer", WS), "RuntimeError", FlashInferMessage.NO_MULTICAST.text());
+        // ninth audit F28: before 6104afe3 (v0.6.16) 'auto' picks mnnvl whatever multicast says; the set spanning both is unknown
+        whyMentions(auto.verdict("flashinfer", WS), "picks mnnvl whatever multicast says");
+        assertEquals(Outcome.UNKNOWN, machine(nvlPair).tp(2).version("flashinfer", "0.6.16").verdict("flashinfer", WS).outcome());
         String rec = auto.advise().recommendation("flashinfer").map(Object::toString).orElse("");
         assertTrue(!rec.contains("backend=\"trtllm\"") && !rec.contains("backend=\"mnnvl\""), rec);
         assertEquals(Outcome.UNKNOWN, machine(nvlPair).tp(2).flag(WS, "trtllm").version("flashinfer", "0.6.12").verdict("flashinfer", WS)

@@ -34,6 +34,8 @@ final class FlashInferSources {
             "643-668");
     /** flashinfer/comm/__init__.py exports PcieIpcAllReduceWorkspace (l.42) at fb28d724, since 299e6d11 (2026-08-20). */
     static final SourceRef PCIE_IPC_EXPORT = new SourceRef(REPO, AUDIT_COMMIT, "flashinfer/comm/__init__.py", "42");
+    /** v0.6.9 (a1aa6761): _mnnvl_workspace_check returns True, so 'auto' always finds mnnvl suitable. */
+    static final SourceRef AUTO_OLD = new SourceRef(REPO, "a1aa676196f798435248d9ea205c67674476f473", "flashinfer/comm/allreduce.py", "208-221");
     static final SourceRef CUDA_IPC = new SourceRef(REPO, FlashInferWorldSizes.FB28, "flashinfer/comm/cuda_ipc.py", "214-244");
     /** {@code gen_trtllm_mnnvl_comm_module}: {@code supported_major_versions=[9, 10]}. */
     static final SourceRef JIT = new SourceRef(REPO, "033c1d9e97e43fb14d4ee0efc8b56c204e9e3f8c", "flashinfer/jit/comm.py",

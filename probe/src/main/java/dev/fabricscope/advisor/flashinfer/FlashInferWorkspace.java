@@ -65,7 +65,18 @@ public final class FlashInferWorkspace {
         int ws = e.tp();
         String chosen = backend;
         String autoWhy = "";
-        if ("auto".equals(backend)) {
+        Boolean gate = e.version(FlashInferVersion.class).autoMulticastGate();
+        if ("auto".equals(backend) && Boolean.FALSE.equals(gate)) {
+            // ninth audit F28: before 6104afe3 (v0.6.16) _mnnvl_workspace_check returns True and the heuristic prefers mnnvl
+            chosen = "mnnvl";
+            autoWhy = "'auto' in this FlashInfer release picks mnnvl whatever multicast says (_mnnvl_workspace_check returns True and the "
+                    + "heuristic prefers mnnvl; allreduce.py@v0.6.9:208-221; the multicast gate came with 6104afe3, v0.6.16). ";
+        } else if ("auto".equals(backend) && gate == null && !e.multicast()) {
+            return new Partial(Outcome.UNKNOWN, null, null, null, FlashInferSources.WHEN_CREATE, "The releases of this set differ here: before "
+                    + "v0.6.16 'auto' picks mnnvl whatever multicast says (then SymmDeviceMemory fails without multicast), from v0.6.16 "
+                    + "(6104afe3) it keeps trtllm on GPUs without multicast; name the release with --framework-version flashinfer=….",
+                    FlashInferSources.AUTO_OLD);
+        } else if ("auto".equals(backend)) {
             boolean mn = e.multicast();
             if (ws > 16 && !mn) {
                 return new Partial(Outcome.ERROR, null, "ValueError", FlashInferMessage.NO_BACKEND.text(), FlashInferSources.WHEN_CREATE,
