@@ -66,58 +66,55 @@ final class RecommendationCheck {
      * the user's setting whose removal makes it take effect joins the drops.
      */
     private static Recommendation withBlockersDropped(Recommendation r, Deployment d, Deployment applied, AdviceResult after, Adviser adviser) {
+        List<String> recommended = recommendedKnobs(r);
+        List<String> candidates = new ArrayList<>();
+        for (String user : userKnobs(d)) {
+            if (!recommended.contains(user) && r.drop().stream().noneMatch(x -> bare(x).equals(user))) {
+                candidates.add(user);
+            }
+        }
         List<String> extra = new ArrayList<>();
         List<String> why = new ArrayList<>();
         Deployment plan = applied;
         AdviceResult planned = after;
-        for (String knob : recommendedKnobs(r)) {
+        for (String knob : recommended) {
             Verdict rv = find(planned, r.framework(), knob);
             // only a setting that demonstrably does not take effect (fallback or error); an unknown is not a blocker's work
             // (ninth audit F24: an unmodelled knob of the user's made every ok unknown, and was dropped as the "cause")
             if (rv == null || (rv.outcome() != Outcome.FALLBACK && rv.outcome() != Outcome.ERROR)) {
                 continue;
             }
-            for (String user : userKnobs(d)) {
-                if (recommendedKnobs(r).contains(user) || r.drop().stream().anyMatch(x -> bare(x).equals(user))) {
+            for (String user : candidates) {
+                if (extra.contains(shown(d, user))) {
                     continue;
                 }
-                Deployment without = d.env().containsKey(user) ? plan.withEnv(user, null) : plan.withFlag(user, null);
-                try {
-                    AdviceResult alt = adviser.advise(without);
-                    Verdict now = find(alt, r.framework(), knob);
-                    if (now != null && now.outcome() == Outcome.OK) {
-                        String shown = d.env().containsKey(user) ? user : "--" + user;
-                        extra.add(shown);
-                        why.add("drop " + shown + ": it keeps " + rv.knob() + "=" + rv.value() + " from taking effect"
-                                + (rv.message() != null ? " (" + rv.message() + ")" : ""));
-                        plan = without;
-                        planned = alt;
-                        break;
-                    }
-                } catch (AdvisorInputException ex) {
-                    // not re-advisable this way; leave it
+                Deployment without = without(d, plan, user);
+                AdviceResult alt = adviseOrNull(adviser, without);
+                Verdict now = alt == null ? null : find(alt, r.framework(), knob);
+                if (now != null && now.outcome() == Outcome.OK) {
+                    extra.add(shown(d, user));
+                    why.add("drop " + shown(d, user) + ": it keeps " + rv.knob() + "=" + rv.value() + " from taking effect"
+                            + (rv.message() != null ? " (" + rv.message() + ")" : ""));
+                    plan = without;
+                    planned = alt;
+                    break;
                 }
             }
         }
         // eighth audit F15: a setting of the user's own that still fails once the plan is applied, and whose removal clears it
         for (Verdict v : planned.verdicts()) {
             String user = bare(v.knob());
-            if (!v.framework().equals(r.framework()) || v.outcome() != Outcome.ERROR || !v.userSet() || !userKnobs(d).contains(user)
-                    || recommendedKnobs(r).contains(user) || r.drop().stream().anyMatch(x -> bare(x).equals(user)) || extra.contains(v.knob())) {
+            if (!v.framework().equals(r.framework()) || v.outcome() != Outcome.ERROR || !v.userSet() || !candidates.contains(user)
+                    || extra.contains(shown(d, user))) {
                 continue;
             }
-            Deployment without = d.env().containsKey(user) ? plan.withEnv(user, null) : plan.withFlag(user, null);
-            try {
-                AdviceResult alt = adviser.advise(without);
-                if (errors(alt, r.framework()) < errors(planned, r.framework())) {
-                    String shown = d.env().containsKey(user) ? user : "--" + user;
-                    extra.add(shown);
-                    why.add("drop " + shown + ": " + v.knob() + "=" + v.value() + " fails" + (v.message() != null ? " (" + v.message() + ")" : ""));
-                    plan = without;
-                    planned = alt;
-                }
-            } catch (AdvisorInputException ex) {
-                // not re-advisable this way; leave it
+            Deployment without = without(d, plan, user);
+            AdviceResult alt = adviseOrNull(adviser, without);
+            if (alt != null && errors(alt, r.framework()) < errors(planned, r.framework())) {
+                extra.add(shown(d, user));
+                why.add("drop " + shown(d, user) + ": " + v.knob() + "=" + v.value() + " fails" + (v.message() != null ? " (" + v.message() + ")" : ""));
+                plan = without;
+                planned = alt;
             }
         }
         if (extra.isEmpty()) {
@@ -128,17 +125,43 @@ final class RecommendationCheck {
         return new Recommendation(r.framework(), r.flags(), r.env(), drop, r.summary() + " Also " + String.join("; ", why) + ".");
     }
 
+    /** {@code plan} without the user's setting {@code user} (an environment variable where {@code d} exports it, else a flag). */
+    private static Deployment without(Deployment d, Deployment plan, String user) {
+        return d.env().containsKey(user) ? plan.withEnv(user, null) : plan.withFlag(user, null);
+    }
+
+    /** The user's setting as the drop list shows it: {@code NAME} or {@code --flag}. */
+    private static String shown(Deployment d, String user) {
+        return d.env().containsKey(user) ? user : "--" + user;
+    }
+
+    /** The advice for {@code d}, or null where the input grammar does not take it back. */
+    private static AdviceResult adviseOrNull(Adviser adviser, Deployment d) {
+        try {
+            return adviser.advise(d);
+        } catch (AdvisorInputException ex) {
+            return null;
+        }
+    }
+
     /** The knob names (no leading dashes) the recommendation sets. */
     private static List<String> recommendedKnobs(Recommendation r) {
         List<String> out = new ArrayList<>();
         for (String flag : r.flags()) {
-            Matcher fi = FI_CALL.matcher(flag);
-            String f = fi.matches() ? FI_KNOB : flag.replaceFirst("^-+", "");
-            int eq = f.indexOf('=');
-            out.add(fi.matches() || eq < 0 ? f : f.substring(0, eq));
+            out.add(flagName(flag));
         }
         out.addAll(r.env().keySet());
         return out;
+    }
+
+    /** A recommended flag's knob: FlashInfer's factory call, else the flag without dashes and value. */
+    private static String flagName(String flag) {
+        if (FI_CALL.matcher(flag).matches()) {
+            return FI_KNOB;
+        }
+        String f = bare(flag);
+        int eq = f.indexOf('=');
+        return eq < 0 ? f : f.substring(0, eq);
     }
 
     private static List<String> userKnobs(Deployment d) {
@@ -163,7 +186,7 @@ final class RecommendationCheck {
     static Deployment applied(Recommendation r, Deployment d) {
         Deployment out = d;
         for (String knob : r.drop()) {
-            out = out.env().containsKey(knob) ? out.withEnv(knob, null) : out.withFlag(knob.replaceFirst("^-+", ""), null);
+            out = out.env().containsKey(knob) ? out.withEnv(knob, null) : out.withFlag(bare(knob), null);
         }
         for (String flag : r.flags()) {
             Matcher fi = FI_CALL.matcher(flag);
@@ -171,9 +194,9 @@ final class RecommendationCheck {
                 out = out.withFlag(FI_KNOB, fi.group(1));
                 continue;
             }
-            String f = flag.replaceFirst("^-+", "");
+            String f = bare(flag);
             int eq = f.indexOf('=');
-            out = out.withFlag(eq < 0 ? f : f.substring(0, eq), eq < 0 ? "true" : f.substring(eq + 1));
+            out = out.withFlag(flagName(flag), eq < 0 ? "true" : f.substring(eq + 1));
         }
         for (var e : r.env().entrySet()) {
             out = out.withEnv(e.getKey(), e.getValue());
