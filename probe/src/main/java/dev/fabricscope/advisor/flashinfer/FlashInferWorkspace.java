@@ -95,9 +95,8 @@ public final class FlashInferWorkspace {
     private static Partial mnnvl(Eval e, int major, String autoWhy, Boolean fabricForce) {
         String when = FlashInferSources.WHEN_CREATE;
         if (e.confidentialCompute() && !e.version(FlashInferVersion.class).confidentialChecks()) {
-            return new Partial(Outcome.UNKNOWN, null, null, null, when, autoWhy + "Confidential Computing is on, and this FlashInfer version "
-                    + "does not read it (the refusal of mnnvl under it appears in v0.6.16rc1); what SymmDeviceMemory does under it was not read.",
-                    FlashInferSources.CONFIDENTIAL);
+            return confidentialUnread(autoWhy, "this FlashInfer version does not read it (the refusal of mnnvl under it appears in "
+                    + "v0.6.16rc1); what SymmDeviceMemory does under it");
         }
         if (e.confidentialCompute()) {
             return new Partial(Outcome.ERROR, null, "ValueError", FlashInferMessage.CONFIDENTIAL.text(), when, autoWhy
@@ -166,9 +165,8 @@ public final class FlashInferWorkspace {
                     FlashInferSources.JIT);
         }
         if (e.confidentialCompute() && !v.confidentialChecks()) {
-            return new Partial(Outcome.UNKNOWN, null, null, null, when, autoWhy + "Confidential Computing is on, and this FlashInfer version's "
-                    + "allreduce.py does not read it (from v0.6.16rc1 it switches the TRT-LLM workspace to plain IPC); what its allocation "
-                    + "does under Confidential Computing was not read.", FlashInferSources.CONFIDENTIAL);
+            return confidentialUnread(autoWhy, "this FlashInfer version's allreduce.py does not read it (from v0.6.16rc1 it switches the "
+                    + "TRT-LLM workspace to plain IPC); what its allocation does under Confidential Computing");
         }
         if (v.trtllmMemory() == FlashInferVersion.TrtllmMemory.SYMM_DEVICE_MEMORY_MULTICAST_CHECK && !e.multicast()) {
             return new Partial(Outcome.ERROR, null, "RuntimeError", FlashInferMessage.NO_MULTICAST.text(), when,
@@ -229,6 +227,12 @@ public final class FlashInferWorkspace {
      * {@link FlashInferWorldSizes#PCIE_IPC}: CUDA IPC buffers ({@code create_shared_buffer}) open on one host only, and
      * without peer access whether {@code cudaIpcOpenMemHandle} succeeds was not read.
      */
+    /** Confidential Computing on, in a version whose code for it was not read: unknown, saying {@code what} was not read. */
+    private static Partial confidentialUnread(String autoWhy, String what) {
+        return new Partial(Outcome.UNKNOWN, null, null, null, FlashInferSources.WHEN_CREATE, autoWhy + "Confidential Computing is on, and "
+                + what + " was not read.", FlashInferSources.CONFIDENTIAL);
+    }
+
     /** Whether the FlashInfer build has PcieIpcAllReduceWorkspace, as the chosen set says (null: not known). */
     public static Boolean hasPcieIpc(Eval e) {
         return e.version(FlashInferVersion.class).pcieIpc();

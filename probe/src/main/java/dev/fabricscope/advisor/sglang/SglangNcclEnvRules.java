@@ -158,13 +158,13 @@ final class SglangNcclEnvRules {
         String user = e.value(CUMEM_ENV);
         Boolean gb = mnnvlFabricDevice(e);
         if (mnnvlDefault(e) && user == null && !e.bool(SYMM_MEM) && gb == null) {
-            return v.outcome(Outcome.UNKNOWN).source(IS_MNNVL_FABRIC_DEVICE).why(Slots.fill("{span}: this version first sets "
+            return v.outcome(Outcome.UNKNOWN).source(SglangSources.IS_MNNVL_FABRIC_DEVICE).why(Slots.fill("{span}: this version first sets "
                     + "NCCL_CUMEM_ENABLE=1 and NCCL_MNNVL_ENABLE=1 (setdefault) when is_mnnvl_fabric_device() holds, which asks whether "
                     + "the device name holds GB200 or GB300; the GPU name was not read (no snapshot). Then the variable stays 1, else "
                     + "SGLang writes 0 from --enable-symm-mem.", "span", e.span())).build();
         }
         if (Boolean.TRUE.equals(gb) && e.nodes() > 1 && user == null && !e.bool(SYMM_MEM)) {
-            return v.ok().resolved("NCCL_CUMEM_ENABLE=1").source(ENGINE_MNNVL_DEFAULT).why(Slots.fill("{span} and the GPUs are {name}: "
+            return v.ok().resolved("NCCL_CUMEM_ENABLE=1").source(SglangSources.ENGINE_MNNVL_DEFAULT).why(Slots.fill("{span} and the GPUs are {name}: "
                     + "is_mnnvl_fabric_device() holds (the device name holds GB200 or GB300), so SGLang sets NCCL_CUMEM_ENABLE=1 and "
                     + "NCCL_MNNVL_ENABLE=1 (setdefault) and, without --enable-symm-mem, keeps them: NCCL gets cuMem and MNNVL on.",
                     "span", e.span(), "name", e.facts.gpuName())).build();
@@ -211,13 +211,6 @@ final class SglangNcclEnvRules {
     private static boolean mnnvlDefault(Eval e) {
         return version(e).engineEnv() == SglangVersion.EngineEnv.LATEST && e.nodes() > 1 && e.mnnvlFabric();
     }
-
-    /** _set_envs_and_config's MNNVL default, read in the fork (mmangkad-dev/sglang@9be3044b engine.py). */
-    static final dev.fabricscope.advisor.api.SourceRef ENGINE_MNNVL_DEFAULT = new dev.fabricscope.advisor.api.SourceRef("mmangkad-dev/sglang",
-            "9be3044b9cbe191d21675c857dd79f62b02b6ca0", "python/sglang/srt/entrypoints/engine.py", "1625-1629");
-    /** is_mnnvl_fabric_device: torch.cuda.get_device_name(0) holds GB200 or GB300 (fork @9be3044b utils/common.py). */
-    static final dev.fabricscope.advisor.api.SourceRef IS_MNNVL_FABRIC_DEVICE = new dev.fabricscope.advisor.api.SourceRef("mmangkad-dev/sglang",
-            "9be3044b9cbe191d21675c857dd79f62b02b6ca0", "python/sglang/srt/utils/common.py", "856-864");
 
     /**
      * {@code is_mnnvl_fabric_device()} in the newest engine: the device name holds GB200 or GB300 (CUDA only); null where

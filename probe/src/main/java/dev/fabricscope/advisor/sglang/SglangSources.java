@@ -126,6 +126,17 @@ public final class SglangSources {
     static final String CAR_V2_COMMIT = "50e143a67729a27e5939dfb586ca449648ddb0fa";
     static final String CAR_V2_PATH = "python/sglang/srt/distributed/device_communicators/custom_all_reduce_v2.py";
     static final SourceRef CAR_V2 = CustomAllReduceV2Table.INIT;
+    /** _set_envs_and_config's MNNVL default, read in the fork (mmangkad-dev/sglang@9be3044b engine.py). */
+    static final SourceRef ENGINE_MNNVL_DEFAULT = new SourceRef("mmangkad-dev/sglang",
+            "9be3044b9cbe191d21675c857dd79f62b02b6ca0", "python/sglang/srt/entrypoints/engine.py", "1625-1629");
+    /** is_mnnvl_fabric_device: torch.cuda.get_device_name(0) holds GB200 or GB300 (fork @9be3044b utils/common.py). */
+    static final SourceRef IS_MNNVL_FABRIC_DEVICE = new SourceRef("mmangkad-dev/sglang",
+            "9be3044b9cbe191d21675c857dd79f62b02b6ca0", "python/sglang/srt/utils/common.py", "856-864");
+
+    /** TorchSymmMemCommunicator.__init__ in the fork head: each failed check warns and returns disabled. */
+    static final SourceRef TSM_FORK = new SourceRef("mmangkad-dev/sglang",
+            "9be3044b9cbe191d21675c857dd79f62b02b6ca0", "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "67-120");
+
     /** #25650 "Graceful fallback to CustomAllReduce when full_nvlink is not True": dispatch asks can_use_custom_all_reduce_v2 first. */
     static final SourceRef CAR_V2_FALLBACK = new SourceRef("mmangkad-dev/sglang", "3e255fd49371a810e4fc900b95c7b60f6876ed38",
             "python/sglang/srt/distributed/device_communicators/custom_all_reduce.py", "355-366");

@@ -65,14 +65,10 @@ final class SglangTorchSymmMemRules {
                     .fix("drop --enable-torch-symm-mem").build();
         }
         // eighth audit F22: torch_symm_mem.py@9be3044b:67-120 warns and returns with self.disabled = True; the group skips it
-        return v.fallback().resolved("nccl").source(TSM_FORK).message(warned(e, f))
+        return v.fallback().resolved("nccl").source(SglangSources.TSM_FORK).message(warned(e, f))
                 .why(f.why() + " The constructor logs that warning and leaves the communicator disabled (no exception), so the "
                         + "all-reduces take the next backend.").fix("drop --enable-torch-symm-mem (silences the warning)").build();
     }
-
-    /** TorchSymmMemCommunicator.__init__ in the fork head: each failed check warns and returns disabled. */
-    static final dev.fabricscope.advisor.api.SourceRef TSM_FORK = new dev.fabricscope.advisor.api.SourceRef("mmangkad-dev/sglang",
-            "9be3044b9cbe191d21675c857dd79f62b02b6ca0", "python/sglang/srt/distributed/device_communicators/torch_symm_mem.py", "67-120");
 
     /** What the fork head prints: its .get() makes a major outside the table the capability warning; off CUDA nothing. */
     private static String warned(Eval e, Failure f) {
